@@ -1,0 +1,8 @@
+import { token } from './token.js';
+
+export interface Clock {
+  /** Returns the current instant. Never throws. */
+  now(): Date;
+}
+
+export const CLOCK = token<Clock>('Clock');

@@ -1,0 +1,46 @@
+/** One problem with one input field; `field` is null when the body as a whole is at fault. */
+export interface FieldIssue {
+  readonly field: string | null;
+  readonly message: string;
+}
+
+/**
+ * Base of every business-rule failure. `code` is stable and machine-readable; adapters map it
+ * (HTTP status, log level) without the domain knowing about any transport.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly code: string;
+
+  constructor(
+    message: string,
+    readonly issues: readonly FieldIssue[] = [],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidInput extends DomainError {
+  readonly code = 'INVALID_INPUT';
+
+  constructor(issues: readonly FieldIssue[]) {
+    super('Invalid input data', issues);
+  }
+}
+
+export class EmailAlreadyRegistered extends DomainError {
+  readonly code = 'EMAIL_ALREADY_REGISTERED';
+
+  constructor() {
+    super('Email is already registered', [{ field: 'email', message: 'is already registered' }]);
+  }
+}
+
+/** Deliberately identical for an unknown e-mail and a wrong password: no account-existence oracle. */
+export class InvalidCredentials extends DomainError {
+  readonly code = 'INVALID_CREDENTIALS';
+
+  constructor() {
+    super('Invalid email or password', [{ field: null, message: 'email or password is incorrect' }]);
+  }
+}

@@ -1,0 +1,38 @@
+import { type Parsed, hasLoneSurrogate, invalid, valid } from './validation.js';
+
+export const EMAIL_MAX_LENGTH = 254;
+const LOCAL_PART_MAX_LENGTH = 64;
+const EMAIL_SHAPE = /^[^\s@"(),:;<>[\\\]]+@(?:[a-z0-9\p{L}\p{N}](?:[a-z0-9\p{L}\p{N}-]*[a-z0-9\p{L}\p{N}])?\.)+[a-z\p{L}]{2,}$/u;
+
+/** An e-mail address, normalised (trimmed, Unicode NFC, lower case) before any rule is applied. */
+export class Email {
+  private constructor(readonly value: string) {}
+
+  static normalise(raw: string): string {
+    return raw.trim().normalize('NFC').toLowerCase();
+  }
+
+  static parse(raw: string): Parsed<Email> {
+    if (hasLoneSurrogate(raw)) return invalid('email', 'must be valid Unicode text');
+    const value = Email.normalise(raw);
+    if (value.length === 0) return invalid('email', 'is required');
+    if (value.length > EMAIL_MAX_LENGTH) return invalid('email', `must be at most ${EMAIL_MAX_LENGTH} characters`);
+    if (!EMAIL_SHAPE.test(value) || value.indexOf('@') > LOCAL_PART_MAX_LENGTH || value.includes('..')) {
+      return invalid('email', 'must be a valid email address');
+    }
+    return valid(new Email(value));
+  }
+
+  /** Rebuilds an address that was validated before it was stored. */
+  static fromTrusted(value: string): Email {
+    return new Email(value);
+  }
+
+  get localPart(): string {
+    return this.value.slice(0, this.value.lastIndexOf('@'));
+  }
+
+  equals(other: Email): boolean {
+    return this.value === other.value;
+  }
+}

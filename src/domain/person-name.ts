@@ -1,0 +1,21 @@
+import { CONTROL_CHARACTERS, type Parsed, hasLoneSurrogate, invalid, valid } from './validation.js';
+
+export const NAME_MAX_LENGTH = 100;
+
+/** A given name or last name: trimmed, 1 to 100 characters, no control characters. */
+export class PersonName {
+  private constructor(readonly value: string) {}
+
+  static parse(field: string, raw: string): Parsed<PersonName> {
+    if (hasLoneSurrogate(raw)) return invalid(field, 'must be valid Unicode text');
+    const value = raw.trim().normalize('NFC');
+    if (value.length === 0) return invalid(field, 'is required');
+    if ([...value].length > NAME_MAX_LENGTH) return invalid(field, `must be at most ${NAME_MAX_LENGTH} characters`);
+    if (CONTROL_CHARACTERS.test(value)) return invalid(field, 'must not contain control characters');
+    return valid(new PersonName(value));
+  }
+
+  static fromTrusted(value: string): PersonName {
+    return new PersonName(value);
+  }
+}

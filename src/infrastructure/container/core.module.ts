@@ -1,0 +1,28 @@
+import { ContainerModule } from 'inversify';
+import { SignInHandler } from '../../application/commands/sign-in.handler.js';
+import { SignUpHandler } from '../../application/commands/sign-up.handler.js';
+import { CLOCK, type Clock } from '../../application/ports/clock.port.js';
+import { ID_GENERATOR, type IdGenerator } from '../../application/ports/id-generator.port.js';
+import { PASSWORD_HASHER } from '../../application/ports/password-hasher.port.js';
+import { TOKEN_ISSUER } from '../../application/ports/token-issuer.port.js';
+import type { Config } from '../config/config.js';
+import { Argon2PasswordHasher } from '../security/argon2-password-hasher.js';
+import { JwtTokenIssuer } from '../security/jwt-token-issuer.js';
+import type { SigningKey } from '../security/signing-key.js';
+import { RandomUuidGenerator, SystemClock } from '../system.js';
+import { CONFIG, SIGNING_KEY } from './config.token.js';
+
+/** Storage-independent bindings: configuration, clock, ids, hashing, tokens and the command handlers. */
+export const coreModule = (config: Config, signingKey: SigningKey, clock: Clock = new SystemClock()) =>
+  new ContainerModule(({ bind }) => {
+    bind(CONFIG).toConstantValue(config);
+    bind(SIGNING_KEY).toConstantValue(signingKey);
+    bind(CLOCK).toConstantValue(clock);
+    bind(ID_GENERATOR).toConstantValue(new RandomUuidGenerator());
+    bind(PASSWORD_HASHER).toConstantValue(new Argon2PasswordHasher(config.argon2));
+    bind(TOKEN_ISSUER)
+      .toDynamicValue((ctx) => new JwtTokenIssuer(ctx.get(SIGNING_KEY), config.jwt, ctx.get(CLOCK), ctx.get<IdGenerator>(ID_GENERATOR)))
+      .inSingletonScope();
+    bind(SignUpHandler).toSelf().inSingletonScope();
+    bind(SignInHandler).toSelf().inSingletonScope();
+  });

@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Database, type RootDatabase, open } from 'lmdb';
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { UserSnapshot } from '../../domain/user.js';
+
+export interface StoredUser extends Omit<UserSnapshot, 'createdAt'> {
+  readonly createdAt: number;
+}
+
+export interface StoredEvent extends Omit<RecordedEvent, 'occurredAt'> {
+  readonly seq: number;
+  readonly occurredAt: number;
+}
+
+type SeqKey = [string, number];
+
+/**
+ * One LMDB environment holding users and the event log, so that a user and its events commit in one
+ * write transaction. Commits are flushed to disk before a write resolves (overlappingSync off):
+ * an acknowledged write survives a crash of the process or of the machine.
+ */
+export class LmdbStore {
+  readonly users: Database<StoredUser, string>;
+  readonly userIdsByEmail: Database<string, string>;
+  readonly events: Database<StoredEvent, number>;
+  readonly eventSeqById: Database<number, string>;
+  readonly eventsByEmail: Database<null, SeqKey>;
+  readonly eventsByAggregate: Database<null, SeqKey>;
+  private readonly meta: Database<number, string>;
+
+  constructor(readonly root: RootDatabase) {
+    this.users = root.openDB<StoredUser, string>({ name: 'users' });
+    this.userIdsByEmail = root.openDB<string, string>({ name: 'users-by-email' });
+    this.events = root.openDB<StoredEvent, number>({ name: 'events' });
+    this.eventSeqById = root.openDB<number, string>({ name: 'events-by-id' });
+    this.eventsByEmail = root.openDB<null, SeqKey>({ name: 'events-by-email' });
+    this.eventsByAggregate = root.openDB<null, SeqKey>({ name: 'events-by-aggregate' });
+    this.meta = root.openDB<number, string>({ name: 'meta' });
+  }
+
+  static open(dataDir: string): LmdbStore {
+    mkdirSync(dataDir, { recursive: true });
+    return new LmdbStore(open({ path: join(dataDir, 'accounts.lmdb'), maxDbs: 16, overlappingSync: false }));
+  }
+
+  /** Runs `work` inside one write transaction; resolves once it is committed and flushed. */
+  transaction<T>(work: () => T): Promise<T> {
+    return this.root.transaction(work);
+  }
+
+  /** Appends events inside the current write transaction; an eventId already stored is skipped. */
+  appendEventsInTransaction(events: readonly RecordedEvent[]): void {
+    let seq = this.meta.get('event-seq') ?? 0;
+    for (const event of events) {
+      if (this.eventSeqById.doesExist(event.eventId)) continue;
+      seq += 1;
+      void this.events.put(seq, { ...event, seq, occurredAt: event.occurredAt.getTime() });
+      void this.eventSeqById.put(event.eventId, seq);
+      void this.eventsByEmail.put([event.payload.email, seq], null);
+      if (event.aggregateId !== null) void this.eventsByAggregate.put([event.aggregateId, seq], null);
+    }
+    void this.meta.put('event-seq', seq);
+  }
+
+  close(): Promise<void> {
+    return this.root.close();
+  }
+}
+
+export const toRecordedEvent = (stored: StoredEvent): RecordedEvent => {
+  const { seq: _seq, occurredAt, ...event } = stored;
+  return { ...event, occurredAt: new Date(occurredAt) } as RecordedEvent;
+};

@@ -1,0 +1,21 @@
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { UserSnapshot } from '../../domain/user.js';
+
+/**
+ * The state behind the in-memory adapters. Each adapter method does its check-and-write in one
+ * synchronous step, which makes it atomic on Node's single thread, the same guarantee a transaction gives.
+ */
+export class InMemoryStore {
+  readonly users = new Map<string, UserSnapshot>();
+  readonly userIdsByEmail = new Map<string, string>();
+  readonly events: RecordedEvent[] = [];
+  readonly eventIds = new Set<string>();
+
+  appendEvents(events: readonly RecordedEvent[]): void {
+    for (const event of events) {
+      if (this.eventIds.has(event.eventId)) continue;
+      this.eventIds.add(event.eventId);
+      this.events.push(structuredClone(event));
+    }
+  }
+}

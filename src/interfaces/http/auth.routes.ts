@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthResult } from '../../application/commands/auth-result.js';
+import type { SignInHandler } from '../../application/commands/sign-in.handler.js';
+import type { SignUpHandler } from '../../application/commands/sign-up.handler.js';
+import type { RequestMetadata } from '../../application/ports/event-log.port.js';
+import { InvalidInput } from '../../domain/domain-error.js';
+import { signInSchema, signUpSchema, validateBody } from './auth.schemas.js';
+
+export interface AuthHandlers {
+  readonly signUp: Pick<SignUpHandler, 'execute'>;
+  readonly signIn: Pick<SignInHandler, 'execute'>;
+}
+
+export const SUCCESS_MESSAGE = 'User created successfully';
+const USER_AGENT_MAX_LENGTH = 512;
+
+export const requestMetadata = (request: FastifyRequest): RequestMetadata => ({
+  requestId: request.id,
+  clientIp: request.ip,
+  userAgent: request.headers['user-agent']?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
+});
+
+const successEnvelope = (result: AuthResult) => ({
+  message: SUCCESS_MESSAGE,
+  data: { user: result.user, accesstoken: result.accessToken },
+});
+
+/** POST /auth/sign-up and POST /auth/sign-in: validate, call the handler, shape the envelope. */
+export function authRoutes(handlers: AuthHandlers) {
+  return (app: FastifyInstance): void => {
+    app.post('/auth/sign-up', async (request, reply) => {
+      const body = await validateBody(signUpSchema, request.body);
+      if (!body.ok) throw new InvalidInput(body.issues);
+      const result = await handlers.signUp.execute({ ...body.value, metadata: requestMetadata(request) });
+      return reply.code(201).send(successEnvelope(result));
+    });
+
+    app.post('/auth/sign-in', async (request, reply) => {
+      const body = await validateBody(signInSchema, request.body);
+      if (!body.ok) throw new InvalidInput(body.issues);
+      const result = await handlers.signIn.execute({ ...body.value, metadata: requestMetadata(request) });
+      return reply.code(201).send(successEnvelope(result));
+    });
+  };
+}

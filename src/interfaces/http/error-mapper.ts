@@ -1,0 +1,52 @@
+import type { FieldIssue } from '../../domain/domain-error.js';
+import { DomainError } from '../../domain/domain-error.js';
+
+/** The documented error envelope. */
+export interface ErrorEnvelope {
+  readonly message: string;
+  readonly errors: readonly FieldIssue[];
+}
+
+export interface MappedError {
+  readonly status: number;
+  readonly body: ErrorEnvelope;
+}
+
+export const INVALID_INPUT_MESSAGE = 'Invalid input data';
+
+/** The one table from domain error codes to HTTP answers. */
+const BY_CODE: Readonly<Record<string, { status: number; message: string }>> = {
+  INVALID_INPUT: { status: 400, message: INVALID_INPUT_MESSAGE },
+  EMAIL_ALREADY_REGISTERED: { status: 409, message: 'Email is already registered' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password' },
+};
+
+/** Errors raised by the HTTP framework itself (parsing, limits), keyed by status. */
+const BY_TRANSPORT_STATUS: Readonly<Record<number, ErrorEnvelope>> = {
+  400: { message: INVALID_INPUT_MESSAGE, errors: [{ field: null, message: 'body is not valid JSON' }] },
+  413: { message: 'Request body is too large', errors: [{ field: null, message: 'body exceeds the size limit' }] },
+  415: {
+    message: 'Unsupported media type',
+    errors: [{ field: null, message: 'Content-Type must be application/json' }],
+  },
+};
+
+export const INTERNAL_ERROR: MappedError = {
+  status: 500,
+  body: { message: 'Internal server error', errors: [] },
+};
+
+export const envelope = (message: string, errors: readonly FieldIssue[] = []): ErrorEnvelope => ({ message, errors });
+
+/** Returns the status and body for an error, or null when it is unexpected (the caller answers 500 and logs it). */
+export function mapError(error: unknown): MappedError | null {
+  if (error instanceof DomainError) {
+    const mapped = BY_CODE[error.code];
+    return mapped ? { status: mapped.status, body: envelope(mapped.message, error.issues) } : null;
+  }
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status in BY_TRANSPORT_STATUS) {
+    return { status, body: BY_TRANSPORT_STATUS[status] as ErrorEnvelope };
+  }
+  return null;
+}

@@ -1,0 +1,22 @@
+import { rmSync } from 'node:fs';
+import { LmdbEventLog } from '../../src/infrastructure/lmdb/lmdb-event-log.js';
+import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
+import { LmdbUserRepository } from '../../src/infrastructure/lmdb/lmdb-user.repository.js';
+import { tempDir } from '../support/test-service.js';
+import { type StorageFactory, eventLogContract, userRepositoryContract } from './storage.contract.js';
+
+const lmdb: StorageFactory = () => {
+  const dir = tempDir('lmdb-contract');
+  const store = LmdbStore.open(dir);
+  return Promise.resolve({
+    users: new LmdbUserRepository(store),
+    events: new LmdbEventLog(store),
+    dispose: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+};
+
+userRepositoryContract('lmdb', lmdb);
+eventLogContract('lmdb', lmdb);

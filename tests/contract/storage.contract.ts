@@ -1,0 +1,180 @@
+import { expect } from 'chai';
+import type { EventLog, RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import { UserNotFound } from '../../src/application/ports/user-not-found.js';
+import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
+import { signInFailed } from '../../src/domain/domain-event.js';
+import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
+import { Email } from '../../src/domain/email.js';
+import { PersonName } from '../../src/domain/person-name.js';
+import { User } from '../../src/domain/user.js';
+import { aRequestMetadata } from '../support/builders.js';
+
+/** What a storage adapter group provides: both ports over one store, and a way to let go of it. */
+export interface StorageUnderTest {
+  readonly users: UserRepository;
+  readonly events: EventLog;
+  dispose(): Promise<void>;
+}
+
+export type StorageFactory = () => Promise<StorageUnderTest>;
+
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+const at = (minutes: number) => new Date(T0 + minutes * 60_000);
+let counter = 0;
+const uniqueId = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-${++counter}`;
+
+const valid = <T>(parsed: { ok: true; value: T } | { ok: false }): T => {
+  if (!parsed.ok) throw new Error('invalid fixture');
+  return parsed.value;
+};
+
+export const aUser = (email = `${uniqueId('user')}@example.com`, id = uniqueId('uid')): User =>
+  User.register({
+    id,
+    name: valid(PersonName.parse('name', 'Ada')),
+    lastname: valid(PersonName.parse('lastname', 'Lovelace')),
+    email: valid(Email.parse(email)),
+    passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g',
+    at: at(0),
+  });
+
+const record = (user: User): RecordedEvent[] =>
+  user.pullEvents().map((event) => ({ ...event, eventId: uniqueId('evt'), metadata: aRequestMetadata() }));
+
+const failure = (email: string, minutes: number, eventId = uniqueId('evt')): RecordedEvent => ({
+  ...signInFailed(email, 'unknown_email', null, at(minutes)),
+  eventId,
+  metadata: aRequestMetadata({ userAgent: `agent-${minutes}` }),
+});
+
+const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+};
+
+/** The behaviour every UserRepository adapter must share. */
+export function userRepositoryContract(adapter: string, makeStorage: StorageFactory): void {
+  describe(`UserRepository contract: ${adapter}`, () => {
+    let storage: StorageUnderTest;
+    beforeEach(async () => (storage = await makeStorage()));
+    afterEach(async () => storage.dispose());
+
+    it('returns null for an unknown e-mail or id', async () => {
+      expect(await storage.users.findByEmail('nobody@example.com')).to.equal(null);
+      expect(await storage.users.findById('no-such-id')).to.equal(null);
+    });
+
+    it('finds an added user by e-mail and by id, state intact', async () => {
+      const user = aUser();
+      await storage.users.add(user, record(user));
+      expect((await storage.users.findByEmail(user.email.value))?.snapshot()).to.deep.equal(user.snapshot());
+      expect((await storage.users.findById(user.id))?.snapshot()).to.deep.equal(user.snapshot());
+    });
+
+    it('commits the events given with add, visible in the event log', async () => {
+      const user = aUser();
+      const events = record(user);
+      await storage.users.add(user, events);
+      const logged = await storage.events.findByEmail({ email: user.email.value, types: ['UserRegistered'], since: at(-1), limit: 10 });
+      expect(logged).to.deep.equal(events);
+    });
+
+    it('refuses a second user with the same e-mail, and writes none of its state or events', async () => {
+      const email = `${uniqueId('dup')}@example.com`;
+      const first = aUser(email);
+      await storage.users.add(first, record(first));
+      const second = aUser(email);
+      const error = await rejection(storage.users.add(second, record(second)));
+
+      expect(error).to.be.instanceOf(EmailAlreadyRegistered);
+      expect(await storage.users.findById(second.id)).to.equal(null);
+      expect((await storage.users.findByEmail(email))?.id).to.equal(first.id);
+      const logged = await storage.events.findByEmail({ email, types: ['UserRegistered'], since: at(-1), limit: 10 });
+      expect(logged.map((event) => event.aggregateId)).to.deep.equal([first.id]);
+    });
+
+    it('lets exactly one of many concurrent adds of one e-mail win', async () => {
+      const email = `${uniqueId('race')}@example.com`;
+      const contenders = Array.from({ length: 20 }, () => aUser(email));
+      const outcomes = await Promise.allSettled(contenders.map((user) => storage.users.add(user, record(user))));
+
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(1);
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') expect(outcome.reason).to.be.instanceOf(EmailAlreadyRegistered);
+      }
+      const logged = await storage.events.findByEmail({ email, types: ['UserRegistered'], since: at(-1), limit: 50 });
+      expect(logged).to.have.length(1);
+    });
+
+    it('saves a changed user together with its events, skipping events already logged', async () => {
+      const user = aUser();
+      await storage.users.add(user, record(user));
+      user.rehashPassword('$argon2id$v=19$m=19456,t=2,p=1$bmV3c2FsdA$bmV3aGFzaA', at(5));
+      user.recordSignIn(at(5));
+      const events = record(user);
+      await storage.users.save(user, events);
+      await storage.users.save(user, events);
+
+      expect((await storage.users.findById(user.id))?.passwordHash).to.equal(user.passwordHash);
+      const logged = await storage.events.findByEmail({ email: user.email.value, types: ['PasswordRehashed', 'UserSignedIn'], since: at(-1), limit: 10 });
+      expect(logged.map((event) => event.type).sort()).to.deep.equal(['PasswordRehashed', 'UserSignedIn']);
+    });
+
+    it('refuses to save a user that was never added, writing nothing', async () => {
+      const user = aUser();
+      const error = await rejection(storage.users.save(user, record(user)));
+      expect(error).to.be.instanceOf(UserNotFound);
+      expect(await storage.users.findById(user.id)).to.equal(null);
+      expect(await storage.events.findByEmail({ email: user.email.value, types: ['UserRegistered'], since: at(-1), limit: 10 })).to.deep.equal([]);
+    });
+  });
+}
+
+/** The behaviour every EventLog adapter must share. */
+export function eventLogContract(adapter: string, makeStorage: StorageFactory): void {
+  describe(`EventLog contract: ${adapter}`, () => {
+    let storage: StorageUnderTest;
+    beforeEach(async () => (storage = await makeStorage()));
+    afterEach(async () => storage.dispose());
+
+    it('returns an empty list for an address with no events', async () => {
+      expect(await storage.events.findByEmail({ email: 'nobody@example.com', types: ['SignInFailed'], since: at(0), limit: 5 })).to.deep.equal([]);
+    });
+
+    it('returns events newest first, with their metadata and time intact', async () => {
+      const email = `${uniqueId('log')}@example.com`;
+      const events = [failure(email, 1), failure(email, 2), failure(email, 3)];
+      await storage.events.append(events);
+      const found = await storage.events.findByEmail({ email, types: ['SignInFailed'], since: at(0), limit: 10 });
+      expect(found).to.deep.equal([...events].reverse());
+      expect(found[0]?.occurredAt).to.be.instanceOf(Date);
+    });
+
+    it('filters by type, by time and by limit, and never mixes addresses', async () => {
+      const email = `${uniqueId('log')}@example.com`;
+      const other = `${uniqueId('other')}@example.com`;
+      const user = aUser(email);
+      await storage.users.add(user, record(user));
+      await storage.events.append([failure(email, 1), failure(email, 5), failure(email, 6), failure(other, 7)]);
+
+      const since5 = await storage.events.findByEmail({ email, types: ['SignInFailed'], since: at(5), limit: 10 });
+      expect(since5.map((event) => event.occurredAt.getTime())).to.deep.equal([at(6).getTime(), at(5).getTime()]);
+      const limited = await storage.events.findByEmail({ email, types: ['SignInFailed'], since: at(0), limit: 1 });
+      expect(limited.map((event) => event.occurredAt.getTime())).to.deep.equal([at(6).getTime()]);
+      const registered = await storage.events.findByEmail({ email, types: ['UserRegistered'], since: at(-1), limit: 10 });
+      expect(registered.map((event) => event.type)).to.deep.equal(['UserRegistered']);
+    });
+
+    it('is idempotent by eventId, across calls and within one call', async () => {
+      const email = `${uniqueId('idem')}@example.com`;
+      const event = failure(email, 1);
+      await storage.events.append([event, event]);
+      await storage.events.append([event]);
+      expect(await storage.events.findByEmail({ email, types: ['SignInFailed'], since: at(0), limit: 10 })).to.have.length(1);
+    });
+  });
+}

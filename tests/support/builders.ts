@@ -1,0 +1,34 @@
+import type { SignInCommand } from '../../src/application/commands/sign-in.handler.js';
+import type { SignUpCommand } from '../../src/application/commands/sign-up.handler.js';
+import type { RequestMetadata } from '../../src/application/ports/event-log.port.js';
+
+export const aRequestMetadata = (overrides: Partial<RequestMetadata> = {}): RequestMetadata => ({
+  requestId: 'req-1',
+  clientIp: '203.0.113.7',
+  userAgent: 'test-agent/1.0',
+  ...overrides,
+});
+
+export const aSignUpCommand = (overrides: Partial<SignUpCommand> = {}): SignUpCommand => ({
+  name: 'Ada',
+  lastname: 'Lovelace',
+  email: 'ada@example.com',
+  password: 'analytical engine 1843',
+  metadata: aRequestMetadata(),
+  ...overrides,
+});
+
+export const aSignInCommand = (overrides: Partial<SignInCommand> = {}): SignInCommand => ({
+  email: 'ada@example.com',
+  password: 'analytical engine 1843',
+  metadata: aRequestMetadata(),
+  ...overrides,
+});
+
+export const aSignUpBody = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+  name: 'Ada',
+  lastname: 'Lovelace',
+  email: 'ada@example.com',
+  password: 'analytical engine 1843',
+  ...overrides,
+});

@@ -1,0 +1,67 @@
+import type { Clock } from '../../src/application/ports/clock.port.js';
+import type { IdGenerator } from '../../src/application/ports/id-generator.port.js';
+import type { PasswordHasher } from '../../src/application/ports/password-hasher.port.js';
+import type { AccessTokenSubject, TokenIssuer } from '../../src/application/ports/token-issuer.port.js';
+import type { PlainPassword } from '../../src/domain/password.js';
+
+/** A clock that stands still until told to move. */
+export class ManualClock implements Clock {
+  constructor(private current = new Date('2026-01-01T00:00:00.000Z')) {}
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+/** Deterministic ids: prefix-1, prefix-2, ... */
+export class SequentialIds implements IdGenerator {
+  private n = 0;
+
+  constructor(private readonly prefix = 'id') {}
+
+  next(): string {
+    this.n += 1;
+    return `${this.prefix}-${this.n}`;
+  }
+}
+
+/**
+ * A working, fast stand-in for argon2: reversible on purpose so tests can see what was hashed.
+ * `version` plays the role of the argon2 parameters (a hash of another version needs a rehash).
+ */
+export class FakePasswordHasher implements PasswordHasher {
+  dummyVerifications = 0;
+
+  constructor(public version = 1) {}
+
+  async hash(password: PlainPassword): Promise<string> {
+    return Promise.resolve(`fake$v${this.version}$${password.value}`);
+  }
+
+  async verify(hash: string, password: PlainPassword): Promise<boolean> {
+    return Promise.resolve(hash.replace(/^fake\$v\d+\$/, '') === password.value && hash.startsWith('fake$'));
+  }
+
+  async verifyDummy(): Promise<void> {
+    this.dummyVerifications += 1;
+    return Promise.resolve();
+  }
+
+  needsRehash(hash: string): boolean {
+    return !hash.startsWith(`fake$v${this.version}$`);
+  }
+}
+
+/** Tokens that name their subject, so tests can tell whose token it is. */
+export class FakeTokenIssuer implements TokenIssuer {
+  private n = 0;
+
+  async issue(subject: AccessTokenSubject): Promise<string> {
+    this.n += 1;
+    return Promise.resolve(`token-${this.n}-for-${subject.userId}`);
+  }
+}

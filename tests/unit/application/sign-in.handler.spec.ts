@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { InvalidCredentials, InvalidInput } from '../../../src/domain/domain-error.js';
+import { aSignInCommand, aSignUpCommand } from '../../support/builders.js';
+import { inMemoryWorld } from '../../support/in-memory-world.js';
+
+const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+};
+
+async function worldWithAda() {
+  const world = inMemoryWorld();
+  await world.signUp.execute(aSignUpCommand());
+  return world;
+}
+
+describe('SignInHandler', () => {
+  it('signs in with the right password, whatever the e-mail case and spacing, and records UserSignedIn', async () => {
+    const world = await worldWithAda();
+    const result = await world.signIn.execute(aSignInCommand({ email: '  ADA@example.COM ' }));
+
+    expect(result.user).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' });
+    expect(result.accessToken).to.equal('token-2-for-id-1');
+    expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'UserSignedIn']);
+  });
+
+  it('answers a wrong password with InvalidCredentials and records SignInFailed(wrong_password)', async () => {
+    const world = await worldWithAda();
+    const error = await rejection(world.signIn.execute(aSignInCommand({ password: 'not the password' })));
+
+    expect(error).to.be.instanceOf(InvalidCredentials);
+    expect(world.store.events.at(-1)).to.deep.include({
+      type: 'SignInFailed',
+      aggregateId: 'id-1',
+      payload: { email: 'ada@example.com', reason: 'wrong_password' },
+    });
+  });
+
+  it('answers an unknown e-mail exactly like a wrong password, after spending a dummy verification', async () => {
+    const world = await worldWithAda();
+    const unknown = await rejection(world.signIn.execute(aSignInCommand({ email: 'Nobody@Example.com' })));
+    const wrong = await rejection(world.signIn.execute(aSignInCommand({ password: 'not the password' })));
+
+    expect(unknown).to.be.instanceOf(InvalidCredentials);
+    expect({ message: (unknown as Error).message, issues: (unknown as InvalidCredentials).issues }).to.deep.equal({
+      message: (wrong as Error).message,
+      issues: (wrong as InvalidCredentials).issues,
+    });
+    expect(world.hasher.dummyVerifications).to.equal(1);
+    expect(world.store.events.find((event) => event.payload.email === 'nobody@example.com')).to.deep.include({
+      type: 'SignInFailed',
+      aggregateId: null,
+      payload: { email: 'nobody@example.com', reason: 'unknown_email' },
+    });
+  });
+
+  it('rejects malformed input before touching the store', async () => {
+    const world = await worldWithAda();
+    const error = await rejection(world.signIn.execute(aSignInCommand({ email: 'not-an-email', password: '' })));
+
+    expect((error as InvalidInput).issues.map((issue) => issue.field)).to.deep.equal(['email', 'password']);
+    expect(world.store.events).to.have.length(1);
+  });
+
+  it('rehashes a password hashed with other parameters and records PasswordRehashed', async () => {
+    const world = await worldWithAda();
+    world.hasher.version = 2;
+    await world.signIn.execute(aSignInCommand());
+
+    expect((await world.users.findByEmail('ada@example.com'))?.passwordHash).to.equal('fake$v2$analytical engine 1843');
+    expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'PasswordRehashed', 'UserSignedIn']);
+    await world.signIn.execute(aSignInCommand());
+    expect(world.store.events.filter((event) => event.type === 'PasswordRehashed')).to.have.length(1);
+  });
+
+  it('does not rehash a current hash', async () => {
+    const world = await worldWithAda();
+    await world.signIn.execute(aSignInCommand());
+    expect((await world.users.findByEmail('ada@example.com'))?.passwordHash).to.equal('fake$v1$analytical engine 1843');
+  });
+});

@@ -1,0 +1,74 @@
+import { expect } from 'chai';
+import { EmailAlreadyRegistered, InvalidInput } from '../../../src/domain/domain-error.js';
+import { aRequestMetadata, aSignUpCommand } from '../../support/builders.js';
+import { inMemoryWorld } from '../../support/in-memory-world.js';
+
+const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+};
+
+describe('SignUpHandler', () => {
+  it('stores a normalised user with a hashed password and returns the public view and a token', async () => {
+    const world = inMemoryWorld();
+    const result = await world.signUp.execute(aSignUpCommand({ name: ' Ada ', email: ' ADA@Example.com ' }));
+
+    expect(result.user).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' });
+    expect(result.accessToken).to.equal('token-1-for-id-1');
+    const stored = await world.users.findByEmail('ada@example.com');
+    expect(stored?.passwordHash).to.equal('fake$v1$analytical engine 1843');
+    expect(stored?.createdAt).to.deep.equal(world.clock.now());
+  });
+
+  it('commits UserRegistered with the request metadata, and no secret in it', async () => {
+    const world = inMemoryWorld();
+    await world.signUp.execute(aSignUpCommand({ metadata: aRequestMetadata({ clientIp: '198.51.100.1' }) }));
+
+    expect(world.store.events).to.have.length(1);
+    const [event] = world.store.events;
+    expect(event).to.deep.include({ type: 'UserRegistered', aggregateId: 'id-1', eventId: 'id-2', payload: { email: 'ada@example.com' } });
+    expect(event?.metadata.clientIp).to.equal('198.51.100.1');
+    expect(JSON.stringify(world.store.events)).not.to.match(/analytical engine|fake\$|token-/);
+  });
+
+  it('lists every invalid field at once', async () => {
+    const world = inMemoryWorld();
+    const error = await rejection(world.signUp.execute(aSignUpCommand({ name: '', lastname: 'x'.repeat(101), email: 'nope', password: 'short' })));
+
+    expect(error).to.be.instanceOf(InvalidInput);
+    expect((error as InvalidInput).issues.map((issue) => issue.field)).to.deep.equal(['name', 'lastname', 'email', 'password']);
+    expect(world.store.users.size).to.equal(0);
+    expect(world.store.events).to.deep.equal([]);
+  });
+
+  it('refuses a password equal to the e-mail local part', async () => {
+    const error = await rejection(inMemoryWorld().signUp.execute(aSignUpCommand({ email: 'adalovelace@example.com', password: 'ADALOVELACE' })));
+    expect((error as InvalidInput).issues).to.deep.equal([{ field: 'password', message: 'must not be the same as the email address' }]);
+  });
+
+  it('refuses an e-mail already registered, whatever its case, and keeps the first account untouched', async () => {
+    const world = inMemoryWorld();
+    await world.signUp.execute(aSignUpCommand());
+    const error = await rejection(world.signUp.execute(aSignUpCommand({ email: 'ADA@example.com', name: 'Other', password: 'another password 1' })));
+
+    expect(error).to.be.instanceOf(EmailAlreadyRegistered);
+    expect(world.store.users.size).to.equal(1);
+    expect((await world.users.findByEmail('ada@example.com'))?.name.value).to.equal('Ada');
+    expect(world.store.events).to.have.length(1);
+  });
+
+  it('lets exactly one of many simultaneous sign-ups of one e-mail win', async () => {
+    const world = inMemoryWorld();
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => world.signUp.execute(aSignUpCommand())));
+
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(1);
+    const failures = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    expect(failures.every((failure) => failure.reason instanceof EmailAlreadyRegistered)).to.equal(true);
+    expect(world.store.users.size).to.equal(1);
+    expect(world.store.events.filter((event) => event.type === 'UserRegistered')).to.have.length(1);
+  });
+});

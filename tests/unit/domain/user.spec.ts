@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { Email } from '../../../src/domain/email.js';
+import { PersonName } from '../../../src/domain/person-name.js';
+import { User } from '../../../src/domain/user.js';
+
+const at = new Date('2026-01-01T00:00:00.000Z');
+const later = new Date('2026-01-01T00:05:00.000Z');
+const parsed = <T>(p: { ok: true; value: T } | { ok: false }): T => {
+  if (!p.ok) throw new Error('invalid fixture');
+  return p.value;
+};
+
+const registered = () =>
+  User.register({
+    id: 'user-1',
+    name: parsed(PersonName.parse('name', 'Ada')),
+    lastname: parsed(PersonName.parse('lastname', 'Lovelace')),
+    email: parsed(Email.parse('ada@example.com')),
+    passwordHash: 'hash-1',
+    at,
+  });
+
+describe('User', () => {
+  it('records UserRegistered on registration, with the e-mail and nothing secret', () => {
+    const events = registered().pullEvents();
+    expect(events).to.deep.equal([{ type: 'UserRegistered', aggregateId: 'user-1', occurredAt: at, payload: { email: 'ada@example.com' } }]);
+    expect(JSON.stringify(events)).not.to.include('hash-1');
+  });
+
+  it('hands out its events exactly once', () => {
+    const user = registered();
+    expect(user.pullEvents()).to.have.length(1);
+    expect(user.pullEvents()).to.deep.equal([]);
+  });
+
+  it('records sign-ins, failures and rehashes in order', () => {
+    const user = registered();
+    user.pullEvents();
+    user.recordFailedSignIn(at);
+    user.rehashPassword('hash-2', later);
+    user.recordSignIn(later);
+    expect(user.pullEvents().map((event) => event.type)).to.deep.equal(['SignInFailed', 'PasswordRehashed', 'UserSignedIn']);
+    expect(user.passwordHash).to.equal('hash-2');
+  });
+
+  it('records a failed sign-in as wrong_password on its own e-mail', () => {
+    const user = registered();
+    user.pullEvents();
+    user.recordFailedSignIn(later);
+    expect(user.pullEvents()).to.deep.equal([
+      { type: 'SignInFailed', aggregateId: 'user-1', occurredAt: later, payload: { email: 'ada@example.com', reason: 'wrong_password' } },
+    ]);
+  });
+
+  it('round-trips through its snapshot without events', () => {
+    const user = registered();
+    const restored = User.restore(user.snapshot());
+    expect(restored.snapshot()).to.deep.equal(user.snapshot());
+    expect(restored.pullEvents()).to.deep.equal([]);
+  });
+});

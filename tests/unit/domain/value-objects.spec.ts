@@ -1,0 +1,98 @@
+import { expect } from 'chai';
+import { Email, EMAIL_MAX_LENGTH } from '../../../src/domain/email.js';
+import { PASSWORD_MAX_LENGTH, PlainPassword } from '../../../src/domain/password.js';
+import { NAME_MAX_LENGTH, PersonName } from '../../../src/domain/person-name.js';
+import type { Parsed } from '../../../src/domain/validation.js';
+
+const value = <T>(parsed: Parsed<T>): T => {
+  if (!parsed.ok) throw new Error(`expected valid, got ${JSON.stringify(parsed.issues)}`);
+  return parsed.value;
+};
+const messages = (parsed: Parsed<unknown>): string[] => (parsed.ok ? [] : parsed.issues.map((issue) => issue.message));
+
+describe('Email', () => {
+  it('trims, NFC-normalises and lower-cases before validating', () => {
+    expect(value(Email.parse('  Ada.Lovelace@Example.COM \n')).value).to.equal('ada.lovelace@example.com');
+    const decomposed = 'Jose\u0301@example.com';
+    expect(value(Email.parse(decomposed)).value).to.equal('jos\u00e9@example.com');
+  });
+
+  for (const bad of ['', '   ', 'ada', 'ada@', '@example.com', 'ada@example', 'a b@example.com', 'ada@@example.com', 'ada..x@example.com', 'ada@exa_mple.com']) {
+    it(`rejects ${JSON.stringify(bad)}`, () => {
+      expect(Email.parse(bad).ok).to.equal(false);
+    });
+  }
+
+  it(`accepts ${EMAIL_MAX_LENGTH} characters and rejects one more`, () => {
+    const domain = `${'d'.repeat(63)}.${'e'.repeat(63)}.${'f'.repeat(63)}.com`;
+    const local = 'a'.repeat(EMAIL_MAX_LENGTH - domain.length - 1);
+    expect(Email.parse(`${local}@${domain}`).ok).to.equal(true);
+    expect(messages(Email.parse(`${local}a@${domain}`))).to.deep.equal([`must be at most ${EMAIL_MAX_LENGTH} characters`]);
+  });
+
+  it('rejects a lone surrogate', () => {
+    expect(messages(Email.parse('ada\ud800@example.com'))).to.deep.equal(['must be valid Unicode text']);
+  });
+
+  it('knows its local part', () => {
+    expect(value(Email.parse('ada@example.com')).localPart).to.equal('ada');
+  });
+});
+
+describe('PersonName', () => {
+  it('trims and keeps the name', () => {
+    expect(value(PersonName.parse('name', '  Ada ')).value).to.equal('Ada');
+  });
+
+  it('requires at least one character after trimming', () => {
+    expect(PersonName.parse('name', '   ')).to.deep.equal({ ok: false, issues: [{ field: 'name', message: 'is required' }] });
+  });
+
+  it(`allows ${NAME_MAX_LENGTH} characters (counted as code points) and not more`, () => {
+    expect(PersonName.parse('name', '😀'.repeat(NAME_MAX_LENGTH)).ok).to.equal(true);
+    expect(PersonName.parse('lastname', 'x'.repeat(NAME_MAX_LENGTH + 1))).to.deep.equal({
+      ok: false,
+      issues: [{ field: 'lastname', message: `must be at most ${NAME_MAX_LENGTH} characters` }],
+    });
+  });
+
+  for (const control of ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085']) {
+    it(`rejects the control character U+${control.charCodeAt(0).toString(16).padStart(4, '0')}`, () => {
+      expect(messages(PersonName.parse('name', `Ad${control}a`))).to.deep.equal(['must not contain control characters']);
+    });
+  }
+});
+
+describe('PlainPassword', () => {
+  const email = value(Email.parse('ada@example.com'));
+
+  it('is never trimmed and is NFKC-normalised', () => {
+    expect(value(PlainPassword.choose('  spaced out  ', email)).value).to.equal('  spaced out  ');
+    expect(value(PlainPassword.choose('ｆｕｌｌｗｉｄｔｈ', email)).value).to.equal('fullwidth');
+  });
+
+  it('needs 8 to 128 characters to be chosen', () => {
+    expect(messages(PlainPassword.choose('1234567', email))).to.deep.equal(['must be at least 8 characters']);
+    expect(PlainPassword.choose('12345678', email).ok).to.equal(true);
+    expect(PlainPassword.choose('x'.repeat(PASSWORD_MAX_LENGTH), email).ok).to.equal(true);
+    expect(messages(PlainPassword.choose('x'.repeat(PASSWORD_MAX_LENGTH + 1), email))).to.deep.equal([
+      `must be at most ${PASSWORD_MAX_LENGTH} characters`,
+    ]);
+  });
+
+  it('may not be the e-mail address or its local part, in any case', () => {
+    const local = value(Email.parse('adalovelace@example.com'));
+    expect(messages(PlainPassword.choose('AdaLovelace', local))).to.deep.equal(['must not be the same as the email address']);
+    expect(messages(PlainPassword.choose('adalovelace@example.com', local))).to.deep.equal(['must not be the same as the email address']);
+  });
+
+  it('for sign-in only needs to be present and bounded', () => {
+    expect(PlainPassword.parse('short').ok).to.equal(true);
+    expect(messages(PlainPassword.parse(''))).to.deep.equal(['is required']);
+    expect(PlainPassword.parse('x'.repeat(PASSWORD_MAX_LENGTH + 1)).ok).to.equal(false);
+  });
+
+  it('never serialises its value', () => {
+    expect(JSON.stringify({ password: value(PlainPassword.parse('secret-value')) })).not.to.include('secret-value');
+  });
+});
