@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { type InferType, type Schema, mixed, number, object, string } from 'yup';
 
 const port = (fallback: number) => number().integer().min(0).max(65535).default(fallback);
@@ -16,6 +17,8 @@ const schema = object({
   ARGON2_MEMORY_KIB: number().integer().min(1024).max(1024 * 1024).default(19456),
   ARGON2_TIME_COST: positiveInt(2, 20),
   ARGON2_PARALLELISM: positiveInt(1, 16),
+  HASH_CONCURRENCY: positiveInt(availableParallelism(), 256),
+  HASH_QUEUE_MAX: number().integer().min(0).max(100_000).default(64),
   JWT_PRIVATE_KEY: optionalText(),
   JWT_PRIVATE_KEY_FILE: optionalText(),
   JWT_ISSUER: string().trim().min(1).default('account-service'),
@@ -31,6 +34,7 @@ export interface Config {
   readonly storage: { readonly kind: Env['STORAGE']; readonly dataDir: string };
   readonly logLevel: string;
   readonly argon2: { readonly memoryKiB: number; readonly timeCost: number; readonly parallelism: number };
+  readonly hashing: { readonly concurrency: number; readonly maxQueue: number };
   readonly jwt: {
     readonly privateKeyPem: string | undefined;
     readonly privateKeyFile: string | undefined;
@@ -67,6 +71,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     storage: { kind: env.STORAGE, dataDir: env.DATA_DIR },
     logLevel: env.LOG_LEVEL,
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
+    hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX },
     jwt: {
       privateKeyPem: env.JWT_PRIVATE_KEY,
       privateKeyFile: env.JWT_PRIVATE_KEY_FILE,

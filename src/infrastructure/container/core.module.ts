@@ -7,10 +7,12 @@ import { PASSWORD_HASHER } from '../../application/ports/password-hasher.port.js
 import { TOKEN_ISSUER } from '../../application/ports/token-issuer.port.js';
 import type { Config } from '../config/config.js';
 import { Argon2PasswordHasher } from '../security/argon2-password-hasher.js';
+import { BoundedPasswordHasher } from '../security/bounded-password-hasher.js';
+import { ConcurrencyLimiter } from '../security/concurrency-limiter.js';
 import { JwtTokenIssuer } from '../security/jwt-token-issuer.js';
 import type { SigningKey } from '../security/signing-key.js';
 import { RandomUuidGenerator, SystemClock } from '../system.js';
-import { CONFIG, SIGNING_KEY } from './config.token.js';
+import { CONFIG, HASH_LIMITER, SIGNING_KEY } from './config.token.js';
 
 /** Storage-independent bindings: configuration, clock, ids, hashing, tokens and the command handlers. */
 export const coreModule = (config: Config, signingKey: SigningKey, clock: Clock = new SystemClock()) =>
@@ -19,7 +21,10 @@ export const coreModule = (config: Config, signingKey: SigningKey, clock: Clock 
     bind(SIGNING_KEY).toConstantValue(signingKey);
     bind(CLOCK).toConstantValue(clock);
     bind(ID_GENERATOR).toConstantValue(new RandomUuidGenerator());
-    bind(PASSWORD_HASHER).toConstantValue(new Argon2PasswordHasher(config.argon2));
+    bind(HASH_LIMITER).toConstantValue(new ConcurrencyLimiter(config.hashing.concurrency, config.hashing.maxQueue));
+    bind(PASSWORD_HASHER)
+      .toDynamicValue((ctx) => new BoundedPasswordHasher(new Argon2PasswordHasher(config.argon2), ctx.get(HASH_LIMITER)))
+      .inSingletonScope();
     bind(TOKEN_ISSUER)
       .toDynamicValue((ctx) => new JwtTokenIssuer(ctx.get(SIGNING_KEY), config.jwt, ctx.get(CLOCK), ctx.get<IdGenerator>(ID_GENERATOR)))
       .inSingletonScope();

@@ -1,4 +1,5 @@
 import type { FieldIssue } from '../../domain/domain-error.js';
+import { ServiceUnavailable } from '../../application/ports/service-unavailable.js';
 import { DomainError } from '../../domain/domain-error.js';
 
 /** The documented error envelope. */
@@ -10,6 +11,7 @@ export interface ErrorEnvelope {
 export interface MappedError {
   readonly status: number;
   readonly body: ErrorEnvelope;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export const INVALID_INPUT_MESSAGE = 'Invalid input data';
@@ -43,6 +45,13 @@ export function mapError(error: unknown): MappedError | null {
   if (error instanceof DomainError) {
     const mapped = BY_CODE[error.code];
     return mapped ? { status: mapped.status, body: envelope(mapped.message, error.issues) } : null;
+  }
+  if (error instanceof ServiceUnavailable) {
+    return {
+      status: 503,
+      body: envelope('Service temporarily unavailable', [{ field: null, message: 'try again shortly' }]),
+      headers: { 'retry-after': String(error.retryAfterSeconds) },
+    };
   }
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status === 'number' && status in BY_TRANSPORT_STATUS) {

@@ -47,7 +47,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
 
   app.setErrorHandler(async (error, request, reply) => {
     const mapped = mapError(error);
-    if (mapped) return reply.code(mapped.status).send(mapped.body);
+    if (mapped) return reply.code(mapped.status).headers(mapped.headers ?? {}).send(mapped.body);
     request.log.error({ err: error }, 'unexpected error');
     return reply.code(INTERNAL_ERROR.status).send(INTERNAL_ERROR.body);
   });

@@ -1,0 +1,45 @@
+import { ServiceUnavailable } from '../../application/ports/service-unavailable.js';
+
+export interface LimiterStats {
+  readonly running: number;
+  readonly queued: number;
+  readonly shed: number;
+}
+
+/**
+ * Runs at most `concurrency` tasks at once and queues at most `maxQueue` more; past that it sheds
+ * at once with ServiceUnavailable('overloaded') instead of letting latency and memory grow without bound.
+ */
+export class ConcurrencyLimiter {
+  private running = 0;
+  private shedCount = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(
+    readonly concurrency: number,
+    readonly maxQueue: number,
+  ) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.concurrency) {
+      if (this.waiting.length >= this.maxQueue) {
+        this.shedCount += 1;
+        throw new ServiceUnavailable('overloaded', 1);
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.running += 1;
+    }
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+
+  stats(): LimiterStats {
+    return { running: this.running, queued: this.waiting.length, shed: this.shedCount };
+  }
+}
