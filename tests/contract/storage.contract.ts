@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { EventLog, RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import { type EventLog, InvalidCursor, type RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import type { StoreHealth } from '../../src/application/ports/store-health.port.js';
 import { UserNotFound } from '../../src/application/ports/user-not-found.js';
 import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
 import { signInFailed } from '../../src/domain/domain-event.js';
@@ -13,6 +14,7 @@ import { aRequestMetadata } from '../support/builders.js';
 export interface StorageUnderTest {
   readonly users: UserRepository;
   readonly events: EventLog;
+  readonly health: StoreHealth;
   dispose(): Promise<void>;
 }
 
@@ -175,6 +177,58 @@ export function eventLogContract(adapter: string, makeStorage: StorageFactory): 
       await storage.events.append([event, event]);
       await storage.events.append([event]);
       expect(await storage.events.findByEmail({ email, types: ['SignInFailed'], since: at(0), limit: 10 })).to.have.length(1);
+    });
+
+    it('pages the events of one aggregate newest first, following cursors to the end', async () => {
+      const user = aUser();
+      await storage.users.add(user, record(user));
+      const other = aUser();
+      await storage.users.add(other, record(other));
+      for (let minute = 1; minute <= 4; minute++) {
+        user.recordSignIn(at(minute));
+        other.recordSignIn(at(minute));
+        await storage.users.save(user, record(user));
+        await storage.users.save(other, record(other));
+      }
+
+      const first = await storage.events.findByAggregate(user.id, { limit: 2, cursor: null });
+      expect(first.events.map((event) => event.occurredAt.getTime())).to.deep.equal([at(4).getTime(), at(3).getTime()]);
+      expect(first.nextCursor).to.be.a('string');
+      const second = await storage.events.findByAggregate(user.id, { limit: 2, cursor: first.nextCursor });
+      expect(second.events.map((event) => event.occurredAt.getTime())).to.deep.equal([at(2).getTime(), at(1).getTime()]);
+      const third = await storage.events.findByAggregate(user.id, { limit: 2, cursor: second.nextCursor });
+      expect(third.events.map((event) => event.type)).to.deep.equal(['UserRegistered']);
+      expect(third.nextCursor).to.equal(null);
+      const all = [...first.events, ...second.events, ...third.events];
+      expect(all.every((event) => event.aggregateId === user.id)).to.equal(true);
+    });
+
+    it('gives an empty last page without a cursor for an unknown aggregate, or an exact fit', async () => {
+      expect(await storage.events.findByAggregate('no-such-aggregate', { limit: 5, cursor: null })).to.deep.equal({ events: [], nextCursor: null });
+      const user = aUser();
+      await storage.users.add(user, record(user));
+      const page = await storage.events.findByAggregate(user.id, { limit: 1, cursor: null });
+      expect(page.events).to.have.length(1);
+      expect(page.nextCursor).to.equal(null);
+    });
+
+    it('refuses a cursor it did not issue', async () => {
+      const error = await rejection(storage.events.findByAggregate('any', { limit: 5, cursor: 'not-a-cursor' }));
+      expect(error).to.be.instanceOf(InvalidCursor);
+    });
+  });
+}
+
+/** Every store reports itself healthy while it can write. */
+export function storeHealthContract(adapter: string, makeStorage: StorageFactory): void {
+  describe(`StoreHealth contract: ${adapter}`, () => {
+    it('resolves while the store is open', async () => {
+      const storage = await makeStorage();
+      try {
+        await storage.health.check();
+      } finally {
+        await storage.dispose();
+      }
     });
   });
 }

@@ -19,6 +19,18 @@ export interface EmailEventQuery {
   readonly limit: number;
 }
 
+export interface PageRequest {
+  readonly limit: number;
+  /** The `nextCursor` of the previous page, or null for the newest events. */
+  readonly cursor: string | null;
+}
+
+export interface EventPage {
+  readonly events: RecordedEvent[];
+  /** Opaque; pass it back for the next (older) page. Null when there is nothing older. */
+  readonly nextCursor: string | null;
+}
+
 /** The append-only log of domain events. */
 export interface EventLog {
   /**
@@ -32,6 +44,22 @@ export interface EventLog {
    * Returns an empty array when there are none; never throws for an unknown address.
    */
   findByEmail(query: EmailEventQuery): Promise<RecordedEvent[]>;
+
+  /**
+   * One page of the events of one aggregate, newest first. An unknown aggregate gives an empty page.
+   * Throws `InvalidCursor` for a cursor this adapter did not issue.
+   */
+  findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage>;
+}
+
+/** A paging cursor that is malformed or was issued by another adapter. */
+export class InvalidCursor extends Error {
+  readonly code = 'INVALID_CURSOR';
+
+  constructor() {
+    super('Invalid cursor');
+    this.name = 'InvalidCursor';
+  }
 }
 
 export const EVENT_LOG = token<EventLog>('EventLog');

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'inversify';
-import type { EmailEventQuery, EventLog, RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { EmailEventQuery, EventLog, EventPage, PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import { LmdbStore, toRecordedEvent } from './lmdb-store.js';
 
 @injectable()
@@ -26,5 +27,18 @@ export class LmdbEventLog implements EventLog {
       if (matches.length >= query.limit) break;
     }
     return Promise.resolve(matches);
+  }
+
+  async findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage> {
+    const before = page.cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor(page.cursor);
+    const keys = [
+      ...this.store.eventsByAggregate.getKeys({ start: [aggregateId, before - 1], end: [aggregateId, 0], reverse: true, limit: page.limit + 1 }),
+    ];
+    const events = keys.slice(0, page.limit).flatMap(([, seq]) => {
+      const stored = this.store.events.get(seq);
+      return stored ? [toRecordedEvent(stored)] : [];
+    });
+    const last = keys[page.limit - 1];
+    return Promise.resolve({ events, nextCursor: keys.length > page.limit && last ? encodeCursor(last[1]) : null });
   }
 }

@@ -63,6 +63,11 @@ export class LmdbStore {
     void this.meta.put('event-seq', seq);
   }
 
+  /** Commits a write of the last health-check time; rejects when the store cannot write. */
+  async touch(): Promise<void> {
+    await this.transaction(() => void this.meta.put('health-checked-at', Date.now()));
+  }
+
   close(): Promise<void> {
     return this.root.close();
   }
