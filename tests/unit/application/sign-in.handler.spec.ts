@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { InvalidCredentials, InvalidInput } from '../../../src/domain/domain-error.js';
+import type { InvalidInput } from '../../../src/domain/domain-error.js';
+import { InvalidCredentials } from '../../../src/domain/domain-error.js';
 import { aSignInCommand, aSignUpCommand } from '../../support/builders.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
 

@@ -1,0 +1,160 @@
+/**
+ * Architecture rules (hexagonal layering) checked by `npm run lint:layers`.
+ *
+ * Paths are matched against what dependency-cruiser reports: project files relative to the repo
+ * root (`src/domain/user.ts`), npm packages by their resolved file (`node_modules/mongodb/lib/index.js`)
+ * and node core modules by bare name (`crypto`, even when imported as `node:crypto`).
+ * Package patterns also accept the bare name, for the case where a package cannot be resolved.
+ * Type-only imports count (tsPreCompilationDeps: true).
+ *
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+
+/** Every dependency type that means "an npm package". */
+const NPM = ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown'];
+
+/** Matches a package by resolved path (any node_modules level) or by bare name. */
+const pkg = (...names) => {
+  const alt = names.join('|');
+  return `(^|/)node_modules/(${alt})/|^(${alt})(/|$)`;
+};
+
+module.exports = {
+  forbidden: [
+    // --- domain: pure -----------------------------------------------------------------------
+    {
+      name: 'domain-is-pure',
+      comment: 'src/domain may only import other files in src/domain.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { pathNot: '^src/domain/', dependencyTypesNot: [...NPM, 'core'] },
+    },
+    {
+      name: 'domain-no-npm',
+      comment: 'src/domain may not import npm packages (not even types).',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { dependencyTypes: NPM },
+    },
+    {
+      name: 'domain-no-core',
+      comment: 'src/domain may not import node core modules (node:*).',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { dependencyTypes: ['core'] },
+    },
+
+    // --- application: domain + inversify only -----------------------------------------------
+    {
+      name: 'application-sees-domain-only',
+      comment: 'src/application may only import src/application and src/domain (plus the inversify package).',
+      severity: 'error',
+      from: { path: '^src/application/' },
+      to: { pathNot: '^src/(application|domain)/', dependencyTypesNot: [...NPM, 'core'] },
+    },
+    {
+      name: 'application-npm-inversify-only',
+      comment: 'The only npm package src/application may import is inversify.',
+      severity: 'error',
+      from: { path: '^src/application/' },
+      to: { dependencyTypes: NPM, pathNot: pkg('inversify', '@inversifyjs/[^/]+') },
+    },
+    {
+      name: 'application-no-core',
+      comment: 'src/application may not import node core modules (node:*): that is an adapter concern.',
+      severity: 'error',
+      from: { path: '^src/application/' },
+      to: { dependencyTypes: ['core'] },
+    },
+
+    // --- adapters and driving side ----------------------------------------------------------
+    {
+      name: 'interfaces-not-infrastructure',
+      comment: 'src/interfaces talks to the application through its ports, never to src/infrastructure.',
+      severity: 'error',
+      from: { path: '^src/interfaces/' },
+      to: { path: '^src/infrastructure/' },
+    },
+    {
+      name: 'infrastructure-not-interfaces',
+      comment: 'src/infrastructure may not import src/interfaces.',
+      severity: 'error',
+      from: { path: '^src/infrastructure/' },
+      to: { path: '^src/interfaces/' },
+    },
+    {
+      name: 'only-main-uses-container',
+      comment: 'Only the composition root (src/main.ts), src/infrastructure itself and tests may use the inversify container modules.',
+      severity: 'error',
+      from: { pathNot: '^(src/main\\.ts$|src/infrastructure/|tests/)' },
+      to: { path: '^src/infrastructure/container/' },
+    },
+
+    // --- adapter confinement: each driver stays in its adapter (tests/ and bench/ may use anything) ---
+    {
+      name: 'mongodb-only-in-mongo-adapter',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/infrastructure/mongo/' },
+      to: { path: pkg('mongodb') },
+    },
+    {
+      name: 'security-libs-only-in-security-adapter',
+      comment: 'argon2 and jsonwebtoken belong to src/infrastructure/security.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/infrastructure/security/' },
+      to: { path: pkg('argon2', 'jsonwebtoken') },
+    },
+    {
+      name: 'lmdb-only-in-lmdb-adapter',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/infrastructure/lmdb/' },
+      to: { path: pkg('lmdb') },
+    },
+    {
+      name: 'fastify-only-in-http-interface',
+      comment: 'fastify and @fastify/* belong to src/interfaces/http (and the composition root src/main.ts).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^(src/interfaces/http/|src/main\\.ts$)' },
+      to: { path: pkg('fastify', '@fastify/[^/]+') },
+    },
+
+    // --- hygiene ------------------------------------------------------------------------------
+    {
+      name: 'no-circular',
+      comment: 'No import cycles (type-only imports included).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'src-not-tests',
+      comment: 'Production code may not import tests/ or bench/.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(tests|bench)/' },
+    },
+    {
+      name: 'src-no-dev-dependencies',
+      comment: 'Production code may not import devDependencies: they are absent after `npm ci --omit=dev`.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+  ],
+
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: '(^|/)node_modules/' },
+    exclude: { path: '(^|/)(dist|coverage|data)/' },
+    moduleSystems: ['es6', 'cjs'],
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};
