@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
 import { aSignUpBody } from '../support/builders.js';
@@ -52,5 +53,19 @@ describe('HTTP: durability on the embedded store', () => {
     child.process.kill('SIGTERM');
     expect(await exited).to.equal(0);
     expect(child.output()).to.include('shutting down');
+  });
+
+  it('lets an in-flight sign-up finish when asked to stop, then refuses new connections', async () => {
+    const service = await startTestService({ DATA_DIR: dataDir, ARGON2_MEMORY_KIB: '65536', ARGON2_TIME_COST: '3' });
+    const arrived = once(service.app.server, 'request');
+    const inFlight = postJson(service.url, '/auth/sign-up', aSignUpBody());
+    await arrived;
+    await service.close();
+    expect((await inFlight).status).to.equal(201);
+    const refused = await postJson(service.url, '/auth/sign-in', {}).then(
+      () => 'answered',
+      () => 'refused',
+    );
+    expect(refused).to.equal('refused');
   });
 });

@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../../src/infrastructure/config/config.js';
+
+const failure = (env: Record<string, string>): string => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.http).to.deep.equal({ port: 3000, host: '0.0.0.0', bodyLimitBytes: 16384 });
+    expect(config.storage).to.deep.equal({ kind: 'lmdb', dataDir: './data' });
+    expect(config.argon2).to.deep.equal({ memoryKiB: 19456, timeCost: 2, parallelism: 1 });
+    expect(config.jwt).to.include({ issuer: 'account-service', audience: 'account-service', ttlSeconds: 900 });
+    expect(config.logLevel).to.equal('info');
+  });
+
+  it('reads and converts the variables', () => {
+    const config = loadConfig({ PORT: '8080', STORAGE: 'memory', ARGON2_TIME_COST: '3', JWT_TTL_SECONDS: '60', LOG_LEVEL: 'debug' });
+    expect(config.http.port).to.equal(8080);
+    expect(config.storage.kind).to.equal('memory');
+    expect(config.argon2.timeCost).to.equal(3);
+    expect(config.jwt.ttlSeconds).to.equal(60);
+    expect(config.logLevel).to.equal('debug');
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '' }).http.port).to.equal(3000);
+  });
+
+  it('names the variable that is wrong, and every one of them', () => {
+    const message = failure({ PORT: 'eighty', STORAGE: 'postgres', ARGON2_MEMORY_KIB: '10' });
+    expect(message).to.include('PORT');
+    expect(message).to.include('STORAGE');
+    expect(message).to.include('ARGON2_MEMORY_KIB');
+  });
+
+  it('refuses an out-of-range port', () => {
+    expect(failure({ PORT: '70000' })).to.include('PORT');
+  });
+});
