@@ -45,6 +45,7 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
     logger.warn({ kid: key.kid, origin }, 'no JWT_PRIVATE_KEY configured: using a signing key kept in DATA_DIR (not for production)');
   }
   const keyRing = new VerificationKeyRing(key, loadPreviousPublicKeys(config.jwt));
+  logger.info({ kids: keyRing.publicKeys().map((jwk) => jwk.kid) }, 'access tokens accepted from these keys (signing key first)');
   const storage = await storages[config.storage.kind](config);
   const container = new Container();
   container.load(coreModule(config, key, overrides.clock), storage.module, queryModule(config, keyRing));

@@ -19,7 +19,7 @@ export class JwtTokenVerifier implements TokenVerifier {
     private readonly clock: Clock,
   ) {}
 
-  async verify(accessToken: string): Promise<VerifiedToken> {
+  verify(accessToken: string): Promise<VerifiedToken> {
     try {
       return Promise.resolve(this.check(accessToken));
     } catch {
@@ -39,9 +39,9 @@ export class JwtTokenVerifier implements TokenVerifier {
       audience: this.settings.audience,
       clockTimestamp: Math.floor(this.clock.now().getTime() / 1000),
     });
-    if (typeof claims === 'string' || typeof claims.sub !== 'string' || claims.sub === '' || typeof claims.exp !== 'number') {
+    if (typeof claims === 'string' || !claims.sub || typeof claims.jti !== 'string' || typeof claims.exp !== 'number') {
       throw new InvalidToken();
     }
-    return { userId: claims.sub, tokenId: typeof claims.jti === 'string' ? claims.jti : '', expiresAt: new Date(claims.exp * 1000) };
+    return { userId: claims.sub, tokenId: claims.jti, expiresAt: new Date(claims.exp * 1000) };
   }
 }

@@ -63,6 +63,7 @@ describe('JwtTokenVerifier', () => {
     ['an expired token', () => signToken(current, claimsFor('user-1', { exp: Math.floor(at / 1000) - 1 }, at))],
     ['no exp', () => signToken(current, claimsFor('user-1', { exp: undefined }, at))],
     ['no sub', () => signToken(current, claimsFor('', {}, at))],
+    ['no jti', () => signToken(current, claimsFor('user-1', { jti: undefined }, at))],
     ['garbage', () => 'not.a.token'],
     ['a bad JSON header', () => `${Buffer.from('{"alg":').toString('base64url')}.e30.AA`],
     ['an oversized token', () => `${signToken(current, claimsFor('user-1', {}, at))}${'A'.repeat(5000)}`],
