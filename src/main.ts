@@ -4,6 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { SignInHandler } from './application/commands/sign-in.handler.js';
 import { SignUpHandler } from './application/commands/sign-up.handler.js';
+import { PUBLIC_KEY_SET } from './application/ports/public-key-set.port.js';
+import { TOKEN_VERIFIER } from './application/ports/token-verifier.port.js';
+import { GetAccountActivityHandler } from './application/queries/get-account-activity.handler.js';
+import { GetCurrentUserHandler } from './application/queries/get-current-user.handler.js';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
 import { createLogger } from './infrastructure/logging/logger.js';
@@ -30,6 +34,12 @@ export async function startService(env: Record<string, string | undefined> = pro
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
     handlers: { signUp: composition.container.get(SignUpHandler), signIn: composition.container.get(SignInHandler) },
+    account: {
+      verifier: composition.container.get(TOKEN_VERIFIER),
+      currentUser: composition.container.get(GetCurrentUserHandler),
+      activity: composition.container.get(GetAccountActivityHandler),
+    },
+    publicKeys: composition.container.get(PUBLIC_KEY_SET),
   });
   let url: string;
   try {

@@ -24,6 +24,8 @@ const schema = object({
   JWT_ISSUER: string().trim().min(1).default('account-service'),
   JWT_AUDIENCE: string().trim().min(1).default('account-service'),
   JWT_TTL_SECONDS: positiveInt(900, 24 * 3600),
+  JWT_PREVIOUS_PUBLIC_KEYS_DIR: optionalText(),
+  JWT_PREVIOUS_PUBLIC_KEY_FILES: optionalText(),
 });
 
 type Env = InferType<typeof schema>;
@@ -41,6 +43,8 @@ export interface Config {
     readonly issuer: string;
     readonly audience: string;
     readonly ttlSeconds: number;
+    readonly previousPublicKeysDir: string | undefined;
+    readonly previousPublicKeyFiles: readonly string[];
   };
 }
 
@@ -78,6 +82,8 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       issuer: env.JWT_ISSUER,
       audience: env.JWT_AUDIENCE,
       ttlSeconds: env.JWT_TTL_SECONDS,
+      previousPublicKeysDir: env.JWT_PREVIOUS_PUBLIC_KEYS_DIR,
+      previousPublicKeyFiles: (env.JWT_PREVIOUS_PUBLIC_KEY_FILES ?? '').split(',').map((file) => file.trim()).filter(Boolean),
     },
   };
 }

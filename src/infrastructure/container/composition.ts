@@ -4,9 +4,11 @@ import type { Clock } from '../../application/ports/clock.port.js';
 import type { Config } from '../config/config.js';
 import { LmdbStore } from '../lmdb/lmdb-store.js';
 import { loadSigningKey } from '../security/signing-key.js';
+import { VerificationKeyRing, loadPreviousPublicKeys } from '../security/verification-key-ring.js';
 import { coreModule } from './core.module.js';
 import { lmdbModule } from './lmdb.module.js';
 import { memoryModule } from './memory.module.js';
+import { queryModule } from './query.module.js';
 
 export interface Composition {
   readonly container: Container;
@@ -42,9 +44,11 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
   if (origin !== 'configured') {
     logger.warn({ kid: key.kid, origin }, 'no JWT_PRIVATE_KEY configured: using a signing key kept in DATA_DIR (not for production)');
   }
+  const keyRing = new VerificationKeyRing(key, loadPreviousPublicKeys(config.jwt));
+  logger.info({ kids: keyRing.publicKeys().map((jwk) => jwk.kid) }, 'access tokens accepted from these keys (signing key first)');
   const storage = await storages[config.storage.kind](config);
   const container = new Container();
-  container.load(coreModule(config, key, overrides.clock), storage.module);
+  container.load(coreModule(config, key, overrides.clock), storage.module, queryModule(config, keyRing));
   let closed: Promise<void> | undefined;
   return { container, close: () => (closed ??= storage.close()) };
 }

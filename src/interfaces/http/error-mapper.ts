@@ -1,6 +1,7 @@
 import type { FieldIssue } from '../../domain/domain-error.js';
 import { ServiceUnavailable } from '../../application/ports/service-unavailable.js';
 import { DomainError } from '../../domain/domain-error.js';
+import { challengeHeaders } from './bearer-auth.js';
 
 /** The documented error envelope. */
 export interface ErrorEnvelope {
@@ -21,6 +22,7 @@ const BY_CODE: Readonly<Record<string, { status: number; message: string }>> = {
   INVALID_INPUT: { status: 400, message: INVALID_INPUT_MESSAGE },
   EMAIL_ALREADY_REGISTERED: { status: 409, message: 'Email is already registered' },
   INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password' },
+  INVALID_TOKEN: { status: 401, message: 'Invalid or missing access token' },
 };
 
 /** Errors raised by the HTTP framework itself (parsing, limits), keyed by status. */
@@ -44,7 +46,7 @@ export const envelope = (message: string, errors: readonly FieldIssue[] = []): E
 export function mapError(error: unknown): MappedError | null {
   if (error instanceof DomainError) {
     const mapped = BY_CODE[error.code];
-    return mapped ? { status: mapped.status, body: envelope(mapped.message, error.issues) } : null;
+    return mapped ? { status: mapped.status, body: envelope(mapped.message, error.issues), ...challengeHeaders(error) } : null;
   }
   if (error instanceof ServiceUnavailable) {
     return {

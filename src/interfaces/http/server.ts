@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { PublicKeySet } from '../../application/ports/public-key-set.port.js';
+import { type AccountRouteDeps, accountRoutes } from './account.routes.js';
 import { type AuthHandlers, authRoutes } from './auth.routes.js';
 import { INTERNAL_ERROR, envelope, mapError } from './error-mapper.js';
+import { jwksRoutes } from './jwks.routes.js';
 
 export interface HttpServerOptions {
   readonly logger: FastifyBaseLogger;
   readonly bodyLimitBytes: number;
   readonly handlers: AuthHandlers;
+  readonly account: AccountRouteDeps;
+  readonly publicKeys: PublicKeySet;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -57,5 +62,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   );
 
   void app.register(authRoutes(options.handlers));
+  void app.register(accountRoutes(options.account));
+  void app.register(jwksRoutes(options.publicKeys));
   return app;
 }

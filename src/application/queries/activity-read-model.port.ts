@@ -1,0 +1,31 @@
+import type { PageRequest } from '../ports/event-log.port.js';
+import { token } from '../ports/token.js';
+
+/** One security-relevant thing that happened to an account, as its owner may see it. */
+export interface ActivityEntry {
+  /** snake_case name of the event: `user_registered`, `user_signed_in`, `sign_in_failed`, `password_rehashed`. */
+  readonly type: string;
+  readonly occurredAt: Date;
+  readonly clientIp: string | null;
+  readonly userAgent: string | null;
+  /** Why it failed (e.g. `wrong_password`); only on failures. */
+  readonly reason?: string;
+}
+
+export interface ActivityPage {
+  readonly entries: readonly ActivityEntry[];
+  /** Opaque; pass it back for the next (older) page. Null when there is nothing older. */
+  readonly nextCursor: string | null;
+}
+
+/** The query side's view of an account's activity; a projection may replace it without touching the commands. */
+export interface ActivityReadModel {
+  /**
+   * One page of the account's activity, newest first, at most `limit` entries (a page may hold fewer even when
+   * `nextCursor` is set). An unknown user gives an empty page. Throws `InvalidCursor` for a cursor it did not issue.
+   * Read-only and idempotent.
+   */
+  page(userId: string, page: PageRequest): Promise<ActivityPage>;
+}
+
+export const ACTIVITY_READ_MODEL = token<ActivityReadModel>('ActivityReadModel');

@@ -1,0 +1,28 @@
+import { inject, injectable } from 'inversify';
+import type { ActivityEntry, ActivityPage, ActivityReadModel } from '../../application/queries/activity-read-model.port.js';
+import { EVENT_LOG, type EventLog, type PageRequest, type RecordedEvent } from '../../application/ports/event-log.port.js';
+
+const snakeCase = (type: string): string => type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();
+
+/** Only the type, time, request address and agent, and a failure reason: never the payload as a whole. */
+export const toActivityEntry = (event: RecordedEvent): ActivityEntry => {
+  const reason: unknown = (event.payload as { reason?: unknown }).reason;
+  return {
+    type: snakeCase(event.type),
+    occurredAt: new Date(event.occurredAt),
+    clientIp: event.metadata.clientIp,
+    userAgent: event.metadata.userAgent,
+    ...(typeof reason === 'string' ? { reason } : {}),
+  };
+};
+
+/** Account activity read straight from the event log (the events of the account's aggregate): works over every storage adapter. */
+@injectable()
+export class EventLogActivityReadModel implements ActivityReadModel {
+  constructor(@inject(EVENT_LOG) private readonly events: EventLog) {}
+
+  async page(userId: string, page: PageRequest): Promise<ActivityPage> {
+    const { events, nextCursor } = await this.events.findByAggregate(userId, page);
+    return { entries: events.map(toActivityEntry), nextCursor };
+  }
+}

@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import { InvalidCursor, type RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import type { ActivityEntry } from '../../src/application/queries/activity-read-model.port.js';
+import type { User } from '../../src/domain/user.js';
+import { EventLogActivityReadModel } from '../../src/infrastructure/read-model/event-log-activity-read-model.js';
+import { RepositoryUserReadModel } from '../../src/infrastructure/read-model/repository-user-read-model.js';
+import { aRequestMetadata } from '../support/builders.js';
+import { type StorageFactory, type StorageUnderTest, aUser } from './storage.contract.js';
+
+const T0 = Date.parse('2026-04-01T08:00:00.000Z');
+const at = (minutes: number) => new Date(T0 + minutes * 60_000);
+let counter = 0;
+
+const record = (user: User, agent: string): RecordedEvent[] =>
+  user.pullEvents().map((event) => ({ ...event, eventId: `rm-${process.pid}-${++counter}`, metadata: aRequestMetadata({ userAgent: agent }) }));
+
+/** The generic read models (over UserRepository and EventLog) on one storage adapter: what the query side relies on. */
+export function readModelContract(adapter: string, makeStorage: StorageFactory): void {
+  describe(`Read models over ${adapter}`, () => {
+    let storage: StorageUnderTest;
+    let users: RepositoryUserReadModel;
+    let activity: EventLogActivityReadModel;
+    beforeEach(async () => {
+      storage = await makeStorage();
+      users = new RepositoryUserReadModel(storage.users);
+      activity = new EventLogActivityReadModel(storage.events);
+    });
+    afterEach(async () => storage.dispose());
+
+    async function userWithHistory(): Promise<User> {
+      const user = aUser();
+      await storage.users.add(user, record(user, 'agent-0'));
+      for (const minutes of [1, 2, 3]) {
+        user.recordFailedSignIn(at(minutes));
+        await storage.events.append(record(user, `agent-${minutes}`));
+      }
+      user.recordSignIn(at(4));
+      await storage.users.save(user, record(user, 'agent-4'));
+      return user;
+    }
+
+    it('UserReadModel: the public view of a stored user, null for an unknown id', async () => {
+      const user = await userWithHistory();
+      expect(await users.findById(user.id)).to.deep.equal({ id: user.id, name: 'Ada', lastname: 'Lovelace', email: user.email.value });
+      expect(await users.findById('no-such-id')).to.equal(null);
+    });
+
+    it("ActivityReadModel: the account's entries newest first, with metadata and failure reasons, no other account's", async () => {
+      const user = await userWithHistory();
+      await userWithHistory();
+      const page = await activity.page(user.id, { limit: 10, cursor: null });
+      expect(page.nextCursor).to.equal(null);
+      expect(page.entries.map((entry) => [entry.type, entry.userAgent, entry.reason ?? null])).to.deep.equal([
+        ['user_signed_in', 'agent-4', null],
+        ['sign_in_failed', 'agent-3', 'wrong_password'],
+        ['sign_in_failed', 'agent-2', 'wrong_password'],
+        ['sign_in_failed', 'agent-1', 'wrong_password'],
+        ['user_registered', 'agent-0', null],
+      ]);
+      expect(page.entries[1]).to.deep.equal({ type: 'sign_in_failed', occurredAt: at(3), clientIp: '203.0.113.7', userAgent: 'agent-3', reason: 'wrong_password' });
+    });
+
+    it('ActivityReadModel: follows cursors to the end; empty for an unknown user; refuses a foreign cursor', async () => {
+      const user = await userWithHistory();
+      const seen: ActivityEntry[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await activity.page(user.id, { limit: 2, cursor });
+        seen.push(...page.entries);
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      expect(seen).to.deep.equal((await activity.page(user.id, { limit: 10, cursor: null })).entries);
+      expect(await activity.page('no-such-user', { limit: 10, cursor: null })).to.deep.equal({ entries: [], nextCursor: null });
+      let error: unknown;
+      try {
+        await activity.page(user.id, { limit: 2, cursor: 'not-a-cursor' });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).to.be.instanceOf(InvalidCursor);
+    });
+  });
+}

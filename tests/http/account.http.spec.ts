@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import { aSignUpBody } from '../support/builders.js';
+import { ManualClock } from '../support/fakes.js';
+import { type HttpResponse, http, postJson } from '../support/http-client.js';
+import { type TestService, startTestService } from '../support/test-service.js';
+import { aTestKey, claimsFor, hs256WithPublicKey, nowSeconds, signToken, unsignedToken, withClaimChanged } from '../support/tokens.js';
+
+const MISSING = { message: 'Invalid or missing access token', errors: [{ field: null, message: 'an access token is required (Authorization: Bearer <token>)' }] };
+const INVALID = { message: 'Invalid or missing access token', errors: [{ field: null, message: 'the access token is invalid or expired' }] };
+const CHALLENGE = 'Bearer realm="account-service"';
+const INVALID_CHALLENGE = 'Bearer realm="account-service", error="invalid_token"';
+
+const get = (url: string, path: string, headers: Record<string, string> = {}) => http(url, path, { method: 'GET', headers });
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+const expectRefused = (res: HttpResponse, presented: boolean) => {
+  expect(res.status).to.equal(401);
+  expect(res.body).to.deep.equal(presented ? INVALID : MISSING);
+  expect(res.headers['www-authenticate']).to.equal(presented ? INVALID_CHALLENGE : CHALLENGE);
+};
+
+describe('HTTP: GET /auth/me and the bearer token', () => {
+  const key = aTestKey();
+  const stranger = aTestKey();
+  let service: TestService;
+  let ada: { id: string; name: string; lastname: string; email: string };
+  let grace: { id: string };
+  let adaToken: string;
+  before(async () => {
+    service = await startTestService({ JWT_PRIVATE_KEY: key.privatePem });
+    const up = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: 'ada@example.com' }));
+    ada = up.body.data.user;
+    adaToken = up.body.data.accesstoken;
+    grace = (await postJson(service.url, '/auth/sign-up', aSignUpBody({ name: 'Grace', email: 'grace@example.com' }))).body.data.user;
+  });
+  after(async () => service.dispose());
+
+  it('opens with the token from sign-up: 200, the same user resource, not cacheable', async () => {
+    const res = await get(service.url, '/auth/me', bearer(adaToken));
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ message: 'User retrieved successfully', data: { user: ada } });
+    expect(res.headers['cache-control']).to.equal('no-store');
+  });
+
+  it('opens with the token from sign-in, whatever the case of the scheme', async () => {
+    const signIn = await postJson(service.url, '/auth/sign-in', { email: 'ada@example.com', password: 'analytical engine 1843' });
+    const res = await get(service.url, '/auth/me', { authorization: `bearer ${signIn.body.data.accesstoken as string}` });
+    expect(res.status).to.equal(200);
+    expect(res.body.data.user).to.deep.equal(ada);
+  });
+
+  const notPresented: ReadonlyArray<readonly [string, Record<string, string>]> = [
+    ['no Authorization header', {}],
+    ['another scheme', { authorization: 'Basic YWRhOnBhc3N3b3Jk' }],
+  ];
+  const forged: ReadonlyArray<readonly [string, () => string]> = [
+    ['a bare "Bearer"', () => 'Bearer'],
+    ['two tokens', () => `Bearer ${adaToken} ${adaToken}`],
+    ['a garbage token', () => 'Bearer garbage'],
+    ['a token signed with another key', () => `Bearer ${signToken(stranger, claimsFor(ada.id))}`],
+    ['another key under the real kid', () => `Bearer ${signToken(stranger, claimsFor(ada.id), key.kid)}`],
+    ['one claim changed (sub of another user)', () => `Bearer ${withClaimChanged(adaToken, 'sub', grace.id)}`],
+    ['one claim changed (exp pushed out)', () => `Bearer ${withClaimChanged(adaToken, 'exp', nowSeconds() + 86_400)}`],
+    ['alg none', () => `Bearer ${unsignedToken(claimsFor(ada.id), key.kid)}`],
+    ['HS256 with the public key as secret', () => `Bearer ${hs256WithPublicKey(claimsFor(ada.id), key)}`],
+    ['an expired token', () => `Bearer ${signToken(key, claimsFor(ada.id, { iat: nowSeconds() - 1000, exp: nowSeconds() - 100 }))}`],
+    ['a not-yet-valid token (nbf)', () => `Bearer ${signToken(key, claimsFor(ada.id, { nbf: nowSeconds() + 600 }))}`],
+    ['a wrong issuer', () => `Bearer ${signToken(key, claimsFor(ada.id, { iss: 'evil-issuer' }))}`],
+    ['a wrong audience', () => `Bearer ${signToken(key, claimsFor(ada.id, { aud: 'another-service' }))}`],
+    ['a user that does not exist', () => `Bearer ${signToken(key, claimsFor('00000000-0000-4000-8000-000000000000'))}`],
+  ];
+  for (const path of ['/auth/me', '/auth/me/activity']) {
+    for (const [label, headers] of notPresented) {
+      it(`${path}: 401 with a plain challenge for ${label}`, async () => expectRefused(await get(service.url, path, headers), false));
+    }
+    for (const [label, header] of forged) {
+      it(`${path}: 401 invalid_token for ${label}`, async () => expectRefused(await get(service.url, path, { authorization: header() }), true));
+    }
+  }
+
+  it('a real token for a user that exists still opens it (the forgeries above differ only in what they say)', async () => {
+    const res = await get(service.url, '/auth/me', bearer(signToken(key, claimsFor(grace.id))));
+    expect(res.status).to.equal(200);
+    expect(res.body.data.user.id).to.equal(grace.id);
+  });
+});
+
+describe('HTTP: token lifetime on a clock the test controls', () => {
+  const clock = new ManualClock(new Date());
+  let service: TestService;
+  before(async () => (service = await startTestService({ STORAGE: 'memory', JWT_TTL_SECONDS: '60' }, { clock })));
+  after(async () => service.dispose());
+
+  it('accepts the token until its exp and refuses it from then on', async () => {
+    const token: string = (await postJson(service.url, '/auth/sign-up', aSignUpBody())).body.data.accesstoken;
+    clock.advance(59_000);
+    expect((await get(service.url, '/auth/me', bearer(token))).status).to.equal(200);
+    clock.advance(1_000);
+    expectRefused(await get(service.url, '/auth/me', bearer(token)), true);
+  });
+});

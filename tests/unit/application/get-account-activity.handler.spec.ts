@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import { InvalidToken } from '../../../src/application/ports/invalid-token.js';
+import { InvalidInput } from '../../../src/domain/domain-error.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../support/builders.js';
+import { queryWorld } from '../../support/query-world.js';
+
+const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+};
+
+async function adaWithHistory() {
+  const world = queryWorld();
+  const { user } = await world.signUp.execute(aSignUpCommand({ metadata: aRequestMetadata({ userAgent: 'signup-agent' }) }));
+  for (const n of [1, 2, 3]) {
+    world.clock.advance(60_000);
+    await rejection(world.signIn.execute(aSignInCommand({ password: 'not the password', metadata: aRequestMetadata({ clientIp: `198.51.100.${n}`, userAgent: `attacker/${n}` }) })));
+  }
+  world.clock.advance(60_000);
+  world.hasher.version = 2;
+  await world.signIn.execute(aSignInCommand({ metadata: aRequestMetadata({ userAgent: 'browser' }) }));
+  await world.signUp.execute(aSignUpCommand({ email: 'grace@example.com' }));
+  await rejection(world.signIn.execute(aSignInCommand({ email: 'grace@example.com', password: 'not the password' })));
+  await rejection(world.signIn.execute(aSignInCommand({ email: 'nobody@example.com' })));
+  return { world, userId: user.id };
+}
+
+describe('GetAccountActivityHandler', () => {
+  it("lists the account's own activity newest first, with time, address, agent and failure reason", async () => {
+    const { world, userId } = await adaWithHistory();
+    const page = await world.getActivity.execute({ userId });
+
+    expect(page.nextCursor).to.equal(null);
+    expect(page.entries.map((entry) => [entry.type, entry.userAgent, entry.reason])).to.deep.equal([
+      ['user_signed_in', 'browser', undefined],
+      ['password_rehashed', 'browser', undefined],
+      ['sign_in_failed', 'attacker/3', 'wrong_password'],
+      ['sign_in_failed', 'attacker/2', 'wrong_password'],
+      ['sign_in_failed', 'attacker/1', 'wrong_password'],
+      ['user_registered', 'signup-agent', undefined],
+    ]);
+    expect(page.entries[2]).to.deep.equal({
+      type: 'sign_in_failed',
+      occurredAt: new Date('2026-01-01T00:03:00.000Z'),
+      clientIp: '198.51.100.3',
+      userAgent: 'attacker/3',
+      reason: 'wrong_password',
+    });
+  });
+
+  it('pages with the cursor to the end, losing and repeating nothing, and defaults to 20', async () => {
+    const { world, userId } = await adaWithHistory();
+    const all = (await world.getActivity.execute({ userId })).entries;
+    const seen = [];
+    let cursor: string | null = null;
+    do {
+      const page = await world.getActivity.execute({ userId, limit: 4, cursor });
+      expect(page.entries.length).to.be.at.most(4);
+      seen.push(...page.entries);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    expect(seen).to.deep.equal(all);
+    expect(all).to.have.length(6);
+
+    for (let n = 0; n < 20; n++) await world.signIn.execute(aSignInCommand());
+    const first = await world.getActivity.execute({ userId });
+    expect(first.entries).to.have.length(20);
+    expect(first.nextCursor).to.be.a('string');
+  });
+
+  it('refuses a limit outside 1..100 or not an integer, and a cursor it did not issue, as InvalidInput', async () => {
+    const { world, userId } = await adaWithHistory();
+    for (const limit of [0, 101, 1.5, -1]) {
+      const error = await rejection(world.getActivity.execute({ userId, limit }));
+      expect(error).to.be.instanceOf(InvalidInput);
+      expect((error as InvalidInput).issues).to.deep.equal([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    }
+    expect((await world.getActivity.execute({ userId, limit: 100 })).entries).to.have.length(6);
+    const bad = await rejection(world.getActivity.execute({ userId, cursor: 'not-a-cursor' }));
+    expect((bad as InvalidInput).issues).to.deep.equal([{ field: 'cursor', message: 'is not a valid cursor' }]);
+  });
+
+  it('answers InvalidToken for a subject that does not exist', async () => {
+    const { world } = await adaWithHistory();
+    expect(await rejection(world.getActivity.execute({ userId: 'no-such-user' }))).to.be.instanceOf(InvalidToken);
+  });
+});

@@ -1,0 +1,79 @@
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { expect } from 'chai';
+import { InvalidToken } from '../../../src/application/ports/invalid-token.js';
+import { JwtTokenIssuer } from '../../../src/infrastructure/security/jwt-token-issuer.js';
+import { JwtTokenVerifier } from '../../../src/infrastructure/security/jwt-token-verifier.js';
+import type { SigningKey } from '../../../src/infrastructure/security/signing-key.js';
+import { VerificationKeyRing } from '../../../src/infrastructure/security/verification-key-ring.js';
+import { ManualClock, SequentialIds } from '../../support/fakes.js';
+import { type TestKey, aTestKey, claimsFor, hs256WithPublicKey, signToken, unsignedToken, withClaimChanged } from '../../support/tokens.js';
+
+const SETTINGS = { issuer: 'account-service', audience: 'account-service', ttlSeconds: 900 };
+
+const signingKeyOf = (key: TestKey): SigningKey => {
+  const privateKey = createPrivateKey(key.privatePem);
+  return { kid: key.kid, privateKey, publicKey: createPublicKey(privateKey) };
+};
+
+const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+};
+
+describe('JwtTokenVerifier', () => {
+  const current = aTestKey();
+  const previous = aTestKey();
+  const stranger = aTestKey();
+  const clock = new ManualClock();
+  const at = clock.now().getTime();
+  const ring = new VerificationKeyRing(signingKeyOf(current), [{ kid: previous.kid, publicKey: createPublicKey(previous.publicPem) }]);
+  const verifier = new JwtTokenVerifier(ring, SETTINGS, clock);
+  const issuer = new JwtTokenIssuer(signingKeyOf(current), SETTINGS, clock, new SequentialIds('jti'));
+
+  it('accepts what the issuer issues, and a token by a previous key', async () => {
+    const issued = await verifier.verify(await issuer.issue({ userId: 'user-1' }));
+    expect(issued).to.deep.equal({ userId: 'user-1', tokenId: 'jti-1', expiresAt: new Date(at + 900_000) });
+    expect((await verifier.verify(signToken(previous, claimsFor('user-2', {}, at)))).userId).to.equal('user-2');
+  });
+
+  it('accepts until the second before exp and refuses from exp on, by the clock it is given', async () => {
+    const local = new ManualClock(new Date(at));
+    const token = signToken(current, claimsFor('user-1', {}, at));
+    const timed = new JwtTokenVerifier(ring, SETTINGS, local);
+    local.advance(899_000);
+    expect((await timed.verify(token)).userId).to.equal('user-1');
+    local.advance(1_000);
+    expect(await rejection(timed.verify(token))).to.be.instanceOf(InvalidToken);
+  });
+
+  const refused: ReadonlyArray<readonly [string, () => string]> = [
+    ['an unknown key', () => signToken(stranger, claimsFor('user-1', {}, at))],
+    ['another key claiming the current kid', () => signToken(stranger, claimsFor('user-1', {}, at), current.kid)],
+    ['no kid', () => signToken(current, claimsFor('user-1', {}, at), '')],
+    ['alg none', () => unsignedToken(claimsFor('user-1', {}, at), current.kid)],
+    ['HS256 keyed with the public key', () => hs256WithPublicKey(claimsFor('user-1', {}, at), current)],
+    ['a changed claim', () => withClaimChanged(signToken(current, claimsFor('user-1', {}, at)), 'sub', 'user-2')],
+    ['a wrong issuer', () => signToken(current, claimsFor('user-1', { iss: 'someone-else' }, at))],
+    ['a wrong audience', () => signToken(current, claimsFor('user-1', { aud: 'another-service' }, at))],
+    ['nbf in the future', () => signToken(current, claimsFor('user-1', { nbf: Math.floor(at / 1000) + 60 }, at))],
+    ['an expired token', () => signToken(current, claimsFor('user-1', { exp: Math.floor(at / 1000) - 1 }, at))],
+    ['no exp', () => signToken(current, claimsFor('user-1', { exp: undefined }, at))],
+    ['no sub', () => signToken(current, claimsFor('', {}, at))],
+    ['no jti', () => signToken(current, claimsFor('user-1', { jti: undefined }, at))],
+    ['garbage', () => 'not.a.token'],
+    ['a bad JSON header', () => `${Buffer.from('{"alg":').toString('base64url')}.e30.AA`],
+    ['an oversized token', () => `${signToken(current, claimsFor('user-1', {}, at))}${'A'.repeat(5000)}`],
+  ];
+  for (const [label, make] of refused) {
+    it(`refuses ${label} with InvalidToken`, async () => {
+      const error = await rejection(verifier.verify(make()));
+      expect(error).to.be.instanceOf(InvalidToken);
+      expect((error as InvalidToken).code).to.equal('INVALID_TOKEN');
+      expect((error as InvalidToken).reason).to.equal('invalid');
+    });
+  }
+});
