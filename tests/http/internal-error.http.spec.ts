@@ -26,6 +26,12 @@ describe('HTTP: an unexpected failure', () => {
       logger: createLogger('info', logs),
       bodyLimitBytes: 16 * 1024,
       handlers: { signUp: { execute: () => Promise.reject(failure) }, signIn: { execute: () => Promise.reject(failure) } },
+      account: {
+        verifier: { verify: () => Promise.reject(failure) },
+        currentUser: { execute: () => Promise.reject(failure) },
+        activity: { execute: () => Promise.reject(failure) },
+      },
+      publicKeys: { publicKeys: () => [] },
     });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
   });
