@@ -33,8 +33,9 @@ export class MongoStoreFailure extends Error {
 /** True for a duplicate-key error (11000) raised by a unique index that covers `field`. */
 export function isDuplicateKeyOn(error: unknown, field: string): boolean {
   if (!(error instanceof MongoServerError) || error.code !== 11000) return false;
-  const keyPattern: unknown = error.keyPattern ?? error.errorResponse.keyPattern;
-  return typeof keyPattern === 'object' && keyPattern !== null && Object.hasOwn(keyPattern, field);
+  const keyPattern: unknown = error.keyPattern;
+  if (typeof keyPattern === 'object' && keyPattern !== null) return Object.hasOwn(keyPattern, field);
+  return error.message.includes(`dup key: { ${field}: `);
 }
 
 /** True when the error means MongoDB cannot be reached or has no writable primary right now. */
