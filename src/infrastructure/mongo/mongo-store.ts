@@ -90,14 +90,12 @@ export class MongoStore {
     }
   }
 
-  /** Appends events inside the session's transaction; an eventId already stored is left as it is. */
+  /** Appends events inside the session's transaction, in order; an eventId already stored is left as it is. */
   async appendEvents(events: readonly RecordedEvent[], session: ClientSession): Promise<void> {
-    if (events.length === 0) return;
-    const upserts = events.map((event) => {
+    for (const event of events) {
       const { eventId, ...rest } = toEventDocument(event);
-      return { updateOne: { filter: { eventId }, update: { $setOnInsert: rest }, upsert: true } };
-    });
-    await this.events.bulkWrite(upserts, { session, ordered: true });
+      await this.events.updateOne({ eventId }, { $setOnInsert: rest }, { session, upsert: true });
+    }
   }
 
   /** Closes the connection pool. Idempotent. */
