@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 
 /**
  * Where the MongoDB suites run: the replica set named by MONGODB_URI when it is set, else a throw-away
@@ -36,9 +37,22 @@ const dockerMayExist = (): boolean => Boolean(process.env['DOCKER_HOST']) || doc
 const withTimeout = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
   Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms).unref())]);
 
+/** Fails fast (one failed hook, not one timeout per test) when the configured server does not answer. */
+async function reachable(target: MongoTarget): Promise<MongoTarget> {
+  const client = new MongoClient(target.uri, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    await client.db('admin').command({ ping: 1 });
+    return target;
+  } catch (error) {
+    throw new Error(`MongoDB from ${target.source} does not answer: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await client.close();
+  }
+}
+
 async function resolve(): Promise<Resolution> {
   const uri = process.env['MONGODB_URI']?.trim();
-  if (uri) return { target: { uri, source: 'MONGODB_URI' } };
+  if (uri) return { target: await reachable({ uri, source: 'MONGODB_URI' }) };
   const noMongo = 'no MongoDB: MONGODB_URI is not set and';
   if (!dockerMayExist()) return { skipReason: `${noMongo} no Docker engine was found for testcontainers (no DOCKER_HOST, no docker socket)` };
   try {
@@ -50,7 +64,7 @@ async function resolve(): Promise<Resolution> {
   const { MongoDBContainer } = await import('@testcontainers/mongodb');
   const started = await new MongoDBContainer(MONGO_IMAGE).start();
   container = started;
-  return { target: { uri: `${started.getConnectionString()}/?directConnection=true`, source: `testcontainers ${MONGO_IMAGE}` } };
+  return { target: await reachable({ uri: `${started.getConnectionString()}/?directConnection=true`, source: `testcontainers ${MONGO_IMAGE}` }) };
 }
 
 /** Resolves the MongoDB target once per test run. */
