@@ -34,6 +34,8 @@ const dockerCandidates = (): string[] => [
 /** A cheap look for any sign of a Docker engine, so that testcontainers is only asked when one may exist. */
 const dockerMayExist = (): boolean => Boolean(process.env['DOCKER_HOST']) || dockerCandidates().some((path) => existsSync(path));
 
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 const withTimeout = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
   Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms).unref())]);
 
@@ -44,7 +46,7 @@ async function reachable(target: MongoTarget): Promise<MongoTarget> {
     await client.db('admin').command({ ping: 1 });
     return target;
   } catch (error) {
-    throw new Error(`MongoDB from ${target.source} does not answer: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`MongoDB from ${target.source} does not answer: ${errorText(error)}`);
   } finally {
     await client.close();
   }
@@ -55,11 +57,16 @@ async function resolve(): Promise<Resolution> {
   if (uri) return { target: await reachable({ uri, source: 'MONGODB_URI' }) };
   const noMongo = 'no MongoDB: MONGODB_URI is not set and';
   if (!dockerMayExist()) return { skipReason: `${noMongo} no Docker engine was found for testcontainers (no DOCKER_HOST, no docker socket)` };
+  let testcontainers: typeof import('testcontainers');
   try {
-    const { getContainerRuntimeClient } = await import('testcontainers');
-    await withTimeout(getContainerRuntimeClient(), DOCKER_PROBE_TIMEOUT_MS, 'the Docker engine');
+    testcontainers = await import('testcontainers');
   } catch (error) {
-    return { skipReason: `${noMongo} the Docker engine is not usable (${error instanceof Error ? error.message : String(error)})` };
+    return { skipReason: `${noMongo} testcontainers cannot load on Node ${process.version} (${errorText(error)}); testcontainers 12 needs Node >= 22.22` };
+  }
+  try {
+    await withTimeout(testcontainers.getContainerRuntimeClient(), DOCKER_PROBE_TIMEOUT_MS, 'the Docker engine');
+  } catch (error) {
+    return { skipReason: `${noMongo} the Docker engine is not usable (${errorText(error)})` };
   }
   const { MongoDBContainer } = await import('@testcontainers/mongodb');
   const started = await new MongoDBContainer(MONGO_IMAGE).start();
