@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { ServiceUnavailable } from '../../../src/application/ports/service-unavailable.js';
@@ -7,6 +8,7 @@ import { MongoStore, MongoUnreachable } from '../../../src/infrastructure/mongo/
 import { MongoUserRepository } from '../../../src/infrastructure/mongo/mongo-user.repository.js';
 import { aUser } from '../../contract/storage.contract.js';
 import { aRequestMetadata } from '../../support/builders.js';
+import { startTestService, tempDir } from '../../support/test-service.js';
 
 /** A local TCP port that nothing listens on: taken from the OS, then released. */
 const closedPort = async (): Promise<number> => {
@@ -64,5 +66,15 @@ describe('MongoDB adapters while MongoDB is unreachable (real driver, nothing li
     const error = await rejection(MongoStore.open({ uri, dbName: 'accounts', serverSelectionTimeoutMS: 300 }));
     expect(error).to.be.instanceOf(MongoUnreachable);
     expect((error as Error).message).to.include('MONGODB_URI').and.include('--replSet rs0').and.not.include('s3cret-pw');
+  });
+
+  it('is what the service composes when MONGODB_URI is set: it refuses to start rather than fall back to LMDB', async function () {
+    this.timeout(30_000);
+    const dataDir = tempDir('mongo-unreachable');
+    try {
+      expect(await rejection(startTestService({ MONGODB_URI: uri, DATA_DIR: dataDir }))).to.be.instanceOf(MongoUnreachable);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
