@@ -25,7 +25,8 @@ const UNAVAILABLE_CLASSES = [MongoNetworkError, MongoServerSelectionError, Mongo
 /** A MongoDB failure that is neither a domain outcome nor an outage. Its message names the driver error class only. */
 export class MongoStoreFailure extends Error {
   constructor(cause: MongoError) {
-    super(`MongoDB operation failed (${cause instanceof MongoServerError ? (cause.codeName ?? String(cause.code)) : cause.name})`, { cause });
+    const kind: unknown = cause instanceof MongoServerError ? (cause.codeName ?? cause.code ?? cause.name) : cause.name;
+    super(`MongoDB operation failed (${String(kind)})`, { cause });
     this.name = 'MongoStoreFailure';
   }
 }
