@@ -8,10 +8,10 @@ export interface ChildService {
   readonly output: () => string;
 }
 
-/** Runs the service as its own process (as `npm start` would) and resolves once it listens. */
+/** Runs the service as its own process (as `npm start` would) and resolves once it listens. STORAGE is lmdb unless `env` says otherwise. */
 export async function spawnService(env: Record<string, string>): Promise<ChildService> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...FAST_ARGON2, ...env },
+    env: { ...process.env, NODE_ENV: 'test', STORAGE: 'lmdb', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...FAST_ARGON2, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -5,13 +5,18 @@ const port = (fallback: number) => number().integer().min(0).max(65535).default(
 const positiveInt = (fallback: number, max: number) => number().integer().min(1).max(max).default(fallback);
 const optionalText = () => string().trim().optional();
 
+const STORAGE_KINDS = ['lmdb', 'memory', 'mongodb'] as const;
+export type StorageKind = (typeof STORAGE_KINDS)[number];
+
 /** Every setting the service reads, with its environment variable, default and bounds. */
 const schema = object({
   NODE_ENV: string().oneOf(['development', 'production', 'test']).default('development'),
   PORT: port(3000),
   HOST: string().trim().min(1).default('0.0.0.0'),
   DATA_DIR: string().trim().min(1).default('./data'),
-  STORAGE: mixed<'lmdb' | 'memory'>().oneOf(['lmdb', 'memory']).default('lmdb'),
+  STORAGE: mixed<StorageKind>().oneOf(STORAGE_KINDS).optional(),
+  MONGODB_URI: string().trim().matches(/^mongodb(\+srv)?:\/\//, 'MONGODB_URI must start with mongodb:// or mongodb+srv://').optional(),
+  MONGODB_DB: string().trim().matches(/^[^/\\. "$*<>:|?]{1,63}$/, 'MONGODB_DB must be a valid MongoDB database name').default('accounts'),
   LOG_LEVEL: string().oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: positiveInt(16 * 1024, 1024 * 1024),
   ARGON2_MEMORY_KIB: number().integer().min(1024).max(1024 * 1024).default(19456),
@@ -33,7 +38,11 @@ type Env = InferType<typeof schema>;
 export interface Config {
   readonly env: Env['NODE_ENV'];
   readonly http: { readonly port: number; readonly host: string; readonly bodyLimitBytes: number };
-  readonly storage: { readonly kind: Env['STORAGE']; readonly dataDir: string };
+  readonly storage: {
+    readonly kind: StorageKind;
+    readonly dataDir: string;
+    readonly mongodb: { readonly uri: string | undefined; readonly dbName: string };
+  };
   readonly logLevel: string;
   readonly argon2: { readonly memoryKiB: number; readonly timeCost: number; readonly parallelism: number };
   readonly hashing: { readonly concurrency: number; readonly maxQueue: number };
@@ -66,13 +75,20 @@ const validate = (raw: Record<string, string | undefined>, shape: Schema<Env>): 
   }
 };
 
+/** STORAGE when set; otherwise MongoDB whenever MONGODB_URI is set, else the embedded LMDB store. */
+const storageKind = (env: Env): StorageKind => {
+  const kind = env.STORAGE ?? (env.MONGODB_URI === undefined ? 'lmdb' : 'mongodb');
+  if (kind === 'mongodb' && env.MONGODB_URI === undefined) throw new ConfigError('Invalid configuration: MONGODB_URI is required when STORAGE=mongodb');
+  return kind;
+};
+
 /** Reads and validates the configuration from environment variables. Throws ConfigError. */
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
   const env = validate(raw, schema);
   return {
     env: env.NODE_ENV,
     http: { port: env.PORT, host: env.HOST, bodyLimitBytes: env.BODY_LIMIT_BYTES },
-    storage: { kind: env.STORAGE, dataDir: env.DATA_DIR },
+    storage: { kind: storageKind(env), dataDir: env.DATA_DIR, mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB } },
     logLevel: env.LOG_LEVEL,
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX },

@@ -3,11 +3,13 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../application/ports/clock.port.js';
 import type { Config } from '../config/config.js';
 import { LmdbStore } from '../lmdb/lmdb-store.js';
+import { MongoStore } from '../mongo/mongo-store.js';
 import { loadSigningKey } from '../security/signing-key.js';
 import { VerificationKeyRing, loadPreviousPublicKeys } from '../security/verification-key-ring.js';
 import { coreModule } from './core.module.js';
 import { lmdbModule } from './lmdb.module.js';
 import { memoryModule } from './memory.module.js';
+import { mongoModule } from './mongo.module.js';
 import { queryModule } from './query.module.js';
 
 export interface Composition {
@@ -26,6 +28,10 @@ const storages: Record<Config['storage']['kind'], (config: Config) => Promise<St
   lmdb: (config) => {
     const store = LmdbStore.open(config.storage.dataDir);
     return Promise.resolve({ module: lmdbModule(store), close: () => store.close() });
+  },
+  mongodb: async ({ storage: { mongodb } }) => {
+    const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName });
+    return { module: mongoModule(store), close: () => store.close() };
   },
 };
 

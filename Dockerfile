@@ -1,0 +1,35 @@
+# syntax=docker/dockerfile:1
+# Multi-stage build: compile with the dev toolchain, install production dependencies on the same Debian
+# (bookworm, glibc) as the runtime so the native modules (argon2, lmdb, msgpackr-extract) use their prebuilt
+# binaries, and run as the unprivileged `node` user on a slim image without npm scripts or dev dependencies.
+ARG BUILD_IMAGE=node:20-bookworm
+ARG RUNTIME_IMAGE=node:20-bookworm-slim
+
+FROM ${BUILD_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM ${BUILD_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM ${RUNTIME_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/app/data
+WORKDIR /app
+COPY package.json ./
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+RUN mkdir -p /app/data /app/keys && chown node:node /app/data /app/keys
+USER node
+EXPOSE 3000
+# Started with node itself, not `npm start` (whose prestart would compile): SIGTERM reaches the service,
+# which stops gracefully and closes its MongoDB pool.
+CMD ["node", "--enable-source-maps", "dist/main.js"]

@@ -1,0 +1,61 @@
+import { ObjectId } from 'mongodb';
+import type { RecordedEvent, RequestMetadata } from '../../application/ports/event-log.port.js';
+import { User } from '../../domain/user.js';
+
+/** A document of the `users` collection: `_id` is the user id; the argon2 hash is the only secret and stays here. */
+export interface UserDocument {
+  _id: string;
+  name: string;
+  lastname: string;
+  email: string;
+  passwordHash: string;
+  createdAt: Date;
+}
+
+/**
+ * A document of the append-only `events` collection. `_id` is an ObjectId made when the event is appended:
+ * it breaks ties between events of the same `occurredAt` in append order.
+ */
+export interface EventDocument {
+  _id: ObjectId;
+  eventId: string;
+  type: RecordedEvent['type'];
+  aggregateId: string | null;
+  occurredAt: Date;
+  payload: RecordedEvent['payload'];
+  metadata: RequestMetadata;
+}
+
+/** The `health` collection: one document rewritten by every health check. */
+export interface HealthDocument {
+  _id: string;
+  checkedAt: Date;
+}
+
+export const toUserDocument = (user: User): UserDocument => {
+  const { id, name, lastname, email, passwordHash, createdAt } = user.snapshot();
+  return { _id: id, name, lastname, email, passwordHash, createdAt };
+};
+
+export const fromUserDocument = (doc: UserDocument): User =>
+  User.restore({ id: doc._id, name: doc.name, lastname: doc.lastname, email: doc.email, passwordHash: doc.passwordHash, createdAt: doc.createdAt });
+
+export const toEventDocument = (event: RecordedEvent): EventDocument => ({
+  _id: new ObjectId(),
+  eventId: event.eventId,
+  type: event.type,
+  aggregateId: event.aggregateId,
+  occurredAt: event.occurredAt,
+  payload: event.payload,
+  metadata: { requestId: event.metadata.requestId, clientIp: event.metadata.clientIp, userAgent: event.metadata.userAgent },
+});
+
+export const fromEventDocument = (doc: EventDocument): RecordedEvent =>
+  ({
+    type: doc.type,
+    aggregateId: doc.aggregateId,
+    occurredAt: doc.occurredAt,
+    payload: doc.payload,
+    eventId: doc.eventId,
+    metadata: doc.metadata,
+  }) as RecordedEvent;

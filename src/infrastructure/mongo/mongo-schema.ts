@@ -1,0 +1,33 @@
+import type { Document, IndexDescription } from 'mongodb';
+
+/** Indexes of the `users` collection: the e-mail (already normalised by the domain) is unique. */
+export const USER_INDEXES: IndexDescription[] = [{ key: { email: 1 }, name: 'email_unique', unique: true }];
+
+/**
+ * Indexes of the `events` collection: `eventId` is unique (appends are idempotent); the two queries
+ * read newest first by (occurredAt, _id) within one aggregate or one e-mail and type.
+ */
+export const EVENT_INDEXES: IndexDescription[] = [
+  { key: { eventId: 1 }, name: 'eventId_unique', unique: true },
+  { key: { aggregateId: 1, occurredAt: -1, _id: -1 }, name: 'aggregate_newest_first' },
+  { key: { 'payload.email': 1, type: 1, occurredAt: -1, _id: -1 }, name: 'email_type_newest_first' },
+];
+
+/** Thrown at start-up when the server cannot run transactions because it is not a replica set member. */
+export class StandaloneMongoServer extends Error {
+  constructor() {
+    super(
+      'MongoDB is a standalone server, but this service writes a user and its events in one transaction, which needs a replica set. ' +
+        'Start mongod with `--replSet rs0`, run `rs.initiate()` once (e.g. `mongosh --eval "rs.initiate()"`), ' +
+        'and point MONGODB_URI at it (e.g. mongodb://host:27017/?replicaSet=rs0). A single-node replica set is enough.',
+    );
+    this.name = 'StandaloneMongoServer';
+  }
+}
+
+/** Accepts the reply of the `hello` command from a replica set member or a mongos; throws StandaloneMongoServer otherwise. */
+export function assertSupportsTransactions(hello: Document): void {
+  const replicaSetMember = typeof hello['setName'] === 'string' && hello['setName'] !== '';
+  const router = hello['msg'] === 'isdbgrid';
+  if (!replicaSetMember && !router) throw new StandaloneMongoServer();
+}

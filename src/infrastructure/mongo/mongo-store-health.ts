@@ -1,0 +1,20 @@
+import { inject, injectable } from 'inversify';
+import { ServiceUnavailable } from '../../application/ports/service-unavailable.js';
+import type { StoreHealth } from '../../application/ports/store-health.port.js';
+import { STORE_RETRY_AFTER_SECONDS } from './mongo-errors.js';
+import { MongoStore } from './mongo-store.js';
+
+/** Healthy when the primary answers a ping and acknowledges a majority write to the `health` collection. */
+@injectable()
+export class MongoStoreHealth implements StoreHealth {
+  constructor(@inject(MongoStore) private readonly store: MongoStore) {}
+
+  async check(): Promise<void> {
+    try {
+      await this.store.db.command({ ping: 1 });
+      await this.store.health.updateOne({ _id: 'service' }, { $set: { checkedAt: new Date() } }, { upsert: true });
+    } catch {
+      throw new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import { type ClientSession, type Collection, type Db, MongoClient, MongoServerSelectionError, type TransactionOptions } from 'mongodb';
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import { type EventDocument, type HealthDocument, type UserDocument, toEventDocument } from './mongo-documents.js';
+import { EVENT_INDEXES, USER_INDEXES, assertSupportsTransactions } from './mongo-schema.js';
+
+export interface MongoSettings {
+  readonly uri: string;
+  readonly dbName: string;
+  /** How long an operation waits for a usable primary before failing (and the service answering 503). */
+  readonly serverSelectionTimeoutMS?: number;
+}
+
+/** Thrown at start-up when no usable server answers in time. Names the database, never the URI (it may hold a password). */
+export class MongoUnreachable extends Error {
+  constructor(settings: MongoSettings, cause: Error) {
+    super(
+      `Cannot reach a writable MongoDB primary for database "${settings.dbName}" (${cause.message}). ` +
+        'Check MONGODB_URI; if the server is a standalone, start mongod with `--replSet rs0` and run `rs.initiate()`.',
+      { cause },
+    );
+    this.name = 'MongoUnreachable';
+  }
+}
+
+const TRANSACTION: TransactionOptions = {
+  readConcern: { level: 'majority' },
+  writeConcern: { w: 'majority', journal: true },
+  readPreference: 'primary',
+};
+
+/**
+ * One MongoClient and the collections behind the Mongo adapters. Every write is acknowledged by a majority
+ * of the replica set (journaled) before it resolves, so an acknowledged sign-up survives a failover.
+ */
+export class MongoStore {
+  readonly users: Collection<UserDocument>;
+  readonly events: Collection<EventDocument>;
+  readonly health: Collection<HealthDocument>;
+
+  constructor(
+    private readonly client: MongoClient,
+    readonly db: Db,
+  ) {
+    this.users = db.collection<UserDocument>('users');
+    this.events = db.collection<EventDocument>('events');
+    this.health = db.collection<HealthDocument>('health');
+  }
+
+  /** Creates the client without any I/O; the driver connects on first use. */
+  static create(settings: MongoSettings): MongoStore {
+    const client = new MongoClient(settings.uri, {
+      appName: 'account-service',
+      serverSelectionTimeoutMS: settings.serverSelectionTimeoutMS ?? 5_000,
+      connectTimeoutMS: 5_000,
+      socketTimeoutMS: 30_000,
+      retryWrites: true,
+      retryReads: true,
+      writeConcern: { w: 'majority', journal: true },
+      readPreference: 'primary',
+    });
+    return new MongoStore(client, client.db(settings.dbName));
+  }
+
+  /** Creates the client, then `start()`s it; closes the client again when that fails. */
+  static async open(settings: MongoSettings): Promise<MongoStore> {
+    const store = MongoStore.create(settings);
+    try {
+      await store.start();
+    } catch (error) {
+      await store.close();
+      throw error instanceof MongoServerSelectionError ? new MongoUnreachable(settings, error) : error;
+    }
+    return store;
+  }
+
+  /** Refuses a standalone server (StandaloneMongoServer), then creates the indexes. Idempotent. */
+  async start(): Promise<void> {
+    assertSupportsTransactions(await this.db.admin().command({ hello: 1 }));
+    await this.users.createIndexes(USER_INDEXES);
+    await this.events.createIndexes(EVENT_INDEXES);
+  }
+
+  /** Runs `work` in one majority transaction, retried by the driver on transient errors; returns its result. */
+  async transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
+    const session = this.client.startSession();
+    try {
+      return await session.withTransaction(work, TRANSACTION);
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  /** Appends events inside the session's transaction, in order; an eventId already stored is left as it is. */
+  async appendEvents(events: readonly RecordedEvent[], session: ClientSession): Promise<void> {
+    for (const event of events) {
+      const { eventId, ...rest } = toEventDocument(event);
+      await this.events.updateOne({ eventId }, { $setOnInsert: rest }, { session, upsert: true });
+    }
+  }
+
+  /** Closes the connection pool. Idempotent. */
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}

@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
+import { MongoEventLog } from '../../src/infrastructure/mongo/mongo-event-log.js';
+import { MongoStoreHealth } from '../../src/infrastructure/mongo/mongo-store-health.js';
+import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
+import { MongoUserRepository } from '../../src/infrastructure/mongo/mongo-user.repository.js';
+import { aRequestMetadata } from '../support/builders.js';
+import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
+import { type StorageFactory, aUser, eventLogContract, storeHealthContract, userRepositoryContract } from './storage.contract.js';
+
+const recorded = (user: ReturnType<typeof aUser>, prefix: string): RecordedEvent[] =>
+  user.pullEvents().map((event, i) => ({ ...event, eventId: `${prefix}-${user.id}-${i}`, metadata: aRequestMetadata() }));
+
+const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+};
+
+describeWithMongo('MongoDB adapters', (target) => {
+  let store: MongoStore | undefined;
+  const dbName = uniqueDbName('contract');
+
+  const openStore = async (): Promise<MongoStore> => (store ??= await MongoStore.open({ uri: target().uri, dbName }));
+
+  after(async () => {
+    if (!store) return;
+    await store.db.dropDatabase();
+    await store.close();
+  });
+
+  const mongo: StorageFactory = async () => {
+    const opened = await openStore();
+    return {
+      users: new MongoUserRepository(opened),
+      events: new MongoEventLog(opened),
+      health: new MongoStoreHealth(opened),
+      dispose: () => Promise.resolve(),
+    };
+  };
+
+  userRepositoryContract('mongodb', mongo);
+  eventLogContract('mongodb', mongo);
+  storeHealthContract('mongodb', mongo);
+
+  describe('MongoDB only', () => {
+    it('creates its indexes idempotently: a second start changes nothing', async () => {
+      const opened = await openStore();
+      await opened.start();
+      const userIndexes = await opened.users.listIndexes().toArray();
+      const eventIndexes = await opened.events.listIndexes().toArray();
+      expect(userIndexes.find((index) => index['name'] === 'email_unique')).to.deep.include({ key: { email: 1 }, unique: true });
+      expect(eventIndexes.find((index) => index['name'] === 'eventId_unique')).to.deep.include({ key: { eventId: 1 }, unique: true });
+      expect(eventIndexes.map((index) => index['name'])).to.include.members(['aggregate_newest_first', 'email_type_newest_first']);
+    });
+
+    it('is atomic: when the event write fails inside the transaction, the user is not stored either', async () => {
+      const opened = await openStore();
+      const user = aUser();
+      await opened.db.command({ collMod: 'events', validator: { aggregateId: { $ne: user.id } }, validationLevel: 'strict', validationAction: 'error' });
+      try {
+        const error = await rejection(new MongoUserRepository(opened).add(user, recorded(user, 'atomic')));
+        expect(error).to.be.instanceOf(Error).and.not.be.instanceOf(EmailAlreadyRegistered);
+        expect((error as Error).name).to.equal('MongoStoreFailure');
+        expect((error as Error).message).not.to.include('Document failed validation').and.not.include(user.id);
+      } finally {
+        await opened.db.command({ collMod: 'events', validator: {}, validationLevel: 'off' });
+      }
+      expect(await opened.users.findOne({ _id: user.id })).to.equal(null);
+      expect(await opened.users.findOne({ email: user.email.value })).to.equal(null);
+      expect(await opened.events.countDocuments({ aggregateId: user.id })).to.equal(0);
+    });
+
+    it('keeps only the argon2 hash as a secret, in the user document and nowhere in its events', async () => {
+      const opened = await openStore();
+      const user = aUser();
+      await new MongoUserRepository(opened).add(user, recorded(user, 'secret'));
+      const stored = await opened.users.findOne({ _id: user.id });
+      expect(Object.keys(stored ?? {}).sort()).to.deep.equal(['_id', 'createdAt', 'email', 'lastname', 'name', 'passwordHash']);
+      expect(stored?.passwordHash).to.match(/^\$argon2id\$/);
+      const events = await opened.events.find({ aggregateId: user.id }).toArray();
+      expect(events).to.have.length(1);
+      expect(JSON.stringify(events)).not.to.include('argon2');
+    });
+
+    it('pages events of the same instant in append order, without loss or repeat', async () => {
+      const opened = await openStore();
+      const log = new MongoEventLog(opened);
+      const aggregateId = `same-instant-${Date.now()}`;
+      const at = new Date('2026-03-01T12:00:00.000Z');
+      const events: RecordedEvent[] = [1, 2, 3].map((n) => ({
+        type: 'UserSignedIn',
+        aggregateId,
+        occurredAt: at,
+        payload: { email: `${aggregateId}@example.com` },
+        eventId: `${aggregateId}-${n}`,
+        metadata: aRequestMetadata(),
+      }));
+      await log.append(events);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await log.findByAggregate(aggregateId, { limit: 1, cursor });
+        seen.push(...page.events.map((event) => event.eventId));
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      expect(seen).to.deep.equal([`${aggregateId}-3`, `${aggregateId}-2`, `${aggregateId}-1`]);
+    });
+  });
+});

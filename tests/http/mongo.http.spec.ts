@@ -1,0 +1,103 @@
+import { rmSync } from 'node:fs';
+import { expect } from 'chai';
+import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
+import { aSignUpBody } from '../support/builders.js';
+import { killHard, spawnService } from '../support/child-service.js';
+import { postJson } from '../support/http-client.js';
+import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
+import { startTestService, tempDir } from '../support/test-service.js';
+
+const PASSWORD = 'analytical engine 1843';
+
+describeWithMongo('HTTP on MongoDB: persistence (real server, real MongoDB, argon2, JWT)', (target) => {
+  const dbName = uniqueDbName('http');
+  let dataDir: string | undefined;
+  let n = 0;
+  const freshEmail = () => `mongo${++n}-${Date.now()}@example.com`;
+  const env = () => ({ STORAGE: 'mongodb', MONGODB_URI: target().uri, MONGODB_DB: dbName, DATA_DIR: (dataDir ??= tempDir('mongo-http')) });
+
+  after(async function () {
+    if (dataDir === undefined) return;
+    this.timeout(30_000);
+    rmSync(dataDir, { recursive: true, force: true });
+    const store = MongoStore.create({ uri: target().uri, dbName });
+    try {
+      await store.db.dropDatabase();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('an account survives a restart of the service against the same database', async () => {
+    const email = freshEmail();
+    const first = await startTestService(env());
+    const created = await postJson(first.url, '/auth/sign-up', aSignUpBody({ email }));
+    expect(created.status).to.equal(201);
+    await first.close();
+
+    const second = await startTestService(env());
+    try {
+      const res = await postJson(second.url, '/auth/sign-in', { email: email.toUpperCase(), password: PASSWORD });
+      expect(res.status).to.equal(201);
+      expect(res.body.data.user).to.deep.equal(created.body.data.user);
+      expect((await postJson(second.url, '/auth/sign-up', aSignUpBody({ email }))).status).to.equal(409);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('many simultaneous sign-ups of one e-mail yield exactly one 201, the rest 409', async () => {
+    const service = await startTestService(env());
+    try {
+      const email = freshEmail();
+      const responses = await Promise.all(Array.from({ length: 25 }, () => postJson(service.url, '/auth/sign-up', aSignUpBody({ email }))));
+      const statuses = responses.map((res) => res.status);
+      expect(statuses.filter((status) => status === 201)).to.have.length(1);
+      expect(statuses.filter((status) => status === 409)).to.have.length(24);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('an account acknowledged with 201 survives kill -9 right after the response', async function () {
+    this.timeout(60_000);
+    const email = freshEmail();
+    const first = await spawnService(env());
+    const created = await postJson(first.url, '/auth/sign-up', aSignUpBody({ email }));
+    await killHard(first.process);
+    expect(created.status).to.equal(201);
+
+    const second = await spawnService(env());
+    try {
+      const res = await postJson(second.url, '/auth/sign-in', { email, password: PASSWORD });
+      expect(res.status).to.equal(201);
+      expect(res.body.data.user.id).to.equal(created.body.data.user.id);
+    } finally {
+      await killHard(second.process);
+    }
+  });
+
+  it('keeps the argon2 hash in the user document only: no event holds a password, hash or token', async () => {
+    const service = await startTestService(env());
+    const store = MongoStore.create({ uri: target().uri, dbName });
+    try {
+      const email = freshEmail();
+      const created = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }));
+      expect((await postJson(service.url, '/auth/sign-in', { email, password: 'not the password' })).status).to.equal(401);
+      const signedIn = await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD });
+      expect(signedIn.status).to.equal(201);
+
+      const user = await store.users.findOne({ email });
+      expect(user?.passwordHash).to.match(/^\$argon2id\$/);
+      const events = await store.events.find({ 'payload.email': email }).sort({ occurredAt: 1, _id: 1 }).toArray();
+      expect(events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'SignInFailed', 'UserSignedIn']);
+      const serialised = JSON.stringify(events);
+      for (const secret of ['argon2', user?.passwordHash, PASSWORD, 'not the password', created.body.data.accesstoken, signedIn.body.data.accesstoken]) {
+        expect(serialised).not.to.include(secret);
+      }
+    } finally {
+      await store.close();
+      await service.close();
+    }
+  });
+});
