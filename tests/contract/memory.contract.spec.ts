@@ -1,14 +1,8 @@
-import { InMemoryEventLog } from '../../src/infrastructure/memory/in-memory-event-log.js';
-import { InMemoryStoreHealth } from '../../src/infrastructure/memory/in-memory-store-health.js';
-import { InMemoryStore } from '../../src/infrastructure/memory/in-memory-store.js';
-import { InMemoryUserRepository } from '../../src/infrastructure/memory/in-memory-user.repository.js';
-import { type StorageFactory, eventLogContract, storeHealthContract, userRepositoryContract } from './storage.contract.js';
+import { memoryStorage } from '../support/storages.js';
+import { readModelContract } from './read-model.contract.js';
+import { eventLogContract, storeHealthContract, userRepositoryContract } from './storage.contract.js';
 
-const memory: StorageFactory = () => {
-  const store = new InMemoryStore();
-  return Promise.resolve({ users: new InMemoryUserRepository(store), events: new InMemoryEventLog(store), health: new InMemoryStoreHealth(), dispose: () => Promise.resolve() });
-};
-
-userRepositoryContract('in-memory', memory);
-eventLogContract('in-memory', memory);
-storeHealthContract('in-memory', memory);
+userRepositoryContract('in-memory', memoryStorage);
+eventLogContract('in-memory', memoryStorage);
+storeHealthContract('in-memory', memoryStorage);
+readModelContract('in-memory', memoryStorage);

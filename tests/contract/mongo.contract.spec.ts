@@ -7,6 +7,7 @@ import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
 import { MongoUserRepository } from '../../src/infrastructure/mongo/mongo-user.repository.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
+import { readModelContract } from './read-model.contract.js';
 import { type StorageFactory, aUser, eventLogContract, storeHealthContract, userRepositoryContract } from './storage.contract.js';
 
 const recorded = (user: ReturnType<typeof aUser>, prefix: string): RecordedEvent[] =>
@@ -46,6 +47,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   userRepositoryContract('mongodb', mongo);
   eventLogContract('mongodb', mongo);
   storeHealthContract('mongodb', mongo);
+  readModelContract('mongodb', mongo);
 
   describe('MongoDB only', () => {
     it('creates its indexes idempotently: a second start changes nothing', async () => {

@@ -7,17 +7,23 @@ import { InMemoryEventLog } from '../../src/infrastructure/memory/in-memory-even
 import { InMemoryStoreHealth } from '../../src/infrastructure/memory/in-memory-store-health.js';
 import { InMemoryStore } from '../../src/infrastructure/memory/in-memory-store.js';
 import { InMemoryUserRepository } from '../../src/infrastructure/memory/in-memory-user.repository.js';
-import { tempDir } from '../support/test-service.js';
-import { readModelContract } from './read-model.contract.js';
-import type { StorageFactory } from './storage.contract.js';
+import type { StorageFactory } from '../contract/storage.contract.js';
+import { tempDir } from './test-service.js';
 
-const memory: StorageFactory = () => {
+/** A fresh in-memory store behind both ports. */
+export const memoryStorage: StorageFactory = () => {
   const store = new InMemoryStore();
-  return Promise.resolve({ users: new InMemoryUserRepository(store), events: new InMemoryEventLog(store), health: new InMemoryStoreHealth(), dispose: () => Promise.resolve() });
+  return Promise.resolve({
+    users: new InMemoryUserRepository(store),
+    events: new InMemoryEventLog(store),
+    health: new InMemoryStoreHealth(),
+    dispose: () => Promise.resolve(),
+  });
 };
 
-const lmdb: StorageFactory = () => {
-  const dir = tempDir('lmdb-read-model');
+/** A fresh LMDB environment in a temporary directory, deleted on dispose. */
+export const lmdbStorage: StorageFactory = () => {
+  const dir = tempDir('lmdb-contract');
   const store = LmdbStore.open(dir);
   return Promise.resolve({
     users: new LmdbUserRepository(store),
@@ -29,6 +35,3 @@ const lmdb: StorageFactory = () => {
     },
   });
 };
-
-readModelContract('in-memory', memory);
-readModelContract('lmdb', lmdb);
