@@ -1,9 +1,10 @@
 import { SignInHandler } from '../../src/application/commands/sign-in.handler.js';
+import { SignInThrottle } from '../../src/application/commands/sign-in-throttle.js';
 import { SignUpHandler } from '../../src/application/commands/sign-up.handler.js';
 import { InMemoryEventLog } from '../../src/infrastructure/memory/in-memory-event-log.js';
 import { InMemoryStore } from '../../src/infrastructure/memory/in-memory-store.js';
 import { InMemoryUserRepository } from '../../src/infrastructure/memory/in-memory-user.repository.js';
-import { FakePasswordHasher, FakeTokenIssuer, ManualClock, SequentialIds } from './fakes.js';
+import { FakePasswordBlocklist, FakePasswordHasher, FakeTokenIssuer, ManualClock, SequentialIds } from './fakes.js';
 
 /** The application wired to working in-memory adapters: no I/O, deterministic time and ids. */
 export function inMemoryWorld() {
@@ -14,6 +15,8 @@ export function inMemoryWorld() {
   const tokens = new FakeTokenIssuer();
   const clock = new ManualClock();
   const ids = new SequentialIds();
+  const blocklist = new FakePasswordBlocklist(['password123', 'iloveyou2']);
+  const throttleSettings = { maxFailures: 5, windowSeconds: 900 };
   return {
     store,
     users,
@@ -22,7 +25,8 @@ export function inMemoryWorld() {
     tokens,
     clock,
     ids,
-    signUp: new SignUpHandler(users, hasher, tokens, clock, ids),
-    signIn: new SignInHandler(users, events, hasher, tokens, clock, ids),
+    throttleSettings,
+    signUp: new SignUpHandler(users, hasher, tokens, clock, ids, blocklist),
+    signIn: new SignInHandler(users, events, hasher, tokens, clock, ids, new SignInThrottle(events, clock, throttleSettings)),
   };
 }

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { type InferType, type Schema, mixed, number, object, string } from 'yup';
+import { type TrustProxy, durationMs, trustProxyOf } from './network-settings.js';
 
 const port = (fallback: number) => number().integer().min(0).max(65535).default(fallback);
 const positiveInt = (fallback: number, max: number) => number().integer().min(1).max(max).default(fallback);
@@ -24,6 +25,11 @@ const schema = object({
   JWT_ISSUER: string().trim().min(1).default('account-service'),
   JWT_AUDIENCE: string().trim().min(1).default('account-service'),
   JWT_TTL_SECONDS: positiveInt(900, 24 * 3600),
+  THROTTLE_MAX_FAILURES: positiveInt(5, 1000),
+  THROTTLE_WINDOW_SECONDS: positiveInt(900, 24 * 3600),
+  RATE_LIMIT_MAX: positiveInt(100, 1_000_000),
+  RATE_LIMIT_WINDOW: string().trim().test('duration', 'RATE_LIMIT_WINDOW must be milliseconds or a duration such as "1 minute"', (value) => value === undefined || durationMs(value) !== null).default('1 minute'),
+  TRUST_PROXY: string().trim().test('trust-proxy', 'TRUST_PROXY must be true, false, a hop count or a list of addresses', (value) => value === undefined || trustProxyOf(value) !== null).default('false'),
 });
 
 type Env = InferType<typeof schema>;
@@ -35,6 +41,9 @@ export interface Config {
   readonly logLevel: string;
   readonly argon2: { readonly memoryKiB: number; readonly timeCost: number; readonly parallelism: number };
   readonly hashing: { readonly concurrency: number; readonly maxQueue: number };
+  readonly throttle: { readonly maxFailures: number; readonly windowSeconds: number };
+  readonly rateLimit: { readonly max: number; readonly windowMs: number };
+  readonly trustProxy: TrustProxy;
   readonly jwt: {
     readonly privateKeyPem: string | undefined;
     readonly privateKeyFile: string | undefined;
@@ -72,6 +81,9 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL,
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX },
+    throttle: { maxFailures: env.THROTTLE_MAX_FAILURES, windowSeconds: env.THROTTLE_WINDOW_SECONDS },
+    rateLimit: { max: env.RATE_LIMIT_MAX, windowMs: durationMs(env.RATE_LIMIT_WINDOW) ?? 60_000 },
+    trustProxy: trustProxyOf(env.TRUST_PROXY) ?? false,
     jwt: {
       privateKeyPem: env.JWT_PRIVATE_KEY,
       privateKeyFile: env.JWT_PRIVATE_KEY_FILE,

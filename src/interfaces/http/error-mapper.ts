@@ -1,6 +1,6 @@
 import type { FieldIssue } from '../../domain/domain-error.js';
 import { ServiceUnavailable } from '../../application/ports/service-unavailable.js';
-import { DomainError } from '../../domain/domain-error.js';
+import { DomainError, TooManyAttempts } from '../../domain/domain-error.js';
 
 /** The documented error envelope. */
 export interface ErrorEnvelope {
@@ -21,7 +21,10 @@ const BY_CODE: Readonly<Record<string, { status: number; message: string }>> = {
   INVALID_INPUT: { status: 400, message: INVALID_INPUT_MESSAGE },
   EMAIL_ALREADY_REGISTERED: { status: 409, message: 'Email is already registered' },
   INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password' },
+  TOO_MANY_ATTEMPTS: { status: 429, message: 'Too many sign-in attempts' },
 };
+
+const retryAfter = (seconds: number) => ({ 'retry-after': String(seconds) });
 
 /** Errors raised by the HTTP framework itself (parsing, limits), keyed by status. */
 const BY_TRANSPORT_STATUS: Readonly<Record<number, ErrorEnvelope>> = {
@@ -44,13 +47,15 @@ export const envelope = (message: string, errors: readonly FieldIssue[] = []): E
 export function mapError(error: unknown): MappedError | null {
   if (error instanceof DomainError) {
     const mapped = BY_CODE[error.code];
-    return mapped ? { status: mapped.status, body: envelope(mapped.message, error.issues) } : null;
+    if (!mapped) return null;
+    const body = envelope(mapped.message, error.issues);
+    return error instanceof TooManyAttempts ? { status: mapped.status, body, headers: retryAfter(error.retryAfterSeconds) } : { status: mapped.status, body };
   }
   if (error instanceof ServiceUnavailable) {
     return {
       status: 503,
       body: envelope('Service temporarily unavailable', [{ field: null, message: 'try again shortly' }]),
-      headers: { 'retry-after': String(error.retryAfterSeconds) },
+      headers: retryAfter(error.retryAfterSeconds),
     };
   }
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
