@@ -29,6 +29,8 @@ export async function startService(env: Record<string, string | undefined> = pro
   const app = buildHttpServer({
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
+    rateLimit: config.rateLimit,
+    trustProxy: config.trustProxy,
     handlers: { signUp: composition.container.get(SignUpHandler), signIn: composition.container.get(SignInHandler) },
   });
   let url: string;

@@ -30,6 +30,7 @@ const retryAfter = (seconds: number) => ({ 'retry-after': String(seconds) });
 const BY_TRANSPORT_STATUS: Readonly<Record<number, ErrorEnvelope>> = {
   400: { message: INVALID_INPUT_MESSAGE, errors: [{ field: null, message: 'body is not valid JSON' }] },
   413: { message: 'Request body is too large', errors: [{ field: null, message: 'body exceeds the size limit' }] },
+  429: { message: 'Too many requests', errors: [{ field: null, message: 'rate limit exceeded; try again later' }] },
   415: {
     message: 'Unsupported media type',
     errors: [{ field: null, message: 'Content-Type must be application/json' }],
