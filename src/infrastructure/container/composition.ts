@@ -44,7 +44,7 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
   }
   const storage = await storages[config.storage.kind](config);
   const container = new Container();
-  container.load(coreModule(config, key, overrides.clock), storage.module);
+  container.load(coreModule(config, key, overrides.clock, logger), storage.module);
   let closed: Promise<void> | undefined;
   return { container, close: () => (closed ??= storage.close()) };
 }
