@@ -55,7 +55,7 @@ describe('HTTP: secrets never reach the log (LOG_LEVEL=debug)', () => {
       bodyLimitBytes: 16 * 1024,
       rateLimit: { max: 100, windowMs: 60_000 },
       trustProxy: false,
-      handlers: { signUp: failingHandler as never, signIn: failingHandler },
+      handlers: { signUp: failingHandler, signIn: failingHandler },
     });
     const brokenUrl = await broken.listen({ port: 0, host: '127.0.0.1' });
     internalError = await postJson(brokenUrl, '/auth/sign-in', { email: 'ada@example.com', password: PASSWORDS[0] });
