@@ -14,8 +14,8 @@ const outcome = async (promise: Promise<unknown>): Promise<unknown> => {
 const SECOND = 1000;
 const wrong = aSignInCommand({ password: 'not the password' });
 
-async function worldWithAda() {
-  const world = inMemoryWorld();
+async function worldWithAda(settings = { maxFailures: 5, windowSeconds: 900 }) {
+  const world = inMemoryWorld(settings);
   await world.signUp.execute(aSignUpCommand());
   return world;
 }
@@ -87,8 +87,7 @@ describe('SignInHandler: per-account throttling from the event log', () => {
   });
 
   it('follows the configured limit', async () => {
-    const world = await worldWithAda();
-    Object.assign(world.throttleSettings, { maxFailures: 2, windowSeconds: 60 });
+    const world = await worldWithAda({ maxFailures: 2, windowSeconds: 60 });
     await outcome(world.signIn.execute(wrong));
     await outcome(world.signIn.execute(wrong));
     expect(((await outcome(world.signIn.execute(wrong))) as TooManyAttempts).retryAfterSeconds).to.equal(60);
