@@ -1,7 +1,8 @@
+import { rmSync } from 'node:fs';
 import { expect } from 'chai';
 import { aSignUpBody } from '../support/builders.js';
 import { http, postJson } from '../support/http-client.js';
-import { type TestService, startTestService } from '../support/test-service.js';
+import { type TestService, startTestService, tempDir } from '../support/test-service.js';
 
 const TOO_MANY_ATTEMPTS = {
   message: 'Too many sign-in attempts',
@@ -43,6 +44,22 @@ describe('HTTP: abuse resistance', () => {
       for (let i = 0; i < 4; i++) expect((await signIn('reset@example.com', 'wrong password')).status).to.equal(401);
       expect((await signIn('reset@example.com', 'analytical engine 1843')).status).to.equal(201);
     });
+  });
+
+  it('per-account throttling holds across two instances sharing one store', async () => {
+    const dataDir = tempDir('shared-store');
+    const first = await startTestService({ DATA_DIR: dataDir });
+    const second = await startTestService({ DATA_DIR: dataDir });
+    try {
+      const attempt = (service: TestService) => postJson(service.url, '/auth/sign-in', { email: 'shared@example.com', password: 'wrong password' });
+      const statuses = [];
+      for (const service of [first, second, first, second, first, second]) statuses.push((await attempt(service)).status);
+      expect(statuses).to.deep.equal([401, 401, 401, 401, 401, 429]);
+    } finally {
+      await first.close();
+      await second.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   describe('per-client rate limit on /auth/* (RATE_LIMIT_MAX=3)', () => {
