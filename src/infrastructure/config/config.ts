@@ -5,6 +5,10 @@ import { type TrustProxy, durationMs, trustProxyOf } from './network-settings.js
 const port = (fallback: number) => number().integer().min(0).max(65535).default(fallback);
 const positiveInt = (fallback: number, max: number) => number().integer().min(1).max(max).default(fallback);
 const optionalText = () => string().trim().optional();
+const readableBy = (read: (raw: string) => unknown, expected: string) =>
+  string()
+    .trim()
+    .test('readable', `\${path} must be ${expected}`, (value) => value === undefined || read(value) !== null);
 
 /** Every setting the service reads, with its environment variable, default and bounds. */
 const schema = object({
@@ -28,8 +32,8 @@ const schema = object({
   THROTTLE_MAX_FAILURES: positiveInt(5, 1000),
   THROTTLE_WINDOW_SECONDS: positiveInt(900, 24 * 3600),
   RATE_LIMIT_MAX: positiveInt(100, 1_000_000),
-  RATE_LIMIT_WINDOW: string().trim().test('duration', 'RATE_LIMIT_WINDOW must be milliseconds or a duration such as "1 minute"', (value) => value === undefined || durationMs(value) !== null).default('1 minute'),
-  TRUST_PROXY: string().trim().test('trust-proxy', 'TRUST_PROXY must be true, false, a hop count or a list of addresses', (value) => value === undefined || trustProxyOf(value) !== null).default('false'),
+  RATE_LIMIT_WINDOW: readableBy(durationMs, 'milliseconds or a duration such as "1 minute"').default('1 minute'),
+  TRUST_PROXY: readableBy(trustProxyOf, 'true, false, a hop count or a list of addresses').default('false'),
 });
 
 type Env = InferType<typeof schema>;
