@@ -1,6 +1,10 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { expect } from 'chai';
+import { buildHttpServer } from '../../src/interfaces/http/server.js';
 import { aSignUpBody } from '../support/builders.js';
 import { http, postJson } from '../support/http-client.js';
+import { captureLogs } from '../support/log-capture.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 const json = { 'content-type': 'application/json' };
@@ -96,5 +100,30 @@ describe('HTTP: hostile input', () => {
       { field: 'name', message: 'must be a string' },
       { field: 'email', message: 'must be a string' },
     ]);
+  });
+});
+
+describe('HTTP: slow clients', () => {
+  it('closes a connection that stalls in the middle of a request (connection timeout)', async function () {
+    this.timeout(10_000);
+    const app = buildHttpServer({
+      logger: captureLogs('silent').logger,
+      bodyLimitBytes: 16 * 1024,
+      rateLimit: { max: 100, windowMs: 60_000 },
+      trustProxy: false,
+      timeoutsMs: { connection: 300, request: 300 },
+      handlers: { signUp: { execute: () => Promise.reject(new Error('unused')) }, signIn: { execute: () => Promise.reject(new Error('unused')) } },
+    });
+    const url = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
+    try {
+      const socket = connect(Number(url.port), url.hostname);
+      await once(socket, 'connect');
+      socket.write('POST /auth/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"em');
+      const closed = await Promise.race([once(socket, 'close').then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000))]);
+      socket.destroy();
+      expect(closed, 'the server closed the stalled connection').to.equal(true);
+    } finally {
+      await app.close();
+    }
   });
 });

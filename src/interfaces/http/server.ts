@@ -14,7 +14,11 @@ export interface HttpServerOptions {
   readonly rateLimit: { readonly max: number; readonly windowMs: number };
   /** Fastify's `trustProxy`: whether (and which) proxies' X-Forwarded-For gives the client address. */
   readonly trustProxy: boolean | number | string[];
+  /** Idle-socket and whole-request limits; 30 s each unless given. */
+  readonly timeoutsMs?: { readonly connection: number; readonly request: number };
 }
+
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
@@ -34,8 +38,8 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       return typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
     },
     return503OnClosing: true,
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
+    connectionTimeout: options.timeoutsMs?.connection ?? DEFAULT_TIMEOUT_MS,
+    requestTimeout: options.timeoutsMs?.request ?? DEFAULT_TIMEOUT_MS,
     keepAliveTimeout: 5_000,
     trustProxy: trustedProxies(options.trustProxy),
   });
