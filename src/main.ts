@@ -33,6 +33,8 @@ export async function startService(env: Record<string, string | undefined> = pro
   const app = buildHttpServer({
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
+    rateLimit: config.rateLimit,
+    trustProxy: config.trustProxy,
     handlers: { signUp: composition.container.get(SignUpHandler), signIn: composition.container.get(SignInHandler) },
     account: {
       verifier: composition.container.get(TOKEN_VERIFIER),

@@ -44,3 +44,12 @@ export class InvalidCredentials extends DomainError {
     super('Invalid email or password', [{ field: null, message: 'email or password is incorrect' }]);
   }
 }
+
+/** Too many failed sign-ins for one e-mail address recently; the same for addresses with and without an account. */
+export class TooManyAttempts extends DomainError {
+  readonly code = 'TOO_MANY_ATTEMPTS';
+
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many sign-in attempts', [{ field: null, message: 'too many failed sign-ins for this email; try again later' }]);
+  }
+}

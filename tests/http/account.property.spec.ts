@@ -14,7 +14,7 @@ describe('HTTP property: odd tokens and query strings never yield a 5xx', () => 
   let service: TestService;
   let token: string;
   before(async () => {
-    service = await startTestService({ STORAGE: 'memory' });
+    service = await startTestService({ STORAGE: 'memory', RATE_LIMIT_MAX: '100000' });
     token = (await postJson(service.url, '/auth/sign-up', aSignUpBody())).body.data.accesstoken;
   });
   after(async () => service.dispose());

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { FastifyInstance } from 'fastify';
 import { createLogger } from '../../src/infrastructure/logging/logger.js';
 import { buildHttpServer } from '../../src/interfaces/http/server.js';
+import { httpServerOptions } from '../support/http-server-options.js';
 import { aSignUpBody } from '../support/builders.js';
 import { postJson } from '../support/http-client.js';
 
@@ -22,17 +23,11 @@ describe('HTTP: an unexpected failure', () => {
   const failure = new Error('driver says: connection to db-7.internal:27017 refused');
 
   before(async () => {
-    app = buildHttpServer({
-      logger: createLogger('info', logs),
-      bodyLimitBytes: 16 * 1024,
-      handlers: { signUp: { execute: () => Promise.reject(failure) }, signIn: { execute: () => Promise.reject(failure) } },
-      account: {
-        verifier: { verify: () => Promise.reject(failure) },
-        currentUser: { execute: () => Promise.reject(failure) },
-        activity: { execute: () => Promise.reject(failure) },
-      },
-      publicKeys: { publicKeys: () => [] },
-    });
+    app = buildHttpServer(
+      httpServerOptions(createLogger('info', logs), {
+        handlers: { signUp: { execute: () => Promise.reject(failure) }, signIn: { execute: () => Promise.reject(failure) } },
+      }),
+    );
     url = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   after(async () => app.close());

@@ -1,5 +1,6 @@
 import type { Clock } from '../../src/application/ports/clock.port.js';
 import type { IdGenerator } from '../../src/application/ports/id-generator.port.js';
+import type { PasswordBlocklist } from '../../src/application/ports/password-blocklist.port.js';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.port.js';
 import type { AccessTokenSubject, TokenIssuer } from '../../src/application/ports/token-issuer.port.js';
 import type { PlainPassword } from '../../src/domain/password.js';
@@ -35,6 +36,7 @@ export class SequentialIds implements IdGenerator {
  */
 export class FakePasswordHasher implements PasswordHasher {
   dummyVerifications = 0;
+  verifications = 0;
 
   constructor(public version = 1) {}
 
@@ -43,6 +45,7 @@ export class FakePasswordHasher implements PasswordHasher {
   }
 
   async verify(hash: string, password: PlainPassword): Promise<boolean> {
+    this.verifications += 1;
     return Promise.resolve(hash.replace(/^fake\$v\d+\$/, '') === password.value && hash.startsWith('fake$'));
   }
 
@@ -63,5 +66,18 @@ export class FakeTokenIssuer implements TokenIssuer {
   async issue(subject: AccessTokenSubject): Promise<string> {
     this.n += 1;
     return Promise.resolve(`token-${this.n}-for-${subject.userId}`);
+  }
+}
+
+/** A blocklist of the given words, compared case-insensitively like the real one. */
+export class FakePasswordBlocklist implements PasswordBlocklist {
+  private readonly words: ReadonlySet<string>;
+
+  constructor(words: readonly string[]) {
+    this.words = new Set(words.map((word) => word.toLowerCase()));
+  }
+
+  isCommon(password: PlainPassword): boolean {
+    return this.words.has(password.value.toLowerCase());
   }
 }

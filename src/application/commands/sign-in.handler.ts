@@ -11,6 +11,7 @@ import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.p
 import { TOKEN_ISSUER, type TokenIssuer } from '../ports/token-issuer.port.js';
 import { USER_REPOSITORY, type UserRepository } from '../ports/user-repository.port.js';
 import { type AuthResult, recordEvents, toUserView } from './auth-result.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 
 export interface SignInCommand {
   readonly email: string;
@@ -28,14 +29,19 @@ export class SignInHandler {
     @inject(TOKEN_ISSUER) private readonly tokens: TokenIssuer,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @inject(SignInThrottle) private readonly throttle: SignInThrottle,
   ) {}
 
-  /** Throws InvalidInput, or InvalidCredentials for an unknown e-mail and a wrong password alike. */
+  /**
+   * Throws InvalidInput; TooManyAttempts (before any hashing, recording nothing) while the e-mail is throttled;
+   * or InvalidCredentials for an unknown e-mail and a wrong password alike.
+   */
   async execute(command: SignInCommand): Promise<AuthResult> {
     const { email, password } = requireAll({
       email: Email.parse(command.email),
       password: PlainPassword.parse(command.password),
     });
+    await this.throttle.check(email.value);
     const user = await this.users.findByEmail(email.value);
     if (!user) {
       await this.hasher.verifyDummy(password);

@@ -4,10 +4,11 @@ import { Email } from '../../domain/email.js';
 import { PlainPassword } from '../../domain/password.js';
 import { PersonName } from '../../domain/person-name.js';
 import { User } from '../../domain/user.js';
-import { requireAll } from '../../domain/validation.js';
+import { type Parsed, invalid, requireAll } from '../../domain/validation.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import type { RequestMetadata } from '../ports/event-log.port.js';
 import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
+import { PASSWORD_BLOCKLIST, type PasswordBlocklist } from '../ports/password-blocklist.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
 import { TOKEN_ISSUER, type TokenIssuer } from '../ports/token-issuer.port.js';
 import { USER_REPOSITORY, type UserRepository } from '../ports/user-repository.port.js';
@@ -30,16 +31,17 @@ export class SignUpHandler {
     @inject(TOKEN_ISSUER) private readonly tokens: TokenIssuer,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @inject(PASSWORD_BLOCKLIST) private readonly blocklist: PasswordBlocklist,
   ) {}
 
-  /** Throws InvalidInput (every offending field at once) or EmailAlreadyRegistered. */
+  /** Throws InvalidInput (every offending field at once, a too common password among them) or EmailAlreadyRegistered. */
   async execute(command: SignUpCommand): Promise<AuthResult> {
     const email = Email.parse(command.email);
     const input = requireAll({
       name: PersonName.parse('name', command.name),
       lastname: PersonName.parse('lastname', command.lastname),
       email,
-      password: PlainPassword.choose(command.password, email.ok ? email.value : null),
+      password: this.uncommon(PlainPassword.choose(command.password, email.ok ? email.value : null)),
     });
     if (await this.users.findByEmail(input.email.value)) throw new EmailAlreadyRegistered();
 
@@ -53,5 +55,9 @@ export class SignUpHandler {
     });
     await this.users.add(user, recordEvents(user.pullEvents(), this.ids, command.metadata));
     return { user: toUserView(user), accessToken: await this.tokens.issue({ userId: user.id }) };
+  }
+
+  private uncommon(password: Parsed<PlainPassword>): Parsed<PlainPassword> {
+    return password.ok && this.blocklist.isCommon(password.value) ? invalid('password', 'is too common') : password;
   }
 }

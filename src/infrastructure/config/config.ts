@@ -1,9 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { type InferType, type Schema, mixed, number, object, string } from 'yup';
+import { type TrustProxy, durationMs, trustProxyOf } from './network-settings.js';
 
 const port = (fallback: number) => number().integer().min(0).max(65535).default(fallback);
 const positiveInt = (fallback: number, max: number) => number().integer().min(1).max(max).default(fallback);
 const optionalText = () => string().trim().optional();
+const readableBy = (read: (raw: string) => unknown, expected: string) =>
+  string()
+    .trim()
+    .test('readable', `\${path} must be ${expected}`, (value) => value === undefined || read(value) !== null);
 
 const STORAGE_KINDS = ['lmdb', 'memory', 'mongodb'] as const;
 export type StorageKind = (typeof STORAGE_KINDS)[number];
@@ -31,6 +36,11 @@ const schema = object({
   JWT_TTL_SECONDS: positiveInt(900, 24 * 3600),
   JWT_PREVIOUS_PUBLIC_KEYS_DIR: optionalText(),
   JWT_PREVIOUS_PUBLIC_KEY_FILES: optionalText(),
+  THROTTLE_MAX_FAILURES: positiveInt(5, 1000),
+  THROTTLE_WINDOW_SECONDS: positiveInt(900, 24 * 3600),
+  RATE_LIMIT_MAX: positiveInt(100, 1_000_000),
+  RATE_LIMIT_WINDOW: readableBy(durationMs, 'milliseconds or a duration such as "1 minute"').default('1 minute'),
+  TRUST_PROXY: readableBy(trustProxyOf, 'true, false, a hop count or a list of addresses').default('false'),
 });
 
 type Env = InferType<typeof schema>;
@@ -46,6 +56,9 @@ export interface Config {
   readonly logLevel: string;
   readonly argon2: { readonly memoryKiB: number; readonly timeCost: number; readonly parallelism: number };
   readonly hashing: { readonly concurrency: number; readonly maxQueue: number };
+  readonly throttle: { readonly maxFailures: number; readonly windowSeconds: number };
+  readonly rateLimit: { readonly max: number; readonly windowMs: number };
+  readonly trustProxy: TrustProxy;
   readonly jwt: {
     readonly privateKeyPem: string | undefined;
     readonly privateKeyFile: string | undefined;
@@ -92,6 +105,9 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL,
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX },
+    throttle: { maxFailures: env.THROTTLE_MAX_FAILURES, windowSeconds: env.THROTTLE_WINDOW_SECONDS },
+    rateLimit: { max: env.RATE_LIMIT_MAX, windowMs: durationMs(env.RATE_LIMIT_WINDOW) ?? 60_000 },
+    trustProxy: trustProxyOf(env.TRUST_PROXY) ?? false,
     jwt: {
       privateKeyPem: env.JWT_PRIVATE_KEY,
       privateKeyFile: env.JWT_PRIVATE_KEY_FILE,

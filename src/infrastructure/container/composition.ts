@@ -54,7 +54,7 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
   logger.info({ kids: keyRing.publicKeys().map((jwk) => jwk.kid) }, 'access tokens accepted from these keys (signing key first)');
   const storage = await storages[config.storage.kind](config);
   const container = new Container();
-  container.load(coreModule(config, key, overrides.clock), storage.module, queryModule(config, keyRing));
+  container.load(coreModule(config, key, overrides.clock, logger), storage.module, queryModule(config, keyRing));
   let closed: Promise<void> | undefined;
   return { container, close: () => (closed ??= storage.close()) };
 }

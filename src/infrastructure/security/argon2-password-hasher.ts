@@ -10,7 +10,7 @@ export interface Argon2Parameters {
 }
 
 /** A stored hash asking for more than this is refused unverified: a tampered record cannot exhaust the host. */
-const ACCEPTED_BOUNDS = { memoryKiB: 256 * 1024, timeCost: 10, parallelism: 8 } as const;
+export const ACCEPTED_BOUNDS = { memoryKiB: 256 * 1024, timeCost: 10, parallelism: 8 } as const;
 const ARGON2ID_PHC = /^\$argon2id\$v=19\$([mtp]=\d{1,10}(?:,[mtp]=\d{1,10}){2})\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
 
 /** Reads m, t and p from an argon2id PHC string (in any order); null when it is not one. */
@@ -23,7 +23,7 @@ export const parametersOf = (hash: string): Argon2Parameters | null => {
   return { memoryKiB, timeCost, parallelism };
 };
 
-const withinBounds = (p: Argon2Parameters): boolean =>
+export const withinBounds = (p: Argon2Parameters): boolean =>
   p.memoryKiB <= ACCEPTED_BOUNDS.memoryKiB && p.timeCost <= ACCEPTED_BOUNDS.timeCost && p.parallelism <= ACCEPTED_BOUNDS.parallelism;
 
 /** argon2id hashing (OWASP defaults m=19456 KiB, t=2, p=1), on libuv's thread pool. */

@@ -18,12 +18,14 @@ export class ConcurrencyLimiter {
   constructor(
     readonly concurrency: number,
     readonly maxQueue: number,
+    private readonly onShed: (stats: LimiterStats) => void = () => undefined,
   ) {}
 
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.running >= this.concurrency) {
       if (this.waiting.length >= this.maxQueue) {
         this.shedCount += 1;
+        this.onShed(this.stats());
         throw new ServiceUnavailable('overloaded', 1);
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));

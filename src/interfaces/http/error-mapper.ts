@@ -1,6 +1,6 @@
 import type { FieldIssue } from '../../domain/domain-error.js';
 import { ServiceUnavailable } from '../../application/ports/service-unavailable.js';
-import { DomainError } from '../../domain/domain-error.js';
+import { DomainError, TooManyAttempts } from '../../domain/domain-error.js';
 import { challengeHeaders } from './bearer-auth.js';
 
 /** The documented error envelope. */
@@ -23,12 +23,16 @@ const BY_CODE: Readonly<Record<string, { status: number; message: string }>> = {
   EMAIL_ALREADY_REGISTERED: { status: 409, message: 'Email is already registered' },
   INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password' },
   INVALID_TOKEN: { status: 401, message: 'Invalid or missing access token' },
+  TOO_MANY_ATTEMPTS: { status: 429, message: 'Too many sign-in attempts' },
 };
+
+const retryAfter = (seconds: number) => ({ 'retry-after': String(seconds) });
 
 /** Errors raised by the HTTP framework itself (parsing, limits), keyed by status. */
 const BY_TRANSPORT_STATUS: Readonly<Record<number, ErrorEnvelope>> = {
   400: { message: INVALID_INPUT_MESSAGE, errors: [{ field: null, message: 'body is not valid JSON' }] },
   413: { message: 'Request body is too large', errors: [{ field: null, message: 'body exceeds the size limit' }] },
+  429: { message: 'Too many requests', errors: [{ field: null, message: 'rate limit exceeded; try again later' }] },
   415: {
     message: 'Unsupported media type',
     errors: [{ field: null, message: 'Content-Type must be application/json' }],
@@ -46,13 +50,16 @@ export const envelope = (message: string, errors: readonly FieldIssue[] = []): E
 export function mapError(error: unknown): MappedError | null {
   if (error instanceof DomainError) {
     const mapped = BY_CODE[error.code];
-    return mapped ? { status: mapped.status, body: envelope(mapped.message, error.issues), ...challengeHeaders(error) } : null;
+    if (!mapped) return null;
+    const body = envelope(mapped.message, error.issues);
+    if (error instanceof TooManyAttempts) return { status: mapped.status, body, headers: retryAfter(error.retryAfterSeconds) };
+    return { status: mapped.status, body, ...challengeHeaders(error) };
   }
   if (error instanceof ServiceUnavailable) {
     return {
       status: 503,
       body: envelope('Service temporarily unavailable', [{ field: null, message: 'try again shortly' }]),
-      headers: { 'retry-after': String(error.retryAfterSeconds) },
+      headers: retryAfter(error.retryAfterSeconds),
     };
   }
   const status = (error as { statusCode?: unknown } | null)?.statusCode;

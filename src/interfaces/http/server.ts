@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { PublicKeySet } from '../../application/ports/public-key-set.port.js';
 import { type AccountRouteDeps, accountRoutes } from './account.routes.js';
 import { type AuthHandlers, authRoutes } from './auth.routes.js';
 import { INTERNAL_ERROR, envelope, mapError } from './error-mapper.js';
 import { jwksRoutes } from './jwks.routes.js';
+import { useStrictJsonParser } from './json-body-parser.js';
 
 export interface HttpServerOptions {
   readonly logger: FastifyBaseLogger;
@@ -12,10 +15,21 @@ export interface HttpServerOptions {
   readonly handlers: AuthHandlers;
   readonly account: AccountRouteDeps;
   readonly publicKeys: PublicKeySet;
+  /** Per client address, on /auth/*: at most `max` requests per `windowMs`. */
+  readonly rateLimit: { readonly max: number; readonly windowMs: number };
+  /** Fastify's `trustProxy`: whether (and which) proxies' X-Forwarded-For gives the client address. */
+  readonly trustProxy: boolean | number | string[];
+  /** Idle-socket and whole-request limits; 30 s each unless given. */
+  readonly timeoutsMs?: { readonly connection: number; readonly request: number };
 }
+
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+
+const trustedProxies = (setting: HttpServerOptions['trustProxy']) =>
+  typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 
 /** Builds the HTTP adapter: routes, content-type and size rules, and the one error mapping. Does not listen. */
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
@@ -29,18 +43,24 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       return typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
     },
     return503OnClosing: true,
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
+    connectionTimeout: options.timeoutsMs?.connection ?? DEFAULT_TIMEOUT_MS,
+    requestTimeout: options.timeoutsMs?.request ?? DEFAULT_TIMEOUT_MS,
     keepAliveTimeout: 5_000,
+    trustProxy: trustedProxies(options.trustProxy),
   });
   app.removeContentTypeParser('text/plain');
+  useStrictJsonParser(app);
+  void app.register(helmet, { global: true });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+
+  app.addHook('preParsing', async (request, _reply, payload) => {
     if (request.method === 'POST' && !JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) {
-      const { status, body } = mapError({ statusCode: 415 }) ?? INTERNAL_ERROR;
-      await reply.code(status).send(body);
+      throw Object.assign(new Error('unsupported media type'), { statusCode: 415 });
     }
+    return payload;
   });
 
   app.addHook('onResponse', async (request, reply) => {
@@ -61,8 +81,15 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     reply.code(404).send(envelope('Not found', [{ field: null, message: 'no such route or method' }])),
   );
 
-  void app.register(authRoutes(options.handlers));
-  void app.register(accountRoutes(options.account));
+  void app.register(async (auth) => {
+    await auth.register(rateLimit, {
+      max: options.rateLimit.max,
+      timeWindow: options.rateLimit.windowMs,
+      errorResponseBuilder: (_request, context) => Object.assign(new Error('rate limit exceeded'), { statusCode: context.statusCode }),
+    });
+    await auth.register(authRoutes(options.handlers));
+    await auth.register(accountRoutes(options.account));
+  });
   void app.register(jwksRoutes(options.publicKeys));
   return app;
 }

@@ -50,6 +50,16 @@ describe('SignUpHandler', () => {
     expect((error as InvalidInput).issues).to.deep.equal([{ field: 'password', message: 'must not be the same as the email address' }]);
   });
 
+  it('refuses a too common password, in any case, listed with the other invalid fields', async () => {
+    const world = inMemoryWorld();
+    const common = await rejection(world.signUp.execute(aSignUpCommand({ password: 'PassWord123' })));
+    expect((common as InvalidInput).issues).to.deep.equal([{ field: 'password', message: 'is too common' }]);
+
+    const both = await rejection(world.signUp.execute(aSignUpCommand({ name: '', password: 'iloveyou2' })));
+    expect((both as InvalidInput).issues.map((issue) => `${issue.field}: ${issue.message}`)).to.deep.equal(['name: is required', 'password: is too common']);
+    expect(world.store.users.size).to.equal(0);
+  });
+
   it('refuses an e-mail already registered, whatever its case, and keeps the first account untouched', async () => {
     const world = inMemoryWorld();
     await world.signUp.execute(aSignUpCommand());

@@ -1,0 +1,25 @@
+/** Whom Fastify trusts for `X-Forwarded-For`: nobody, everybody, a hop count, or a list of addresses/CIDRs. */
+export type TrustProxy = boolean | number | string[];
+
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION = /^(\d{1,9})\s*(ms|s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?)?$/i;
+const ADDRESS = /^(loopback|linklocal|uniquelocal|[0-9a-f.:]{2,45}(\/\d{1,3})?)$/i;
+
+/** Milliseconds from `60000`, `30s`, `15m`, `1 minute` or `1h`; null for anything else (or zero). */
+export function durationMs(raw: string): number | null {
+  const match = DURATION.exec(raw.trim());
+  if (!match?.[1]) return null;
+  const unit = (match[2] ?? 'ms').toLowerCase();
+  const ms = Number(match[1]) * (UNIT_MS[unit === 'ms' ? 'ms' : unit.charAt(0)] ?? 1);
+  return ms > 0 ? ms : null;
+}
+
+/** `false`, `true`, a hop count (`1`), or comma-separated addresses/CIDRs; null when it is none of these. */
+export function trustProxyOf(raw: string): TrustProxy | null {
+  const value = raw.trim().toLowerCase();
+  if (value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d{1,3}$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  return entries.length > 0 && entries.every((entry) => ADDRESS.test(entry)) ? entries : null;
+}
