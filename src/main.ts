@@ -4,21 +4,30 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { SignInHandler } from './application/commands/sign-in.handler.js';
 import { SignUpHandler } from './application/commands/sign-up.handler.js';
+import { STORE_HEALTH, type StoreHealth } from './application/ports/store-health.port.js';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
 import { createLogger } from './infrastructure/logging/logger.js';
+import { METRICS } from './infrastructure/metrics/metrics.token.js';
+import type { PrometheusMetrics } from './infrastructure/metrics/prometheus-metrics.js';
 import { buildHttpServer } from './interfaces/http/server.js';
+import { ShutdownState } from './interfaces/http/shutdown-state.js';
 
 export interface RunningService {
   readonly app: FastifyInstance;
   readonly url: string;
   readonly config: Config;
-  /** Stops accepting connections, lets in-flight requests finish, then closes the store. Idempotent. */
+  /**
+   * Fails readiness and keeps serving for SHUTDOWN_DRAIN_MS, then stops accepting connections, lets in-flight
+   * requests finish and closes the store. Idempotent.
+   */
   close(): Promise<void>;
 }
 
 export interface StartOptions extends CompositionOverrides {
   readonly logger?: Logger;
+  /** Replaces the store's own health check (tests simulate an unreachable store with it). */
+  readonly storeHealth?: StoreHealth;
 }
 
 /** The composition root: config -> container -> handlers -> HTTP server -> listen. */
@@ -26,10 +35,13 @@ export async function startService(env: Record<string, string | undefined> = pro
   const config = loadConfig(env);
   const logger = options.logger ?? createLogger(config.logLevel);
   const composition = await compose(config, logger, options);
+  const metrics = composition.container.get<PrometheusMetrics>(METRICS);
+  const shutdown = new ShutdownState();
   const app = buildHttpServer({
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
     handlers: { signUp: composition.container.get(SignUpHandler), signIn: composition.container.get(SignInHandler) },
+    operations: { storeHealth: options.storeHealth ?? composition.container.get<StoreHealth>(STORE_HEALTH), shutdown, observer: metrics, metrics },
   });
   let url: string;
   try {
@@ -39,7 +51,13 @@ export async function startService(env: Record<string, string | undefined> = pro
     throw error;
   }
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= app.close().then(() => composition.close()));
+  const drainThenClose = async () => {
+    shutdown.drain();
+    if (config.http.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.http.shutdownDrainMs));
+    await app.close();
+    await composition.close();
+  };
+  const close = () => (closing ??= drainThenClose());
   return { app, url, config, close };
 }
 
