@@ -28,6 +28,8 @@ export interface StartOptions extends CompositionOverrides {
   readonly logger?: Logger;
   /** Replaces the store's own health check (tests simulate an unreachable store with it). */
   readonly storeHealth?: StoreHealth;
+  /** How long /health/ready waits for the store check (default 2 s). */
+  readonly readinessTimeoutMs?: number;
 }
 
 /** The composition root: config -> container -> handlers -> HTTP server -> listen. */
@@ -41,7 +43,13 @@ export async function startService(env: Record<string, string | undefined> = pro
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
     handlers: { signUp: composition.container.get(SignUpHandler), signIn: composition.container.get(SignInHandler) },
-    operations: { storeHealth: options.storeHealth ?? composition.container.get<StoreHealth>(STORE_HEALTH), shutdown, observer: metrics, metrics },
+    operations: {
+      storeHealth: options.storeHealth ?? composition.container.get<StoreHealth>(STORE_HEALTH),
+      shutdown,
+      observer: metrics,
+      metrics,
+      ...(options.readinessTimeoutMs === undefined ? {} : { readinessTimeoutMs: options.readinessTimeoutMs }),
+    },
   });
   let url: string;
   try {
