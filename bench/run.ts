@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/infrastructure/config/config.js';
+import { type LoadResult, load } from './load.js';
+import { type Server, startServer } from './processes.js';
+import { rawVerifyThroughput } from './raw-argon2.js';
+
+const CPUS = availableParallelism();
+const USER = { name: 'Bench', lastname: 'Mark', email: 'bench@example.com', password: 'analytical engine 1843' };
+const SIGN_IN = JSON.stringify({ email: USER.email, password: USER.password });
+const SIGN_UP = JSON.stringify({ ...USER, email: 'bench-[<id>]@example.com' });
+const INVALID = '{}';
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+async function burst(service: Server): Promise<LoadResult & { burstPeakRssMiB: number }> {
+  let burstPeakRssMiB = 0;
+  const sampler = setInterval(() => (burstPeakRssMiB = Math.max(burstPeakRssMiB, service.memory().rssMiB)), 100);
+  try {
+    const result = await load({ url: service.url, path: '/auth/sign-in', body: SIGN_IN, connections: 500, seconds: 8 }, 201);
+    return { ...result, burstPeakRssMiB };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig({});
+  const dataDir = mkdtempSync(join(tmpdir(), 'account-bench-'));
+  const env = { NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', STORAGE: 'lmdb' };
+  const service = await startServer('src/main.ts', env, join(dataDir, 'service.log'));
+  const bare = await startServer('bench/bare-server.ts', {}, join(dataDir, 'bare.log'));
+  try {
+    process.stderr.write(`service ${service.url}, bare Fastify ${bare.url}; ${CPUS} CPUs, argon2 m=${config.argon2.memoryKiB} t=${config.argon2.timeCost} p=${config.argon2.parallelism}\n`);
+    process.stderr.write('(a) raw argon2id verify...\n');
+    const rawArgon2 = await rawVerifyThroughput(config.argon2, CPUS, 8);
+
+    const seeded = await fetch(`${service.url}/auth/sign-up`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USER) });
+    if (seeded.status !== 201) throw new Error(`seeding the bench user failed: ${seeded.status}`);
+
+    process.stderr.write('(b) sign-in and sign-up at saturation...\n');
+    const saturation = 8 * CPUS;
+    await load({ url: service.url, path: '/auth/sign-in', body: SIGN_IN, connections: saturation, seconds: 2 }, 201);
+    const signIn = await load({ url: service.url, path: '/auth/sign-in', body: SIGN_IN, connections: saturation, seconds: 10 }, 201);
+    const signUp = await load({ url: service.url, path: '/auth/sign-up', body: SIGN_UP, connections: saturation, seconds: 10, uniqueIds: true }, 201);
+
+    process.stderr.write('(c) the 400 path against bare Fastify...\n');
+    const invalidLoad = (url: string, seconds: number) => load({ url, path: '/auth/sign-in', body: INVALID, connections: 50, seconds }, 400);
+    await invalidLoad(service.url, 1);
+    const invalid = await invalidLoad(service.url, 6);
+    await invalidLoad(bare.url, 1);
+    const bareFastify = await invalidLoad(bare.url, 6);
+
+    process.stderr.write('(d) burst of 500 connections of sign-in...\n');
+    const overload = await burst(service);
+    const memory = service.memory();
+
+    const rows = [
+      { scenario: '(a) raw argon2id verify', concurrency: CPUS, 'ok/s': round(rawArgon2), p50ms: '', p99ms: '', statuses: '' },
+      ...([
+        ['(b) sign-in at saturation', saturation, signIn],
+        ['(b) sign-up at saturation', saturation, signUp],
+        ['(c) 400 path (service)', 50, invalid],
+        ['(c) 400 path (bare Fastify)', 50, bareFastify],
+        ['(d) burst sign-in (201 only)', 500, overload],
+      ] as const).map(([scenario, concurrency, r]) => ({
+        scenario,
+        concurrency,
+        'ok/s': round(r.okPerSecond),
+        p50ms: round(r.p50),
+        p99ms: round(r.p99),
+        statuses: JSON.stringify(r.byStatus),
+      })),
+    ];
+    const shedRate = (overload.byStatus['503'] ?? 0) / Math.max(1, overload.total);
+    const ratios = { signInPerRawArgon2: round(signIn.okPerSecond / rawArgon2, 3), invalidPathPerBareFastify: round(invalid.okPerSecond / bareFastify.okPerSecond, 3) };
+    console.table(rows);
+    console.log(`sign-in / raw argon2 = ${ratios.signInPerRawArgon2} (target >= 0.9)`);
+    console.log(`400 path / bare Fastify = ${ratios.invalidPathPerBareFastify} (target >= 0.5)`);
+    console.log(`burst: shed rate ${round(shedRate * 100)}%, p99 of accepted ${round(overload.p99)} ms, peak RSS during burst ${round(overload.burstPeakRssMiB)} MiB, peak RSS of the run ${round(memory.peakRssMiB)} MiB`);
+
+    const results = {
+      date: new Date().toISOString(),
+      machine: { cpus: CPUS, model: cpus()[0]?.model ?? 'unknown', node: process.version, uvThreadpoolSize: process.env['UV_THREADPOOL_SIZE'] ?? '4 (default)' },
+      service: { argon2: config.argon2, hashing: config.hashing, storage: 'lmdb', logLevel: 'info' },
+      rawArgon2VerifyPerSecond: round(rawArgon2),
+      signIn,
+      signUp,
+      invalidPath: invalid,
+      bareFastify,
+      burst: { ...overload, shedRate: round(shedRate, 4), peakRssMiB: round(memory.peakRssMiB) },
+      ratios,
+    };
+    writeFileSync(join(import.meta.dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  } finally {
+    await Promise.all([service.stop(), bare.stop()]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
