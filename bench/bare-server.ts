@@ -4,5 +4,4 @@ import Fastify from 'fastify';
 const app = Fastify({ logger: false, bodyLimit: 16 * 1024 });
 const body = { message: 'Invalid input data', errors: [{ field: 'email', message: 'is required' }, { field: 'password', message: 'is required' }] };
 app.post('/auth/sign-in', async (_request, reply) => reply.code(400).send(body));
-const url = await app.listen({ port: 0, host: '127.0.0.1' });
-process.stdout.write(`Server listening at ${url}\n`);
+await app.listen({ port: Number(process.env['PORT'] ?? 0), host: '127.0.0.1' });

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Server {
@@ -11,21 +12,37 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-const LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
+const freePort = async (): Promise<number> => {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+};
+
+const answers = (url: string): Promise<boolean> =>
+  fetch(url, { method: 'GET' }).then(
+    () => true,
+    () => false,
+  );
 
 const kib = (status: string, field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
 
-/** Starts a TypeScript entry point in its own process (its own event loop and CPU time), logging to a file. */
+/**
+ * Starts an entry point (compiled JavaScript, or TypeScript through tsx) in its own process (its own event loop and CPU time) on a free port,
+ * logging to a file, and resolves once it answers HTTP.
+ */
 export async function startServer(entry: string, env: Record<string, string>, logFile: string): Promise<Server> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  const args = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : ['--enable-source-maps', entry];
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const deadline = Date.now() + 30_000;
-  let url: string | undefined;
-  while (!url) {
+  while (!(await answers(`${url}/health/live`))) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${entry} did not start:\n${readFileSync(logFile, 'utf8')}`);
-    url = LISTENING.exec(readFileSync(logFile, 'utf8'))?.[1];
-    if (!url) await sleep(100);
+    await sleep(100);
   }
   return {
     url,
