@@ -72,26 +72,30 @@ export async function startService(env: Record<string, string | undefined> = pro
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function runFromCommandLine(): Promise<void> {
-  let service: RunningService;
+  const starting = startService();
+  const stop = (signal: string) => {
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    starting
+      .then(async (service) => {
+        service.app.log.info({ signal }, 'shutting down');
+        await service.close();
+      })
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
   try {
-    service = await startService();
+    await starting;
   } catch (error) {
     process.stderr.write(`account-service failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  const stop = (signal: string) => {
-    service.app.log.info({ signal }, 'shutting down');
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-    service.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        service.app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
