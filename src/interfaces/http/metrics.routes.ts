@@ -18,7 +18,9 @@ export function metricsRoutes(exposition: MetricsExposition) {
         schema: {
           summary: 'Prometheus metrics (text exposition format)',
           tags: ['operations'],
-          produces: ['text/plain'],
+          response: {
+            200: { description: 'Every metric, in the Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
+          },
         },
       },
       async (_request, reply) => reply.type(exposition.contentType).send(await exposition.render()),
