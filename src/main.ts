@@ -74,9 +74,12 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function runFromCommandLine(): Promise<void> {
   const starting = startService();
   const stop = (signal: string) => {
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    const deadline = (ms: number) => setTimeout(() => process.exit(1), ms).unref();
+    const startGrace = deadline(SHUTDOWN_GRACE_MS);
     starting
       .then(async (service) => {
+        clearTimeout(startGrace);
+        deadline(SHUTDOWN_GRACE_MS + service.config.http.shutdownDrainMs);
         service.app.log.info({ signal }, 'shutting down');
         await service.close();
       })
