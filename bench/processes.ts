@@ -9,8 +9,12 @@ export interface Server {
   readonly child: ChildProcess;
   /** Resident set size now, and its peak since the process started (Linux /proc), in MiB. */
   memory(): { rssMiB: number; peakRssMiB: number };
+  /** CPU time (user + system) the process has used so far, in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
+
+const CLOCK_TICKS_PER_SECOND = 100;
 
 const freePort = async (): Promise<number> => {
   const probe = createServer().listen(0, '127.0.0.1');
@@ -50,6 +54,10 @@ export async function startServer(entry: string, env: Record<string, string>, lo
     memory: () => {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return { rssMiB: kib(status, 'VmRSS') / 1024, peakRssMiB: kib(status, 'VmHWM') / 1024 };
+    },
+    cpuMs: () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS_PER_SECOND);
     },
     stop: async () => {
       if (child.exitCode !== null) return;

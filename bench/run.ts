@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/infrastructure/config/config.js';
-import { type LoadResult, load } from './load.js';
+import { type LoadResult, combine, cpuMicrosPerResponse, interleaved, load } from './load.js';
 import { type Server, startServer } from './processes.js';
 import { rawVerifyThroughput } from './raw-argon2.js';
 
@@ -18,40 +18,12 @@ async function burst(service: Server): Promise<LoadResult & { burstPeakRssMiB: n
   let burstPeakRssMiB = 0;
   const sampler = setInterval(() => (burstPeakRssMiB = Math.max(burstPeakRssMiB, service.memory().rssMiB)), 100);
   try {
-    const result = await load({ url: service.url, path: '/auth/sign-in', body: SIGN_IN, connections: 500, seconds: 8 }, 201);
+    const result = await load({ url: service.url, path: '/auth/sign-in', body: SIGN_IN, connections: 500, seconds: 8, server: service }, 201);
     return { ...result, burstPeakRssMiB };
   } finally {
     clearInterval(sampler);
   }
 }
-
-/** Alternates two loads in short rounds so that noise from other processes hits both alike; sums the rounds. */
-async function interleaved(first: () => Promise<LoadResult>, second: () => Promise<LoadResult>, rounds: number): Promise<[LoadResult, LoadResult]> {
-  const a: LoadResult[] = [];
-  const b: LoadResult[] = [];
-  for (let i = 0; i < rounds; i += 1) {
-    a.push(await first());
-    b.push(await second());
-  }
-  return [combine(a), combine(b)];
-}
-
-const combine = (results: LoadResult[]): LoadResult => {
-  const seconds = results.reduce((sum, r) => sum + r.seconds, 0);
-  const byStatus: Record<string, number> = {};
-  for (const r of results) for (const [status, count] of Object.entries(r.byStatus)) byStatus[status] = (byStatus[status] ?? 0) + count;
-  const ok = results.reduce((sum, r) => sum + r.okPerSecond * r.seconds, 0);
-  const median = (pick: (r: LoadResult) => number) => results.map(pick).sort((x, y) => x - y)[Math.floor(results.length / 2)] ?? NaN;
-  return {
-    seconds,
-    total: results.reduce((sum, r) => sum + r.total, 0),
-    byStatus,
-    okPerSecond: ok / seconds,
-    p50: median((r) => r.p50),
-    p99: median((r) => r.p99),
-    errors: results.reduce((sum, r) => sum + r.errors, 0),
-  };
-};
 
 async function main(): Promise<void> {
   const config = loadConfig({});
@@ -69,7 +41,7 @@ async function main(): Promise<void> {
 
     process.stderr.write('(a) raw argon2id verify, interleaved with (b) sign-in at saturation...\n');
     const saturation = 8 * CPUS;
-    const signInLoad = (seconds: number) => load({ url: service.url, path: '/auth/sign-in', body: SIGN_IN, connections: saturation, seconds }, 201);
+    const signInLoad = (seconds: number) => load({ url: service.url, path: '/auth/sign-in', body: SIGN_IN, connections: saturation, seconds, server: service }, 201);
     await signInLoad(2);
     const raws: number[] = [];
     const signIns: LoadResult[] = [];
@@ -80,20 +52,20 @@ async function main(): Promise<void> {
     const rawArgon2 = raws.reduce((sum, value) => sum + value, 0) / raws.length;
     const signIn = combine(signIns);
     process.stderr.write('(b) sign-up at saturation...\n');
-    const signUp = await load({ url: service.url, path: '/auth/sign-up', body: SIGN_UP, connections: saturation, seconds: 8, uniqueIds: true }, 201);
+    const signUp = await load({ url: service.url, path: '/auth/sign-up', body: SIGN_UP, connections: saturation, seconds: 8, uniqueIds: true, server: service }, 201);
 
     process.stderr.write('(c) the 400 path against bare Fastify...\n');
-    const invalidLoad = (url: string, seconds: number) => load({ url, path: '/auth/sign-in', body: INVALID, connections: 50, seconds }, 400);
-    await invalidLoad(service.url, 1);
-    await invalidLoad(bare.url, 1);
-    const [invalid, bareFastify] = await interleaved(() => invalidLoad(service.url, 3), () => invalidLoad(bare.url, 3), 2);
+    const invalidLoad = (server: Server, seconds: number) => load({ url: server.url, path: '/auth/sign-in', body: INVALID, connections: 50, seconds, server }, 400);
+    await invalidLoad(service, 1);
+    await invalidLoad(bare, 1);
+    const [invalid, bareFastify] = await interleaved(() => invalidLoad(service, 3), () => invalidLoad(bare, 3), 2);
 
     process.stderr.write('(d) burst of 500 connections of sign-in...\n');
     const overload = await burst(service);
     const memory = service.memory();
 
     const rows = [
-      { scenario: '(a) raw argon2id verify', concurrency: CPUS, 'ok/s': round(rawArgon2), p50ms: '', p99ms: '', statuses: '' },
+      { scenario: '(a) raw argon2id verify', concurrency: CPUS, 'ok/s': round(rawArgon2), p50ms: '', p99ms: '', 'server cpu µs/resp': '', statuses: '' },
       ...([
         ['(b) sign-in at saturation', saturation, signIn],
         ['(b) sign-up at saturation', saturation, signUp],
@@ -106,15 +78,18 @@ async function main(): Promise<void> {
         'ok/s': round(r.okPerSecond),
         p50ms: round(r.p50),
         p99ms: round(r.p99),
+        'server cpu µs/resp': round(cpuMicrosPerResponse(r)),
         statuses: JSON.stringify(r.byStatus),
       })),
     ];
     const shedRate = (overload.byStatus['503'] ?? 0) / Math.max(1, overload.total);
-    const ratios = { signInPerRawArgon2: round(signIn.okPerSecond / rawArgon2, 3), invalidPathPerBareFastify: round(invalid.okPerSecond / bareFastify.okPerSecond, 3) };
+    const ratios = { signInPerRawArgon2: round(signIn.okPerSecond / rawArgon2, 3), invalidPathPerBareFastify: round(invalid.okPerSecond / bareFastify.okPerSecond, 3),
+      invalidPathCpuPerBareFastify: round(cpuMicrosPerResponse(bareFastify) / cpuMicrosPerResponse(invalid), 3),
+    };
     console.table(rows);
     console.log(`load average at start ${loadAverageAtStart.join(' ')} on ${CPUS} CPUs (other processes skew every number)`);
     console.log(`sign-in / raw argon2 = ${ratios.signInPerRawArgon2} (target >= 0.9)`);
-    console.log(`400 path / bare Fastify = ${ratios.invalidPathPerBareFastify} (target >= 0.5)`);
+    console.log(`400 path / bare Fastify = ${ratios.invalidPathPerBareFastify} (target >= 0.5); by server CPU per response: ${ratios.invalidPathCpuPerBareFastify}`);
     console.log(`burst: shed rate ${round(shedRate * 100)}%, p99 of accepted ${round(overload.p99)} ms, peak RSS during burst ${round(overload.burstPeakRssMiB)} MiB, peak RSS of the run ${round(memory.peakRssMiB)} MiB`);
 
     const results = {
