@@ -59,7 +59,7 @@ export function healthRoutes(deps: HealthDependencies) {
         return reply
           .code(503)
           .header('retry-after', RETRY_AFTER_SECONDS)
-          .send(envelope('Service unavailable', [{ field: null, message: reason }]));
+          .send(envelope('Service temporarily unavailable', [{ field: null, message: reason }]));
       },
     );
   };
