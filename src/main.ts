@@ -8,21 +8,32 @@ import { PUBLIC_KEY_SET } from './application/ports/public-key-set.port.js';
 import { TOKEN_VERIFIER } from './application/ports/token-verifier.port.js';
 import { GetAccountActivityHandler } from './application/queries/get-account-activity.handler.js';
 import { GetCurrentUserHandler } from './application/queries/get-current-user.handler.js';
+import { STORE_HEALTH, type StoreHealth } from './application/ports/store-health.port.js';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
 import { createLogger } from './infrastructure/logging/logger.js';
+import { METRICS } from './infrastructure/metrics/metrics.token.js';
+import type { PrometheusMetrics } from './infrastructure/metrics/prometheus-metrics.js';
 import { buildHttpServer } from './interfaces/http/server.js';
+import { ShutdownState } from './interfaces/http/shutdown-state.js';
 
 export interface RunningService {
   readonly app: FastifyInstance;
   readonly url: string;
   readonly config: Config;
-  /** Stops accepting connections, lets in-flight requests finish, then closes the store. Idempotent. */
+  /**
+   * Fails readiness and keeps serving for SHUTDOWN_DRAIN_MS, then stops accepting connections, lets in-flight
+   * requests finish and closes the store. Idempotent.
+   */
   close(): Promise<void>;
 }
 
 export interface StartOptions extends CompositionOverrides {
   readonly logger?: Logger;
+  /** Replaces the store's own health check (tests simulate an unreachable store with it). */
+  readonly storeHealth?: StoreHealth;
+  /** How long /health/ready waits for the store check (default 2 s). */
+  readonly readinessTimeoutMs?: number;
 }
 
 /** The composition root: config -> container -> handlers -> HTTP server -> listen. */
@@ -30,6 +41,8 @@ export async function startService(env: Record<string, string | undefined> = pro
   const config = loadConfig(env);
   const logger = options.logger ?? createLogger(config.logLevel);
   const composition = await compose(config, logger, options);
+  const metrics = composition.container.get<PrometheusMetrics>(METRICS);
+  const shutdown = new ShutdownState();
   const app = buildHttpServer({
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
@@ -42,6 +55,13 @@ export async function startService(env: Record<string, string | undefined> = pro
       activity: composition.container.get(GetAccountActivityHandler),
     },
     publicKeys: composition.container.get(PUBLIC_KEY_SET),
+    operations: {
+      storeHealth: options.storeHealth ?? composition.container.get<StoreHealth>(STORE_HEALTH),
+      shutdown,
+      observer: metrics,
+      metrics,
+      ...(options.readinessTimeoutMs === undefined ? {} : { readinessTimeoutMs: options.readinessTimeoutMs }),
+    },
   });
   let url: string;
   try {
@@ -51,33 +71,46 @@ export async function startService(env: Record<string, string | undefined> = pro
     throw error;
   }
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= app.close().then(() => composition.close()));
+  const drainThenClose = async () => {
+    shutdown.drain();
+    if (config.http.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.http.shutdownDrainMs));
+    await app.close();
+    await composition.close();
+  };
+  const close = () => (closing ??= drainThenClose());
   return { app, url, config, close };
 }
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function runFromCommandLine(): Promise<void> {
-  let service: RunningService;
+  const starting = startService();
+  const stop = (signal: string) => {
+    const deadline = (ms: number) => setTimeout(() => process.exit(1), ms).unref();
+    const startGrace = deadline(SHUTDOWN_GRACE_MS);
+    starting
+      .then(async (service) => {
+        clearTimeout(startGrace);
+        deadline(SHUTDOWN_GRACE_MS + service.config.http.shutdownDrainMs);
+        service.app.log.info({ signal }, 'shutting down');
+        await service.close();
+      })
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
   try {
-    service = await startService();
+    await starting;
   } catch (error) {
     process.stderr.write(`account-service failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  const stop = (signal: string) => {
-    service.app.log.info({ signal }, 'shutting down');
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-    service.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        service.app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

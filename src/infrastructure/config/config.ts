@@ -24,6 +24,7 @@ const schema = object({
   MONGODB_DB: string().trim().matches(/^[^/\\. "$*<>:|?]{1,63}$/, 'MONGODB_DB must be a valid MongoDB database name').default('accounts'),
   LOG_LEVEL: string().oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: positiveInt(16 * 1024, 1024 * 1024),
+  SHUTDOWN_DRAIN_MS: number().integer().min(0).max(120_000).default(0),
   ARGON2_MEMORY_KIB: number().integer().min(1024).max(1024 * 1024).default(19456),
   ARGON2_TIME_COST: positiveInt(2, 20),
   ARGON2_PARALLELISM: positiveInt(1, 16),
@@ -47,7 +48,7 @@ type Env = InferType<typeof schema>;
 
 export interface Config {
   readonly env: Env['NODE_ENV'];
-  readonly http: { readonly port: number; readonly host: string; readonly bodyLimitBytes: number };
+  readonly http: { readonly port: number; readonly host: string; readonly bodyLimitBytes: number; readonly shutdownDrainMs: number };
   readonly storage: {
     readonly kind: StorageKind;
     readonly dataDir: string;
@@ -100,7 +101,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   const env = validate(raw, schema);
   return {
     env: env.NODE_ENV,
-    http: { port: env.PORT, host: env.HOST, bodyLimitBytes: env.BODY_LIMIT_BYTES },
+    http: { port: env.PORT, host: env.HOST, bodyLimitBytes: env.BODY_LIMIT_BYTES, shutdownDrainMs: env.SHUTDOWN_DRAIN_MS },
     storage: { kind: storageKind(env), dataDir: env.DATA_DIR, mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB } },
     logLevel: env.LOG_LEVEL,
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },

@@ -9,6 +9,9 @@ import { PASSWORD_BLOCKLIST } from '../../application/ports/password-blocklist.p
 import { PASSWORD_HASHER } from '../../application/ports/password-hasher.port.js';
 import { TOKEN_ISSUER } from '../../application/ports/token-issuer.port.js';
 import type { Config } from '../config/config.js';
+import { METRICS } from '../metrics/metrics.token.js';
+import { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
+import { TimedPasswordHasher } from '../metrics/timed-password-hasher.js';
 import { Argon2PasswordHasher } from '../security/argon2-password-hasher.js';
 import { BoundedPasswordHasher } from '../security/bounded-password-hasher.js';
 import { ConcurrencyLimiter } from '../security/concurrency-limiter.js';
@@ -27,8 +30,12 @@ export const coreModule = (config: Config, signingKey: SigningKey, clock: Clock 
     bind(CLOCK).toConstantValue(clock);
     bind(ID_GENERATOR).toConstantValue(new RandomUuidGenerator());
     bind(HASH_LIMITER).toConstantValue(new ConcurrencyLimiter(config.hashing.concurrency, config.hashing.maxQueue, logger && shedWarning(logger)));
+    bind(METRICS).toDynamicValue((ctx) => new PrometheusMetrics(ctx.get<ConcurrencyLimiter>(HASH_LIMITER))).inSingletonScope();
     bind(PASSWORD_HASHER)
-      .toDynamicValue((ctx) => new BoundedPasswordHasher(new Argon2PasswordHasher(config.argon2), ctx.get(HASH_LIMITER)))
+      .toDynamicValue((ctx) => {
+        const timed = new TimedPasswordHasher(new Argon2PasswordHasher(config.argon2), ctx.get<PrometheusMetrics>(METRICS).hashTimed);
+        return new BoundedPasswordHasher(timed, ctx.get(HASH_LIMITER));
+      })
       .inSingletonScope();
     bind(TOKEN_ISSUER)
       .toDynamicValue((ctx) => new JwtTokenIssuer(ctx.get(SIGNING_KEY), config.jwt, ctx.get(CLOCK), ctx.get<IdGenerator>(ID_GENERATOR)))

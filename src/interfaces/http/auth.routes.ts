@@ -4,7 +4,9 @@ import type { SignInHandler } from '../../application/commands/sign-in.handler.j
 import type { SignUpHandler } from '../../application/commands/sign-up.handler.js';
 import type { RequestMetadata } from '../../application/ports/event-log.port.js';
 import { InvalidInput } from '../../domain/domain-error.js';
+import { signInRouteSchema, signUpRouteSchema } from './auth.openapi.js';
 import { signInSchema, signUpSchema, validateBody } from './auth.schemas.js';
+import { validatedByYup } from './openapi.js';
 
 export interface AuthHandlers {
   readonly signUp: Pick<SignUpHandler, 'execute'>;
@@ -28,14 +30,14 @@ const successEnvelope = (result: AuthResult) => ({
 /** POST /auth/sign-up and POST /auth/sign-in: validate, call the handler, shape the envelope. */
 export function authRoutes(handlers: AuthHandlers) {
   return (app: FastifyInstance): void => {
-    app.post('/auth/sign-up', async (request, reply) => {
+    app.post('/auth/sign-up', { schema: signUpRouteSchema, ...validatedByYup }, async (request, reply) => {
       const body = await validateBody(signUpSchema, request.body);
       if (!body.ok) throw new InvalidInput(body.issues);
       const result = await handlers.signUp.execute({ ...body.value, metadata: requestMetadata(request) });
       return reply.code(201).send(successEnvelope(result));
     });
 
-    app.post('/auth/sign-in', async (request, reply) => {
+    app.post('/auth/sign-in', { schema: signInRouteSchema, ...validatedByYup }, async (request, reply) => {
       const body = await validateBody(signInSchema, request.body);
       if (!body.ok) throw new InvalidInput(body.issues);
       const result = await handlers.signIn.execute({ ...body.value, metadata: requestMetadata(request) });

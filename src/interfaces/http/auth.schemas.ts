@@ -60,7 +60,7 @@ export async function validateBody<T extends object>(schema: ObjectSchema<T>, bo
   const fields = Object.keys(schema.fields);
   const known = Object.fromEntries(fields.filter((key) => Object.hasOwn(body, key)).map((key) => [key, body[key]]));
   try {
-    const value = await schema.validate(known, { abortEarly: false, stripUnknown: true });
+    const value = await schema.validate(known, { abortEarly: false, stripUnknown: true, disableStackTrace: true });
     return { ok: true, value: value as T };
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;

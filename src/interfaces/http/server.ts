@@ -8,6 +8,9 @@ import { type AuthHandlers, authRoutes } from './auth.routes.js';
 import { INTERNAL_ERROR, envelope, mapError } from './error-mapper.js';
 import { jwksRoutes } from './jwks.routes.js';
 import { useStrictJsonParser } from './json-body-parser.js';
+import { registerOpenApi } from './openapi.js';
+import { type OperationsOptions, registerOperations } from './operations.js';
+import { ShutdownState } from './shutdown-state.js';
 
 export interface HttpServerOptions {
   readonly logger: FastifyBaseLogger;
@@ -21,12 +24,19 @@ export interface HttpServerOptions {
   readonly trustProxy: boolean | number | string[];
   /** Idle-socket and whole-request limits; 30 s each unless given. */
   readonly timeoutsMs?: { readonly connection: number; readonly request: number };
+  /** Health, metrics and docs; without it only the auth routes are served. */
+  readonly operations?: OperationsOptions;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+const SHUTTING_DOWN = {
+  status: 503,
+  body: envelope('Service temporarily unavailable', [{ field: null, message: 'shutting down' }]),
+  headers: { connection: 'close', 'retry-after': '5' },
+};
 
 const trustedProxies = (setting: HttpServerOptions['trustProxy']) =>
   typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
@@ -42,7 +52,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       const offered = req.headers['x-request-id'];
       return typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
     },
-    return503OnClosing: true,
+    return503OnClosing: false,
     connectionTimeout: options.timeoutsMs?.connection ?? DEFAULT_TIMEOUT_MS,
     requestTimeout: options.timeoutsMs?.request ?? DEFAULT_TIMEOUT_MS,
     keepAliveTimeout: 5_000,
@@ -51,9 +61,15 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   useStrictJsonParser(app);
   void app.register(helmet, { global: true });
+  const shutdown = options.operations?.shutdown ?? new ShutdownState();
+  app.addHook('preClose', async () => shutdown.stop());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (shutdown.stopping) {
+      const { status, body, headers } = SHUTTING_DOWN;
+      await reply.code(status).headers(headers).send(body);
+    }
   });
 
   app.addHook('preParsing', async (request, _reply, payload) => {
@@ -64,7 +80,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
+    request.log[request.routeOptions.config.quietLog ? 'debug' : 'info'](
       { method: request.method, route: request.routeOptions.url ?? null, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime) },
       'request completed',
     );
@@ -81,6 +97,8 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     reply.code(404).send(envelope('Not found', [{ field: null, message: 'no such route or method' }])),
   );
 
+  registerOpenApi(app);
+  if (options.operations) registerOperations(app, options.operations);
   void app.register(async (auth) => {
     await auth.register(rateLimit, {
       max: options.rateLimit.max,

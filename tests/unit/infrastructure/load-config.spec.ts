@@ -14,7 +14,7 @@ const failure = (env: Record<string, string>): string => {
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({});
-    expect(config.http).to.deep.equal({ port: 3000, host: '0.0.0.0', bodyLimitBytes: 16384 });
+    expect(config.http).to.deep.equal({ port: 3000, host: '0.0.0.0', bodyLimitBytes: 16384, shutdownDrainMs: 0 });
     expect(config.storage).to.deep.equal({ kind: 'lmdb', dataDir: './data', mongodb: { uri: undefined, dbName: 'accounts' } });
     expect(config.argon2).to.deep.equal({ memoryKiB: 19456, timeCost: 2, parallelism: 1 });
     expect(config.jwt).to.include({ issuer: 'account-service', audience: 'account-service', ttlSeconds: 900 });

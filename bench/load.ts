@@ -1,0 +1,96 @@
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  readonly url: string;
+  readonly path: string;
+  readonly body: string;
+  readonly connections: number;
+  readonly seconds: number;
+  /** Replace `[<id>]` in the body with a fresh id per request (unique e-mails for sign-up). */
+  readonly uniqueIds?: boolean;
+  /** The server process, to charge it the CPU time it spent during the load. */
+  readonly server?: { cpuMs(): number };
+}
+
+export interface LoadResult {
+  readonly seconds: number;
+  readonly total: number;
+  readonly byStatus: Record<string, number>;
+  /** Responses with the wanted status per second. */
+  readonly okPerSecond: number;
+  /** Latency percentiles (ms) of the responses with the wanted status only. */
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+  /** CPU time the server spent during the load, in ms (NaN when no server was given). */
+  readonly serverCpuMs: number;
+}
+
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+/** Drives POST `path` with autocannon and keeps the latency of every response with the wanted status. */
+export async function load(options: LoadOptions, wantedStatus: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const cpuBefore = options.server?.cpuMs() ?? NaN;
+  const instance = autocannon({
+    url: options.url + options.path,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: options.body,
+    idReplacement: options.uniqueIds ?? false,
+    connections: options.connections,
+    duration: options.seconds,
+    timeout: 30,
+  });
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (statusCode === wantedStatus) latencies.push(responseTime);
+  });
+  const result = await new Promise<any>((resolve, reject) => {
+    instance.on('done', resolve);
+    instance.on('error', reject);
+  });
+  const byStatus = Object.fromEntries(Object.entries(result.statusCodeStats as Record<string, { count: number }>).map(([status, stat]) => [status, Number(stat.count)]));
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    seconds: result.duration,
+    total: Object.values(byStatus).reduce((sum, count) => sum + count, 0),
+    byStatus,
+    okPerSecond: (byStatus[String(wantedStatus)] ?? 0) / result.duration,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    errors: result.errors,
+    serverCpuMs: (options.server?.cpuMs() ?? NaN) - cpuBefore,
+  };
+}
+
+/** Server CPU time per response, in µs. */
+export const cpuMicrosPerResponse = (result: LoadResult): number => (result.serverCpuMs * 1000) / Math.max(1, result.total);
+
+/** Adds up several rounds of one load: counts and CPU summed, throughput over the summed time, median percentiles. */
+export const combine = (results: LoadResult[]): LoadResult => {
+  const seconds = results.reduce((sum, r) => sum + r.seconds, 0);
+  const byStatus: Record<string, number> = {};
+  for (const r of results) for (const [status, count] of Object.entries(r.byStatus)) byStatus[status] = (byStatus[status] ?? 0) + count;
+  const median = (pick: (r: LoadResult) => number) => results.map(pick).sort((x, y) => x - y)[Math.floor(results.length / 2)] ?? NaN;
+  return {
+    seconds,
+    total: results.reduce((sum, r) => sum + r.total, 0),
+    byStatus,
+    okPerSecond: results.reduce((sum, r) => sum + r.okPerSecond * r.seconds, 0) / seconds,
+    p50: median((r) => r.p50),
+    p99: median((r) => r.p99),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+    serverCpuMs: results.reduce((sum, r) => sum + r.serverCpuMs, 0),
+  };
+};
+
+/** Alternates two loads in short rounds so that noise from other processes hits both alike. */
+export async function interleaved(first: () => Promise<LoadResult>, second: () => Promise<LoadResult>, rounds: number): Promise<[LoadResult, LoadResult]> {
+  const a: LoadResult[] = [];
+  const b: LoadResult[] = [];
+  for (let i = 0; i < rounds; i += 1) {
+    a.push(await first());
+    b.push(await second());
+  }
+  return [combine(a), combine(b)];
+}

@@ -1,0 +1,69 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface Server {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Resident set size now, and its peak since the process started (Linux /proc), in MiB. */
+  memory(): { rssMiB: number; peakRssMiB: number };
+  /** CPU time (user + system) the process has used so far, in ms. */
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+const freePort = async (): Promise<number> => {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+};
+
+const answers = (url: string): Promise<boolean> =>
+  fetch(url, { method: 'GET' }).then(
+    () => true,
+    () => false,
+  );
+
+const kib = (status: string, field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+
+/**
+ * Starts an entry point (compiled JavaScript, or TypeScript through tsx) in its own process (its own event loop and CPU time) on a free port,
+ * logging to a file, and resolves once it answers HTTP.
+ */
+export async function startServer(entry: string, env: Record<string, string>, logFile: string): Promise<Server> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const fd = openSync(logFile, 'w');
+  const args = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : ['--enable-source-maps', entry];
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const deadline = Date.now() + 30_000;
+  while (!(await answers(`${url}/health/live`))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${entry} did not start:\n${readFileSync(logFile, 'utf8')}`);
+    await sleep(100);
+  }
+  return {
+    url,
+    child,
+    memory: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return { rssMiB: kib(status, 'VmRSS') / 1024, peakRssMiB: kib(status, 'VmHWM') / 1024 };
+    },
+    cpuMs: () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS_PER_SECOND);
+    },
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { LimiterStats } from '../security/concurrency-limiter.js';
+import type { HashOperation } from './timed-password-hasher.js';
+
+export const AUTH_OUTCOMES = ['success', 'invalid_input', 'duplicate', 'invalid_credentials', 'throttled', 'shed', 'error'] as const;
+
+export interface RequestSample {
+  readonly route: string;
+  readonly method: string;
+  readonly status: number;
+  readonly durationSeconds: number;
+}
+
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const HASH_BUCKETS = [0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.2, 0.5, 1, 2];
+
+/**
+ * Every metric of one service instance, in its own registry (several instances can share a process):
+ * default process metrics, HTTP durations, sign-up and sign-in outcomes, argon2 durations, the hash queue.
+ */
+export class PrometheusMetrics {
+  readonly registry = new Registry();
+  private readonly httpDuration: Histogram<'route' | 'method' | 'status'>;
+  private readonly outcomes: Record<'sign_up' | 'sign_in', Counter<'outcome'>>;
+  private readonly hashDuration: Histogram<'operation'>;
+
+  constructor(hashLimiter: { stats(): LimiterStats }) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by route pattern, method and status',
+      labelNames: ['route', 'method', 'status'],
+      buckets: HTTP_BUCKETS,
+      registers,
+    });
+    const outcomeCounter = (operation: string) =>
+      new Counter({ name: `account_${operation}_total`, help: `${operation} attempts by outcome`, labelNames: ['outcome'], registers });
+    this.outcomes = { sign_up: outcomeCounter('sign_up'), sign_in: outcomeCounter('sign_in') };
+    for (const counter of Object.values(this.outcomes)) for (const outcome of AUTH_OUTCOMES) counter.inc({ outcome }, 0);
+    this.hashDuration = new Histogram({
+      name: 'account_password_hash_duration_seconds',
+      help: 'argon2id work per operation (hash, verify, verify_dummy), excluding time queued',
+      labelNames: ['operation'],
+      buckets: HASH_BUCKETS,
+      registers,
+    });
+    new Gauge({
+      name: 'account_hash_queue_depth',
+      help: 'argon2 operations waiting for a hashing slot',
+      registers,
+      collect() {
+        this.set(hashLimiter.stats().queued);
+      },
+    });
+    new Gauge({
+      name: 'account_hash_in_flight',
+      help: 'argon2 operations running now',
+      registers,
+      collect() {
+        this.set(hashLimiter.stats().running);
+      },
+    });
+    new Counter({
+      name: 'account_hash_shed_total',
+      help: 'argon2 operations refused because the hash queue was full (answered 503)',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(hashLimiter.stats().shed);
+      },
+    });
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  requestCompleted(sample: RequestSample): void {
+    this.httpDuration.observe({ route: sample.route, method: sample.method, status: String(sample.status) }, sample.durationSeconds);
+  }
+
+  authAttempted(operation: 'sign_up' | 'sign_in', outcome: (typeof AUTH_OUTCOMES)[number]): void {
+    this.outcomes[operation].inc({ outcome });
+  }
+
+  readonly hashTimed = (operation: HashOperation, seconds: number): void => {
+    this.hashDuration.observe({ operation }, seconds);
+  };
+}

@@ -1,0 +1,91 @@
+import { EMAIL_MAX_LENGTH } from '../../domain/email.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/password.js';
+import { NAME_MAX_LENGTH } from '../../domain/person-name.js';
+import { signInSchema, signUpSchema } from './auth.schemas.js';
+import { USER_REF, errorResponses } from './openapi.js';
+import { type JsonSchema, yupToJsonSchema } from './yup-json-schema.js';
+
+const name = (label: string): JsonSchema => ({
+  minLength: 1,
+  maxLength: NAME_MAX_LENGTH,
+  description: `${label}: trimmed, no control characters`,
+});
+const email: JsonSchema = {
+  format: 'email',
+  maxLength: EMAIL_MAX_LENGTH,
+  description: 'Trimmed, Unicode NFC and lower-cased before validation, uniqueness and sign-in',
+};
+
+export const REQUEST_ID_HEADERS: JsonSchema = {
+  type: 'object',
+  properties: {
+    'x-request-id': {
+      type: 'string',
+      pattern: '^[A-Za-z0-9._:-]{1,128}$',
+      description: 'Kept when sane (else a new UUID is used); returned as X-Request-Id on every response',
+    },
+  },
+};
+
+const authSuccess: JsonSchema = {
+  description: 'Signed in: the user and an ES256 access token',
+  type: 'object',
+  required: ['message', 'data'],
+  additionalProperties: false,
+  properties: {
+    message: { type: 'string', examples: ['User created successfully'] },
+    data: {
+      type: 'object',
+      required: ['user', 'accesstoken'],
+      additionalProperties: false,
+      properties: { user: { $ref: USER_REF }, accesstoken: { type: 'string' } },
+    },
+  },
+};
+
+const ADA = { name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', password: 'analytical engine 1843' };
+
+const signUpBody: JsonSchema = {
+  ...yupToJsonSchema(signUpSchema, {
+    name: name('Given name'),
+    lastname: name('Last name'),
+    email,
+    password: {
+      minLength: PASSWORD_MIN_LENGTH,
+      maxLength: PASSWORD_MAX_LENGTH,
+      description: 'Never trimmed, NFKC-normalised; must not be the e-mail or its local part',
+    },
+  }),
+  'x-examples': {
+    newUser: { summary: 'A new user: 201 (sent a second time: 409)', value: ADA },
+    invalidInput: { summary: 'Every field wrong: 400 listing each', value: { name: '', lastname: 42, email: 'not-an-email', password: 'short' } },
+  },
+};
+
+const signInBody: JsonSchema = {
+  ...yupToJsonSchema(signInSchema, {
+    email,
+    password: { minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: 'Never trimmed, NFKC-normalised' },
+  }),
+  'x-examples': {
+    registeredUser: { summary: 'Right credentials: 201', value: { email: ADA.email, password: ADA.password } },
+    wrongPassword: { summary: 'Wrong password or unknown e-mail: 401', value: { email: ADA.email, password: 'not the password' } },
+    invalidInput: { summary: 'Missing password: 400', value: { email: ADA.email } },
+  },
+};
+
+export const signUpRouteSchema = {
+  summary: 'Register a user and sign them in',
+  tags: ['auth'],
+  headers: REQUEST_ID_HEADERS,
+  body: signUpBody,
+  response: { 201: authSuccess, ...errorResponses(400, 409, 413, 415, 500, 503) },
+};
+
+export const signInRouteSchema = {
+  summary: 'Sign a user in by e-mail and password',
+  tags: ['auth'],
+  headers: REQUEST_ID_HEADERS,
+  body: signInBody,
+  response: { 201: authSuccess, ...errorResponses(400, 401, 413, 415, 500, 503) },
+};

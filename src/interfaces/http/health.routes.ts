@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { StoreHealth } from '../../application/ports/store-health.port.js';
+import { envelope } from './error-mapper.js';
+import { errorResponses } from './openapi.js';
+import { OPERATIONS_ROUTE_CONFIG } from './route-config.js';
+import type { ShutdownState } from './shutdown-state.js';
+
+export interface HealthDependencies {
+  readonly store: StoreHealth;
+  readonly shutdown: ShutdownState;
+  readonly checkTimeoutMs?: number;
+}
+
+const DEFAULT_CHECK_TIMEOUT_MS = 2_000;
+const RETRY_AFTER_SECONDS = '5';
+
+const status = (value: string) => ({
+  description: `The service is ${value}`,
+  type: 'object',
+  required: ['status'],
+  additionalProperties: false,
+  properties: { status: { type: 'string', const: value } },
+});
+
+const withinTimeout = (check: Promise<void>, ms: number): Promise<boolean> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([check.then(() => true, () => false), timeout]).finally(() => clearTimeout(timer));
+};
+
+const liveSchema: FastifySchema = { summary: 'Liveness probe', tags: ['operations'], response: { 200: status('live') } };
+const readySchema: FastifySchema = {
+  summary: 'Readiness probe: the store is reachable and writable, and the service is not shutting down',
+  tags: ['operations'],
+  response: { 200: status('ready'), ...errorResponses(503) },
+};
+
+async function notReadyReason(deps: HealthDependencies): Promise<string | null> {
+  if (deps.shutdown.draining) return 'shutting down';
+  const healthy = await withinTimeout(deps.store.check(), deps.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS);
+  return healthy ? null : 'store unavailable';
+}
+
+/** GET /health/live (the process answers) and GET /health/ready (the store accepts a write, and not shutting down). */
+export function healthRoutes(deps: HealthDependencies) {
+  return (app: FastifyInstance): void => {
+    app.get(
+      '/health/live',
+      { config: OPERATIONS_ROUTE_CONFIG, schema: liveSchema },
+      async () => ({ status: 'live' }),
+    );
+
+    app.get(
+      '/health/ready',
+      { config: OPERATIONS_ROUTE_CONFIG, schema: readySchema },
+      async (_request, reply) => {
+        const reason = await notReadyReason(deps);
+        if (reason === null) return { status: 'ready' };
+        return reply
+          .code(503)
+          .header('retry-after', RETRY_AFTER_SECONDS)
+          .send(envelope('Service temporarily unavailable', [{ field: null, message: reason }]));
+      },
+    );
+  };
+}

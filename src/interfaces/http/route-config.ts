@@ -1,0 +1,9 @@
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Completed requests are logged at debug instead of info (probes and scrapes). */
+    quietLog?: boolean;
+  }
+}
+
+/** Route config for probes and scrapes: logged at debug, and exempt from any per-IP rate limit. */
+export const OPERATIONS_ROUTE_CONFIG = { quietLog: true, rateLimit: false } as const;

@@ -1,0 +1,124 @@
+import { expect } from 'chai';
+import { http } from '../support/http-client.js';
+import { type OpenApiDocument, dereference, refsIn, resolvePointer, responseSchema, schemaErrors } from '../support/openapi-check.js';
+import { type TestService, startTestService } from '../support/test-service.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+
+describe('HTTP: OpenAPI 3.1 document at /docs/json, and the server answering as documented', () => {
+  let service: TestService;
+  let doc: OpenApiDocument;
+  before(async () => {
+    service = await startTestService();
+    doc = (await http(service.url, '/docs/json', { method: 'GET' })).body;
+  });
+  after(async () => service.dispose());
+
+  const operations = () =>
+    Object.entries(doc['paths'] as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([method]) => METHODS.includes(method))
+        .map(([method, operation]) => ({ path, method, operation })),
+    );
+
+  describe('structure', () => {
+    it('is OpenAPI 3.1 with info, paths and components', () => {
+      expect(doc['openapi']).to.match(/^3\.1\.\d+$/);
+      expect(doc['info'].title).to.be.a('string').and.not.empty;
+      expect(doc['info'].version).to.be.a('string').and.not.empty;
+      expect(doc['components'].schemas).to.have.keys(['ErrorEnvelope', 'User']);
+      expect(Object.keys(doc['paths'])).to.include.members(['/auth/sign-up', '/auth/sign-in', '/health/live', '/health/ready', '/metrics']);
+    });
+
+    it('resolves every $ref inside the document', () => {
+      const refs = refsIn(doc);
+      expect(refs).to.not.be.empty;
+      for (const ref of refs) expect(resolvePointer(doc, ref), ref).to.be.an('object');
+    });
+
+    it('gives every operation responses with descriptions, and every error response the envelope schema', () => {
+      for (const { path, method, operation } of operations()) {
+        expect(operation.responses, `${method} ${path}`).to.be.an('object').and.not.empty;
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          expect(response.description, `${method} ${path} ${status}`).to.be.a('string').and.not.empty;
+          if (Number(status) >= 400) {
+            expect(response.content['application/json'].schema, `${method} ${path} ${status}`).to.deep.equal({ $ref: '#/components/schemas/ErrorEnvelope' });
+          }
+        }
+      }
+    });
+
+    it('documents request bodies derived from the yup schemas and the domain limits, with examples', () => {
+      const signUp = doc['paths']['/auth/sign-up'].post.requestBody.content['application/json'];
+      expect(signUp.schema.required).to.deep.equal(['name', 'lastname', 'email', 'password']);
+      expect(signUp.schema.properties.email).to.include({ type: 'string', maxLength: 254, format: 'email' });
+      expect(signUp.schema.properties.password).to.include({ minLength: 8, maxLength: 128 });
+      expect(signUp.schema.properties.name).to.include({ maxLength: 100 });
+      expect(Object.keys(signUp.examples)).to.deep.equal(['newUser', 'invalidInput']);
+      const signIn = doc['paths']['/auth/sign-in'].post.requestBody.content['application/json'];
+      expect(signIn.schema.required).to.deep.equal(['email', 'password']);
+      expect(Object.keys(signIn.examples)).to.deep.equal(['registeredUser', 'wrongPassword', 'invalidInput']);
+    });
+
+    it('serves Swagger UI at /docs', async () => {
+      const res = await http(service.url, '/docs', { method: 'GET' });
+      expect(res.status).to.equal(200);
+      expect(res.text).to.match(/swagger/i);
+    });
+  });
+
+  describe('the documented examples, answered as documented', () => {
+    const example = (path: string, name: string) => doc['paths'][path].post.requestBody.content['application/json'].examples[name].value;
+
+    const expectDocumented = (path: string, method: string, res: { status: number; body: unknown }, expected: number) => {
+      expect(res.status, `${method} ${path}`).to.equal(expected);
+      const schema = responseSchema(doc, path, method, res.status);
+      expect(schema, `status ${res.status} of ${method} ${path} is documented`).to.be.an('object');
+      expect(schemaErrors(schema, res.body), `${method} ${path} ${res.status}: ${JSON.stringify(res.body)}`).to.equal(null);
+    };
+
+    const send = (path: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+      http(service.url, path, { body: typeof body === 'string' ? body : JSON.stringify(body), headers });
+
+    const cases: Array<[string, string, number]> = [
+      ['/auth/sign-up', 'newUser', 201],
+      ['/auth/sign-up', 'newUser', 409],
+      ['/auth/sign-up', 'invalidInput', 400],
+      ['/auth/sign-in', 'registeredUser', 201],
+      ['/auth/sign-in', 'wrongPassword', 401],
+      ['/auth/sign-in', 'invalidInput', 400],
+    ];
+    for (const [path, name, status] of cases) {
+      it(`${path} example "${name}" answers ${status} matching the documented schema`, async () => {
+        expectDocumented(path, 'post', await send(path, example(path, name)), status);
+      });
+    }
+
+    it('413 and 415 for the documented example made too large or sent as text match the documented schemas', async () => {
+      for (const path of ['/auth/sign-up', '/auth/sign-in']) {
+        const body = example(path, path.endsWith('up') ? 'newUser' : 'registeredUser');
+        expectDocumented(path, 'post', await send(path, { ...body, padding: 'x'.repeat(17 * 1024) }), 413);
+        expectDocumented(path, 'post', await send(path, JSON.stringify(body), { 'content-type': 'text/plain' }), 415);
+      }
+    });
+
+    it('a 404 of no route is the documented error envelope', async () => {
+      const res = await http(service.url, '/no/such/route', { method: 'GET' });
+      expect(res.status).to.equal(404);
+      expect(schemaErrors(dereference(doc, doc['components'].schemas.ErrorEnvelope), res.body)).to.equal(null);
+    });
+
+    it('the health probes answer as documented', async () => {
+      for (const path of ['/health/live', '/health/ready']) {
+        const res = await http(service.url, path, { method: 'GET' });
+        expectDocumented(path, 'get', res, 200);
+      }
+    });
+
+    it('the check is not vacuous: a body off the documented schema is rejected', () => {
+      const schema = responseSchema(doc, '/auth/sign-up', 'post', 201);
+      expect(schemaErrors(schema, { message: 'x', data: { user: { id: 'not-a-uuid', name: 'A', lastname: 'B', email: 'a@b.co' }, accesstoken: 't' } })).to.not.equal(null);
+      expect(schemaErrors(responseSchema(doc, '/auth/sign-up', 'post', 400), { message: 'x', errors: [{ field: 1 }] })).to.not.equal(null);
+    });
+  });
+});

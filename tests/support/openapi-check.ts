@@ -1,0 +1,50 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+export type OpenApiDocument = Record<string, any>;
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+
+/** Follows a local JSON pointer (`#/components/schemas/User`); undefined when it leads nowhere. */
+export const resolvePointer = (doc: OpenApiDocument, ref: string): unknown =>
+  ref.startsWith('#/')
+    ? ref
+        .slice(2)
+        .split('/')
+        .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .reduce<any>((node, key) => (node && typeof node === 'object' ? node[key] : undefined), doc)
+    : undefined;
+
+/** Every `$ref` value anywhere in the document. */
+export function refsIn(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) refsIn(item, found);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.push(value);
+      else refsIn(value, found);
+    }
+  }
+  return found;
+}
+
+/** The schema with every local `$ref` replaced by its target, so ajv can compile it alone. */
+export function dereference(doc: OpenApiDocument, node: unknown): any {
+  if (Array.isArray(node)) return node.map((item) => dereference(doc, item));
+  if (!node || typeof node !== 'object') return node;
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') return dereference(doc, resolvePointer(doc, ref));
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, dereference(doc, value)]));
+}
+
+/** Validates a value against a (dereferenced) JSON Schema 2020-12; returns ajv's error text or null. */
+export function schemaErrors(schema: unknown, value: unknown): string | null {
+  const validate = ajv.compile(schema as object);
+  return validate(value) ? null : ajv.errorsText(validate.errors);
+}
+
+/** The JSON schema documented for one operation's response status, dereferenced; undefined when not documented. */
+export const responseSchema = (doc: OpenApiDocument, path: string, method: string, status: number): unknown => {
+  const response = doc['paths']?.[path]?.[method]?.responses?.[String(status)];
+  return response ? dereference(doc, response.content?.['application/json']?.schema) : undefined;
+};
