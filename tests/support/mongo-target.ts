@@ -61,7 +61,7 @@ async function resolve(): Promise<Resolution> {
   try {
     testcontainers = await import('testcontainers');
   } catch (error) {
-    return { skipReason: `${noMongo} testcontainers cannot load on Node ${process.version} (${errorText(error)}); testcontainers 12 needs Node >= 22.22` };
+    return { skipReason: `${noMongo} testcontainers cannot load on Node ${process.version} (${errorText(error)})` };
   }
   try {
     await withTimeout(testcontainers.getContainerRuntimeClient(), DOCKER_PROBE_TIMEOUT_MS, 'the Docker engine');
