@@ -31,7 +31,15 @@ async function main(): Promise<void> {
   process.stderr.write('building dist/ (the service runs as `npm start` runs it)...\n');
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
   const dataDir = mkdtempSync(join(tmpdir(), 'account-bench-'));
-  const env = { NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', STORAGE: 'lmdb' };
+  const env = {
+    NODE_ENV: 'development',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    STORAGE: 'lmdb',
+    RATE_LIMIT_MAX: '1000000',
+  };
   const service = await startServer('dist/main.js', env, join(dataDir, 'service.log'));
   const bare = await startServer('bench/bare-server.ts', {}, join(dataDir, 'bare.log'));
   try {
