@@ -9,18 +9,11 @@ import { aRequestMetadata } from '../support/builders.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
 import { readModelContract } from './read-model.contract.js';
 import { type StorageFactory, aUser, eventLogContract, storeHealthContract, userRepositoryContract } from './storage.contract.js';
+import { rejection } from '../support/rejection.js';
 
 const recorded = (user: ReturnType<typeof aUser>, prefix: string): RecordedEvent[] =>
   user.pullEvents().map((event, i) => ({ ...event, eventId: `${prefix}-${user.id}-${i}`, metadata: aRequestMetadata() }));
 
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 describeWithMongo('MongoDB adapters', (target) => {
   let store: MongoStore | undefined;

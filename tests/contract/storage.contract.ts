@@ -9,6 +9,7 @@ import { Email } from '../../src/domain/email.js';
 import { PersonName } from '../../src/domain/person-name.js';
 import { User } from '../../src/domain/user.js';
 import { aRequestMetadata } from '../support/builders.js';
+import { rejection } from '../support/rejection.js';
 
 /** What a storage adapter group provides: both ports over one store, and a way to let go of it. */
 export interface StorageUnderTest {
@@ -49,14 +50,6 @@ const failure = (email: string, minutes: number, eventId = uniqueId('evt')): Rec
   metadata: aRequestMetadata({ userAgent: `agent-${minutes}` }),
 });
 
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 /** The behaviour every UserRepository adapter must share. */
 export function userRepositoryContract(adapter: string, makeStorage: StorageFactory): void {

@@ -3,15 +3,8 @@ import { InvalidToken } from '../../../src/application/ports/invalid-token.js';
 import { InvalidInput } from '../../../src/domain/domain-error.js';
 import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../support/builders.js';
 import { queryWorld } from '../../support/query-world.js';
+import { rejection } from '../../support/rejection.js';
 
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 async function adaWithHistory() {
   const world = queryWorld();

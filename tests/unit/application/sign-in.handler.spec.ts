@@ -3,15 +3,8 @@ import type { InvalidInput } from '../../../src/domain/domain-error.js';
 import { InvalidCredentials } from '../../../src/domain/domain-error.js';
 import { aSignInCommand, aSignUpCommand } from '../../support/builders.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
+import { rejection } from '../../support/rejection.js';
 
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 async function worldWithAda() {
   const world = inMemoryWorld();

@@ -2,15 +2,8 @@ import { expect } from 'chai';
 import { EmailAlreadyRegistered, InvalidInput } from '../../../src/domain/domain-error.js';
 import { aRequestMetadata, aSignUpCommand } from '../../support/builders.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
+import { rejection } from '../../support/rejection.js';
 
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 describe('SignUpHandler', () => {
   it('stores a normalised user with a hashed password and returns the public view and a token', async () => {

@@ -7,6 +7,7 @@ import type { SigningKey } from '../../../src/infrastructure/security/signing-ke
 import { VerificationKeyRing } from '../../../src/infrastructure/security/verification-key-ring.js';
 import { ManualClock, SequentialIds } from '../../support/fakes.js';
 import { type TestKey, aTestKey, claimsFor, hs256WithPublicKey, signToken, unsignedToken, withClaimChanged } from '../../support/tokens.js';
+import { rejection } from '../../support/rejection.js';
 
 const SETTINGS = { issuer: 'account-service', audience: 'account-service', ttlSeconds: 900 };
 
@@ -15,14 +16,6 @@ const signingKeyOf = (key: TestKey): SigningKey => {
   return { kid: key.kid, privateKey, publicKey: createPublicKey(privateKey) };
 };
 
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 describe('JwtTokenVerifier', () => {
   const current = aTestKey();

@@ -9,6 +9,7 @@ import { MongoUserRepository } from '../../../src/infrastructure/mongo/mongo-use
 import { aUser } from '../../contract/storage.contract.js';
 import { aRequestMetadata } from '../../support/builders.js';
 import { startTestService, tempDir } from '../../support/test-service.js';
+import { rejection } from '../../support/rejection.js';
 
 /** A local TCP port that nothing listens on: taken from the OS, then released. */
 const closedPort = async (): Promise<number> => {
@@ -20,14 +21,6 @@ const closedPort = async (): Promise<number> => {
   return address.port;
 };
 
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 describe('MongoDB adapters while MongoDB is unreachable (real driver, nothing listening)', () => {
   let uri: string;
