@@ -49,7 +49,7 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   409: 'Email is already registered',
   413: 'Request body is too large',
   415: 'Unsupported media type: Content-Type must be application/json',
-  429: 'Too many requests; see Retry-After',
+  429: 'Too many requests from this client; see Retry-After',
   500: 'Internal server error (the cause is logged with the request id, never sent)',
   503: 'Service temporarily unavailable (load shedding, store unavailable or shutting down); see Retry-After',
 };
@@ -59,6 +59,23 @@ export const errorResponses = (...statuses: number[]): Record<number, JsonSchema
   Object.fromEntries(
     statuses.map((status) => [status, { description: ERROR_DESCRIPTIONS[status] ?? `Error ${status}`, $ref: ERROR_ENVELOPE_REF }]),
   );
+
+/** The same responses, each also documenting the given response headers. */
+export const withHeaders = (responses: Record<number, JsonSchema>, headers: JsonSchema): Record<number, JsonSchema> =>
+  Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { ...response, headers }]));
+
+const RETRY_AFTER: JsonSchema = { 'retry-after': { type: 'string', pattern: '^\\d+$', description: 'Seconds to wait before trying again' } };
+
+/** The 429 of a rate-limited route: the error envelope and Retry-After. */
+export const rateLimitedResponse = (description = ERROR_DESCRIPTIONS[429]): Record<number, JsonSchema> =>
+  withHeaders({ 429: { ...errorResponses(429)[429], description } }, RETRY_AFTER);
+
+export const BEARER_SCHEME_NAME = 'bearerAuth';
+/** `security` for a route that requires `Authorization: Bearer <accesstoken>`. */
+export const BEARER_SECURITY = [{ [BEARER_SCHEME_NAME]: [] }];
+const SECURITY_SCHEMES = {
+  [BEARER_SCHEME_NAME]: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT', description: 'The ES256 access token from sign-up or sign-in' },
+};
 
 /**
  * Route options for a body that yup validates in the handler: the JSON Schema is documentation only, so that
@@ -78,7 +95,12 @@ const INFO = {
 export function registerOpenApi(app: FastifyInstance): void {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   void app.register(swagger, {
-    openapi: { openapi: '3.1.0', info: INFO, tags: [{ name: 'auth' }, { name: 'operations' }] },
+    openapi: {
+      openapi: '3.1.0',
+      info: INFO,
+      tags: [{ name: 'auth' }, { name: 'account' }, { name: 'keys' }, { name: 'operations' }],
+      components: { securitySchemes: SECURITY_SCHEMES },
+    },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
   });
   void app.register(swaggerUi, { routePrefix: '/docs' });
