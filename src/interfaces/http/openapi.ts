@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { withSources } from './docs-csp.js';
 import type { JsonSchema } from './yup-json-schema.js';
 
 export const ERROR_ENVELOPE_REF = 'ErrorEnvelope#';
@@ -91,7 +92,10 @@ const INFO = {
   description: 'Sign users up and sign them in. Every response carries X-Request-Id; every error is the ErrorEnvelope.',
 };
 
-/** Registers the shared schemas, the OpenAPI 3.1 generator and Swagger UI at /docs (the document at /docs/json). */
+/**
+ * Registers the shared schemas, the OpenAPI 3.1 generator and Swagger UI at /docs (the document at /docs/json).
+ * The UI runs under helmet's policy, plus the hashes of any inline script swagger-ui publishes, on /docs only.
+ */
 export function registerOpenApi(app: FastifyInstance): void {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   void app.register(swagger, {
@@ -103,5 +107,9 @@ export function registerOpenApi(app: FastifyInstance): void {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
   });
-  void app.register(swaggerUi, { routePrefix: '/docs' });
+  void app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { validatorUrl: null },
+    transformStaticCSP: (policy) => withSources(policy, 'script-src', app.swaggerCSP.script),
+  });
 }
