@@ -27,7 +27,7 @@ describe('HTTP: OpenAPI 3.1 document at /docs/json, and the server answering as 
       expect(doc['info'].title).to.be.a('string').and.not.empty;
       expect(doc['info'].version).to.be.a('string').and.not.empty;
       expect(doc['components'].schemas).to.have.keys(['ErrorEnvelope', 'User']);
-      expect(Object.keys(doc['paths'])).to.include.members(['/auth/sign-up', '/auth/sign-in', '/health/live', '/health/ready', '/metrics']);
+      expect(Object.keys(doc['paths'])).to.include.members(['/auth/sign-up', '/auth/sign-in', '/auth/me', '/auth/me/activity', '/.well-known/jwks.json', '/health/live', '/health/ready', '/metrics']);
     });
 
     it('resolves every $ref inside the document', () => {

@@ -48,3 +48,24 @@ export const responseSchema = (doc: OpenApiDocument, path: string, method: strin
   const response = doc['paths']?.[path]?.[method]?.responses?.[String(status)];
   return response ? dereference(doc, response.content?.['application/json']?.schema) : undefined;
 };
+
+/** The response headers documented for one operation's status, name to (dereferenced) schema. */
+export const documentedHeaders = (doc: OpenApiDocument, path: string, method: string, status: number): Record<string, unknown> => {
+  const headers = doc['paths']?.[path]?.[method]?.responses?.[String(status)]?.headers ?? {};
+  return Object.fromEntries(Object.entries(headers as Record<string, { schema: unknown }>).map(([name, header]) => [name, dereference(doc, header.schema)]));
+};
+
+/** Checks a real answer against the document: status documented, body and every documented header valid. Returns the problems. */
+export function undocumented(doc: OpenApiDocument, path: string, method: string, res: { status: number; headers: Record<string, unknown>; body: unknown }): string[] {
+  const schema = responseSchema(doc, path, method, res.status);
+  if (schema === undefined) return [`status ${res.status} of ${method} ${path} is not documented`];
+  const problems: string[] = [];
+  const bodyErrors = schemaErrors(schema, res.body);
+  if (bodyErrors !== null) problems.push(`body: ${bodyErrors} in ${JSON.stringify(res.body)}`);
+  for (const [name, headerSchema] of Object.entries(documentedHeaders(doc, path, method, res.status))) {
+    const value = res.headers[name.toLowerCase()];
+    if (value === undefined) problems.push(`header ${name} is documented but missing`);
+    else if (schemaErrors(headerSchema, value) !== null) problems.push(`header ${name}: ${JSON.stringify(value)} off ${JSON.stringify(headerSchema)}`);
+  }
+  return problems;
+}

@@ -5,7 +5,9 @@ import { CURSOR_RULE, LIMIT_RULE } from '../../application/queries/get-account-a
 import type { GetCurrentUserHandler } from '../../application/queries/get-current-user.handler.js';
 import type { TokenVerifier } from '../../application/ports/token-verifier.port.js';
 import { type FieldIssue, InvalidInput } from '../../domain/domain-error.js';
+import { activityRouteSchema, currentUserRouteSchema } from './account.openapi.js';
 import { authenticate } from './bearer-auth.js';
+import { validatedByYup } from './openapi.js';
 
 export interface AccountRouteDeps {
   readonly verifier: TokenVerifier;
@@ -45,13 +47,13 @@ const toResource = (entry: ActivityEntry) => ({
 /** GET /auth/me and GET /auth/me/activity: authenticate the bearer token, call the query handler, shape the envelope. */
 export function accountRoutes(deps: AccountRouteDeps) {
   return (app: FastifyInstance): void => {
-    app.get('/auth/me', async (request, reply) => {
+    app.get('/auth/me', { schema: currentUserRouteSchema, ...validatedByYup }, async (request, reply) => {
       const { userId } = await authenticate(request, deps.verifier);
       const user = await deps.currentUser.execute({ userId });
       return reply.header('cache-control', 'no-store').send({ message: CURRENT_USER_MESSAGE, data: { user } });
     });
 
-    app.get('/auth/me/activity', async (request, reply) => {
+    app.get('/auth/me/activity', { schema: activityRouteSchema, ...validatedByYup }, async (request, reply) => {
       const { userId } = await authenticate(request, deps.verifier);
       const page = await deps.activity.execute({ userId, ...parseActivityQuery(request.query) });
       return reply

@@ -1,0 +1,80 @@
+import type { FastifySchema } from 'fastify';
+import { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from '../../application/queries/get-account-activity.handler.js';
+import { REQUEST_ID_HEADERS } from './auth.openapi.js';
+import { BEARER_SECURITY, USER_REF, errorResponses, rateLimitedResponse, withHeaders } from './openapi.js';
+import type { JsonSchema } from './yup-json-schema.js';
+
+const NO_STORE = { 'cache-control': { type: 'string', const: 'no-store', description: 'Never cached: the answer is personal' } };
+const CHALLENGE = {
+  'www-authenticate': { type: 'string', description: 'Bearer realm="account-service", with error="invalid_token" when a token was presented' },
+};
+
+const envelopeOf = (description: string, message: string, data: JsonSchema): JsonSchema => ({
+  description,
+  headers: NO_STORE,
+  type: 'object',
+  required: ['message', 'data'],
+  additionalProperties: false,
+  properties: { message: { type: 'string', examples: [message] }, data },
+});
+
+const activityEntry: JsonSchema = {
+  type: 'object',
+  required: ['type', 'occurredAt', 'clientIp', 'userAgent'],
+  additionalProperties: false,
+  properties: {
+    type: { type: 'string', examples: ['user_registered', 'user_signed_in', 'sign_in_failed', 'password_rehashed'] },
+    occurredAt: { type: 'string', format: 'date-time' },
+    clientIp: { type: ['string', 'null'] },
+    userAgent: { type: ['string', 'null'], maxLength: 512 },
+    reason: { type: 'string', description: 'Only on failures, e.g. wrong_password' },
+  },
+};
+
+const activityQuery: JsonSchema = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: ACTIVITY_PAGE_MAX, default: ACTIVITY_PAGE_DEFAULT, description: 'Page size' },
+    cursor: { type: 'string', minLength: 1, maxLength: 512, description: 'The nextCursor of the previous page (opaque)' },
+  },
+};
+
+/** Errors every bearer-authenticated route may answer. */
+const authenticatedErrors = (...statuses: number[]) => ({
+  ...withHeaders({ 401: { ...errorResponses(401)[401], description: 'Missing, malformed or unacceptable access token' } }, CHALLENGE),
+  ...errorResponses(...statuses),
+  ...rateLimitedResponse(),
+});
+
+export const currentUserRouteSchema: FastifySchema = {
+  summary: 'The account the bearer token belongs to',
+  tags: ['account'],
+  security: BEARER_SECURITY,
+  headers: REQUEST_ID_HEADERS,
+  response: {
+    200: envelopeOf('The signed-in user', 'User retrieved successfully', {
+      type: 'object',
+      required: ['user'],
+      additionalProperties: false,
+      properties: { user: { $ref: USER_REF } },
+    }),
+    ...authenticatedErrors(500, 503),
+  },
+};
+
+export const activityRouteSchema: FastifySchema = {
+  summary: "The account's own security activity, newest first",
+  tags: ['account'],
+  security: BEARER_SECURITY,
+  headers: REQUEST_ID_HEADERS,
+  querystring: activityQuery,
+  response: {
+    200: envelopeOf('One page of activity; nextCursor is null on the last page', 'Account activity retrieved successfully', {
+      type: 'object',
+      required: ['events', 'nextCursor'],
+      additionalProperties: false,
+      properties: { events: { type: 'array', items: activityEntry }, nextCursor: { type: ['string', 'null'] } },
+    }),
+    ...authenticatedErrors(400, 500, 503),
+  },
+};
