@@ -112,10 +112,10 @@ module.exports = {
     },
     {
       name: 'fastify-only-in-http-interface',
-      comment: 'fastify and @fastify/* belong to src/interfaces/http (and the composition root src/main.ts).',
+      comment: 'fastify, @fastify/* and helmet belong to src/interfaces/http (and the composition root src/main.ts).',
       severity: 'error',
       from: { path: '^src/', pathNot: '^(src/interfaces/http/|src/main\\.ts$)' },
-      to: { path: pkg('fastify', '@fastify/[^/]+') },
+      to: { path: pkg('fastify', '@fastify/[^/]+', 'helmet') },
     },
 
     // --- hygiene ------------------------------------------------------------------------------

@@ -31,14 +31,14 @@ const successEnvelope = (result: AuthResult) => ({
 export function authRoutes(handlers: AuthHandlers) {
   return (app: FastifyInstance): void => {
     app.post('/auth/sign-up', { schema: signUpRouteSchema, ...validatedByYup }, async (request, reply) => {
-      const body = await validateBody(signUpSchema, request.body);
+      const body = validateBody(signUpSchema, request.body);
       if (!body.ok) throw new InvalidInput(body.issues);
       const result = await handlers.signUp.execute({ ...body.value, metadata: requestMetadata(request) });
       return reply.code(201).send(successEnvelope(result));
     });
 
     app.post('/auth/sign-in', { schema: signInRouteSchema, ...validatedByYup }, async (request, reply) => {
-      const body = await validateBody(signInSchema, request.body);
+      const body = validateBody(signInSchema, request.body);
       if (!body.ok) throw new InvalidInput(body.issues);
       const result = await handlers.signIn.execute({ ...body.value, metadata: requestMetadata(request) });
       return reply.code(201).send(successEnvelope(result));

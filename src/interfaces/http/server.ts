@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { PublicKeySet } from '../../application/ports/public-key-set.port.js';
@@ -10,6 +9,7 @@ import { jwksRoutes } from './jwks.routes.js';
 import { useStrictJsonParser } from './json-body-parser.js';
 import { registerOpenApi } from './openapi.js';
 import { type OperationsOptions, registerOperations } from './operations.js';
+import { securityHeaders } from './security-headers.js';
 import { ShutdownState } from './shutdown-state.js';
 
 export interface HttpServerOptions {
@@ -60,12 +60,12 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
   app.removeContentTypeParser('text/plain');
   useStrictJsonParser(app);
-  void app.register(helmet, { global: true });
+  const secure = securityHeaders();
   const shutdown = options.operations?.shutdown ?? new ShutdownState();
   app.addHook('preClose', async () => shutdown.stop());
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    reply.headers(secure).header('x-request-id', request.id);
     if (shutdown.stopping) {
       const { status, body, headers } = SHUTTING_DOWN;
       await reply.code(status).headers(headers).send(body);

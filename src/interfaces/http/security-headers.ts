@@ -1,0 +1,17 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet, { type HelmetOptions } from 'helmet';
+
+/**
+ * helmet's security headers (CSP, HSTS, nosniff, frame options, ...), computed once at start-up. They do not depend
+ * on the request, and building helmet's middleware per request (as @fastify/helmet does) cost about a sixth of the
+ * CPU of a 400 answer in the benchmark.
+ */
+export function securityHeaders(options: Readonly<HelmetOptions> = {}): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const capture = {
+    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  helmet(options)({} as IncomingMessage, capture as unknown as ServerResponse, () => undefined);
+  return Object.freeze(headers);
+}
