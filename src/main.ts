@@ -12,6 +12,8 @@ import { STORE_HEALTH, type StoreHealth } from './application/ports/store-health
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
 import { createLogger } from './infrastructure/logging/logger.js';
+import { HASH_LIMITER } from './infrastructure/container/config.token.js';
+import type { ConcurrencyLimiter } from './infrastructure/security/concurrency-limiter.js';
 import { METRICS } from './infrastructure/metrics/metrics.token.js';
 import type { PrometheusMetrics } from './infrastructure/metrics/prometheus-metrics.js';
 import { buildHttpServer } from './interfaces/http/server.js';
@@ -42,13 +44,18 @@ export async function startService(env: Record<string, string | undefined> = pro
   const logger = options.logger ?? createLogger(config.logLevel);
   const composition = await compose(config, logger, options);
   const metrics = composition.container.get<PrometheusMetrics>(METRICS);
+  const hashLimiter = composition.container.get<ConcurrencyLimiter>(HASH_LIMITER);
   const shutdown = new ShutdownState();
   const app = buildHttpServer({
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
-    handlers: { signUp: composition.container.get(SignUpHandler), signIn: composition.container.get(SignInHandler) },
+    handlers: {
+      signUp: composition.container.get(SignUpHandler),
+      signIn: composition.container.get(SignInHandler),
+      admitHashing: () => hashLimiter.admit(),
+    },
     account: {
       verifier: composition.container.get(TOKEN_VERIFIER),
       currentUser: composition.container.get(GetCurrentUserHandler),

@@ -21,13 +21,21 @@ export class ConcurrencyLimiter {
     private readonly onShed: (stats: LimiterStats) => void = () => undefined,
   ) {}
 
+  /**
+   * Throws ServiceUnavailable('overloaded'), counted as shed, when a task started now would be shed; returns
+   * otherwise. Lets a caller refuse work before spending anything on it.
+   */
+  admit(): void {
+    if (this.running >= this.concurrency && this.waiting.length >= this.maxQueue) {
+      this.shedCount += 1;
+      this.onShed(this.stats());
+      throw new ServiceUnavailable('overloaded', 1);
+    }
+  }
+
   async run<T>(task: () => Promise<T>): Promise<T> {
+    this.admit();
     if (this.running >= this.concurrency) {
-      if (this.waiting.length >= this.maxQueue) {
-        this.shedCount += 1;
-        this.onShed(this.stats());
-        throw new ServiceUnavailable('overloaded', 1);
-      }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
       this.running += 1;

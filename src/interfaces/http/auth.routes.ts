@@ -11,6 +11,11 @@ import { validatedByYup } from './openapi.js';
 export interface AuthHandlers {
   readonly signUp: Pick<SignUpHandler, 'execute'>;
   readonly signIn: Pick<SignInHandler, 'execute'>;
+  /**
+   * Admission control for the routes that hash a password: throws ServiceUnavailable when hashing capacity is
+   * exhausted, so an overloaded service refuses before parsing, validating or reading the store.
+   */
+  readonly admitHashing?: () => void;
 }
 
 export const SUCCESS_MESSAGE = 'User created successfully';
@@ -30,6 +35,9 @@ const successEnvelope = (result: AuthResult) => ({
 /** POST /auth/sign-up and POST /auth/sign-in: validate, call the handler, shape the envelope. */
 export function authRoutes(handlers: AuthHandlers) {
   return (app: FastifyInstance): void => {
+    const admit = handlers.admitHashing;
+    if (admit) app.addHook('onRequest', async () => admit());
+
     app.post('/auth/sign-up', { schema: signUpRouteSchema, ...validatedByYup }, async (request, reply) => {
       const body = validateBody(signUpSchema, request.body);
       if (!body.ok) throw new InvalidInput(body.issues);

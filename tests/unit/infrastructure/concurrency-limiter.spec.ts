@@ -40,4 +40,18 @@ describe('ConcurrencyLimiter', () => {
     expect(await limiter.run(() => Promise.resolve(42))).to.equal(42);
     expect(limiter.stats().running).to.equal(0);
   });
+
+  it('admits while a task would run or queue, and refuses (counted as shed) once it would be shed', async () => {
+    const limiter = new ConcurrencyLimiter(1, 1);
+    const gate = deferred();
+    limiter.admit();
+    const running = limiter.run(() => gate.promise);
+    limiter.admit();
+    const queued = limiter.run(() => Promise.resolve());
+    expect(() => limiter.admit()).to.throw(ServiceUnavailable);
+    expect(limiter.stats()).to.deep.equal({ running: 1, queued: 1, shed: 1 });
+    gate.resolve();
+    await Promise.all([running, queued]);
+    limiter.admit();
+  });
 });
