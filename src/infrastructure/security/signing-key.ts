@@ -33,6 +33,9 @@ export const thumbprint = (publicKey: KeyObject): string => {
   return createHash('sha256').update(canonical).digest('base64url');
 };
 
+/** True for an EC P-256 key, the only kind ES256 signs or verifies with. */
+export const isEs256Key = (key: KeyObject): boolean => key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
+
 const fromPem = (pem: string, variable: string): SigningKey => {
   let privateKey: KeyObject;
   try {
@@ -40,7 +43,7 @@ const fromPem = (pem: string, variable: string): SigningKey => {
   } catch {
     throw new SigningKeyError(`${variable} is not a PEM private key`);
   }
-  if (privateKey.asymmetricKeyType !== 'ec' || privateKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
+  if (!isEs256Key(privateKey)) {
     throw new SigningKeyError(`${variable} must be an EC P-256 private key (ES256)`);
   }
   const publicKey = createPublicKey(privateKey);

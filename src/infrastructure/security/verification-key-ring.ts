@@ -2,7 +2,7 @@ import { type KeyObject, createPublicKey } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PublicJwk, PublicKeySet } from '../../application/ports/public-key-set.port.js';
-import { type SigningKey, SigningKeyError, thumbprint } from './signing-key.js';
+import { type SigningKey, SigningKeyError, isEs256Key, thumbprint } from './signing-key.js';
 
 export interface VerificationKey {
   readonly kid: string;
@@ -37,7 +37,7 @@ const publicKeyFrom = (file: string): VerificationKey => {
   } catch {
     throw new SigningKeyError(`${file} is not a PEM public key`);
   }
-  if (publicKey.asymmetricKeyType !== 'ec' || publicKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
+  if (!isEs256Key(publicKey)) {
     throw new SigningKeyError(`${file} must be an EC P-256 public key (ES256)`);
   }
   return { kid: thumbprint(publicKey), publicKey };
