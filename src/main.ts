@@ -2,20 +2,11 @@ import 'reflect-metadata';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { SignInHandler } from './application/commands/sign-in.handler.js';
-import { SignUpHandler } from './application/commands/sign-up.handler.js';
-import { PUBLIC_KEY_SET } from './application/ports/public-key-set.port.js';
-import { TOKEN_VERIFIER } from './application/ports/token-verifier.port.js';
-import { GetAccountActivityHandler } from './application/queries/get-account-activity.handler.js';
-import { GetCurrentUserHandler } from './application/queries/get-current-user.handler.js';
-import { STORE_HEALTH, type StoreHealth } from './application/ports/store-health.port.js';
+import type { StoreHealth } from './application/ports/store-health.port.js';
+import { buildUseCases } from './application/use-cases.js';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
 import { createLogger } from './infrastructure/logging/logger.js';
-import { HASH_LIMITER } from './infrastructure/container/config.token.js';
-import type { ConcurrencyLimiter } from './infrastructure/security/concurrency-limiter.js';
-import { METRICS } from './infrastructure/metrics/metrics.token.js';
-import type { PrometheusMetrics } from './infrastructure/metrics/prometheus-metrics.js';
 import { buildHttpServer } from './interfaces/http/server.js';
 import { ShutdownState } from './interfaces/http/shutdown-state.js';
 
@@ -38,35 +29,23 @@ export interface StartOptions extends CompositionOverrides {
   readonly readinessTimeoutMs?: number;
 }
 
-/** The composition root: config -> container -> handlers -> HTTP server -> listen. */
+/** The composition root: config -> container (adapters) -> ports -> use cases -> HTTP server -> listen. */
 export async function startService(env: Record<string, string | undefined> = process.env, options: StartOptions = {}): Promise<RunningService> {
   const config = loadConfig(env);
   const logger = options.logger ?? createLogger(config.logLevel);
   const composition = await compose(config, logger, options);
-  const metrics = composition.container.get<PrometheusMetrics>(METRICS);
-  const hashLimiter = composition.container.get<ConcurrencyLimiter>(HASH_LIMITER);
+  const ports = options.storeHealth ? { ...composition.ports, storeHealth: options.storeHealth } : composition.ports;
   const shutdown = new ShutdownState();
   const app = buildHttpServer({
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
-    handlers: {
-      signUp: composition.container.get(SignUpHandler),
-      signIn: composition.container.get(SignInHandler),
-      admitHashing: () => hashLimiter.admit(),
-    },
-    account: {
-      verifier: composition.container.get(TOKEN_VERIFIER),
-      currentUser: composition.container.get(GetCurrentUserHandler),
-      activity: composition.container.get(GetAccountActivityHandler),
-    },
-    publicKeys: composition.container.get(PUBLIC_KEY_SET),
+    useCases: buildUseCases(ports, composition.policies),
     operations: {
-      storeHealth: options.storeHealth ?? composition.container.get<StoreHealth>(STORE_HEALTH),
       shutdown,
-      observer: metrics,
-      metrics,
+      observer: composition.metrics,
+      metrics: composition.metrics,
       ...(options.readinessTimeoutMs === undefined ? {} : { readinessTimeoutMs: options.readinessTimeoutMs }),
     },
   });

@@ -5,11 +5,17 @@ export interface FieldIssue {
 }
 
 /**
- * Base of every business-rule failure. `code` is stable and machine-readable; adapters map it
- * (HTTP status, log level) without the domain knowing about any transport.
+ * Every code a business-rule failure can carry. Stable and machine-readable: the HTTP adapter's error table is
+ * typed `{ [C in ErrorCode]: ErrorRow }`, so a code added here and not mapped there fails to compile.
+ */
+export type DomainErrorCode = 'INVALID_INPUT' | 'EMAIL_ALREADY_REGISTERED' | 'INVALID_CREDENTIALS' | 'TOO_MANY_ATTEMPTS';
+
+/**
+ * Base of every business-rule failure. Adapters map `code` (HTTP status, log level, metrics outcome)
+ * without the domain knowing about any transport.
  */
 export abstract class DomainError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: DomainErrorCode;
 
   constructor(
     message: string,

@@ -1,4 +1,4 @@
-import { type Parsed, hasLoneSurrogate, invalid, valid } from './validation.js';
+import { type Parsed, hasLoneSurrogate, invalid, rawText, valid } from './validation.js';
 
 export const EMAIL_MAX_LENGTH = 254;
 const LOCAL_PART_MAX_LENGTH = 64;
@@ -12,9 +12,11 @@ export class Email {
     return raw.trim().normalize('NFC').toLowerCase();
   }
 
-  static parse(raw: string): Parsed<Email> {
-    if (hasLoneSurrogate(raw)) return invalid('email', 'must be valid Unicode text');
-    const value = Email.normalise(raw);
+  static parse(input: unknown): Parsed<Email> {
+    const raw = rawText('email', input);
+    if (!raw.ok) return raw;
+    if (hasLoneSurrogate(raw.value)) return invalid('email', 'must be valid Unicode text');
+    const value = Email.normalise(raw.value);
     if (value.length === 0) return invalid('email', 'is required');
     if (value.length > EMAIL_MAX_LENGTH) return invalid('email', `must be at most ${EMAIL_MAX_LENGTH} characters`);
     if (!EMAIL_SHAPE.test(value) || value.indexOf('@') > LOCAL_PART_MAX_LENGTH || value.includes('..')) {

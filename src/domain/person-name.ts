@@ -1,4 +1,4 @@
-import { CONTROL_CHARACTERS, type Parsed, hasLoneSurrogate, invalid, valid } from './validation.js';
+import { CONTROL_CHARACTERS, type Parsed, hasLoneSurrogate, invalid, rawText, valid } from './validation.js';
 
 export const NAME_MAX_LENGTH = 100;
 
@@ -6,9 +6,11 @@ export const NAME_MAX_LENGTH = 100;
 export class PersonName {
   private constructor(readonly value: string) {}
 
-  static parse(field: string, raw: string): Parsed<PersonName> {
-    if (hasLoneSurrogate(raw)) return invalid(field, 'must be valid Unicode text');
-    const value = raw.trim().normalize('NFC');
+  static parse(field: string, input: unknown): Parsed<PersonName> {
+    const raw = rawText(field, input);
+    if (!raw.ok) return raw;
+    if (hasLoneSurrogate(raw.value)) return invalid(field, 'must be valid Unicode text');
+    const value = raw.value.trim().normalize('NFC');
     if (value.length === 0) return invalid(field, 'is required');
     if ([...value].length > NAME_MAX_LENGTH) return invalid(field, `must be at most ${NAME_MAX_LENGTH} characters`);
     if (CONTROL_CHARACTERS.test(value)) return invalid(field, 'must not contain control characters');

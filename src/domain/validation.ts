@@ -25,6 +25,15 @@ export function requireAll<T extends Record<string, Parsed<unknown>>>(parsed: T)
 // eslint-disable-next-line no-control-regex
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/u;
 
+/**
+ * The first step of parsing any raw input value: it must be a string. Absent (undefined or null) reads as
+ * "is required", another JSON type as "must be a string", so that every field's issue is found in one pass.
+ */
+export const rawText = (field: string, raw: unknown): Parsed<string> => {
+  if (raw === undefined || raw === null) return invalid(field, 'is required');
+  return typeof raw === 'string' ? valid(raw) : invalid(field, 'must be a string');
+};
+
 /** True for a string holding an unpaired UTF-16 surrogate (not representable as UTF-8). */
 const LONE_SURROGATE = /\p{Cs}/u;
 

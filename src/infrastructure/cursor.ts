@@ -1,4 +1,4 @@
-import { InvalidCursor } from '../application/ports/event-log.port.js';
+import { InvalidCursor } from '../application/errors.js';
 
 /** Cursors are opaque to clients: a position encoded as base64url text. */
 export const encodeCursor = (position: number): string => Buffer.from(`p:${position}`).toString('base64url');

@@ -4,6 +4,7 @@ import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
 import { MongoEventLog } from '../../src/infrastructure/mongo/mongo-event-log.js';
 import { MongoStoreHealth } from '../../src/infrastructure/mongo/mongo-store-health.js';
 import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
+import { MongoUserReadModel } from '../../src/infrastructure/mongo/mongo-user-read-model.js';
 import { MongoUserRepository } from '../../src/infrastructure/mongo/mongo-user.repository.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
@@ -31,15 +32,32 @@ describeWithMongo('MongoDB adapters', (target) => {
     const opened = await openStore();
     return {
       users: new MongoUserRepository(opened),
+      userViews: new MongoUserReadModel(opened),
       events: new MongoEventLog(opened),
       health: new MongoStoreHealth(opened),
+      closeStore: () => Promise.reject(new Error('the shared store stays open: see ownStoreStorage')),
       dispose: () => Promise.resolve(),
+    };
+  };
+
+  /** A storage over a client of its own, so that the health contract may close it without closing the shared one. */
+  const ownStoreStorage: StorageFactory = async () => {
+    const own = await MongoStore.open({ uri: target().uri, dbName });
+    let closing: Promise<void> | undefined;
+    const closeStore = () => (closing ??= own.close());
+    return {
+      users: new MongoUserRepository(own),
+      userViews: new MongoUserReadModel(own),
+      events: new MongoEventLog(own),
+      health: new MongoStoreHealth(own),
+      closeStore,
+      dispose: closeStore,
     };
   };
 
   userRepositoryContract('mongodb', mongo);
   eventLogContract('mongodb', mongo);
-  storeHealthContract('mongodb', mongo);
+  storeHealthContract('mongodb', ownStoreStorage);
   readModelContract('mongodb', mongo);
 
   describe('MongoDB only', () => {

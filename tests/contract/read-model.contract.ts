@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { InvalidCursor, type RecordedEvent } from '../../src/application/ports/event-log.port.js';
-import type { ActivityEntry } from '../../src/application/queries/activity-read-model.port.js';
+import { InvalidCursor } from '../../src/application/errors.js';
+import type { ActivityEntry } from '../../src/application/ports/activity-read-model.port.js';
+import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import type { UserReadModel } from '../../src/application/ports/user-read-model.port.js';
 import type { User } from '../../src/domain/user.js';
 import { EventLogActivityReadModel } from '../../src/infrastructure/read-model/event-log-activity-read-model.js';
-import { RepositoryUserReadModel } from '../../src/infrastructure/read-model/repository-user-read-model.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { type StorageFactory, type StorageUnderTest, aUser } from './storage.contract.js';
 
@@ -14,15 +15,15 @@ let counter = 0;
 const record = (user: User, agent: string): RecordedEvent[] =>
   user.pullEvents().map((event) => ({ ...event, eventId: `rm-${process.pid}-${++counter}`, metadata: aRequestMetadata({ userAgent: agent }) }));
 
-/** The generic read models (over UserRepository and EventLog) on one storage adapter: what the query side relies on. */
+/** The read models on one storage adapter (its own UserReadModel, the activity view over its EventLog): what the query side relies on. */
 export function readModelContract(adapter: string, makeStorage: StorageFactory): void {
   describe(`Read models over ${adapter}`, () => {
     let storage: StorageUnderTest;
-    let users: RepositoryUserReadModel;
+    let users: UserReadModel;
     let activity: EventLogActivityReadModel;
     beforeEach(async () => {
       storage = await makeStorage();
-      users = new RepositoryUserReadModel(storage.users);
+      users = storage.userViews;
       activity = new EventLogActivityReadModel(storage.events);
     });
     afterEach(async () => storage.dispose());
@@ -39,9 +40,11 @@ export function readModelContract(adapter: string, makeStorage: StorageFactory):
       return user;
     }
 
-    it('UserReadModel: the public view of a stored user, null for an unknown id', async () => {
+    it('UserReadModel: the public view of a stored user and nothing else (no hash), null for an unknown id', async () => {
       const user = await userWithHistory();
-      expect(await users.findById(user.id)).to.deep.equal({ id: user.id, name: 'Ada', lastname: 'Lovelace', email: user.email.value });
+      const view = await users.findById(user.id);
+      expect(view).to.deep.equal({ id: user.id, name: 'Ada', lastname: 'Lovelace', email: user.email.value });
+      expect(Object.keys(view ?? {})).to.have.members(['id', 'name', 'lastname', 'email']);
       expect(await users.findById('no-such-id')).to.equal(null);
     });
 

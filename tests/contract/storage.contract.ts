@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import { type EventLog, InvalidCursor, type RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import type { EventLog, RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import type { StoreHealth } from '../../src/application/ports/store-health.port.js';
-import { UserNotFound } from '../../src/application/ports/user-not-found.js';
+import { InvalidCursor, ServiceUnavailable, UserNotFound } from '../../src/application/errors.js';
+import type { UserReadModel } from '../../src/application/ports/user-read-model.port.js';
 import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
 import { signInFailed } from '../../src/domain/domain-event.js';
 import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
@@ -11,11 +12,14 @@ import { User } from '../../src/domain/user.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { rejection } from '../support/rejection.js';
 
-/** What a storage adapter group provides: both ports over one store, and a way to let go of it. */
+/** What a storage adapter group provides: its ports over one store, and a way to let go of it. */
 export interface StorageUnderTest {
   readonly users: UserRepository;
+  readonly userViews: UserReadModel;
   readonly events: EventLog;
   readonly health: StoreHealth;
+  /** Closes the store under the adapters (what a lost handle or connection looks like to them). */
+  closeStore(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -212,13 +216,16 @@ export function eventLogContract(adapter: string, makeStorage: StorageFactory): 
   });
 }
 
-/** Every store reports itself healthy while it can write. */
+/** Every store reports itself healthy while it can write, and refuses once its store is gone. */
 export function storeHealthContract(adapter: string, makeStorage: StorageFactory): void {
   describe(`StoreHealth contract: ${adapter}`, () => {
-    it('resolves while the store is open', async () => {
+    it('resolves while the store is open, and rejects with ServiceUnavailable(store_unavailable) once it is closed', async () => {
       const storage = await makeStorage();
       try {
         await storage.health.check();
+        await storage.closeStore();
+        const failure = await rejection(storage.health.check());
+        expect(failure).to.be.instanceOf(ServiceUnavailable).and.include({ reason: 'store_unavailable' });
       } finally {
         await storage.dispose();
       }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { FastifyInstance } from 'fastify';
-import { ServiceUnavailable } from '../../src/application/ports/service-unavailable.js';
+import { ServiceUnavailable } from '../../src/application/errors.js';
+import { InvalidCredentials } from '../../src/domain/domain-error.js';
 import { createLogger } from '../../src/infrastructure/logging/logger.js';
 import { buildHttpServer } from '../../src/interfaces/http/server.js';
 import { httpServerOptions } from '../support/http-server-options.js';
@@ -14,7 +15,7 @@ describe('HTTP: admission control before hashing routes', () => {
   const handler = {
     execute: () => {
       handled += 1;
-      return Promise.reject(new Error('not reached in these tests'));
+      return Promise.reject(new InvalidCredentials());
     },
   };
 
@@ -22,7 +23,7 @@ describe('HTTP: admission control before hashing routes', () => {
     const admitHashing = () => {
       if (saturated) throw new ServiceUnavailable('overloaded', 1);
     };
-    app = buildHttpServer(httpServerOptions(createLogger('silent'), { handlers: { signUp: handler, signIn: handler, admitHashing } }));
+    app = buildHttpServer(httpServerOptions(createLogger('silent'), { useCases: { signUp: handler, signIn: handler, admission: { admit: admitHashing } } }));
     url = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   after(async () => app.close());
@@ -40,6 +41,7 @@ describe('HTTP: admission control before hashing routes', () => {
   it('leaves other routes alone, and lets requests through once capacity is back', async () => {
     expect((await http(url, '/.well-known/jwks.json', { method: 'GET' })).status).to.equal(200);
     saturated = false;
-    expect((await postJson(url, '/auth/sign-in', { email: 'not even valid' })).status).to.equal(400);
+    expect((await postJson(url, '/auth/sign-in', { email: 'ada@example.com', password: 'x' })).status).to.equal(401);
+    expect(handled).to.equal(1);
   });
 });

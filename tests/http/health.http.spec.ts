@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { StoreHealth } from '../../src/application/ports/store-health.port.js';
-import { ServiceUnavailable } from '../../src/application/ports/service-unavailable.js';
+import { ServiceUnavailable } from '../../src/application/errors.js';
 import { aSignUpBody } from '../support/builders.js';
 import { http, postJson } from '../support/http-client.js';
 import { startTestService } from '../support/test-service.js';

@@ -25,7 +25,7 @@ describe('HTTP: an unexpected failure', () => {
   before(async () => {
     app = buildHttpServer(
       httpServerOptions(createLogger('info', logs), {
-        handlers: { signUp: { execute: () => Promise.reject(failure) }, signIn: { execute: () => Promise.reject(failure) } },
+        useCases: { signUp: { execute: () => Promise.reject(failure) }, signIn: { execute: () => Promise.reject(failure) } },
       }),
     );
     url = await app.listen({ port: 0, host: '127.0.0.1' });

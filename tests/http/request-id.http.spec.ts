@@ -53,7 +53,7 @@ describe('HTTP: request ids on every response, log line and event', () => {
   it('answers an unexpected failure with 500, the request id, and the same id on the error log line', async () => {
     const { logger, lines } = capturingLogger();
     const failing = { execute: () => Promise.reject(new Error('driver exploded')) };
-    const app = buildHttpServer(httpServerOptions(logger, { handlers: { signUp: failing, signIn: failing } }));
+    const app = buildHttpServer(httpServerOptions(logger, { useCases: { signUp: failing, signIn: failing } }));
     try {
       const res = await app.inject({ method: 'POST', url: '/auth/sign-up', headers: { 'x-request-id': 'boom-1' }, payload: aSignUpBody() });
       expect(res.statusCode).to.equal(500);

@@ -51,7 +51,7 @@ describe('HTTP: secrets never reach the log (LOG_LEVEL=debug)', () => {
     ];
     expect(statuses).to.deep.equal([201, 401, 401, 429, 401, 409, 400, 400, 400]);
 
-    broken = buildHttpServer(httpServerOptions(logs.logger, { handlers: { signUp: failingHandler, signIn: failingHandler } }));
+    broken = buildHttpServer(httpServerOptions(logs.logger, { useCases: { signUp: failingHandler, signIn: failingHandler } }));
     const brokenUrl = await broken.listen({ port: 0, host: '127.0.0.1' });
     internalError = await postJson(brokenUrl, '/auth/sign-in', { email: 'ada@example.com', password: PASSWORDS[0] });
   });

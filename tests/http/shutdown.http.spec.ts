@@ -25,7 +25,7 @@ describe('HTTP: a request arriving while the server closes', () => {
   it('finishes the request in flight, and answers the next one on the same connection 503 in the envelope, with its request id', async () => {
     const user = { id: '1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' };
     const slow = { execute: () => new Promise((resolve) => setTimeout(resolve, 300)).then(() => ({ user, accessToken: 't' })) };
-    const app = buildHttpServer(httpServerOptions(createLogger('silent'), { handlers: { signUp: slow, signIn: slow } }));
+    const app = buildHttpServer(httpServerOptions(createLogger('silent'), { useCases: { signUp: slow, signIn: slow } }));
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {

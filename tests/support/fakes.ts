@@ -2,7 +2,10 @@ import type { Clock } from '../../src/application/ports/clock.port.js';
 import type { IdGenerator } from '../../src/application/ports/id-generator.port.js';
 import type { PasswordBlocklist } from '../../src/application/ports/password-blocklist.port.js';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.port.js';
+import { InvalidToken } from '../../src/application/errors.js';
+import type { HashingAdmission } from '../../src/application/ports/hashing-admission.port.js';
 import type { AccessTokenSubject, TokenIssuer } from '../../src/application/ports/token-issuer.port.js';
+import type { TokenVerifier, VerifiedToken } from '../../src/application/ports/token-verifier.port.js';
 import type { PlainPassword } from '../../src/domain/password.js';
 
 /** A clock that stands still until told to move. */
@@ -62,11 +65,31 @@ export class FakePasswordHasher implements PasswordHasher {
 /** Tokens that name their subject, so tests can tell whose token it is. */
 export class FakeTokenIssuer implements TokenIssuer {
   private n = 0;
+  readonly issued = new Map<string, AccessTokenSubject>();
 
   async issue(subject: AccessTokenSubject): Promise<string> {
     this.n += 1;
-    return Promise.resolve(`token-${this.n}-for-${subject.userId}`);
+    const token = `token-${this.n}-for-${subject.userId}`;
+    this.issued.set(token, subject);
+    return Promise.resolve(token);
   }
+}
+
+/** Accepts exactly the tokens its issuer issued (and not revoked by the test), like a signature check would. */
+export class FakeTokenVerifier implements TokenVerifier {
+  constructor(private readonly issuer: FakeTokenIssuer) {}
+
+  async verify(accessToken: string): Promise<VerifiedToken> {
+    await Promise.resolve();
+    const subject = this.issuer.issued.get(accessToken);
+    if (!subject) throw new InvalidToken();
+    return { userId: subject.userId, tokenId: accessToken, expiresAt: new Date(8640000000000000) };
+  }
+}
+
+/** Admission that always has room: the unit tests do not exercise load shedding (the HTTP tests do). */
+export class OpenAdmission implements HashingAdmission {
+  admit(): void {}
 }
 
 /** A blocklist of the given words, compared case-insensitively like the real one. */

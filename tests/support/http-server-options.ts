@@ -1,16 +1,32 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { UseCases } from '../../src/application/use-cases.js';
 import type { HttpServerOptions } from '../../src/interfaces/http/server.js';
 
 const unused = () => Promise.reject(new Error('not used by this test'));
 
-/** Options for building the HTTP adapter alone, around the parts a test cares about; everything else refuses. */
-export const httpServerOptions = (logger: FastifyBaseLogger, overrides: Partial<HttpServerOptions> = {}): HttpServerOptions => ({
+/** Every use case refusing, so that a test states only the parts it cares about. */
+const refusingUseCases = {
+  signUp: { execute: unused },
+  signIn: { execute: unused },
+  authenticate: { execute: unused },
+  currentUser: { execute: unused },
+  accountActivity: { execute: unused },
+  admission: { admit: () => undefined },
+  publicKeys: { publicKeys: () => [] },
+  storeHealth: { check: () => Promise.resolve() },
+};
+
+type UseCaseStubs = { readonly [K in keyof UseCases]?: unknown };
+
+/** Options for building the HTTP adapter alone, around the use cases a test cares about; every other one refuses. */
+export const httpServerOptions = (
+  logger: FastifyBaseLogger,
+  { useCases, ...overrides }: Omit<Partial<HttpServerOptions>, 'useCases'> & { useCases?: UseCaseStubs } = {},
+): HttpServerOptions => ({
   logger,
   bodyLimitBytes: 16 * 1024,
   rateLimit: { max: 100, windowMs: 60_000 },
   trustProxy: false,
-  handlers: { signUp: { execute: unused }, signIn: { execute: unused } },
-  account: { verifier: { verify: unused }, currentUser: { execute: unused }, activity: { execute: unused } },
-  publicKeys: { publicKeys: () => [] },
+  useCases: { ...refusingUseCases, ...useCases } as unknown as UseCases,
   ...overrides,
 });

@@ -1,30 +1,51 @@
-import { SignInHandler } from '../../src/application/commands/sign-in.handler.js';
-import { type SignInThrottleSettings, SignInThrottle } from '../../src/application/commands/sign-in-throttle.js';
-import { SignUpHandler } from '../../src/application/commands/sign-up.handler.js';
+import type { Ports } from '../../src/application/ports/ports.js';
+import type { SignInThrottleSettings } from '../../src/application/policies/sign-in-throttle.js';
+import { buildUseCases } from '../../src/application/use-cases.js';
 import { InMemoryEventLog } from '../../src/infrastructure/memory/in-memory-event-log.js';
+import { InMemoryStoreHealth } from '../../src/infrastructure/memory/in-memory-store-health.js';
 import { InMemoryStore } from '../../src/infrastructure/memory/in-memory-store.js';
+import { InMemoryUserReadModel } from '../../src/infrastructure/memory/in-memory-user-read-model.js';
 import { InMemoryUserRepository } from '../../src/infrastructure/memory/in-memory-user.repository.js';
-import { FakePasswordBlocklist, FakePasswordHasher, FakeTokenIssuer, ManualClock, SequentialIds } from './fakes.js';
+import { EventLogActivityReadModel } from '../../src/infrastructure/read-model/event-log-activity-read-model.js';
+import {
+  FakePasswordBlocklist,
+  FakePasswordHasher,
+  FakeTokenIssuer,
+  FakeTokenVerifier,
+  ManualClock,
+  OpenAdmission,
+  SequentialIds,
+} from './fakes.js';
 
-/** The application wired to working in-memory adapters: no I/O, deterministic time and ids. */
-export function inMemoryWorld(throttleSettings: SignInThrottleSettings = { maxFailures: 5, windowSeconds: 900 }) {
-  const store = new InMemoryStore();
-  const users = new InMemoryUserRepository(store);
-  const events = new InMemoryEventLog(store);
-  const hasher = new FakePasswordHasher();
-  const tokens = new FakeTokenIssuer();
-  const clock = new ManualClock();
-  const ids = new SequentialIds();
-  const blocklist = new FakePasswordBlocklist(['password123', 'iloveyou2']);
-  return {
-    store,
-    users,
-    events,
-    hasher,
-    tokens,
-    clock,
-    ids,
-    signUp: new SignUpHandler(users, hasher, tokens, clock, ids, blocklist),
-    signIn: new SignInHandler(users, events, hasher, tokens, clock, ids, new SignInThrottle(events, clock, throttleSettings)),
-  };
+export interface WorldOptions {
+  readonly signInThrottle?: SignInThrottleSettings;
 }
+
+/**
+ * The application wired to working in-memory adapters, no I/O, deterministic time and ids, built by the same
+ * registry as the service (`buildUseCases`): a new use case appears here without any edit.
+ */
+export function inMemoryWorld(options: WorldOptions = {}) {
+  const store = new InMemoryStore();
+  const events = new InMemoryEventLog(store);
+  const tokens = new FakeTokenIssuer();
+  const ports = {
+    users: new InMemoryUserRepository(store),
+    events,
+    userViews: new InMemoryUserReadModel(store),
+    activity: new EventLogActivityReadModel(events),
+    storeHealth: new InMemoryStoreHealth(store),
+    hasher: new FakePasswordHasher(),
+    admission: new OpenAdmission(),
+    blocklist: new FakePasswordBlocklist(['password123', 'iloveyou2']),
+    tokens,
+    verifier: new FakeTokenVerifier(tokens),
+    publicKeys: { publicKeys: () => [] },
+    clock: new ManualClock(),
+    ids: new SequentialIds(),
+  } satisfies Ports;
+  const useCases = buildUseCases(ports, { signInThrottle: options.signInThrottle ?? { maxFailures: 5, windowSeconds: 900 } });
+  return { store, ...ports, ...useCases };
+}
+
+export type InMemoryWorld = ReturnType<typeof inMemoryWorld>;

@@ -1,10 +1,10 @@
 import type { UserEvent } from '../../domain/domain-event.js';
 import type { User } from '../../domain/user.js';
-import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
+import type { IdGenerator } from '../ports/id-generator.port.js';
 
-/** The public user resource: nothing secret. */
-export interface UserView {
+/** The account as a command that signs it in answers it: the public fields of the aggregate it just wrote. */
+export interface AccountResource {
   readonly id: string;
   readonly name: string;
   readonly lastname: string;
@@ -12,11 +12,11 @@ export interface UserView {
 }
 
 export interface AuthResult {
-  readonly user: UserView;
+  readonly user: AccountResource;
   readonly accessToken: string;
 }
 
-export const toUserView = (user: User): UserView => ({
+export const toAccountResource = (user: User): AccountResource => ({
   id: user.id,
   name: user.name.value,
   lastname: user.lastname.value,

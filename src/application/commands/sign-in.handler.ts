@@ -1,35 +1,25 @@
-import { inject, injectable } from 'inversify';
 import { signInFailed } from '../../domain/domain-event.js';
 import { InvalidCredentials } from '../../domain/domain-error.js';
 import { Email } from '../../domain/email.js';
 import { PlainPassword } from '../../domain/password.js';
 import { requireAll } from '../../domain/validation.js';
-import { CLOCK, type Clock } from '../ports/clock.port.js';
-import { EVENT_LOG, type EventLog, type RequestMetadata } from '../ports/event-log.port.js';
-import { ID_GENERATOR, type IdGenerator } from '../ports/id-generator.port.js';
-import { PASSWORD_HASHER, type PasswordHasher } from '../ports/password-hasher.port.js';
-import { TOKEN_ISSUER, type TokenIssuer } from '../ports/token-issuer.port.js';
-import { USER_REPOSITORY, type UserRepository } from '../ports/user-repository.port.js';
-import { type AuthResult, recordEvents, toUserView } from './auth-result.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import type { RequestMetadata } from '../ports/event-log.port.js';
+import type { SignInThrottle } from '../policies/sign-in-throttle.js';
+import type { Ports } from '../ports/ports.js';
+import { type AuthResult, recordEvents, toAccountResource } from './auth-result.js';
 
+/** Raw input values as the client sent them (any JSON type): the handler parses each once, reporting every issue. */
 export interface SignInCommand {
-  readonly email: string;
-  readonly password: string;
+  readonly email: unknown;
+  readonly password: unknown;
   readonly metadata: RequestMetadata;
 }
 
 /** Authenticates by e-mail and password; records the outcome in the event log either way. */
-@injectable()
 export class SignInHandler {
   constructor(
-    @inject(USER_REPOSITORY) private readonly users: UserRepository,
-    @inject(EVENT_LOG) private readonly events: EventLog,
-    @inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
-    @inject(TOKEN_ISSUER) private readonly tokens: TokenIssuer,
-    @inject(CLOCK) private readonly clock: Clock,
-    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
-    @inject(SignInThrottle) private readonly throttle: SignInThrottle,
+    private readonly deps: Pick<Ports, 'users' | 'events' | 'hasher' | 'tokens' | 'clock' | 'ids'>,
+    private readonly throttle: SignInThrottle,
   ) {}
 
   /**
@@ -37,29 +27,28 @@ export class SignInHandler {
    * or InvalidCredentials for an unknown e-mail and a wrong password alike.
    */
   async execute(command: SignInCommand): Promise<AuthResult> {
+    const { users, events, hasher, tokens, clock, ids } = this.deps;
     const { email, password } = requireAll({
       email: Email.parse(command.email),
       password: PlainPassword.parse(command.password),
     });
     await this.throttle.check(email.value);
-    const user = await this.users.findByEmail(email.value);
+    const user = await users.findByEmail(email.value);
     if (!user) {
-      await this.hasher.verifyDummy(password);
-      await this.events.append(
-        recordEvents([signInFailed(email.value, 'unknown_email', null, this.clock.now())], this.ids, command.metadata),
-      );
+      await hasher.verifyDummy(password);
+      await events.append(recordEvents([signInFailed(email.value, 'unknown_email', null, clock.now())], ids, command.metadata));
       throw new InvalidCredentials();
     }
-    if (!(await this.hasher.verify(user.passwordHash, password))) {
-      user.recordFailedSignIn(this.clock.now());
-      await this.events.append(recordEvents(user.pullEvents(), this.ids, command.metadata));
+    if (!(await hasher.verify(user.passwordHash, password))) {
+      user.recordFailedSignIn(clock.now());
+      await events.append(recordEvents(user.pullEvents(), ids, command.metadata));
       throw new InvalidCredentials();
     }
-    if (this.hasher.needsRehash(user.passwordHash)) {
-      user.rehashPassword(await this.hasher.hash(password), this.clock.now());
+    if (hasher.needsRehash(user.passwordHash)) {
+      user.rehashPassword(await hasher.hash(password), clock.now());
     }
-    user.recordSignIn(this.clock.now());
-    await this.users.save(user, recordEvents(user.pullEvents(), this.ids, command.metadata));
-    return { user: toUserView(user), accessToken: await this.tokens.issue({ userId: user.id }) };
+    user.recordSignIn(clock.now());
+    await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata));
+    return { user: toAccountResource(user), accessToken: await tokens.issue({ userId: user.id }) };
   }
 }

@@ -1,4 +1,4 @@
-import { token } from './token.js';
+import { token } from '../di-token.js';
 
 export interface Clock {
   /** Returns the current instant. Never throws. */

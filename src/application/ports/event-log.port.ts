@@ -1,5 +1,5 @@
 import type { UserEvent, UserEventType } from '../../domain/domain-event.js';
-import { token } from './token.js';
+import { token } from '../di-token.js';
 
 /** Who caused an event, captured at the driving edge; the domain never reads it. */
 export interface RequestMetadata {
@@ -50,16 +50,6 @@ export interface EventLog {
    * Throws `InvalidCursor` for a cursor this adapter did not issue.
    */
   findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage>;
-}
-
-/** A paging cursor that is malformed or was issued by another adapter. */
-export class InvalidCursor extends Error {
-  readonly code = 'INVALID_CURSOR';
-
-  constructor() {
-    super('Invalid cursor');
-    this.name = 'InvalidCursor';
-  }
 }
 
 export const EVENT_LOG = token<EventLog>('EventLog');

@@ -1,4 +1,4 @@
-import { token } from './token.js';
+import { token } from '../di-token.js';
 
 export interface IdGenerator {
   /** Returns a new globally unique, unguessable identifier (a UUID). Never repeats. */

@@ -1,5 +1,5 @@
 import type { PlainPassword } from '../../domain/password.js';
-import { token } from './token.js';
+import { token } from '../di-token.js';
 
 /** The passwords too common to be chosen, whatever their case. */
 export interface PasswordBlocklist {

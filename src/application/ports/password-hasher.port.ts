@@ -1,5 +1,5 @@
 import type { PlainPassword } from '../../domain/password.js';
-import { token } from './token.js';
+import { token } from '../di-token.js';
 
 /** One-way password hashing. The hash is opaque to everything but the adapter. */
 export interface PasswordHasher {

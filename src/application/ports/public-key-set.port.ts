@@ -1,4 +1,4 @@
-import { token } from './token.js';
+import { token } from '../di-token.js';
 
 /** A public signature-verification key in JWK form (RFC 7517), EC P-256 for ES256. */
 export interface PublicJwk {

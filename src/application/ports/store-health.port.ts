@@ -1,4 +1,4 @@
-import { token } from './token.js';
+import { token } from '../di-token.js';
 
 /** Whether the store behind the repositories can serve. */
 export interface StoreHealth {

@@ -1,4 +1,4 @@
-import { token } from './token.js';
+import { token } from '../di-token.js';
 
 /** What a verified access token establishes. */
 export interface VerifiedToken {

@@ -1,6 +1,6 @@
 import type { User } from '../../domain/user.js';
 import type { RecordedEvent } from './event-log.port.js';
-import { token } from './token.js';
+import { token } from '../di-token.js';
 
 /**
  * Where accounts live. Every write commits the user's state and the events it produced together,

@@ -1,37 +1,64 @@
-import { Container, type ContainerModule } from 'inversify';
+import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { Clock } from '../../application/ports/clock.port.js';
+import { PORT_TOKENS, type Ports } from '../../application/ports/ports.js';
+import type { Policies } from '../../application/use-cases.js';
 import type { Config } from '../config/config.js';
+import { LmdbEventLog } from '../lmdb/lmdb-event-log.js';
+import { LmdbStoreHealth } from '../lmdb/lmdb-store-health.js';
 import { LmdbStore } from '../lmdb/lmdb-store.js';
+import { LmdbUserReadModel } from '../lmdb/lmdb-user-read-model.js';
+import { LmdbUserRepository } from '../lmdb/lmdb-user.repository.js';
+import { InMemoryEventLog } from '../memory/in-memory-event-log.js';
+import { InMemoryStoreHealth } from '../memory/in-memory-store-health.js';
+import { InMemoryStore } from '../memory/in-memory-store.js';
+import { InMemoryUserReadModel } from '../memory/in-memory-user-read-model.js';
+import { InMemoryUserRepository } from '../memory/in-memory-user.repository.js';
+import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
+import { MongoEventLog } from '../mongo/mongo-event-log.js';
+import { MongoStoreHealth } from '../mongo/mongo-store-health.js';
 import { MongoStore } from '../mongo/mongo-store.js';
+import { MongoUserReadModel } from '../mongo/mongo-user-read-model.js';
+import { MongoUserRepository } from '../mongo/mongo-user.repository.js';
 import { loadSigningKey } from '../security/signing-key.js';
 import { VerificationKeyRing, loadPreviousPublicKeys } from '../security/verification-key-ring.js';
 import { coreModule } from './core.module.js';
-import { lmdbModule } from './lmdb.module.js';
-import { memoryModule } from './memory.module.js';
-import { mongoModule } from './mongo.module.js';
-import { queryModule } from './query.module.js';
+import { type StorageAdapters, storageModule } from './storage.module.js';
+import { METRICS } from './tokens.js';
 
 export interface Composition {
-  readonly container: Container;
+  /** Every port, resolved: what `buildUseCases` takes. */
+  readonly ports: Ports;
+  readonly policies: Policies;
+  readonly metrics: PrometheusMetrics;
   /** Releases what the adapters hold (store handles, pools). Idempotent. */
   close(): Promise<void>;
 }
 
-interface StorageBinding {
-  readonly module: ContainerModule;
-  close(): Promise<void>;
-}
+type AnyStorage = StorageAdapters<object>;
 
-const storages: Record<Config['storage']['kind'], (config: Config) => Promise<StorageBinding>> = {
-  memory: () => Promise.resolve({ module: memoryModule(), close: () => Promise.resolve() }),
+/** Each storage technology: how to open it, and which adapters implement the storage ports over it. */
+const storages: Record<Config['storage']['kind'], (config: Config) => Promise<AnyStorage>> = {
+  memory: () => {
+    const store = new InMemoryStore();
+    return Promise.resolve({
+      store, storeClass: InMemoryStore, close: () => store.close(),
+      users: InMemoryUserRepository, userViews: InMemoryUserReadModel, events: InMemoryEventLog, health: InMemoryStoreHealth,
+    });
+  },
   lmdb: (config) => {
     const store = LmdbStore.open(config.storage.dataDir);
-    return Promise.resolve({ module: lmdbModule(store), close: () => store.close() });
+    return Promise.resolve({
+      store, storeClass: LmdbStore, close: () => store.close(),
+      users: LmdbUserRepository, userViews: LmdbUserReadModel, events: LmdbEventLog, health: LmdbStoreHealth,
+    });
   },
   mongodb: async ({ storage: { mongodb } }) => {
     const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName });
-    return { module: mongoModule(store), close: () => store.close() };
+    return {
+      store, storeClass: MongoStore, close: () => store.close(),
+      users: MongoUserRepository, userViews: MongoUserReadModel, events: MongoEventLog, health: MongoStoreHealth,
+    };
   },
 };
 
@@ -39,22 +66,31 @@ export interface CompositionOverrides {
   readonly clock?: Clock;
 }
 
-/** Wires every adapter chosen by the configuration into one container. */
+const resolvePorts = (container: Container): Ports =>
+  Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, token]) => [name, container.get(token)])) as unknown as Ports;
+
+/** Wires every adapter chosen by the configuration into one container and resolves the ports from it. */
 export async function compose(config: Config, logger: Logger, overrides: CompositionOverrides = {}): Promise<Composition> {
   const { key, origin } = loadSigningKey({
     privateKeyPem: config.jwt.privateKeyPem,
     privateKeyFile: config.jwt.privateKeyFile,
     dataDir: config.storage.dataDir,
     production: config.env === 'production',
+    ephemeral: config.storage.kind === 'memory',
   });
   if (origin !== 'configured') {
-    logger.warn({ kid: key.kid, origin }, 'no JWT_PRIVATE_KEY configured: using a signing key kept in DATA_DIR (not for production)');
+    logger.warn({ kid: key.kid, origin }, 'no JWT_PRIVATE_KEY configured: using a generated signing key (not for production)');
   }
   const keyRing = new VerificationKeyRing(key, loadPreviousPublicKeys(config.jwt));
   logger.info({ kids: keyRing.publicKeys().map((jwk) => jwk.kid) }, 'access tokens accepted from these keys (signing key first)');
   const storage = await storages[config.storage.kind](config);
   const container = new Container();
-  container.load(coreModule(config, key, overrides.clock, logger), storage.module, queryModule(config, keyRing));
+  container.load(coreModule({ config, signingKey: key, keyRing, clock: overrides.clock, logger }), storageModule(storage));
   let closed: Promise<void> | undefined;
-  return { container, close: () => (closed ??= storage.close()) };
+  return {
+    ports: resolvePorts(container),
+    policies: { signInThrottle: config.throttle },
+    metrics: container.get(METRICS),
+    close: () => (closed ??= storage.close()),
+  };
 }

@@ -1,48 +1,58 @@
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
-import { SignInHandler } from '../../application/commands/sign-in.handler.js';
-import { SIGN_IN_THROTTLE_SETTINGS, SignInThrottle } from '../../application/commands/sign-in-throttle.js';
-import { SignUpHandler } from '../../application/commands/sign-up.handler.js';
 import { CLOCK, type Clock } from '../../application/ports/clock.port.js';
-import { ID_GENERATOR, type IdGenerator } from '../../application/ports/id-generator.port.js';
+import { HASHING_ADMISSION } from '../../application/ports/hashing-admission.port.js';
+import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
 import { PASSWORD_BLOCKLIST } from '../../application/ports/password-blocklist.port.js';
 import { PASSWORD_HASHER } from '../../application/ports/password-hasher.port.js';
+import { PUBLIC_KEY_SET } from '../../application/ports/public-key-set.port.js';
 import { TOKEN_ISSUER } from '../../application/ports/token-issuer.port.js';
+import { TOKEN_VERIFIER } from '../../application/ports/token-verifier.port.js';
+import { ACTIVITY_READ_MODEL } from '../../application/ports/activity-read-model.port.js';
 import type { Config } from '../config/config.js';
-import { METRICS } from '../metrics/metrics.token.js';
 import { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import { TimedPasswordHasher } from '../metrics/timed-password-hasher.js';
+import { EventLogActivityReadModel } from '../read-model/event-log-activity-read-model.js';
 import { Argon2PasswordHasher } from '../security/argon2-password-hasher.js';
 import { BoundedPasswordHasher } from '../security/bounded-password-hasher.js';
 import { ConcurrencyLimiter } from '../security/concurrency-limiter.js';
 import { JwtTokenIssuer } from '../security/jwt-token-issuer.js';
+import { JwtTokenVerifier } from '../security/jwt-token-verifier.js';
 import { shedWarning } from '../security/shed-warning.js';
-import { ZxcvbnPasswordBlocklist } from '../security/zxcvbn-password-blocklist.js';
 import type { SigningKey } from '../security/signing-key.js';
+import type { VerificationKeyRing } from '../security/verification-key-ring.js';
+import { ZxcvbnPasswordBlocklist } from '../security/zxcvbn-password-blocklist.js';
 import { RandomUuidGenerator, SystemClock } from '../system.js';
-import { CONFIG, HASH_LIMITER, SIGNING_KEY } from './config.token.js';
+import { portBinder } from './bind-port.js';
+import { CONFIG, HASH_LIMITER, KEY_RING, METRICS, SIGNING_KEY } from './tokens.js';
 
-/** Storage-independent bindings: configuration, clock, ids, hashing, tokens and the command handlers. */
-export const coreModule = (config: Config, signingKey: SigningKey, clock: Clock = new SystemClock(), logger?: Pick<Logger, 'warn'>) =>
+export interface CoreAdapters {
+  readonly config: Config;
+  readonly signingKey: SigningKey;
+  readonly keyRing: VerificationKeyRing;
+  readonly clock?: Clock | undefined;
+  readonly logger?: Pick<Logger, 'warn'> | undefined;
+}
+
+/** Storage-independent adapters: clock, ids, hashing (bounded and timed), tokens, keys, metrics, the activity view. */
+export const coreModule = ({ config, signingKey, keyRing, clock = new SystemClock(), logger }: CoreAdapters) =>
   new ContainerModule(({ bind }) => {
-    bind(CONFIG).toConstantValue(config);
-    bind(SIGNING_KEY).toConstantValue(signingKey);
-    bind(CLOCK).toConstantValue(clock);
-    bind(ID_GENERATOR).toConstantValue(new RandomUuidGenerator());
-    bind(HASH_LIMITER).toConstantValue(new ConcurrencyLimiter(config.hashing.concurrency, config.hashing.maxQueue, logger && shedWarning(logger)));
-    bind(METRICS).toDynamicValue((ctx) => new PrometheusMetrics(ctx.get<ConcurrencyLimiter>(HASH_LIMITER))).inSingletonScope();
-    bind(PASSWORD_HASHER)
-      .toDynamicValue((ctx) => {
-        const timed = new TimedPasswordHasher(new Argon2PasswordHasher(config.argon2), ctx.get<PrometheusMetrics>(METRICS).hashTimed);
-        return new BoundedPasswordHasher(timed, ctx.get(HASH_LIMITER));
-      })
-      .inSingletonScope();
-    bind(TOKEN_ISSUER)
-      .toDynamicValue((ctx) => new JwtTokenIssuer(ctx.get(SIGNING_KEY), config.jwt, ctx.get(CLOCK), ctx.get<IdGenerator>(ID_GENERATOR)))
-      .inSingletonScope();
-    bind(PASSWORD_BLOCKLIST).toConstantValue(new ZxcvbnPasswordBlocklist());
-    bind(SIGN_IN_THROTTLE_SETTINGS).toConstantValue(config.throttle);
-    bind(SignInThrottle).toSelf().inSingletonScope();
-    bind(SignUpHandler).toSelf().inSingletonScope();
-    bind(SignInHandler).toSelf().inSingletonScope();
+    const port = portBinder(bind);
+    port.constant(CONFIG, config);
+    port.constant(SIGNING_KEY, signingKey);
+    port.constant(KEY_RING, keyRing);
+    port.constant(CLOCK, clock);
+    port.constant(ID_GENERATOR, new RandomUuidGenerator());
+    port.constant(HASH_LIMITER, new ConcurrencyLimiter(config.hashing.concurrency, config.hashing.maxQueue, logger && shedWarning(logger)));
+    port.singleton(HASHING_ADMISSION, (get) => get(HASH_LIMITER));
+    port.singleton(METRICS, (get) => new PrometheusMetrics(get(HASH_LIMITER)));
+    port.singleton(
+      PASSWORD_HASHER,
+      (get) => new BoundedPasswordHasher(new TimedPasswordHasher(new Argon2PasswordHasher(config.argon2), get(METRICS).hashTimed), get(HASH_LIMITER)),
+    );
+    port.singleton(TOKEN_ISSUER, (get) => new JwtTokenIssuer(get(SIGNING_KEY), config.jwt, get(CLOCK), get(ID_GENERATOR)));
+    port.singleton(TOKEN_VERIFIER, (get) => new JwtTokenVerifier(get(KEY_RING), config.jwt, get(CLOCK)));
+    port.singleton(PUBLIC_KEY_SET, (get) => get(KEY_RING));
+    port.constant(PASSWORD_BLOCKLIST, new ZxcvbnPasswordBlocklist());
+    port.adapter(ACTIVITY_READ_MODEL, EventLogActivityReadModel);
   });

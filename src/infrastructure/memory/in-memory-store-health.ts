@@ -1,8 +1,15 @@
+import { inject, injectable } from 'inversify';
+import { ServiceUnavailable } from '../../application/errors.js';
 import type { StoreHealth } from '../../application/ports/store-health.port.js';
+import { InMemoryStore } from './in-memory-store.js';
 
-/** Memory is always reachable and writable. */
+/** Healthy while the in-memory store is open; refuses once it is closed, like a store whose handle is gone. */
+@injectable()
 export class InMemoryStoreHealth implements StoreHealth {
-  check(): Promise<void> {
-    return Promise.resolve();
+  constructor(@inject(InMemoryStore) private readonly store: InMemoryStore) {}
+
+  async check(): Promise<void> {
+    await Promise.resolve();
+    if (this.store.closed) throw new ServiceUnavailable('store_unavailable', 5);
   }
 }

@@ -10,6 +10,17 @@ export class InMemoryStore {
   readonly userIdsByEmail = new Map<string, string>();
   readonly events: RecordedEvent[] = [];
   readonly eventIds = new Set<string>();
+  private isClosed = false;
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Marks the store closed: its health check refuses from now on. Idempotent. */
+  close(): Promise<void> {
+    this.isClosed = true;
+    return Promise.resolve();
+  }
 
   appendEvents(events: readonly RecordedEvent[]): void {
     for (const event of events) {

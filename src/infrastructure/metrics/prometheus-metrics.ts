@@ -2,8 +2,6 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { LimiterStats } from '../security/concurrency-limiter.js';
 import type { HashOperation } from './timed-password-hasher.js';
 
-export const AUTH_OUTCOMES = ['success', 'invalid_input', 'duplicate', 'invalid_credentials', 'throttled', 'shed', 'error'] as const;
-
 export interface RequestSample {
   readonly route: string;
   readonly method: string;
@@ -21,7 +19,7 @@ const HASH_BUCKETS = [0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.2, 0.5, 1, 2
 export class PrometheusMetrics {
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'route' | 'method' | 'status'>;
-  private readonly outcomes: Record<'sign_up' | 'sign_in', Counter<'outcome'>>;
+  private readonly outcomes: Record<string, Counter<'outcome'>> = {};
   private readonly hashDuration: Histogram<'operation'>;
 
   constructor(hashLimiter: { stats(): LimiterStats }) {
@@ -34,10 +32,6 @@ export class PrometheusMetrics {
       buckets: HTTP_BUCKETS,
       registers,
     });
-    const outcomeCounter = (operation: string) =>
-      new Counter({ name: `account_${operation}_total`, help: `${operation} attempts by outcome`, labelNames: ['outcome'], registers });
-    this.outcomes = { sign_up: outcomeCounter('sign_up'), sign_in: outcomeCounter('sign_in') };
-    for (const counter of Object.values(this.outcomes)) for (const outcome of AUTH_OUTCOMES) counter.inc({ outcome }, 0);
     this.hashDuration = new Histogram({
       name: 'account_password_hash_duration_seconds',
       help: 'argon2id work per operation (hash, verify, verify_dummy), excluding time queued',
@@ -84,8 +78,21 @@ export class PrometheusMetrics {
     this.httpDuration.observe({ route: sample.route, method: sample.method, status: String(sample.status) }, sample.durationSeconds);
   }
 
-  authAttempted(operation: 'sign_up' | 'sign_in', outcome: (typeof AUTH_OUTCOMES)[number]): void {
-    this.outcomes[operation].inc({ outcome });
+  /** Creates one counter per operation, every outcome at 0, so that rates exist before the first event. */
+  declareAuthOutcomes(operations: readonly string[], outcomes: readonly string[]): void {
+    for (const operation of operations) {
+      const counter = (this.outcomes[operation] ??= new Counter({
+        name: `account_${operation}_total`,
+        help: `${operation} attempts by outcome`,
+        labelNames: ['outcome'],
+        registers: [this.registry],
+      }));
+      for (const outcome of outcomes) counter.inc({ outcome }, 0);
+    }
+  }
+
+  authAttempted(operation: string, outcome: string): void {
+    this.outcomes[operation]?.inc({ outcome });
   }
 
   readonly hashTimed = (operation: HashOperation, seconds: number): void => {

@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import { InvalidCursor } from '../../application/ports/event-log.port.js';
+import { InvalidCursor } from '../../application/errors.js';
 
 /** Where a page of events ended: the sort key (occurredAt desc, _id desc) of its last event. */
 export interface EventPosition {

@@ -7,7 +7,7 @@ import {
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
-import { ServiceUnavailable } from '../../application/ports/service-unavailable.js';
+import { ServiceUnavailable } from '../../application/errors.js';
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
 
 /** How long a client should wait before retrying while MongoDB is unreachable. */

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { ServiceUnavailable } from '../../application/ports/service-unavailable.js';
+import { ServiceUnavailable } from '../../application/errors.js';
 import type { StoreHealth } from '../../application/ports/store-health.port.js';
 import { STORE_RETRY_AFTER_SECONDS } from './mongo-errors.js';
 import { MongoStore } from './mongo-store.js';

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import { UserNotFound } from '../../application/ports/user-not-found.js';
+import { UserNotFound } from '../../application/errors.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
 import type { User } from '../../domain/user.js';

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import type { ActivityEntry, ActivityPage, ActivityReadModel } from '../../application/queries/activity-read-model.port.js';
+import type { ActivityEntry, ActivityPage, ActivityReadModel } from '../../application/ports/activity-read-model.port.js';
 import { EVENT_LOG, type EventLog, type PageRequest, type RecordedEvent } from '../../application/ports/event-log.port.js';
 
 const snakeCase = (type: string): string => type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();

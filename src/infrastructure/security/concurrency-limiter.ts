@@ -1,4 +1,4 @@
-import { ServiceUnavailable } from '../../application/ports/service-unavailable.js';
+import { ServiceUnavailable } from '../../application/errors.js';
 
 export interface LimiterStats {
   readonly running: number;

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import type { Clock } from '../../application/ports/clock.port.js';
-import { InvalidToken } from '../../application/ports/invalid-token.js';
+import { InvalidToken } from '../../application/errors.js';
 import type { TokenVerifier, VerifiedToken } from '../../application/ports/token-verifier.port.js';
 import type { VerificationKeyRing } from './verification-key-ring.js';
 

@@ -14,9 +14,11 @@ export interface SigningKeySource {
   readonly privateKeyFile: string | undefined;
   readonly dataDir: string;
   readonly production: boolean;
+  /** Nothing is persisted (STORAGE=memory): a generated key lives in memory only, and DATA_DIR is never touched. */
+  readonly ephemeral?: boolean;
 }
 
-export type SigningKeyOrigin = 'configured' | 'generated' | 'persisted';
+export type SigningKeyOrigin = 'configured' | 'generated' | 'persisted' | 'ephemeral';
 
 export class SigningKeyError extends Error {
   constructor(message: string) {
@@ -52,7 +54,8 @@ const fromPem = (pem: string, variable: string): SigningKey => {
 
 /**
  * Loads the signing key from JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE. Without either, production refuses to
- * start; elsewhere a key is generated once and kept in DATA_DIR so tokens stay valid across restarts.
+ * start; elsewhere a key is generated once and kept in DATA_DIR so tokens stay valid across restarts (in memory
+ * only when `ephemeral`, since then nothing else survives a restart either).
  */
 export function loadSigningKey(source: SigningKeySource): { key: SigningKey; origin: SigningKeyOrigin } {
   if (source.privateKeyPem) return { key: fromPem(source.privateKeyPem, 'JWT_PRIVATE_KEY'), origin: 'configured' };
@@ -67,6 +70,11 @@ export function loadSigningKey(source: SigningKeySource): { key: SigningKey; ori
   }
   if (source.production) {
     throw new SigningKeyError('JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE must be set when NODE_ENV=production');
+  }
+  if (source.ephemeral) {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const publicKey = createPublicKey(privateKey);
+    return { key: { kid: thumbprint(publicKey), privateKey, publicKey }, origin: 'ephemeral' };
   }
   const file = join(source.dataDir, GENERATED_KEY_FILE);
   if (existsSync(file)) return { key: fromPem(readFileSync(file, 'utf8'), file), origin: 'persisted' };

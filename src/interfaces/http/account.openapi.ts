@@ -1,13 +1,11 @@
 import type { FastifySchema } from 'fastify';
 import { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from '../../application/queries/get-account-activity.handler.js';
 import { REQUEST_ID_HEADERS } from './auth.openapi.js';
-import { BEARER_SECURITY, USER_REF, errorResponses, rateLimitedResponse, withHeaders } from './openapi.js';
+import type { ErrorCode } from './error-table.js';
+import { BEARER_SECURITY, USER_REF, errorResponses } from './openapi.js';
 import type { JsonSchema } from './yup-json-schema.js';
 
 const NO_STORE = { 'cache-control': { type: 'string', const: 'no-store', description: 'Never cached: the answer is personal' } };
-const CHALLENGE = {
-  'www-authenticate': { type: 'string', description: 'Bearer realm="account-service", with error="invalid_token" when a token was presented' },
-};
 
 const envelopeOf = (description: string, message: string, data: JsonSchema): JsonSchema => ({
   description,
@@ -40,11 +38,8 @@ const activityQuery: JsonSchema = {
 };
 
 /** Errors every bearer-authenticated route may answer. */
-const authenticatedErrors = (...statuses: number[]) => ({
-  ...withHeaders({ 401: { ...errorResponses(401)[401], description: 'Missing, malformed or unacceptable access token' } }, CHALLENGE),
-  ...errorResponses(...statuses),
-  ...rateLimitedResponse(),
-});
+const authenticatedErrors = (...codes: ErrorCode[]) =>
+  errorResponses('MISSING_TOKEN', 'INVALID_TOKEN', 'RATE_LIMITED', 'INTERNAL', 'STORE_UNAVAILABLE', 'SHUTTING_DOWN', ...codes);
 
 export const currentUserRouteSchema: FastifySchema = {
   summary: 'The account the bearer token belongs to',
@@ -58,7 +53,7 @@ export const currentUserRouteSchema: FastifySchema = {
       additionalProperties: false,
       properties: { user: { $ref: USER_REF } },
     }),
-    ...authenticatedErrors(500, 503),
+    ...authenticatedErrors(),
   },
 };
 
@@ -75,6 +70,6 @@ export const activityRouteSchema: FastifySchema = {
       additionalProperties: false,
       properties: { events: { type: 'array', items: activityEntry }, nextCursor: { type: ['string', 'null'] } },
     }),
-    ...authenticatedErrors(400, 500, 503),
+    ...authenticatedErrors('INVALID_INPUT', 'INVALID_CURSOR'),
   },
 };

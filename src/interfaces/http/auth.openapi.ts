@@ -2,7 +2,7 @@ import { EMAIL_MAX_LENGTH } from '../../domain/email.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/password.js';
 import { NAME_MAX_LENGTH } from '../../domain/person-name.js';
 import { signInSchema, signUpSchema } from './auth.schemas.js';
-import { USER_REF, errorResponses, rateLimitedResponse } from './openapi.js';
+import { USER_REF, errorResponses } from './openapi.js';
 import { type JsonSchema, yupToJsonSchema } from './yup-json-schema.js';
 
 const name = (label: string): JsonSchema => ({
@@ -79,7 +79,11 @@ export const signUpRouteSchema = {
   tags: ['auth'],
   headers: REQUEST_ID_HEADERS,
   body: signUpBody,
-  response: { 201: authSuccess, ...errorResponses(400, 409, 413, 415, 500, 503), ...rateLimitedResponse() },
+  response: {
+    201: authSuccess,
+    ...errorResponses('INVALID_INPUT', 'MALFORMED_BODY', 'EMAIL_ALREADY_REGISTERED', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'),
+    ...errorResponses('RATE_LIMITED', 'INTERNAL', 'OVERLOADED', 'STORE_UNAVAILABLE', 'SHUTTING_DOWN'),
+  },
 };
 
 export const signInRouteSchema = {
@@ -89,7 +93,7 @@ export const signInRouteSchema = {
   body: signInBody,
   response: {
     201: authSuccess,
-    ...errorResponses(400, 401, 413, 415, 500, 503),
-    ...rateLimitedResponse('Too many requests from this client, or too many failed sign-ins for this account ("Too many sign-in attempts"); see Retry-After'),
+    ...errorResponses('INVALID_INPUT', 'MALFORMED_BODY', 'INVALID_CREDENTIALS', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'),
+    ...errorResponses('RATE_LIMITED', 'TOO_MANY_ATTEMPTS', 'INTERNAL', 'OVERLOADED', 'STORE_UNAVAILABLE', 'SHUTTING_DOWN'),
   },
 };

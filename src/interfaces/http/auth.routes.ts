@@ -1,22 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthResult } from '../../application/commands/auth-result.js';
-import type { SignInHandler } from '../../application/commands/sign-in.handler.js';
-import type { SignUpHandler } from '../../application/commands/sign-up.handler.js';
 import type { RequestMetadata } from '../../application/ports/event-log.port.js';
+import type { UseCases } from '../../application/use-cases.js';
 import { InvalidInput } from '../../domain/domain-error.js';
 import { signInRouteSchema, signUpRouteSchema } from './auth.openapi.js';
 import { signInSchema, signUpSchema, validateBody } from './auth.schemas.js';
 import { validatedByYup } from './openapi.js';
-
-export interface AuthHandlers {
-  readonly signUp: Pick<SignUpHandler, 'execute'>;
-  readonly signIn: Pick<SignInHandler, 'execute'>;
-  /**
-   * Admission control for the routes that hash a password: throws ServiceUnavailable when hashing capacity is
-   * exhausted, so an overloaded service refuses before parsing, validating or reading the store.
-   */
-  readonly admitHashing?: () => void;
-}
 
 export const SUCCESS_MESSAGE = 'User created successfully';
 const USER_AGENT_MAX_LENGTH = 512;
@@ -32,23 +21,25 @@ const successEnvelope = (result: AuthResult) => ({
   data: { user: result.user, accesstoken: result.accessToken },
 });
 
-/** POST /auth/sign-up and POST /auth/sign-in: validate, call the handler, shape the envelope. */
-export function authRoutes(handlers: AuthHandlers) {
+/**
+ * POST /auth/sign-up and POST /auth/sign-in: check the body's shape, call the use case, shape the envelope.
+ * Both hash a password, so both are refused before parsing when hashing capacity is exhausted (admission).
+ */
+export function authRoutes(useCases: Pick<UseCases, 'signUp' | 'signIn' | 'admission'>) {
   return (app: FastifyInstance): void => {
-    const admit = handlers.admitHashing;
-    if (admit) app.addHook('onRequest', async () => admit());
+    app.addHook('onRequest', async () => useCases.admission.admit());
 
     app.post('/auth/sign-up', { schema: signUpRouteSchema, ...validatedByYup }, async (request, reply) => {
       const body = validateBody(signUpSchema, request.body);
       if (!body.ok) throw new InvalidInput(body.issues);
-      const result = await handlers.signUp.execute({ ...body.value, metadata: requestMetadata(request) });
+      const result = await useCases.signUp.execute({ ...body.value, metadata: requestMetadata(request) });
       return reply.code(201).send(successEnvelope(result));
     });
 
     app.post('/auth/sign-in', { schema: signInRouteSchema, ...validatedByYup }, async (request, reply) => {
       const body = validateBody(signInSchema, request.body);
       if (!body.ok) throw new InvalidInput(body.issues);
-      const result = await handlers.signIn.execute({ ...body.value, metadata: requestMetadata(request) });
+      const result = await useCases.signIn.execute({ ...body.value, metadata: requestMetadata(request) });
       return reply.code(201).send(successEnvelope(result));
     });
   };

@@ -1,28 +1,21 @@
 import type { FastifyRequest } from 'fastify';
-import { InvalidToken } from '../../application/ports/invalid-token.js';
-import type { TokenVerifier, VerifiedToken } from '../../application/ports/token-verifier.port.js';
+import { InvalidToken } from '../../application/errors.js';
+import type { VerifiedToken } from '../../application/ports/token-verifier.port.js';
+import type { UseCases } from '../../application/use-cases.js';
+import { HttpError } from './error-mapper.js';
 
-export const REALM = 'account-service';
 const BEARER_SCHEME = /^Bearer(\s|$)/i;
 const BEARER_TOKEN = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /**
- * Verifies the request's `Authorization: Bearer <token>` (RFC 6750). Throws InvalidToken('missing') when no
- * bearer token is presented (no header, or another scheme), InvalidToken('invalid') for a malformed or
- * unacceptable one.
+ * Reads the request's `Authorization: Bearer <token>` (RFC 6750) and asks the application who it speaks for.
+ * Throws HttpError('MISSING_TOKEN') when no bearer token is presented (no header, or another scheme),
+ * InvalidToken for a malformed or unacceptable one.
  */
-export async function authenticate(request: FastifyRequest, verifier: TokenVerifier): Promise<VerifiedToken> {
+export async function authenticate(request: FastifyRequest, useCases: Pick<UseCases, 'authenticate'>): Promise<VerifiedToken> {
   const header = request.headers.authorization;
-  if (header === undefined || !BEARER_SCHEME.test(header)) throw new InvalidToken('missing');
-  const token = BEARER_TOKEN.exec(header)?.[1];
-  if (token === undefined) throw new InvalidToken('invalid');
-  return verifier.verify(token);
+  if (header === undefined || !BEARER_SCHEME.test(header)) throw new HttpError('MISSING_TOKEN');
+  const accessToken = BEARER_TOKEN.exec(header)?.[1];
+  if (accessToken === undefined) throw new InvalidToken();
+  return useCases.authenticate.execute({ accessToken });
 }
-
-/** The `WWW-Authenticate` challenge for a 401: `error="invalid_token"` only when a token was presented. */
-export const bearerChallenge = (error: InvalidToken): string =>
-  error.reason === 'missing' ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`;
-
-/** The extra headers an error answer carries: the bearer challenge for InvalidToken, none otherwise. */
-export const challengeHeaders = (error: unknown): { headers?: Record<string, string> } =>
-  error instanceof InvalidToken ? { headers: { 'www-authenticate': bearerChallenge(error) } } : {};

@@ -1,7 +1,14 @@
-import type { FieldIssue } from '../../domain/domain-error.js';
-import { ServiceUnavailable } from '../../application/ports/service-unavailable.js';
-import { DomainError, TooManyAttempts } from '../../domain/domain-error.js';
-import { challengeHeaders } from './bearer-auth.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ApplicationError, InvalidToken, ServiceUnavailable } from '../../application/errors.js';
+import { DomainError, type FieldIssue, TooManyAttempts } from '../../domain/domain-error.js';
+import { ERROR_TABLE, type ErrorCode, type ErrorHeader, type TransportErrorCode } from './error-table.js';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** The code of the error this reply answers, or null for a success: what the metrics outcome is read from. */
+    errorCode: ErrorCode | null;
+  }
+}
 
 /** The documented error envelope. */
 export interface ErrorEnvelope {
@@ -10,61 +17,76 @@ export interface ErrorEnvelope {
 }
 
 export interface MappedError {
+  readonly code: ErrorCode;
   readonly status: number;
   readonly body: ErrorEnvelope;
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
-export const INVALID_INPUT_MESSAGE = 'Invalid input data';
+/** A failure the HTTP adapter detects itself; thrown from hooks and handlers, answered by the error handler. */
+export class HttpError extends Error {
+  constructor(readonly code: TransportErrorCode) {
+    super(code);
+    this.name = 'HttpError';
+  }
+}
 
-/** The one table from domain error codes to HTTP answers. */
-const BY_CODE: Readonly<Record<string, { status: number; message: string }>> = {
-  INVALID_INPUT: { status: 400, message: INVALID_INPUT_MESSAGE },
-  EMAIL_ALREADY_REGISTERED: { status: 409, message: 'Email is already registered' },
-  INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password' },
-  INVALID_TOKEN: { status: 401, message: 'Invalid or missing access token' },
-  TOO_MANY_ATTEMPTS: { status: 429, message: 'Too many sign-in attempts' },
+export const REALM = 'account-service';
+const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
+
+/** Framework errors (body parsing and limits, the rate-limit plugin) carry only a status. */
+const BY_FRAMEWORK_STATUS: Readonly<Record<number, TransportErrorCode>> = {
+  400: 'MALFORMED_BODY',
+  413: 'BODY_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
 };
 
-const retryAfter = (seconds: number) => ({ 'retry-after': String(seconds) });
-
-/** Errors raised by the HTTP framework itself (parsing, limits), keyed by status. */
-const BY_TRANSPORT_STATUS: Readonly<Record<number, ErrorEnvelope>> = {
-  400: { message: INVALID_INPUT_MESSAGE, errors: [{ field: null, message: 'body is not valid JSON' }] },
-  413: { message: 'Request body is too large', errors: [{ field: null, message: 'body exceeds the size limit' }] },
-  429: { message: 'Too many requests', errors: [{ field: null, message: 'rate limit exceeded; try again later' }] },
-  415: {
-    message: 'Unsupported media type',
-    errors: [{ field: null, message: 'Content-Type must be application/json' }],
-  },
-};
-
-export const INTERNAL_ERROR: MappedError = {
-  status: 500,
-  body: { message: 'Internal server error', errors: [] },
-};
-
-export const envelope = (message: string, errors: readonly FieldIssue[] = []): ErrorEnvelope => ({ message, errors });
-
-/** Returns the status and body for an error, or null when it is unexpected (the caller answers 500 and logs it). */
-export function mapError(error: unknown): MappedError | null {
-  if (error instanceof DomainError) {
-    const mapped = BY_CODE[error.code];
-    if (!mapped) return null;
-    const body = envelope(mapped.message, error.issues);
-    if (error instanceof TooManyAttempts) return { status: mapped.status, body, headers: retryAfter(error.retryAfterSeconds) };
-    return { status: mapped.status, body, ...challengeHeaders(error) };
-  }
-  if (error instanceof ServiceUnavailable) {
-    return {
-      status: 503,
-      body: envelope('Service temporarily unavailable', [{ field: null, message: 'try again shortly' }]),
-      headers: retryAfter(error.retryAfterSeconds),
-    };
-  }
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  if (typeof status === 'number' && status in BY_TRANSPORT_STATUS) {
-    return { status, body: BY_TRANSPORT_STATUS[status] as ErrorEnvelope };
-  }
+const retryAfterOf = (error: unknown): number | null => {
+  if (error instanceof TooManyAttempts || error instanceof ServiceUnavailable) return error.retryAfterSeconds;
   return null;
+};
+
+const headerValue = (header: ErrorHeader, code: ErrorCode, error: unknown): string | null => {
+  switch (header) {
+    case 'retry-after': {
+      const seconds = retryAfterOf(error) ?? (code === 'SHUTTING_DOWN' ? SHUTDOWN_RETRY_AFTER_SECONDS : null);
+      return seconds === null ? null : String(seconds);
+    }
+    case 'www-authenticate':
+      return error instanceof InvalidToken ? `Bearer realm="${REALM}", error="invalid_token"` : `Bearer realm="${REALM}"`;
+    case 'connection':
+      return 'close';
+  }
+};
+
+const codeOf = (error: unknown): ErrorCode => {
+  if (error instanceof DomainError || error instanceof ApplicationError || error instanceof HttpError) return error.code;
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return (typeof status === 'number' && BY_FRAMEWORK_STATUS[status]) || 'INTERNAL';
+};
+
+/** The answer for any error: its row of the table, the error's own field issues when it has some. Never throws. */
+export function mapError(error: unknown): MappedError {
+  const code = codeOf(error);
+  const row = ERROR_TABLE[code];
+  const own = error instanceof DomainError || error instanceof ApplicationError ? error.issues : [];
+  const headers: Record<string, string> = {};
+  for (const header of row.headers ?? []) {
+    const value = headerValue(header, code, error);
+    if (value !== null) headers[header] = value;
+  }
+  return { code, status: row.status, body: { message: row.message, errors: own.length > 0 ? own : row.issues }, headers };
 }
+
+/** Sends the mapped answer and remembers its code on the reply. */
+export const sendError = (reply: FastifyReply, error: unknown): FastifyReply => {
+  const mapped = mapError(error);
+  reply.errorCode = mapped.code;
+  return reply.code(mapped.status).headers(mapped.headers).send(mapped.body);
+};
+
+/** Declares `reply.errorCode` (null until an error is answered). */
+export const trackErrorCodes = (app: FastifyInstance): void => {
+  app.decorateReply('errorCode', null);
+};

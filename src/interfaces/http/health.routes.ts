@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { ServiceUnavailable } from '../../application/errors.js';
 import type { StoreHealth } from '../../application/ports/store-health.port.js';
-import { envelope } from './error-mapper.js';
+import { HttpError, sendError } from './error-mapper.js';
 import { errorResponses } from './openapi.js';
 import { OPERATIONS_ROUTE_CONFIG } from './route-config.js';
 import type { ShutdownState } from './shutdown-state.js';
@@ -12,7 +13,7 @@ export interface HealthDependencies {
 }
 
 const DEFAULT_CHECK_TIMEOUT_MS = 2_000;
-const RETRY_AFTER_SECONDS = '5';
+const STORE_RETRY_AFTER_SECONDS = 5;
 
 const status = (value: string) => ({
   description: `The service is ${value}`,
@@ -32,35 +33,24 @@ const liveSchema: FastifySchema = { summary: 'Liveness probe', tags: ['operation
 const readySchema: FastifySchema = {
   summary: 'Readiness probe: the store is reachable and writable, and the service is not shutting down',
   tags: ['operations'],
-  response: { 200: status('ready'), ...errorResponses(503) },
+  response: { 200: status('ready'), ...errorResponses('STORE_UNAVAILABLE', 'SHUTTING_DOWN') },
 };
 
-async function notReadyReason(deps: HealthDependencies): Promise<string | null> {
-  if (deps.shutdown.draining) return 'shutting down';
+/** Why the service is not ready, as the error it answers with; null when it is ready. */
+async function notReady(deps: HealthDependencies): Promise<Error | null> {
+  if (deps.shutdown.draining) return new HttpError('SHUTTING_DOWN');
   const healthy = await withinTimeout(deps.store.check(), deps.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS);
-  return healthy ? null : 'store unavailable';
+  return healthy ? null : new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS);
 }
 
 /** GET /health/live (the process answers) and GET /health/ready (the store accepts a write, and not shutting down). */
 export function healthRoutes(deps: HealthDependencies) {
   return (app: FastifyInstance): void => {
-    app.get(
-      '/health/live',
-      { config: OPERATIONS_ROUTE_CONFIG, schema: liveSchema },
-      async () => ({ status: 'live' }),
-    );
+    app.get('/health/live', { config: OPERATIONS_ROUTE_CONFIG, schema: liveSchema }, async () => ({ status: 'live' }));
 
-    app.get(
-      '/health/ready',
-      { config: OPERATIONS_ROUTE_CONFIG, schema: readySchema },
-      async (_request, reply) => {
-        const reason = await notReadyReason(deps);
-        if (reason === null) return { status: 'ready' };
-        return reply
-          .code(503)
-          .header('retry-after', RETRY_AFTER_SECONDS)
-          .send(envelope('Service temporarily unavailable', [{ field: null, message: reason }]));
-      },
-    );
+    app.get('/health/ready', { config: OPERATIONS_ROUTE_CONFIG, schema: readySchema }, async (_request, reply) => {
+      const reason = await notReady(deps);
+      return reason === null ? { status: 'ready' } : sendError(reply, reason);
+    });
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { AUTH_OUTCOMES, ERROR_TABLE } from './error-table.js';
 
 export type AuthOperation = 'sign_up' | 'sign_in';
-export type AuthOutcome = 'success' | 'invalid_input' | 'duplicate' | 'invalid_credentials' | 'throttled' | 'shed' | 'error';
 
 export interface RequestSample {
   /** The route pattern (never the raw URL), or 'unmatched' for a 404 of no route. */
@@ -13,10 +13,12 @@ export interface RequestSample {
 
 /** What the HTTP adapter reports about its traffic; the composition root supplies an implementation. */
 export interface HttpObserver {
+  /** Called once, before any traffic, with every outcome label `authAttempted` may report. Must not throw. */
+  declareAuthOutcomes(operations: readonly AuthOperation[], outcomes: readonly string[]): void;
   /** Called once per completed response. Must not throw. */
   requestCompleted(sample: RequestSample): void;
-  /** Called once per completed sign-up or sign-in, with the outcome read from the status. Must not throw. */
-  authAttempted(operation: AuthOperation, outcome: AuthOutcome): void;
+  /** Called once per completed sign-up or sign-in, with the outcome of its error code (or `success`). Must not throw. */
+  authAttempted(operation: AuthOperation, outcome: string): void;
 }
 
 export const AUTH_OPERATIONS: Readonly<Record<string, AuthOperation>> = {
@@ -24,27 +26,18 @@ export const AUTH_OPERATIONS: Readonly<Record<string, AuthOperation>> = {
   '/auth/sign-in': 'sign_in',
 };
 
-const OUTCOME_BY_STATUS: Readonly<Record<number, AuthOutcome>> = {
-  201: 'success',
-  400: 'invalid_input',
-  413: 'invalid_input',
-  415: 'invalid_input',
-  409: 'duplicate',
-  401: 'invalid_credentials',
-  429: 'throttled',
-  503: 'shed',
-};
-
-/** The outcome of a sign-up or sign-in, from its response status alone; 'error' for anything unexpected. */
-export const authOutcomeOf = (status: number): AuthOutcome => OUTCOME_BY_STATUS[status] ?? 'error';
+/** The outcome of an answer: its error code's row in the error table, `success` below 400, `error` otherwise. */
+export const authOutcomeOf = (errorCode: keyof typeof ERROR_TABLE | null, status: number): string =>
+  errorCode === null ? (status < 400 ? 'success' : 'error') : ERROR_TABLE[errorCode].outcome;
 
 /** Reports every completed response, and every sign-up and sign-in outcome, to the observer. */
 export function observeRequests(app: FastifyInstance, observer: HttpObserver): void {
+  observer.declareAuthOutcomes(Object.values(AUTH_OPERATIONS), AUTH_OUTCOMES);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
     observer.requestCompleted({ route, method: request.method, status, durationSeconds: reply.elapsedTime / 1000 });
     const operation = request.method === 'POST' ? AUTH_OPERATIONS[route] : undefined;
-    if (operation) observer.authAttempted(operation, authOutcomeOf(status));
+    if (operation) observer.authAttempted(operation, authOutcomeOf(reply.errorCode, status));
   });
 }

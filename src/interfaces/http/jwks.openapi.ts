@@ -32,6 +32,6 @@ export const jwksRouteSchema = (maxAgeSeconds: number): FastifySchema => ({
       additionalProperties: false,
       properties: { keys: { type: 'array', minItems: 1, items: ecPublicKey } },
     },
-    ...errorResponses(500, 503),
+    ...errorResponses('INTERNAL', 'SHUTTING_DOWN'),
   },
 });

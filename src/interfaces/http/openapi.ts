@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { withSources } from './docs-csp.js';
+import { ERROR_TABLE, type ErrorCode, type ErrorHeader, type ErrorRow } from './error-table.js';
 import type { JsonSchema } from './yup-json-schema.js';
 
 export const ERROR_ENVELOPE_REF = 'ErrorEnvelope#';
@@ -43,33 +44,30 @@ const SHARED_SCHEMAS: readonly JsonSchema[] = [
   },
 ];
 
-const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
-  400: 'Invalid input data: one entry per offending field (or a body-level entry with field null)',
-  401: 'Invalid email or password (the same body for an unknown e-mail and a wrong password)',
-  404: 'Not found',
-  409: 'Email is already registered',
-  413: 'Request body is too large',
-  415: 'Unsupported media type: Content-Type must be application/json',
-  429: 'Too many requests from this client; see Retry-After',
-  500: 'Internal server error (the cause is logged with the request id, never sent)',
-  503: 'Service temporarily unavailable (load shedding, store unavailable or shutting down); see Retry-After',
+const HEADER_DOCS: { readonly [H in ErrorHeader]: JsonSchema } = {
+  'retry-after': { type: 'string', pattern: '^\\d+$', description: 'Seconds to wait before trying again' },
+  'www-authenticate': { type: 'string', description: 'Bearer realm="account-service", with error="invalid_token" when a token was presented' },
+  connection: { type: 'string', const: 'close', description: 'The connection is closed after this answer' },
 };
 
-/** Response schemas for the given error statuses, each the shared error envelope. */
-export const errorResponses = (...statuses: number[]): Record<number, JsonSchema> =>
-  Object.fromEntries(
-    statuses.map((status) => [status, { description: ERROR_DESCRIPTIONS[status] ?? `Error ${status}`, $ref: ERROR_ENVELOPE_REF }]),
+/**
+ * OpenAPI responses for the given error codes, read from the error table: one response per status, its description
+ * listing every cause, its headers those of the causes, its body the shared error envelope.
+ */
+export const errorResponses = (...codes: ErrorCode[]): Record<number, JsonSchema> => {
+  const byStatus = new Map<number, ErrorRow[]>();
+  for (const code of new Set(codes)) {
+    const row = ERROR_TABLE[code];
+    byStatus.set(row.status, [...(byStatus.get(row.status) ?? []), row]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, rows]) => {
+      const headers = [...new Set(rows.flatMap((row) => row.headers ?? []))];
+      const response: JsonSchema = { description: rows.map((row) => row.description).join('; or '), $ref: ERROR_ENVELOPE_REF };
+      return [status, headers.length === 0 ? response : { ...response, headers: Object.fromEntries(headers.map((h) => [h, HEADER_DOCS[h]])) }];
+    }),
   );
-
-/** The same responses, each also documenting the given response headers. */
-export const withHeaders = (responses: Record<number, JsonSchema>, headers: JsonSchema): Record<number, JsonSchema> =>
-  Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { ...response, headers }]));
-
-const RETRY_AFTER: JsonSchema = { 'retry-after': { type: 'string', pattern: '^\\d+$', description: 'Seconds to wait before trying again' } };
-
-/** The 429 of a rate-limited route: the error envelope and Retry-After. */
-export const rateLimitedResponse = (description = ERROR_DESCRIPTIONS[429]): Record<number, JsonSchema> =>
-  withHeaders({ 429: { ...errorResponses(429)[429], description } }, RETRY_AFTER);
+};
 
 export const BEARER_SCHEME_NAME = 'bearerAuth';
 /** `security` for a route that requires `Authorization: Bearer <accesstoken>`. */

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import type { PublicKeySet } from '../../application/ports/public-key-set.port.js';
-import { type AccountRouteDeps, accountRoutes } from './account.routes.js';
-import { type AuthHandlers, authRoutes } from './auth.routes.js';
-import { INTERNAL_ERROR, envelope, mapError } from './error-mapper.js';
+import type { UseCases } from '../../application/use-cases.js';
+import { accountRoutes } from './account.routes.js';
+import { authRoutes } from './auth.routes.js';
+import { HttpError, mapError, sendError, trackErrorCodes } from './error-mapper.js';
 import { jwksRoutes } from './jwks.routes.js';
 import { useStrictJsonParser } from './json-body-parser.js';
 import { registerOpenApi } from './openapi.js';
@@ -15,28 +15,22 @@ import { ShutdownState } from './shutdown-state.js';
 export interface HttpServerOptions {
   readonly logger: FastifyBaseLogger;
   readonly bodyLimitBytes: number;
-  readonly handlers: AuthHandlers;
-  readonly account: AccountRouteDeps;
-  readonly publicKeys: PublicKeySet;
+  /** The registry of use cases (application/use-cases.ts); each route module takes the part it needs. */
+  readonly useCases: UseCases;
   /** Per client address, on /auth/*: at most `max` requests per `windowMs`. */
   readonly rateLimit: { readonly max: number; readonly windowMs: number };
   /** Fastify's `trustProxy`: whether (and which) proxies' X-Forwarded-For gives the client address. */
   readonly trustProxy: boolean | number | string[];
   /** Idle-socket and whole-request limits; 30 s each unless given. */
   readonly timeoutsMs?: { readonly connection: number; readonly request: number };
-  /** Health, metrics and docs; without it only the auth routes are served. */
-  readonly operations?: OperationsOptions;
+  /** Metrics, request observation and the readiness timeout; without it, no /metrics and no observer. */
+  readonly operations?: Omit<OperationsOptions, 'storeHealth' | 'shutdown'> & { readonly shutdown?: ShutdownState };
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
-const SHUTTING_DOWN = {
-  status: 503,
-  body: envelope('Service temporarily unavailable', [{ field: null, message: 'shutting down' }]),
-  headers: { connection: 'close', 'retry-after': '5' },
-};
 
 const trustedProxies = (setting: HttpServerOptions['trustProxy']) =>
   typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
@@ -58,6 +52,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     keepAliveTimeout: 5_000,
     trustProxy: trustedProxies(options.trustProxy),
   });
+  trackErrorCodes(app);
   app.removeContentTypeParser('text/plain');
   useStrictJsonParser(app);
   const secure = securityHeaders();
@@ -66,15 +61,12 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(secure).header('x-request-id', request.id);
-    if (shutdown.stopping) {
-      const { status, body, headers } = SHUTTING_DOWN;
-      await reply.code(status).headers(headers).send(body);
-    }
+    if (shutdown.stopping) await sendError(reply, new HttpError('SHUTTING_DOWN'));
   });
 
   app.addHook('preParsing', async (request, _reply, payload) => {
     if (request.method === 'POST' && !JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) {
-      throw Object.assign(new Error('unsupported media type'), { statusCode: 415 });
+      throw new HttpError('UNSUPPORTED_MEDIA_TYPE');
     }
     return payload;
   });
@@ -87,27 +79,24 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   app.setErrorHandler(async (error, request, reply) => {
-    const mapped = mapError(error);
-    if (mapped) return reply.code(mapped.status).headers(mapped.headers ?? {}).send(mapped.body);
-    request.log.error({ err: error }, 'unexpected error');
-    return reply.code(INTERNAL_ERROR.status).send(INTERNAL_ERROR.body);
+    if (mapError(error).code === 'INTERNAL') request.log.error({ err: error }, 'unexpected error');
+    return sendError(reply, error);
   });
 
-  app.setNotFoundHandler(async (_request, reply) =>
-    reply.code(404).send(envelope('Not found', [{ field: null, message: 'no such route or method' }])),
-  );
+  app.setNotFoundHandler(async (_request, reply) => sendError(reply, new HttpError('NOT_FOUND')));
 
+  const { useCases } = options;
   registerOpenApi(app);
-  if (options.operations) registerOperations(app, options.operations);
+  registerOperations(app, { ...options.operations, storeHealth: useCases.storeHealth, shutdown });
   void app.register(async (auth) => {
     await auth.register(rateLimit, {
       max: options.rateLimit.max,
       timeWindow: options.rateLimit.windowMs,
-      errorResponseBuilder: (_request, context) => Object.assign(new Error('rate limit exceeded'), { statusCode: context.statusCode }),
+      errorResponseBuilder: () => new HttpError('RATE_LIMITED'),
     });
-    await auth.register(authRoutes(options.handlers));
-    await auth.register(accountRoutes(options.account));
+    await auth.register(authRoutes(useCases));
+    await auth.register(accountRoutes(useCases));
   });
-  void app.register(jwksRoutes(options.publicKeys));
+  void app.register(jwksRoutes(useCases));
   return app;
 }

@@ -1,25 +1,25 @@
 import { expect } from 'chai';
-import { InvalidToken } from '../../../src/application/ports/invalid-token.js';
+import { InvalidToken } from '../../../src/application/errors.js';
 import { aSignUpCommand } from '../../support/builders.js';
-import { queryWorld } from '../../support/query-world.js';
+import { inMemoryWorld } from '../../support/in-memory-world.js';
 
 describe('GetCurrentUserHandler', () => {
   it('returns the same user resource sign-up returned, and writes nothing', async () => {
-    const world = queryWorld();
+    const world = inMemoryWorld();
     const { user } = await world.signUp.execute(aSignUpCommand());
     const eventsBefore = world.store.events.length;
 
-    expect(await world.getCurrentUser.execute({ userId: user.id })).to.deep.equal(user);
-    expect(await world.getCurrentUser.execute({ userId: user.id })).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' });
+    expect(await world.currentUser.execute({ userId: user.id })).to.deep.equal(user);
+    expect(await world.currentUser.execute({ userId: user.id })).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' });
     expect(world.store.events).to.have.length(eventsBefore);
   });
 
   it('answers InvalidToken for a subject that does not exist (deleted, or never was)', async () => {
-    const world = queryWorld();
+    const world = inMemoryWorld();
     await world.signUp.execute(aSignUpCommand());
     let error: unknown;
     try {
-      await world.getCurrentUser.execute({ userId: 'no-such-user' });
+      await world.currentUser.execute({ userId: 'no-such-user' });
     } catch (caught) {
       error = caught;
     }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ServiceUnavailable } from '../../../src/application/ports/service-unavailable.js';
+import { ServiceUnavailable } from '../../../src/application/errors.js';
 import { ConcurrencyLimiter } from '../../../src/infrastructure/security/concurrency-limiter.js';
 
 const deferred = () => {

@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { expect } from 'chai';
-import { InvalidToken } from '../../../src/application/ports/invalid-token.js';
+import { InvalidToken } from '../../../src/application/errors.js';
 import { JwtTokenIssuer } from '../../../src/infrastructure/security/jwt-token-issuer.js';
 import { JwtTokenVerifier } from '../../../src/infrastructure/security/jwt-token-verifier.js';
 import type { SigningKey } from '../../../src/infrastructure/security/signing-key.js';
@@ -66,7 +66,6 @@ describe('JwtTokenVerifier', () => {
       const error = await rejection(verifier.verify(make()));
       expect(error).to.be.instanceOf(InvalidToken);
       expect((error as InvalidToken).code).to.equal('INVALID_TOKEN');
-      expect((error as InvalidToken).reason).to.equal('invalid');
     });
   }
 });

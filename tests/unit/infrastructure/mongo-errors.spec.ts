@@ -1,8 +1,6 @@
 import { expect } from 'chai';
 import { MongoError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, ObjectId } from 'mongodb';
-import { InvalidCursor } from '../../../src/application/ports/event-log.port.js';
-import { ServiceUnavailable } from '../../../src/application/ports/service-unavailable.js';
-import { UserNotFound } from '../../../src/application/ports/user-not-found.js';
+import { InvalidCursor, ServiceUnavailable, UserNotFound } from '../../../src/application/errors.js';
 import { EmailAlreadyRegistered } from '../../../src/domain/domain-error.js';
 import { encodeCursor } from '../../../src/infrastructure/cursor.js';
 import { decodeMongoCursor, encodeMongoCursor } from '../../../src/infrastructure/mongo/mongo-cursor.js';

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { expect } from 'chai';
-import { ServiceUnavailable } from '../../../src/application/ports/service-unavailable.js';
+import { ServiceUnavailable } from '../../../src/application/errors.js';
 import { MongoEventLog } from '../../../src/infrastructure/mongo/mongo-event-log.js';
 import { MongoStoreHealth } from '../../../src/infrastructure/mongo/mongo-store-health.js';
 import { MongoStore, MongoUnreachable } from '../../../src/infrastructure/mongo/mongo-store.js';

@@ -1,8 +1,5 @@
-import { inject, injectable } from 'inversify';
 import { TooManyAttempts } from '../../domain/domain-error.js';
-import { CLOCK, type Clock } from '../ports/clock.port.js';
-import { EVENT_LOG, type EventLog } from '../ports/event-log.port.js';
-import { token } from '../ports/token.js';
+import type { Ports } from '../ports/ports.js';
 
 export interface SignInThrottleSettings {
   /** Failed sign-ins for one e-mail within the window after which further attempts are refused. */
@@ -10,28 +7,24 @@ export interface SignInThrottleSettings {
   readonly windowSeconds: number;
 }
 
-export const SIGN_IN_THROTTLE_SETTINGS = token<SignInThrottleSettings>('SignInThrottleSettings');
-
 /**
  * Per-account throttling read from the event log, so it holds across instances sharing the store.
  * Counts the `SignInFailed` events for an e-mail within the window that are newer than its latest
  * `UserSignedIn`; at `maxFailures` it refuses until the oldest counted failure leaves the window.
  * A throttle, not a lockout: nobody can lock a victim out for longer than the window.
  */
-@injectable()
 export class SignInThrottle {
   constructor(
-    @inject(EVENT_LOG) private readonly events: EventLog,
-    @inject(CLOCK) private readonly clock: Clock,
-    @inject(SIGN_IN_THROTTLE_SETTINGS) private readonly settings: SignInThrottleSettings,
+    private readonly deps: Pick<Ports, 'events' | 'clock'>,
+    private readonly settings: SignInThrottleSettings,
   ) {}
 
   /** Resolves when the normalised e-mail may try to sign in now; throws TooManyAttempts otherwise. Reads only. */
   async check(email: string): Promise<void> {
     const { maxFailures, windowSeconds } = this.settings;
-    const now = this.clock.now().getTime();
+    const now = this.deps.clock.now().getTime();
     const windowMs = windowSeconds * 1000;
-    const recent = await this.events.findByEmail({
+    const recent = await this.deps.events.findByEmail({
       email,
       types: ['SignInFailed', 'UserSignedIn'],
       since: new Date(now - windowMs + 1),

@@ -1,5 +1,5 @@
-import type { PageRequest } from '../ports/event-log.port.js';
-import { token } from '../ports/token.js';
+import type { PageRequest } from './event-log.port.js';
+import { token } from '../di-token.js';
 
 /** One security-relevant thing that happened to an account, as its owner may see it. */
 export interface ActivityEntry {

@@ -1,0 +1,65 @@
+import type { FieldIssue } from '../domain/domain-error.js';
+
+/**
+ * Every code an application-level failure can carry (the domain's own are `DomainErrorCode`). The HTTP adapter's
+ * error table is typed by the union of both, so an unmapped code fails to compile.
+ */
+export type ApplicationErrorCode = 'INVALID_TOKEN' | 'INVALID_CURSOR' | 'OVERLOADED' | 'STORE_UNAVAILABLE';
+
+/** A failure the application reports to its caller, with a stable code and no knowledge of any transport. */
+export abstract class ApplicationError extends Error {
+  abstract readonly code: ApplicationErrorCode;
+
+  constructor(
+    message: string,
+    readonly issues: readonly FieldIssue[] = [],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * The access token presented is not acceptable. One error for every failure (bad signature, unknown key, expired,
+ * wrong issuer or audience, unknown subject) so that a client learns nothing about which check failed.
+ */
+export class InvalidToken extends ApplicationError {
+  readonly code = 'INVALID_TOKEN';
+
+  constructor() {
+    super('Invalid access token', [{ field: null, message: 'the access token is invalid or expired' }]);
+  }
+}
+
+/** A paging cursor that is malformed or was issued by another adapter. */
+export class InvalidCursor extends ApplicationError {
+  readonly code = 'INVALID_CURSOR';
+
+  constructor() {
+    super('Invalid cursor');
+  }
+}
+
+/**
+ * Thrown by an adapter that cannot serve right now: overloaded, or its store unreachable or unable to write.
+ * The request may be retried after `retryAfterSeconds`; nothing was written.
+ */
+export class ServiceUnavailable extends ApplicationError {
+  readonly code: 'OVERLOADED' | 'STORE_UNAVAILABLE';
+
+  constructor(
+    readonly reason: 'overloaded' | 'store_unavailable',
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`Service unavailable: ${reason}`);
+    this.code = reason === 'overloaded' ? 'OVERLOADED' : 'STORE_UNAVAILABLE';
+  }
+}
+
+/** Thrown by a repository asked to save a user it never stored: a programming error (answered 500), not a client error. */
+export class UserNotFound extends Error {
+  constructor(readonly userId: string) {
+    super(`User ${userId} does not exist`);
+    this.name = 'UserNotFound';
+  }
+}

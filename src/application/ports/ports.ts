@@ -1,0 +1,51 @@
+import type { Token } from '../di-token.js';
+import { ACTIVITY_READ_MODEL, type ActivityReadModel } from './activity-read-model.port.js';
+import { CLOCK, type Clock } from './clock.port.js';
+import { EVENT_LOG, type EventLog } from './event-log.port.js';
+import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
+import { ID_GENERATOR, type IdGenerator } from './id-generator.port.js';
+import { PASSWORD_BLOCKLIST, type PasswordBlocklist } from './password-blocklist.port.js';
+import { PASSWORD_HASHER, type PasswordHasher } from './password-hasher.port.js';
+import { PUBLIC_KEY_SET, type PublicKeySet } from './public-key-set.port.js';
+import { STORE_HEALTH, type StoreHealth } from './store-health.port.js';
+import { TOKEN_ISSUER, type TokenIssuer } from './token-issuer.port.js';
+import { TOKEN_VERIFIER, type TokenVerifier } from './token-verifier.port.js';
+import { USER_READ_MODEL, type UserReadModel } from './user-read-model.port.js';
+import { USER_REPOSITORY, type UserRepository } from './user-repository.port.js';
+
+/**
+ * Every driven port, by the name use cases know it by. Each handler takes `Pick<Ports, ...>` of what it needs,
+ * so the registry (`buildUseCases`) and the test world pass one object and never change when a handler does.
+ */
+export interface Ports {
+  readonly users: UserRepository;
+  readonly events: EventLog;
+  readonly userViews: UserReadModel;
+  readonly activity: ActivityReadModel;
+  readonly storeHealth: StoreHealth;
+  readonly hasher: PasswordHasher;
+  readonly admission: HashingAdmission;
+  readonly blocklist: PasswordBlocklist;
+  readonly tokens: TokenIssuer;
+  readonly verifier: TokenVerifier;
+  readonly publicKeys: PublicKeySet;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}
+
+/** The DI token of each port; typed so that the token of one port cannot stand for another. */
+export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
+  users: USER_REPOSITORY,
+  events: EVENT_LOG,
+  userViews: USER_READ_MODEL,
+  activity: ACTIVITY_READ_MODEL,
+  storeHealth: STORE_HEALTH,
+  hasher: PASSWORD_HASHER,
+  admission: HASHING_ADMISSION,
+  blocklist: PASSWORD_BLOCKLIST,
+  tokens: TOKEN_ISSUER,
+  verifier: TOKEN_VERIFIER,
+  publicKeys: PUBLIC_KEY_SET,
+  clock: CLOCK,
+  ids: ID_GENERATOR,
+};

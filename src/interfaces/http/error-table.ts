@@ -1,0 +1,113 @@
+import type { ApplicationErrorCode } from '../../application/errors.js';
+import type { DomainErrorCode, FieldIssue } from '../../domain/domain-error.js';
+
+/** Failures the HTTP adapter itself detects: parsing, limits, routing, authentication headers, lifecycle. */
+export type TransportErrorCode =
+  | 'MALFORMED_BODY'
+  | 'BODY_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'NOT_FOUND'
+  | 'RATE_LIMITED'
+  | 'MISSING_TOKEN'
+  | 'SHUTTING_DOWN'
+  | 'INTERNAL';
+
+/** Every code an error answer can carry. */
+export type ErrorCode = DomainErrorCode | ApplicationErrorCode | TransportErrorCode;
+
+/** Response headers an error answer may carry, with their OpenAPI description. */
+export type ErrorHeader = 'retry-after' | 'www-authenticate' | 'connection';
+
+export interface ErrorRow {
+  readonly status: number;
+  /** The envelope's `message`. */
+  readonly message: string;
+  /** The envelope's `errors` when the error itself carries no field issues. */
+  readonly issues: readonly FieldIssue[];
+  /** The OpenAPI description of this cause (several causes of one status are listed together). */
+  readonly description: string;
+  /** The `outcome` label of the sign-up and sign-in metrics. */
+  readonly outcome: string;
+  /** Headers this answer carries (their values come from the error or the row: see error-mapper.ts). */
+  readonly headers?: readonly ErrorHeader[];
+}
+
+export const INVALID_INPUT_MESSAGE = 'Invalid input data';
+const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable';
+const body = (message: string): readonly FieldIssue[] => [{ field: null, message }];
+
+/**
+ * THE table from error codes to HTTP answers. Its type, `{ readonly [C in ErrorCode]: ErrorRow }`, makes a code
+ * without a row a compile error. It drives the status, the envelope, the extra headers, the OpenAPI response
+ * descriptions (openapi.ts) and the metrics outcome (http-observer.ts).
+ */
+export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
+  INVALID_INPUT: {
+    status: 400, message: INVALID_INPUT_MESSAGE, issues: [], outcome: 'invalid_input',
+    description: 'Invalid input data: one entry per offending field',
+  },
+  MALFORMED_BODY: {
+    status: 400, message: INVALID_INPUT_MESSAGE, issues: body('body is not valid JSON'), outcome: 'invalid_input',
+    description: 'The body is not valid JSON in UTF-8 (one entry with field null)',
+  },
+  INVALID_CURSOR: {
+    status: 400, message: INVALID_INPUT_MESSAGE, issues: [{ field: 'cursor', message: 'is not a valid cursor' }], outcome: 'invalid_input',
+    description: 'The cursor is not one this service issued',
+  },
+  INVALID_CREDENTIALS: {
+    status: 401, message: 'Invalid email or password', issues: [], outcome: 'invalid_credentials',
+    description: 'Invalid email or password (the same body for an unknown e-mail and a wrong password)',
+  },
+  INVALID_TOKEN: {
+    status: 401, message: 'Invalid or missing access token', issues: [], outcome: 'invalid_token', headers: ['www-authenticate'],
+    description: 'The access token is malformed, forged, expired or no longer acceptable',
+  },
+  MISSING_TOKEN: {
+    status: 401, message: 'Invalid or missing access token', outcome: 'invalid_token', headers: ['www-authenticate'],
+    issues: body('an access token is required (Authorization: Bearer <token>)'),
+    description: 'No bearer access token was presented',
+  },
+  NOT_FOUND: {
+    status: 404, message: 'Not found', issues: body('no such route or method'), outcome: 'error',
+    description: 'Not found',
+  },
+  EMAIL_ALREADY_REGISTERED: {
+    status: 409, message: 'Email is already registered', issues: [], outcome: 'duplicate',
+    description: 'Email is already registered',
+  },
+  BODY_TOO_LARGE: {
+    status: 413, message: 'Request body is too large', issues: body('body exceeds the size limit'), outcome: 'invalid_input',
+    description: 'Request body is too large',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415, message: 'Unsupported media type', issues: body('Content-Type must be application/json'), outcome: 'invalid_input',
+    description: 'Unsupported media type: Content-Type must be application/json',
+  },
+  RATE_LIMITED: {
+    status: 429, message: 'Too many requests', issues: body('rate limit exceeded; try again later'), outcome: 'throttled', headers: ['retry-after'],
+    description: 'Too many requests from this client; see Retry-After',
+  },
+  TOO_MANY_ATTEMPTS: {
+    status: 429, message: 'Too many sign-in attempts', issues: [], outcome: 'throttled', headers: ['retry-after'],
+    description: 'Too many sign-in attempts: too many failed sign-ins for this account; see Retry-After',
+  },
+  INTERNAL: {
+    status: 500, message: 'Internal server error', issues: [], outcome: 'error',
+    description: 'Internal server error (the cause is logged with the request id, never sent)',
+  },
+  OVERLOADED: {
+    status: 503, message: UNAVAILABLE_MESSAGE, issues: body('try again shortly'), outcome: 'shed', headers: ['retry-after'],
+    description: 'Overloaded: refused before any work (load shedding); see Retry-After',
+  },
+  STORE_UNAVAILABLE: {
+    status: 503, message: UNAVAILABLE_MESSAGE, issues: body('store unavailable'), outcome: 'store_unavailable', headers: ['retry-after'],
+    description: 'The store is unreachable or cannot write; see Retry-After',
+  },
+  SHUTTING_DOWN: {
+    status: 503, message: UNAVAILABLE_MESSAGE, issues: body('shutting down'), outcome: 'shed', headers: ['retry-after', 'connection'],
+    description: 'Shutting down; see Retry-After',
+  },
+};
+
+/** Every outcome label the table can produce, plus `success`: what the metrics pre-declare. */
+export const AUTH_OUTCOMES: readonly string[] = ['success', ...new Set(Object.values(ERROR_TABLE).map((row) => row.outcome))];
