@@ -9,19 +9,3 @@ export interface DomainEvent<Type extends string = string, Payload extends objec
   readonly occurredAt: Date;
   readonly payload: Payload;
 }
-
-export type UserRegistered = DomainEvent<'UserRegistered', { readonly email: string }>;
-export type UserSignedIn = DomainEvent<'UserSignedIn', { readonly email: string }>;
-export type PasswordRehashed = DomainEvent<'PasswordRehashed', { readonly email: string }>;
-export type SignInFailureReason = 'unknown_email' | 'wrong_password';
-export type SignInFailed = DomainEvent<'SignInFailed', { readonly email: string; readonly reason: SignInFailureReason }>;
-
-export type UserEvent = UserRegistered | UserSignedIn | PasswordRehashed | SignInFailed;
-export type UserEventType = UserEvent['type'];
-
-export const signInFailed = (
-  email: string,
-  reason: SignInFailureReason,
-  aggregateId: string | null,
-  occurredAt: Date,
-): SignInFailed => ({ type: 'SignInFailed', aggregateId, occurredAt, payload: { email, reason } });

@@ -1,7 +1,23 @@
-import type { UserEvent } from './domain-event.js';
-import { signInFailed } from './domain-event.js';
+import type { DomainEvent } from './domain-event.js';
 import { Email } from './email.js';
 import { PersonName } from './person-name.js';
+
+/** The events the User aggregate records; `SignInFailed` also exists without an account (aggregateId null). */
+export type UserRegistered = DomainEvent<'UserRegistered', { readonly email: string }>;
+export type UserSignedIn = DomainEvent<'UserSignedIn', { readonly email: string }>;
+export type PasswordRehashed = DomainEvent<'PasswordRehashed', { readonly email: string }>;
+export type SignInFailureReason = 'unknown_email' | 'wrong_password';
+export type SignInFailed = DomainEvent<'SignInFailed', { readonly email: string; readonly reason: SignInFailureReason }>;
+
+export type UserEvent = UserRegistered | UserSignedIn | PasswordRehashed | SignInFailed;
+export type UserEventType = UserEvent['type'];
+
+export const signInFailed = (
+  email: string,
+  reason: SignInFailureReason,
+  aggregateId: string | null,
+  occurredAt: Date,
+): SignInFailed => ({ type: 'SignInFailed', aggregateId, occurredAt, payload: { email, reason } });
 
 /** The persisted shape of a user: what a repository stores and gives back. */
 export interface UserSnapshot {

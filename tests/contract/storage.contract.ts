@@ -4,12 +4,13 @@ import type { StoreHealth } from '../../src/application/ports/store-health.port.
 import { InvalidCursor, ServiceUnavailable, UserNotFound } from '../../src/application/errors.js';
 import type { UserReadModel } from '../../src/application/ports/user-read-model.port.js';
 import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
-import { signInFailed } from '../../src/domain/domain-event.js';
+import { signInFailed } from '../../src/domain/user.js';
 import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
 import { Email } from '../../src/domain/email.js';
 import { PersonName } from '../../src/domain/person-name.js';
 import { User } from '../../src/domain/user.js';
 import { aRequestMetadata } from '../support/builders.js';
+import { valueOf } from '../support/parsed.js';
 import { rejection } from '../support/rejection.js';
 
 /** What a storage adapter group provides: its ports over one store, and a way to let go of it. */
@@ -30,17 +31,13 @@ const at = (minutes: number) => new Date(T0 + minutes * 60_000);
 let counter = 0;
 const uniqueId = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-${++counter}`;
 
-const valid = <T>(parsed: { ok: true; value: T } | { ok: false }): T => {
-  if (!parsed.ok) throw new Error('invalid fixture');
-  return parsed.value;
-};
 
 export const aUser = (email = `${uniqueId('user')}@example.com`, id = uniqueId('uid')): User =>
   User.register({
     id,
-    name: valid(PersonName.parse('name', 'Ada')),
-    lastname: valid(PersonName.parse('lastname', 'Lovelace')),
-    email: valid(Email.parse(email)),
+    name: valueOf(PersonName.parse('name', 'Ada')),
+    lastname: valueOf(PersonName.parse('lastname', 'Lovelace')),
+    email: valueOf(Email.parse(email)),
     passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g',
     at: at(0),
   });

@@ -1,26 +1,21 @@
 import { expect } from 'chai';
 import { measureSignInTiming, median } from '../../bench/timing.js';
-import { PlainPassword } from '../../src/domain/password.js';
 import { Argon2PasswordHasher } from '../../src/infrastructure/security/argon2-password-hasher.js';
 import { aSignUpBody } from '../support/builders.js';
 import { postJson } from '../support/http-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
+import { aPassword } from '../support/parsed.js';
 
 const DEFAULT_ARGON2 = { ARGON2_MEMORY_KIB: '19456', ARGON2_TIME_COST: '2', ARGON2_PARALLELISM: '1' };
 
-const password = (raw: string): PlainPassword => {
-  const parsed = PlainPassword.parse(raw);
-  if (!parsed.ok) throw new Error('test password must parse');
-  return parsed.value;
-};
 
 async function medianVerifyMs(samples: number): Promise<number> {
   const hasher = new Argon2PasswordHasher({ memoryKiB: 19456, timeCost: 2, parallelism: 1 });
-  const hash = await hasher.hash(password('analytical engine 1843'));
+  const hash = await hasher.hash(aPassword('analytical engine 1843'));
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {
     const started = performance.now();
-    await hasher.verify(hash, password('not the password'));
+    await hasher.verify(hash, aPassword('not the password'));
     times.push(performance.now() - started);
   }
   return median(times);

@@ -2,7 +2,10 @@ import type { Clock } from '../../src/application/ports/clock.port.js';
 import type { IdGenerator } from '../../src/application/ports/id-generator.port.js';
 import type { PasswordBlocklist } from '../../src/application/ports/password-blocklist.port.js';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.port.js';
-import { InvalidToken } from '../../src/application/errors.js';
+import { InvalidToken, ServiceUnavailable } from '../../src/application/errors.js';
+import type { EventLog, EventPage, RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
+import type { User } from '../../src/domain/user.js';
 import type { HashingAdmission } from '../../src/application/ports/hashing-admission.port.js';
 import type { AccessTokenSubject, TokenIssuer } from '../../src/application/ports/token-issuer.port.js';
 import type { TokenVerifier, VerifiedToken } from '../../src/application/ports/token-verifier.port.js';
@@ -103,4 +106,21 @@ export class FakePasswordBlocklist implements PasswordBlocklist {
   isCommon(password: PlainPassword): boolean {
     return this.words.has(password.value.toLowerCase());
   }
+}
+
+const down = () => Promise.reject(new ServiceUnavailable('store_unavailable', 5));
+
+/** A store that is down: every read and write refuses, as a real adapter does when its store is unreachable. */
+export class UnavailableUserRepository implements UserRepository {
+  findByEmail = (): Promise<User | null> => down();
+  findById = (): Promise<User | null> => down();
+  add = (): Promise<void> => down();
+  save = (): Promise<void> => down();
+}
+
+/** An event log that is down: every read and append refuses. */
+export class UnavailableEventLog implements EventLog {
+  append = (): Promise<void> => down();
+  findByEmail = (): Promise<RecordedEvent[]> => down();
+  findByAggregate = (): Promise<EventPage> => down();
 }

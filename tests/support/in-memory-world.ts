@@ -19,6 +19,8 @@ import {
 
 export interface WorldOptions {
   readonly signInThrottle?: SignInThrottleSettings;
+  /** Ports to use instead of the in-memory ones (e.g. a store that is down). */
+  readonly replace?: Partial<Ports>;
 }
 
 /**
@@ -29,7 +31,7 @@ export function inMemoryWorld(options: WorldOptions = {}) {
   const store = new InMemoryStore();
   const events = new InMemoryEventLog(store);
   const tokens = new FakeTokenIssuer();
-  const ports = {
+  const adapters = {
     users: new InMemoryUserRepository(store),
     events,
     userViews: new InMemoryUserReadModel(store),
@@ -44,8 +46,9 @@ export function inMemoryWorld(options: WorldOptions = {}) {
     clock: new ManualClock(),
     ids: new SequentialIds(),
   } satisfies Ports;
+  const ports: Ports = { ...adapters, ...options.replace };
   const useCases = buildUseCases(ports, { signInThrottle: options.signInThrottle ?? { maxFailures: 5, windowSeconds: 900 } });
-  return { store, ...ports, ...useCases };
+  return { store, ...adapters, ports, ...useCases };
 }
 
 export type InMemoryWorld = ReturnType<typeof inMemoryWorld>;

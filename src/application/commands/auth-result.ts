@@ -1,4 +1,4 @@
-import type { UserEvent } from '../../domain/domain-event.js';
+import type { UserEvent } from '../../domain/user.js';
 import type { User } from '../../domain/user.js';
 import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';

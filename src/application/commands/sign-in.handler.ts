@@ -1,4 +1,4 @@
-import { signInFailed } from '../../domain/domain-event.js';
+import { signInFailed } from '../../domain/user.js';
 import { InvalidCredentials } from '../../domain/domain-error.js';
 import { Email } from '../../domain/email.js';
 import { PlainPassword } from '../../domain/password.js';

@@ -1,4 +1,4 @@
-import type { UserEvent, UserEventType } from '../../domain/domain-event.js';
+import type { UserEvent, UserEventType } from '../../domain/user.js';
 import { token } from '../di-token.js';
 
 /** Who caused an event, captured at the driving edge; the domain never reads it. */

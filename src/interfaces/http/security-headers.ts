@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /**
- * helmet's security headers (CSP, HSTS, nosniff, frame options, ...), computed once at start-up. They do not depend
- * on the request, and building helmet's middleware per request (as @fastify/helmet does) cost about a sixth of the
- * CPU of a 400 answer in the benchmark.
+ * helmet's security headers (CSP, HSTS, nosniff, frame options, ...), computed once at start-up: they do not depend
+ * on the request, so nothing rebuilds helmet's middleware per request (as @fastify/helmet does; the README's
+ * benchmark section has what that cost).
  */
 export function securityHeaders(options: Readonly<HelmetOptions> = {}): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import type { InvalidInput } from '../../../src/domain/domain-error.js';
-import { InvalidCredentials } from '../../../src/domain/domain-error.js';
+import { ServiceUnavailable } from '../../../src/application/errors.js';
+import { InvalidCredentials, InvalidInput } from '../../../src/domain/domain-error.js';
 import { aSignInCommand, aSignUpCommand } from '../../support/builders.js';
+import { UnavailableEventLog, UnavailableUserRepository } from '../../support/fakes.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
 import { rejection } from '../../support/rejection.js';
 
@@ -52,12 +53,14 @@ describe('SignInHandler', () => {
     });
   });
 
-  it('rejects malformed input before touching the store', async () => {
-    const world = await worldWithAda();
+  it('rejects malformed input before touching the store: the answer is InvalidInput even while the store is down', async () => {
+    const world = inMemoryWorld({ replace: { users: new UnavailableUserRepository(), events: new UnavailableEventLog() } });
     const error = await rejection(world.signIn.execute(aSignInCommand({ email: 'not-an-email', password: '' })));
 
+    expect(error).to.be.instanceOf(InvalidInput);
     expect((error as InvalidInput).issues.map((issue) => issue.field)).to.deep.equal(['email', 'password']);
-    expect(world.store.events).to.have.length(1);
+    expect(await rejection(world.signIn.execute(aSignInCommand()))).to.be.instanceOf(ServiceUnavailable);
+    expect(world.hasher.verifications + world.hasher.dummyVerifications).to.equal(0);
   });
 
   it('rehashes a password hashed with other parameters and records PasswordRehashed', async () => {

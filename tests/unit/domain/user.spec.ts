@@ -2,20 +2,17 @@ import { expect } from 'chai';
 import { Email } from '../../../src/domain/email.js';
 import { PersonName } from '../../../src/domain/person-name.js';
 import { User } from '../../../src/domain/user.js';
+import { valueOf } from '../../support/parsed.js';
 
 const at = new Date('2026-01-01T00:00:00.000Z');
 const later = new Date('2026-01-01T00:05:00.000Z');
-const parsed = <T>(p: { ok: true; value: T } | { ok: false }): T => {
-  if (!p.ok) throw new Error('invalid fixture');
-  return p.value;
-};
 
 const registered = () =>
   User.register({
     id: 'user-1',
-    name: parsed(PersonName.parse('name', 'Ada')),
-    lastname: parsed(PersonName.parse('lastname', 'Lovelace')),
-    email: parsed(Email.parse('ada@example.com')),
+    name: valueOf(PersonName.parse('name', 'Ada')),
+    lastname: valueOf(PersonName.parse('lastname', 'Lovelace')),
+    email: valueOf(Email.parse('ada@example.com')),
     passwordHash: 'hash-1',
     at,
   });

@@ -3,18 +3,15 @@ import { Email, EMAIL_MAX_LENGTH } from '../../../src/domain/email.js';
 import { PASSWORD_MAX_LENGTH, PlainPassword } from '../../../src/domain/password.js';
 import { NAME_MAX_LENGTH, PersonName } from '../../../src/domain/person-name.js';
 import type { Parsed } from '../../../src/domain/validation.js';
+import { valueOf } from '../../support/parsed.js';
 
-const value = <T>(parsed: Parsed<T>): T => {
-  if (!parsed.ok) throw new Error(`expected valid, got ${JSON.stringify(parsed.issues)}`);
-  return parsed.value;
-};
 const messages = (parsed: Parsed<unknown>): string[] => (parsed.ok ? [] : parsed.issues.map((issue) => issue.message));
 
 describe('Email', () => {
   it('trims, NFC-normalises and lower-cases before validating', () => {
-    expect(value(Email.parse('  Ada.Lovelace@Example.COM \n')).value).to.equal('ada.lovelace@example.com');
+    expect(valueOf(Email.parse('  Ada.Lovelace@Example.COM \n')).value).to.equal('ada.lovelace@example.com');
     const decomposed = 'Jose\u0301@example.com';
-    expect(value(Email.parse(decomposed)).value).to.equal('jos\u00e9@example.com');
+    expect(valueOf(Email.parse(decomposed)).value).to.equal('jos\u00e9@example.com');
   });
 
   for (const bad of ['', '   ', 'ada', 'ada@', '@example.com', 'ada@example', 'a b@example.com', 'ada@@example.com', 'ada..x@example.com', 'ada@exa_mple.com']) {
@@ -35,13 +32,13 @@ describe('Email', () => {
   });
 
   it('knows its local part', () => {
-    expect(value(Email.parse('ada@example.com')).localPart).to.equal('ada');
+    expect(valueOf(Email.parse('ada@example.com')).localPart).to.equal('ada');
   });
 });
 
 describe('PersonName', () => {
   it('trims and keeps the name', () => {
-    expect(value(PersonName.parse('name', '  Ada ')).value).to.equal('Ada');
+    expect(valueOf(PersonName.parse('name', '  Ada ')).value).to.equal('Ada');
   });
 
   it('requires at least one character after trimming', () => {
@@ -64,11 +61,11 @@ describe('PersonName', () => {
 });
 
 describe('PlainPassword', () => {
-  const email = value(Email.parse('ada@example.com'));
+  const email = valueOf(Email.parse('ada@example.com'));
 
   it('is never trimmed and is NFKC-normalised', () => {
-    expect(value(PlainPassword.choose('  spaced out  ', email)).value).to.equal('  spaced out  ');
-    expect(value(PlainPassword.choose('ｆｕｌｌｗｉｄｔｈ', email)).value).to.equal('fullwidth');
+    expect(valueOf(PlainPassword.choose('  spaced out  ', email)).value).to.equal('  spaced out  ');
+    expect(valueOf(PlainPassword.choose('ｆｕｌｌｗｉｄｔｈ', email)).value).to.equal('fullwidth');
   });
 
   it('needs 8 to 128 characters to be chosen', () => {
@@ -81,7 +78,7 @@ describe('PlainPassword', () => {
   });
 
   it('may not be the e-mail address or its local part, in any case', () => {
-    const local = value(Email.parse('adalovelace@example.com'));
+    const local = valueOf(Email.parse('adalovelace@example.com'));
     expect(messages(PlainPassword.choose('AdaLovelace', local))).to.deep.equal(['must not be the same as the email address']);
     expect(messages(PlainPassword.choose('adalovelace@example.com', local))).to.deep.equal(['must not be the same as the email address']);
   });
@@ -93,6 +90,6 @@ describe('PlainPassword', () => {
   });
 
   it('never serialises its value', () => {
-    expect(JSON.stringify({ password: value(PlainPassword.parse('secret-value')) })).not.to.include('secret-value');
+    expect(JSON.stringify({ password: valueOf(PlainPassword.parse('secret-value')) })).not.to.include('secret-value');
   });
 });

@@ -1,12 +1,7 @@
 import { expect } from 'chai';
-import { PlainPassword } from '../../../src/domain/password.js';
 import { ZxcvbnPasswordBlocklist } from '../../../src/infrastructure/security/zxcvbn-password-blocklist.js';
+import { aPassword } from '../../support/parsed.js';
 
-const password = (raw: string): PlainPassword => {
-  const parsed = PlainPassword.parse(raw);
-  if (!parsed.ok) throw new Error('test password must parse');
-  return parsed.value;
-};
 
 describe('ZxcvbnPasswordBlocklist', () => {
   const blocklist = new ZxcvbnPasswordBlocklist();
@@ -17,13 +12,13 @@ describe('ZxcvbnPasswordBlocklist', () => {
 
   for (const common of ['password', '12345678', 'qwertyuiop', 'iloveyou', 'PASSWORD123', 'Trustno1', 'ｐａｓｓｗｏｒｄ１２３']) {
     it(`knows ${JSON.stringify(common)} as common (case-insensitively, after NFKC)`, () => {
-      expect(blocklist.isCommon(password(common))).to.equal(true);
+      expect(blocklist.isCommon(aPassword(common))).to.equal(true);
     });
   }
 
   for (const rare of ['analytical engine 1843', 'correct horse battery staple 77', 'Ada-Lovelace-1815!']) {
     it(`does not know ${JSON.stringify(rare)}`, () => {
-      expect(blocklist.isCommon(password(rare))).to.equal(false);
+      expect(blocklist.isCommon(aPassword(rare))).to.equal(false);
     });
   }
 });

@@ -1,15 +1,15 @@
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { expect } from 'chai';
-import { ServiceUnavailable } from '../../../src/application/errors.js';
-import { MongoEventLog } from '../../../src/infrastructure/mongo/mongo-event-log.js';
-import { MongoStoreHealth } from '../../../src/infrastructure/mongo/mongo-store-health.js';
-import { MongoStore, MongoUnreachable } from '../../../src/infrastructure/mongo/mongo-store.js';
-import { MongoUserRepository } from '../../../src/infrastructure/mongo/mongo-user.repository.js';
-import { aUser } from '../../contract/storage.contract.js';
-import { aRequestMetadata } from '../../support/builders.js';
-import { startTestService, tempDir } from '../../support/test-service.js';
-import { rejection } from '../../support/rejection.js';
+import { ServiceUnavailable } from '../../src/application/errors.js';
+import { MongoEventLog } from '../../src/infrastructure/mongo/mongo-event-log.js';
+import { MongoStoreHealth } from '../../src/infrastructure/mongo/mongo-store-health.js';
+import { MongoStore, MongoUnreachable } from '../../src/infrastructure/mongo/mongo-store.js';
+import { MongoUserRepository } from '../../src/infrastructure/mongo/mongo-user.repository.js';
+import { aUser } from '../contract/storage.contract.js';
+import { aRequestMetadata } from '../support/builders.js';
+import { startTestService, tempDir } from '../support/test-service.js';
+import { rejection } from '../support/rejection.js';
 
 /** A local TCP port that nothing listens on: taken from the OS, then released. */
 const closedPort = async (): Promise<number> => {
