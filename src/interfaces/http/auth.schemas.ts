@@ -7,7 +7,8 @@ import type { FieldIssue } from '../../domain/domain-error.js';
  * included, is parsed once by the use case through the domain's value objects, so that one 400 lists every
  * offending field: a missing name, a number for a last name and a too common password together.
  */
-const text = () => string().strict().typeError('must be a string').required('is required');
+/** A required string field, as documented (the use case enforces it). */
+export const text = () => string().strict().typeError('must be a string').required('is required');
 
 export const signUpSchema: ObjectSchema<{ name: string; lastname: string; email: string; password: string }> = object({
   name: text(),

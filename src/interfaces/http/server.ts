@@ -30,6 +30,7 @@ export interface HttpServerOptions {
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
 const trustedProxies = (setting: HttpServerOptions['trustProxy']) =>
@@ -65,7 +66,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   app.addHook('preParsing', async (request, _reply, payload) => {
-    if (request.method === 'POST' && !JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) {
+    if (BODY_METHODS.has(request.method) && !JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) {
       throw new HttpError('UNSUPPORTED_MEDIA_TYPE');
     }
     return payload;
