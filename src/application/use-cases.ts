@@ -1,3 +1,4 @@
+import { ChangeProfileHandler } from './commands/change-profile.handler.js';
 import { SignInHandler } from './commands/sign-in.handler.js';
 import { SignUpHandler } from './commands/sign-up.handler.js';
 import { SignInThrottle, type SignInThrottleSettings } from './policies/sign-in-throttle.js';
@@ -20,6 +21,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
   return {
     signUp: new SignUpHandler(ports),
     signIn: new SignInHandler(ports, new SignInThrottle(ports, policies.signInThrottle)),
+    changeProfile: new ChangeProfileHandler(ports),
     authenticate: new AuthenticateHandler(ports),
     currentUser: new GetCurrentUserHandler(ports),
     accountActivity: new GetAccountActivityHandler(ports),

@@ -6,10 +6,11 @@ import { PersonName } from './person-name.js';
 export type UserRegistered = DomainEvent<'UserRegistered', { readonly email: string }>;
 export type UserSignedIn = DomainEvent<'UserSignedIn', { readonly email: string }>;
 export type PasswordRehashed = DomainEvent<'PasswordRehashed', { readonly email: string }>;
+export type ProfileChanged = DomainEvent<'ProfileChanged', { readonly email: string }>;
 export type SignInFailureReason = 'unknown_email' | 'wrong_password';
 export type SignInFailed = DomainEvent<'SignInFailed', { readonly email: string; readonly reason: SignInFailureReason }>;
 
-export type UserEvent = UserRegistered | UserSignedIn | PasswordRehashed | SignInFailed;
+export type UserEvent = UserRegistered | UserSignedIn | PasswordRehashed | ProfileChanged | SignInFailed;
 export type UserEventType = UserEvent['type'];
 
 export const signInFailed = (
@@ -44,8 +45,8 @@ export class User {
 
   private constructor(
     readonly id: string,
-    readonly name: PersonName,
-    readonly lastname: PersonName,
+    private givenName: PersonName,
+    private familyName: PersonName,
     readonly email: Email,
     private hash: string,
     readonly createdAt: Date,
@@ -67,6 +68,22 @@ export class User {
       snapshot.passwordHash,
       snapshot.createdAt,
     );
+  }
+
+  get name(): PersonName {
+    return this.givenName;
+  }
+
+  get lastname(): PersonName {
+    return this.familyName;
+  }
+
+  /** Changes the name and last name; records ProfileChanged only when something changed. */
+  changeProfile(name: PersonName, lastname: PersonName, at: Date): void {
+    if (name.value === this.givenName.value && lastname.value === this.familyName.value) return;
+    this.givenName = name;
+    this.familyName = lastname;
+    this.pending.push({ type: 'ProfileChanged', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
 
   get passwordHash(): string {

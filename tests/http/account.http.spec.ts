@@ -99,3 +99,34 @@ describe('HTTP: token lifetime on a clock the test controls', () => {
     expectRefused(await get(service.url, '/auth/me', bearer(token)), true);
   });
 });
+
+describe('HTTP: PATCH /auth/me', () => {
+  let service: TestService;
+  let token: string;
+  before(async () => {
+    service = await startTestService();
+    token = (await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: 'ada@example.com' }))).body.data.accesstoken;
+  });
+  after(async () => service.dispose());
+
+  const patch = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json', ...bearer(token) }) =>
+    http(service.url, '/auth/me', { method: 'PATCH', body, headers });
+
+  it('changes the name and last name: 200 with the user, and GET /auth/me shows them', async () => {
+    const res = await patch({ name: 'Augusta Ada', lastname: 'King' });
+    expect(res.status).to.equal(200);
+    expect(res.headers['cache-control']).to.equal('no-store');
+    expect(res.body.message).to.equal('User updated successfully');
+    expect(res.body.data.user).to.deep.include({ name: 'Augusta Ada', lastname: 'King', email: 'ada@example.com' });
+    expect((await get(service.url, '/auth/me', bearer(token))).body.data.user).to.deep.equal(res.body.data.user);
+  });
+
+  it('answers 400 listing every field, 401 without a token, 415 without JSON', async () => {
+    const bad = await patch({ name: '', lastname: 42 });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.errors.map((issue: { field: string }) => issue.field)).to.deep.equal(['name', 'lastname']);
+    expectRefused(await patch({ name: 'A', lastname: 'B' }, { 'content-type': 'application/json' }), false);
+    expect((await patch('name=A', { 'content-type': 'text/plain', ...bearer(token) })).status).to.equal(415);
+  });
+});
+

@@ -1,8 +1,12 @@
 import type { FastifySchema } from 'fastify';
+import { object } from 'yup';
+import { NAME_MAX_LENGTH } from '../../domain/person-name.js';
 import { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from '../../application/queries/get-account-activity.handler.js';
 import { REQUEST_ID_HEADERS } from './auth.openapi.js';
 import type { ErrorCode } from './error-table.js';
+import { text } from './auth.schemas.js';
 import { BEARER_SECURITY, USER_REF, errorResponses } from './openapi.js';
+import { yupToJsonSchema } from './yup-json-schema.js';
 import type { JsonSchema } from './yup-json-schema.js';
 
 const NO_STORE = { 'cache-control': { type: 'string', const: 'no-store', description: 'Never cached: the answer is personal' } };
@@ -71,5 +75,26 @@ export const activityRouteSchema: FastifySchema = {
       properties: { events: { type: 'array', items: activityEntry }, nextCursor: { type: ['string', 'null'] } },
     }),
     ...authenticatedErrors('INVALID_INPUT', 'INVALID_CURSOR'),
+  },
+};
+
+export const profileSchema = object({ name: text(), lastname: text() });
+
+const nameRule = { minLength: 1, maxLength: NAME_MAX_LENGTH, description: 'Trimmed, no control characters' };
+
+export const changeProfileRouteSchema: FastifySchema = {
+  summary: "Change the signed-in account's name and last name",
+  tags: ['account'],
+  security: BEARER_SECURITY,
+  headers: REQUEST_ID_HEADERS,
+  body: yupToJsonSchema(profileSchema, { name: nameRule, lastname: nameRule }),
+  response: {
+    200: envelopeOf('The account as changed (a ProfileChanged event is recorded when something changed)', 'User updated successfully', {
+      type: 'object',
+      required: ['user'],
+      additionalProperties: false,
+      properties: { user: { $ref: USER_REF } },
+    }),
+    ...authenticatedErrors('INVALID_INPUT', 'MALFORMED_BODY', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'),
   },
 };

@@ -3,12 +3,15 @@ import type { ActivityEntry } from '../../application/ports/activity-read-model.
 import { ACTIVITY_PAGE_MAX } from '../../application/queries/get-account-activity.handler.js';
 import type { UseCases } from '../../application/use-cases.js';
 import { type FieldIssue, InvalidInput } from '../../domain/domain-error.js';
-import { activityRouteSchema, currentUserRouteSchema } from './account.openapi.js';
+import { activityRouteSchema, changeProfileRouteSchema, currentUserRouteSchema, profileSchema } from './account.openapi.js';
+import { requestMetadata } from './auth.routes.js';
+import { validateBody } from './auth.schemas.js';
 import { authenticate } from './bearer-auth.js';
 import { validatedByYup } from './openapi.js';
 
 export const CURRENT_USER_MESSAGE = 'User retrieved successfully';
 export const ACTIVITY_MESSAGE = 'Account activity retrieved successfully';
+export const PROFILE_CHANGED_MESSAGE = 'User updated successfully';
 export const LIMIT_RULE = `must be an integer from 1 to ${ACTIVITY_PAGE_MAX}`;
 export const CURSOR_RULE = 'is not a valid cursor';
 const CURSOR_MAX_LENGTH = 512;
@@ -39,13 +42,21 @@ const toResource = (entry: ActivityEntry) => ({
   ...(entry.reason === undefined ? {} : { reason: entry.reason }),
 });
 
-/** GET /auth/me and GET /auth/me/activity: authenticate the bearer token, call the query, shape the envelope. */
-export function accountRoutes(useCases: Pick<UseCases, 'authenticate' | 'currentUser' | 'accountActivity'>) {
+/** GET and PATCH /auth/me, GET /auth/me/activity: authenticate the bearer token, call the use case, shape the envelope. */
+export function accountRoutes(useCases: Pick<UseCases, 'authenticate' | 'currentUser' | 'accountActivity' | 'changeProfile'>) {
   return (app: FastifyInstance): void => {
     app.get('/auth/me', { schema: currentUserRouteSchema, ...validatedByYup }, async (request, reply) => {
       const { userId } = await authenticate(request, useCases);
       const user = await useCases.currentUser.execute({ userId });
       return reply.header('cache-control', 'no-store').send({ message: CURRENT_USER_MESSAGE, data: { user } });
+    });
+
+    app.patch('/auth/me', { schema: changeProfileRouteSchema, ...validatedByYup }, async (request, reply) => {
+      const { userId } = await authenticate(request, useCases);
+      const body = validateBody(profileSchema, request.body);
+      if (!body.ok) throw new InvalidInput(body.issues);
+      const user = await useCases.changeProfile.execute({ userId, ...body.value, metadata: requestMetadata(request) });
+      return reply.header('cache-control', 'no-store').send({ message: PROFILE_CHANGED_MESSAGE, data: { user } });
     });
 
     app.get('/auth/me/activity', { schema: activityRouteSchema, ...validatedByYup }, async (request, reply) => {

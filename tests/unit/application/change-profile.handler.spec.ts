@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { InvalidToken } from '../../../src/application/errors.js';
+import { InvalidInput } from '../../../src/domain/domain-error.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../support/builders.js';
+import { inMemoryWorld } from '../../support/in-memory-world.js';
+import { rejection } from '../../support/rejection.js';
+
+const aChange = (userId: string, name: unknown, lastname: unknown) => ({ userId, name, lastname, metadata: aRequestMetadata() });
+
+describe('ChangeProfileHandler', () => {
+  it('renames the account, records ProfileChanged, and sign-in and /auth/me show the new names', async () => {
+    const world = inMemoryWorld();
+    const { user } = await world.signUp.execute(aSignUpCommand());
+    const changed = await world.changeProfile.execute(aChange(user.id, '  Augusta Ada ', 'King'));
+
+    expect(changed).to.deep.equal({ ...user, name: 'Augusta Ada', lastname: 'King' });
+    expect(await world.currentUser.execute({ userId: user.id })).to.deep.equal(changed);
+    expect((await world.signIn.execute(aSignInCommand())).user).to.deep.equal(changed);
+    expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'ProfileChanged', 'UserSignedIn']);
+  });
+
+  it('records nothing when nothing changes', async () => {
+    const world = inMemoryWorld();
+    const { user } = await world.signUp.execute(aSignUpCommand());
+    await world.changeProfile.execute(aChange(user.id, 'Ada', 'Lovelace'));
+    expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered']);
+  });
+
+  it('reports every offending field at once and changes nothing', async () => {
+    const world = inMemoryWorld();
+    const { user } = await world.signUp.execute(aSignUpCommand());
+    const error = await rejection(world.changeProfile.execute(aChange(user.id, '', 42)));
+
+    expect(error).to.be.instanceOf(InvalidInput);
+    expect((error as InvalidInput).issues).to.deep.equal([
+      { field: 'name', message: 'is required' },
+      { field: 'lastname', message: 'must be a string' },
+    ]);
+    expect(await world.currentUser.execute({ userId: user.id })).to.deep.equal(user);
+  });
+
+  it('answers InvalidToken for a subject that does not exist', async () => {
+    const world = inMemoryWorld();
+    expect(await rejection(world.changeProfile.execute(aChange('no-such-user', 'Ada', 'King')))).to.be.instanceOf(InvalidToken);
+  });
+});
