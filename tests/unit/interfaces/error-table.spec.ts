@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { ContainerModule } from 'inversify';
+import { TOKEN_VERIFIER } from '../../../src/application/ports/token-verifier.port.js';
+import { portBinder } from '../../../src/infrastructure/container/bind-port.js';
+import { ERROR_TABLE, type ErrorCode, type ErrorRow } from '../../../src/interfaces/http/error-table.js';
+
+/**
+ * Compile-time guarantees, checked by `npm run typecheck` (tsc covers tests/): each `@ts-expect-error` below fails
+ * the type-check if the line under it ever compiles.
+ */
+const row: ErrorRow = { status: 400, message: 'm', issues: [], description: 'd', outcome: 'o' };
+
+// @ts-expect-error a table without a row for every ErrorCode (here, all but one) does not compile
+export const incomplete: { readonly [C in ErrorCode]: ErrorRow } = { INVALID_INPUT: row };
+
+export const wrongBinding = new ContainerModule(({ bind }) => {
+  // @ts-expect-error a port's token only takes a value of the port's type
+  portBinder(bind).constant(TOKEN_VERIFIER, 42);
+});
+
+describe('The error table', () => {
+  it('answers every code with an error status, a message and an outcome label', () => {
+    for (const [code, entry] of Object.entries(ERROR_TABLE)) {
+      expect(entry.status, code).to.be.within(400, 599);
+      expect(entry.message, code).to.be.a('string').and.not.equal('');
+      expect(entry.outcome, code).to.match(/^[a-z_]+$/);
+    }
+  });
+
+  it('keeps one message per status, except where the contract and the causes need two (401, 429)', () => {
+    const messages = new Map<number, Set<string>>();
+    for (const entry of Object.values(ERROR_TABLE)) messages.set(entry.status, (messages.get(entry.status) ?? new Set()).add(entry.message));
+    expect(messages.get(400)).to.deep.equal(new Set(['Invalid input data']));
+    expect(messages.get(503)).to.deep.equal(new Set(['Service temporarily unavailable']));
+    expect([...messages].filter(([, set]) => set.size > 1).map(([status]) => status)).to.deep.equal([401, 429]);
+  });
+});
