@@ -4,7 +4,13 @@ import type { FieldIssue } from '../domain/domain-error.js';
  * Every code an application-level failure can carry (the domain's own are `DomainErrorCode`). The HTTP adapter's
  * error table is typed by the union of both, so an unmapped code fails to compile.
  */
-export type ApplicationErrorCode = 'INVALID_TOKEN' | 'INVALID_CURSOR' | 'OVERLOADED' | 'STORE_UNAVAILABLE';
+export type ApplicationErrorCode =
+  | 'INVALID_TOKEN'
+  | 'INVALID_REFRESH_TOKEN'
+  | 'SESSION_NOT_FOUND'
+  | 'INVALID_CURSOR'
+  | 'OVERLOADED'
+  | 'STORE_UNAVAILABLE';
 
 /** A failure the application reports to its caller, with a stable code and no knowledge of any transport. */
 export abstract class ApplicationError extends Error {
@@ -28,6 +34,24 @@ export class InvalidToken extends ApplicationError {
 
   constructor() {
     super('Invalid access token', [{ field: null, message: 'the access token is invalid or expired' }]);
+  }
+}
+
+/** A refresh token that is unknown, expired, revoked or reused: one error (and one answer) for all of them. */
+export class InvalidRefreshToken extends ApplicationError {
+  readonly code = 'INVALID_REFRESH_TOKEN';
+
+  constructor() {
+    super('Invalid refresh token', [{ field: 'refreshtoken', message: 'is invalid, expired or revoked' }]);
+  }
+}
+
+/** No live session of the caller has this id (another account's session looks exactly the same). */
+export class SessionNotFound extends ApplicationError {
+  readonly code = 'SESSION_NOT_FOUND';
+
+  constructor() {
+    super('Session not found', [{ field: null, message: 'no such session' }]);
   }
 }
 

@@ -1,15 +1,22 @@
+import { ChangePasswordHandler } from './commands/change-password.handler.js';
 import { ChangeProfileHandler } from './commands/change-profile.handler.js';
+import { RefreshHandler } from './commands/refresh.handler.js';
+import { RevokeSessionHandler } from './commands/revoke-session.handler.js';
 import { SignInHandler } from './commands/sign-in.handler.js';
+import { SignOutHandler } from './commands/sign-out.handler.js';
 import { SignUpHandler } from './commands/sign-up.handler.js';
+import type { SessionSettings } from './policies/sessions.js';
 import { SignInThrottle, type SignInThrottleSettings } from './policies/sign-in-throttle.js';
 import type { Ports } from './ports/ports.js';
 import { AuthenticateHandler } from './queries/authenticate.handler.js';
 import { GetAccountActivityHandler } from './queries/get-account-activity.handler.js';
 import { GetCurrentUserHandler } from './queries/get-current-user.handler.js';
+import { ListSessionsHandler } from './queries/list-sessions.handler.js';
 
 /** Settings the use cases' policies read; the composition takes them from the configuration. */
 export interface Policies {
   readonly signInThrottle: SignInThrottleSettings;
+  readonly sessions: SessionSettings;
 }
 
 /**
@@ -18,13 +25,19 @@ export interface Policies {
  * needs (`Pick<UseCases, 'signUp' | 'signIn'>`). Adding a use case is one line here.
  */
 export function buildUseCases(ports: Ports, policies: Policies) {
+  const throttle = new SignInThrottle(ports, policies.signInThrottle);
   return {
-    signUp: new SignUpHandler(ports),
-    signIn: new SignInHandler(ports, new SignInThrottle(ports, policies.signInThrottle)),
+    signUp: new SignUpHandler(ports, policies.sessions),
+    signIn: new SignInHandler(ports, throttle, policies.sessions),
+    refresh: new RefreshHandler(ports, policies.sessions),
+    signOut: new SignOutHandler(ports),
+    revokeSession: new RevokeSessionHandler(ports),
+    changePassword: new ChangePasswordHandler(ports, throttle),
     changeProfile: new ChangeProfileHandler(ports),
     authenticate: new AuthenticateHandler(ports),
     currentUser: new GetCurrentUserHandler(ports),
     accountActivity: new GetAccountActivityHandler(ports),
+    sessions: new ListSessionsHandler(ports),
     /** Ports the edge reads as they are: no rule of the application sits between them and the client. */
     admission: ports.admission,
     publicKeys: ports.publicKeys,

@@ -1,4 +1,5 @@
 import type { DomainEvent } from './domain-event.js';
+import type { SessionEvent } from './session.js';
 import { Email } from './email.js';
 import { PersonName } from './person-name.js';
 
@@ -7,10 +8,11 @@ export type UserRegistered = DomainEvent<'UserRegistered', { readonly email: str
 export type UserSignedIn = DomainEvent<'UserSignedIn', { readonly email: string }>;
 export type PasswordRehashed = DomainEvent<'PasswordRehashed', { readonly email: string }>;
 export type ProfileChanged = DomainEvent<'ProfileChanged', { readonly email: string }>;
-export type SignInFailureReason = 'unknown_email' | 'wrong_password';
+export type PasswordChanged = DomainEvent<'PasswordChanged', { readonly email: string }>;
+export type SignInFailureReason = 'unknown_email' | 'wrong_password' | 'wrong_current_password';
 export type SignInFailed = DomainEvent<'SignInFailed', { readonly email: string; readonly reason: SignInFailureReason }>;
 
-export type UserEvent = UserRegistered | UserSignedIn | PasswordRehashed | ProfileChanged | SignInFailed;
+export type UserEvent = UserRegistered | UserSignedIn | PasswordRehashed | ProfileChanged | PasswordChanged | SignInFailed | SessionEvent;
 export type UserEventType = UserEvent['type'];
 
 export const signInFailed = (
@@ -94,8 +96,14 @@ export class User {
     this.pending.push({ type: 'UserSignedIn', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
 
-  recordFailedSignIn(at: Date): void {
-    this.pending.push(signInFailed(this.email.value, 'wrong_password', this.id, at));
+  recordFailedSignIn(at: Date, reason: 'wrong_password' | 'wrong_current_password' = 'wrong_password'): void {
+    this.pending.push(signInFailed(this.email.value, reason, this.id, at));
+  }
+
+  /** Sets a new password hash chosen by the owner; records PasswordChanged. */
+  changePassword(newHash: string, at: Date): void {
+    this.hash = newHash;
+    this.pending.push({ type: 'PasswordChanged', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
 
   rehashPassword(newHash: string, at: Date): void {

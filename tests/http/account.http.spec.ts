@@ -25,13 +25,16 @@ describe('HTTP: GET /auth/me and the bearer token', () => {
   let service: TestService;
   let ada: { id: string; name: string; lastname: string; email: string };
   let grace: { id: string };
+  let graceSession: string;
   let adaToken: string;
   before(async () => {
     service = await startTestService({ JWT_PRIVATE_KEY: key.privatePem });
     const up = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: 'ada@example.com' }));
     ada = up.body.data.user;
     adaToken = up.body.data.accesstoken;
-    grace = (await postJson(service.url, '/auth/sign-up', aSignUpBody({ name: 'Grace', email: 'grace@example.com' }))).body.data.user;
+    const graceUp = await postJson(service.url, '/auth/sign-up', aSignUpBody({ name: 'Grace', email: 'grace@example.com' }));
+    grace = graceUp.body.data.user;
+    graceSession = JSON.parse(Buffer.from(String(graceUp.body.data.accesstoken).split('.')[1] ?? '', 'base64url').toString()).sid;
   });
   after(async () => service.dispose());
 
@@ -68,6 +71,9 @@ describe('HTTP: GET /auth/me and the bearer token', () => {
     ['a wrong issuer', () => `Bearer ${signToken(key, claimsFor(ada.id, { iss: 'evil-issuer' }))}`],
     ['a wrong audience', () => `Bearer ${signToken(key, claimsFor(ada.id, { aud: 'another-service' }))}`],
     ['a user that does not exist', () => `Bearer ${signToken(key, claimsFor('00000000-0000-4000-8000-000000000000'))}`],
+    ['a token that names no session', () => `Bearer ${signToken(key, claimsFor(grace.id))}`],
+    ['a session that does not exist', () => `Bearer ${signToken(key, claimsFor(grace.id, { sid: '00000000-0000-4000-8000-000000000000' }))}`],
+    ["another account's session", () => `Bearer ${signToken(key, claimsFor(ada.id, { sid: graceSession }))}`],
   ];
   for (const path of ['/auth/me', '/auth/me/activity']) {
     for (const [label, headers] of notPresented) {
@@ -79,7 +85,7 @@ describe('HTTP: GET /auth/me and the bearer token', () => {
   }
 
   it('a real token for a user that exists still opens it (the forgeries above differ only in what they say)', async () => {
-    const res = await get(service.url, '/auth/me', bearer(signToken(key, claimsFor(grace.id))));
+    const res = await get(service.url, '/auth/me', bearer(signToken(key, claimsFor(grace.id, { sid: graceSession }))));
     expect(res.status).to.equal(200);
     expect(res.body.data.user.id).to.equal(grace.id);
   });

@@ -29,7 +29,10 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
       expect(res.headers['content-type']).to.match(/^application\/json/);
       expect(Object.keys(res.body)).to.deep.equal(['message', 'data']);
       expect(res.body.message).to.equal('User created successfully');
-      expect(Object.keys(res.body.data)).to.deep.equal(['user', 'accesstoken']);
+      expect(Object.keys(res.body.data)).to.deep.equal(['user', 'accesstoken', 'refreshtoken', 'expiresin']);
+      expect(res.body.data.expiresin).to.equal(900);
+      expect(res.headers['cache-control']).to.equal('no-store');
+      expect(res.headers['pragma']).to.equal('no-cache');
       expect(res.body.data.user).to.deep.equal({ id: res.body.data.user.id, name: 'Ada', lastname: 'Lovelace', email });
       expect(res.body.data.user.id).to.match(/^[0-9a-f-]{36}$/);
       expect(res.text).not.to.match(/argon2|analytical engine|admin/);

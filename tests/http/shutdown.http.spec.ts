@@ -31,7 +31,7 @@ describe('HTTP: a request arriving while the server closes', () => {
     const slow = {
       execute: () => {
         markStarted();
-        return new Promise((resolve) => (release = () => resolve({ user, accessToken: 't' })));
+        return new Promise((resolve) => (release = () => resolve({ user, accessToken: 't', refreshToken: 'r', expiresIn: 900 })));
       },
     };
     const app = buildHttpServer(httpServerOptions(createLogger('silent'), { useCases: { signUp: slow, signIn: slow } }));

@@ -67,12 +67,13 @@ export class FakePasswordHasher implements PasswordHasher {
 
 /** Tokens that name their subject, so tests can tell whose token it is. */
 export class FakeTokenIssuer implements TokenIssuer {
+  readonly lifetimeSeconds = 900;
   private n = 0;
   readonly issued = new Map<string, AccessTokenSubject>();
 
   async issue(subject: AccessTokenSubject): Promise<string> {
     this.n += 1;
-    const token = `token-${this.n}-for-${subject.userId}`;
+    const token = `token-${this.n}-for-${subject.userId}-in-${subject.sessionId}`;
     this.issued.set(token, subject);
     return Promise.resolve(token);
   }
@@ -86,7 +87,7 @@ export class FakeTokenVerifier implements TokenVerifier {
     await Promise.resolve();
     const subject = this.issuer.issued.get(accessToken);
     if (!subject) throw new InvalidToken();
-    return { userId: subject.userId, tokenId: accessToken, expiresAt: new Date(8640000000000000) };
+    return { userId: subject.userId, sessionId: subject.sessionId, tokenId: accessToken, expiresAt: new Date(8640000000000000) };
   }
 }
 

@@ -2,11 +2,15 @@ import type { Ports } from '../../src/application/ports/ports.js';
 import type { SignInThrottleSettings } from '../../src/application/policies/sign-in-throttle.js';
 import { buildUseCases } from '../../src/application/use-cases.js';
 import { InMemoryEventLog } from '../../src/infrastructure/memory/in-memory-event-log.js';
+import { InMemorySessionRepository } from '../../src/infrastructure/memory/in-memory-session.repository.js';
 import { InMemoryStoreHealth } from '../../src/infrastructure/memory/in-memory-store-health.js';
 import { InMemoryStore } from '../../src/infrastructure/memory/in-memory-store.js';
 import { InMemoryUserReadModel } from '../../src/infrastructure/memory/in-memory-user-read-model.js';
 import { InMemoryUserRepository } from '../../src/infrastructure/memory/in-memory-user.repository.js';
 import { EventLogActivityReadModel } from '../../src/infrastructure/read-model/event-log-activity-read-model.js';
+import { RepositorySessionReadModel } from '../../src/infrastructure/read-model/repository-session-read-model.js';
+import { HmacRefreshTokens } from '../../src/infrastructure/security/hmac-refresh-tokens.js';
+import type { SessionSettings } from '../../src/application/policies/sessions.js';
 import {
   FakePasswordBlocklist,
   FakePasswordHasher,
@@ -19,6 +23,7 @@ import {
 
 export interface WorldOptions {
   readonly signInThrottle?: SignInThrottleSettings;
+  readonly sessions?: SessionSettings;
   /** Ports to use instead of the in-memory ones (e.g. a store that is down). */
   readonly replace?: Partial<Ports>;
 }
@@ -31,9 +36,12 @@ export function inMemoryWorld(options: WorldOptions = {}) {
   const store = new InMemoryStore();
   const events = new InMemoryEventLog(store);
   const tokens = new FakeTokenIssuer();
+  const sessions = new InMemorySessionRepository(store);
   const adapters = {
     users: new InMemoryUserRepository(store),
     events,
+    sessions,
+    sessionViews: new RepositorySessionReadModel(sessions),
     userViews: new InMemoryUserReadModel(store),
     activity: new EventLogActivityReadModel(events),
     storeHealth: new InMemoryStoreHealth(store),
@@ -41,13 +49,17 @@ export function inMemoryWorld(options: WorldOptions = {}) {
     admission: new OpenAdmission(),
     blocklist: new FakePasswordBlocklist(['password123', 'iloveyou2']),
     tokens,
+    refreshTokens: new HmacRefreshTokens(Buffer.alloc(32, 7)),
     verifier: new FakeTokenVerifier(tokens),
     publicKeys: { publicKeys: () => [] },
     clock: new ManualClock(),
     ids: new SequentialIds(),
   } satisfies Ports;
   const ports: Ports = { ...adapters, ...options.replace };
-  const useCases = buildUseCases(ports, { signInThrottle: options.signInThrottle ?? { maxFailures: 5, windowSeconds: 900 } });
+  const useCases = buildUseCases(ports, {
+    signInThrottle: options.signInThrottle ?? { maxFailures: 5, windowSeconds: 900 },
+    sessions: options.sessions ?? { lifetimes: { idleSeconds: 14 * 86_400, maxSeconds: 30 * 86_400 }, reuseGraceSeconds: 10 },
+  });
   return { store, ...adapters, ports, ...useCases };
 }
 

@@ -11,9 +11,13 @@ export interface AccountResource {
   readonly email: string;
 }
 
+/** A signed-in answer: the account and the tokens of its new (or refreshed) session. */
 export interface AuthResult {
   readonly user: AccountResource;
   readonly accessToken: string;
+  readonly refreshToken: string;
+  /** The access token's lifetime in seconds. */
+  readonly expiresIn: number;
 }
 
 export const toAccountResource = (user: User): AccountResource => ({

@@ -6,6 +6,7 @@ import { requireAll } from '../../domain/validation.js';
 import type { RequestMetadata } from '../ports/event-log.port.js';
 import type { SignInThrottle } from '../policies/sign-in-throttle.js';
 import type { Ports } from '../ports/ports.js';
+import { type SessionSettings, startSession } from '../policies/sessions.js';
 import { type AuthResult, recordEvents, toAccountResource } from './auth-result.js';
 
 /** Raw input values as the client sent them (any JSON type): the handler parses each once, reporting every issue. */
@@ -15,11 +16,12 @@ export interface SignInCommand {
   readonly metadata: RequestMetadata;
 }
 
-/** Authenticates by e-mail and password; records the outcome in the event log either way. */
+/** Authenticates by e-mail and password and starts a session; records the outcome in the event log either way. */
 export class SignInHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'events' | 'hasher' | 'tokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'events' | 'hasher' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
+    private readonly settings: SessionSettings,
   ) {}
 
   /**
@@ -27,7 +29,7 @@ export class SignInHandler {
    * or InvalidCredentials for an unknown e-mail and a wrong password alike.
    */
   async execute(command: SignInCommand): Promise<AuthResult> {
-    const { users, events, hasher, tokens, clock, ids } = this.deps;
+    const { users, events, hasher, clock, ids } = this.deps;
     const { email, password } = requireAll({
       email: Email.parse(command.email),
       password: PlainPassword.parse(command.password),
@@ -49,6 +51,7 @@ export class SignInHandler {
     }
     user.recordSignIn(clock.now());
     await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata));
-    return { user: toAccountResource(user), accessToken: await tokens.issue({ userId: user.id }) };
+    const tokens = await startSession(this.deps, this.settings, { id: user.id, email: user.email.value }, command.metadata);
+    return { user: toAccountResource(user), ...tokens };
   }
 }

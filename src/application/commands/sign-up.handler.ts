@@ -7,6 +7,7 @@ import { requireAll } from '../../domain/validation.js';
 import type { RequestMetadata } from '../ports/event-log.port.js';
 import { uncommon } from '../policies/password-policy.js';
 import type { Ports } from '../ports/ports.js';
+import { type SessionSettings, startSession } from '../policies/sessions.js';
 import { type AuthResult, recordEvents, toAccountResource } from './auth-result.js';
 
 /** Raw input values as the client sent them (any JSON type): the handler parses each once, reporting every issue. */
@@ -18,13 +19,16 @@ export interface SignUpCommand {
   readonly metadata: RequestMetadata;
 }
 
-/** Registers a new account and signs it in. */
+/** Registers a new account and signs it in (a new session). */
 export class SignUpHandler {
-  constructor(private readonly deps: Pick<Ports, 'users' | 'hasher' | 'blocklist' | 'tokens' | 'clock' | 'ids'>) {}
+  constructor(
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'hasher' | 'blocklist' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly settings: SessionSettings,
+  ) {}
 
   /** Throws InvalidInput (every offending field at once, a too common password among them) or EmailAlreadyRegistered. */
   async execute(command: SignUpCommand): Promise<AuthResult> {
-    const { users, hasher, blocklist, tokens, clock, ids } = this.deps;
+    const { users, hasher, blocklist, clock, ids } = this.deps;
     const email = Email.parse(command.email);
     const input = requireAll({
       name: PersonName.parse('name', command.name),
@@ -43,6 +47,7 @@ export class SignUpHandler {
       at: clock.now(),
     });
     await users.add(user, recordEvents(user.pullEvents(), ids, command.metadata));
-    return { user: toAccountResource(user), accessToken: await tokens.issue({ userId: user.id }) };
+    const tokens = await startSession(this.deps, this.settings, { id: user.id, email: user.email.value }, command.metadata);
+    return { user: toAccountResource(user), ...tokens };
   }
 }

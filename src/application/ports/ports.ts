@@ -7,6 +7,9 @@ import { ID_GENERATOR, type IdGenerator } from './id-generator.port.js';
 import { PASSWORD_BLOCKLIST, type PasswordBlocklist } from './password-blocklist.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from './password-hasher.port.js';
 import { PUBLIC_KEY_SET, type PublicKeySet } from './public-key-set.port.js';
+import { REFRESH_TOKENS, type RefreshTokens } from './refresh-tokens.port.js';
+import { SESSION_READ_MODEL, type SessionReadModel } from './session-read-model.port.js';
+import { SESSION_REPOSITORY, type SessionRepository } from './session-repository.port.js';
 import { STORE_HEALTH, type StoreHealth } from './store-health.port.js';
 import { TOKEN_ISSUER, type TokenIssuer } from './token-issuer.port.js';
 import { TOKEN_VERIFIER, type TokenVerifier } from './token-verifier.port.js';
@@ -20,6 +23,8 @@ import { USER_REPOSITORY, type UserRepository } from './user-repository.port.js'
 export interface Ports {
   readonly users: UserRepository;
   readonly events: EventLog;
+  readonly sessions: SessionRepository;
+  readonly sessionViews: SessionReadModel;
   readonly userViews: UserReadModel;
   readonly activity: ActivityReadModel;
   readonly storeHealth: StoreHealth;
@@ -27,6 +32,7 @@ export interface Ports {
   readonly admission: HashingAdmission;
   readonly blocklist: PasswordBlocklist;
   readonly tokens: TokenIssuer;
+  readonly refreshTokens: RefreshTokens;
   readonly verifier: TokenVerifier;
   readonly publicKeys: PublicKeySet;
   readonly clock: Clock;
@@ -37,6 +43,8 @@ export interface Ports {
 export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   users: USER_REPOSITORY,
   events: EVENT_LOG,
+  sessions: SESSION_REPOSITORY,
+  sessionViews: SESSION_READ_MODEL,
   userViews: USER_READ_MODEL,
   activity: ACTIVITY_READ_MODEL,
   storeHealth: STORE_HEALTH,
@@ -44,6 +52,7 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   admission: HASHING_ADMISSION,
   blocklist: PASSWORD_BLOCKLIST,
   tokens: TOKEN_ISSUER,
+  refreshTokens: REFRESH_TOKENS,
   verifier: TOKEN_VERIFIER,
   publicKeys: PUBLIC_KEY_SET,
   clock: CLOCK,

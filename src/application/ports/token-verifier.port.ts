@@ -3,6 +3,8 @@ import { token } from '../di-token.js';
 /** What a verified access token establishes. */
 export interface VerifiedToken {
   readonly userId: string;
+  /** The `sid` claim; null for a token that names no session (refused by authentication). */
+  readonly sessionId: string | null;
   readonly tokenId: string;
   readonly expiresAt: Date;
 }

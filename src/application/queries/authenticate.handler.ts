@@ -1,17 +1,27 @@
+import { InvalidToken } from '../errors.js';
 import type { Ports } from '../ports/ports.js';
-import type { VerifiedToken } from '../ports/token-verifier.port.js';
 
 export interface AuthenticateQuery {
   /** The raw access token the client presented. */
   readonly accessToken: string;
 }
 
-/** Who a presented access token speaks for. Every authenticated route starts here. Writes nothing. */
-export class AuthenticateHandler {
-  constructor(private readonly deps: Pick<Ports, 'verifier'>) {}
+/** Who an authenticated request speaks for: the account and the session its token belongs to. */
+export interface Principal {
+  readonly userId: string;
+  readonly sessionId: string;
+}
 
-  /** Returns the verified subject; throws InvalidToken for any token that is not acceptable now. */
-  execute(query: AuthenticateQuery): Promise<VerifiedToken> {
-    return this.deps.verifier.verify(query.accessToken);
+/** Every authenticated route starts here: the token must verify AND its session must be live now. Writes nothing. */
+export class AuthenticateHandler {
+  constructor(private readonly deps: Pick<Ports, 'verifier' | 'sessions' | 'clock'>) {}
+
+  /** Returns the principal; throws InvalidToken for a token that does not verify, names no session, or whose session ended. */
+  async execute(query: AuthenticateQuery): Promise<Principal> {
+    const { userId, sessionId } = await this.deps.verifier.verify(query.accessToken);
+    if (sessionId === null) throw new InvalidToken();
+    const session = await this.deps.sessions.findById(sessionId);
+    if (!session || session.userId !== userId || !session.isLive(this.deps.clock.now())) throw new InvalidToken();
+    return { userId, sessionId };
   }
 }

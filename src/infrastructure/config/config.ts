@@ -37,6 +37,11 @@ const schema = object({
   JWT_TTL_SECONDS: positiveInt(900, 24 * 3600),
   JWT_PREVIOUS_PUBLIC_KEYS_DIR: optionalText(),
   JWT_PREVIOUS_PUBLIC_KEY_FILES: optionalText(),
+  SESSION_IDLE_TIMEOUT_SECONDS: positiveInt(14 * 86_400, 365 * 86_400),
+  SESSION_MAX_LIFETIME_SECONDS: positiveInt(30 * 86_400, 365 * 86_400),
+  REFRESH_REUSE_GRACE_SECONDS: number().integer().min(0).max(300).default(10),
+  REFRESH_TOKEN_SECRET: string().trim().min(32, 'REFRESH_TOKEN_SECRET must be at least 32 characters').optional(),
+  SESSION_SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
   THROTTLE_MAX_FAILURES: positiveInt(5, 1000),
   THROTTLE_WINDOW_SECONDS: positiveInt(900, 24 * 3600),
   RATE_LIMIT_MAX: positiveInt(100, 1_000_000),
@@ -58,6 +63,13 @@ export interface Config {
   readonly argon2: { readonly memoryKiB: number; readonly timeCost: number; readonly parallelism: number };
   readonly hashing: { readonly concurrency: number; readonly maxQueue: number };
   readonly throttle: { readonly maxFailures: number; readonly windowSeconds: number };
+  readonly sessions: {
+    readonly lifetimes: { readonly idleSeconds: number; readonly maxSeconds: number };
+    readonly reuseGraceSeconds: number;
+    /** Keys refresh tokens; when absent they are keyed from the JWT signing key. */
+    readonly refreshTokenSecret: string | undefined;
+    readonly sweepIntervalSeconds: number;
+  };
   readonly rateLimit: { readonly max: number; readonly windowMs: number };
   readonly trustProxy: TrustProxy;
   readonly jwt: {
@@ -107,6 +119,12 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX },
     throttle: { maxFailures: env.THROTTLE_MAX_FAILURES, windowSeconds: env.THROTTLE_WINDOW_SECONDS },
+    sessions: {
+      lifetimes: { idleSeconds: env.SESSION_IDLE_TIMEOUT_SECONDS, maxSeconds: env.SESSION_MAX_LIFETIME_SECONDS },
+      reuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS,
+      refreshTokenSecret: env.REFRESH_TOKEN_SECRET,
+      sweepIntervalSeconds: env.SESSION_SWEEP_INTERVAL_SECONDS,
+    },
     rateLimit: { max: env.RATE_LIMIT_MAX, windowMs: durationMs(env.RATE_LIMIT_WINDOW) ?? 60_000 },
     trustProxy: trustProxyOf(env.TRUST_PROXY) ?? false,
     jwt: {

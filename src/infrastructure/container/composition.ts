@@ -5,22 +5,26 @@ import { PORT_TOKENS, type Ports } from '../../application/ports/ports.js';
 import type { Policies } from '../../application/use-cases.js';
 import type { Config } from '../config/config.js';
 import { LmdbEventLog } from '../lmdb/lmdb-event-log.js';
+import { LmdbSessionRepository } from '../lmdb/lmdb-session.repository.js';
 import { LmdbStoreHealth } from '../lmdb/lmdb-store-health.js';
 import { LmdbStore } from '../lmdb/lmdb-store.js';
 import { LmdbUserReadModel } from '../lmdb/lmdb-user-read-model.js';
 import { LmdbUserRepository } from '../lmdb/lmdb-user.repository.js';
 import { InMemoryEventLog } from '../memory/in-memory-event-log.js';
+import { InMemorySessionRepository } from '../memory/in-memory-session.repository.js';
 import { InMemoryStoreHealth } from '../memory/in-memory-store-health.js';
 import { InMemoryStore } from '../memory/in-memory-store.js';
 import { InMemoryUserReadModel } from '../memory/in-memory-user-read-model.js';
 import { InMemoryUserRepository } from '../memory/in-memory-user.repository.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import { MongoEventLog } from '../mongo/mongo-event-log.js';
+import { MongoSessionRepository } from '../mongo/mongo-session.repository.js';
 import { MongoStoreHealth } from '../mongo/mongo-store-health.js';
 import { MongoStore } from '../mongo/mongo-store.js';
 import { MongoUserReadModel } from '../mongo/mongo-user-read-model.js';
 import { MongoUserRepository } from '../mongo/mongo-user.repository.js';
 import { loadSigningKey } from '../security/signing-key.js';
+import { SessionSweeper } from '../session-sweeper.js';
 import { VerificationKeyRing, loadPreviousPublicKeys } from '../security/verification-key-ring.js';
 import { coreModule } from './core.module.js';
 import { type StorageAdapters, storageModule } from './storage.module.js';
@@ -43,21 +47,21 @@ const storages: Record<Config['storage']['kind'], (config: Config) => Promise<An
     const store = new InMemoryStore();
     return Promise.resolve({
       store, storeClass: InMemoryStore, close: () => store.close(),
-      users: InMemoryUserRepository, userViews: InMemoryUserReadModel, events: InMemoryEventLog, health: InMemoryStoreHealth,
+      users: InMemoryUserRepository, userViews: InMemoryUserReadModel, events: InMemoryEventLog, sessions: InMemorySessionRepository, health: InMemoryStoreHealth,
     });
   },
   lmdb: (config) => {
     const store = LmdbStore.open(config.storage.dataDir);
     return Promise.resolve({
       store, storeClass: LmdbStore, close: () => store.close(),
-      users: LmdbUserRepository, userViews: LmdbUserReadModel, events: LmdbEventLog, health: LmdbStoreHealth,
+      users: LmdbUserRepository, userViews: LmdbUserReadModel, events: LmdbEventLog, sessions: LmdbSessionRepository, health: LmdbStoreHealth,
     });
   },
   mongodb: async ({ storage: { mongodb } }) => {
     const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName });
     return {
       store, storeClass: MongoStore, close: () => store.close(),
-      users: MongoUserRepository, userViews: MongoUserReadModel, events: MongoEventLog, health: MongoStoreHealth,
+      users: MongoUserRepository, userViews: MongoUserReadModel, events: MongoEventLog, sessions: MongoSessionRepository, health: MongoStoreHealth,
     };
   },
 };
@@ -86,11 +90,14 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
   const storage = await storages[config.storage.kind](config);
   const container = new Container();
   container.load(coreModule({ config, signingKey: key, keyRing, clock: overrides.clock, logger }), storageModule(storage));
+  const ports = resolvePorts(container);
+  const sweeper = new SessionSweeper(ports.sessions, ports.clock, { intervalMs: config.sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, logger);
+  sweeper.start();
   let closed: Promise<void> | undefined;
   return {
-    ports: resolvePorts(container),
-    policies: { signInThrottle: config.throttle },
+    ports,
+    policies: { signInThrottle: config.throttle, sessions: config.sessions },
     metrics: container.get(METRICS),
-    close: () => (closed ??= storage.close()),
+    close: () => (closed ??= sweeper.stop().then(() => storage.close())),
   };
 }

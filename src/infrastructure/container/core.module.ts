@@ -9,13 +9,17 @@ import { PUBLIC_KEY_SET } from '../../application/ports/public-key-set.port.js';
 import { TOKEN_ISSUER } from '../../application/ports/token-issuer.port.js';
 import { TOKEN_VERIFIER } from '../../application/ports/token-verifier.port.js';
 import { ACTIVITY_READ_MODEL } from '../../application/ports/activity-read-model.port.js';
+import { REFRESH_TOKENS } from '../../application/ports/refresh-tokens.port.js';
+import { SESSION_READ_MODEL } from '../../application/ports/session-read-model.port.js';
 import type { Config } from '../config/config.js';
 import { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import { TimedPasswordHasher } from '../metrics/timed-password-hasher.js';
 import { EventLogActivityReadModel } from '../read-model/event-log-activity-read-model.js';
+import { RepositorySessionReadModel } from '../read-model/repository-session-read-model.js';
 import { Argon2PasswordHasher } from '../security/argon2-password-hasher.js';
 import { BoundedPasswordHasher } from '../security/bounded-password-hasher.js';
 import { ConcurrencyLimiter } from '../security/concurrency-limiter.js';
+import { HmacRefreshTokens, refreshTokenKey } from '../security/hmac-refresh-tokens.js';
 import { JwtTokenIssuer } from '../security/jwt-token-issuer.js';
 import { JwtTokenVerifier } from '../security/jwt-token-verifier.js';
 import { shedWarning } from '../security/shed-warning.js';
@@ -34,7 +38,13 @@ export interface CoreAdapters {
   readonly logger?: Pick<Logger, 'warn'> | undefined;
 }
 
-/** Storage-independent adapters: clock, ids, hashing (bounded and timed), tokens, keys, metrics, the activity view. */
+/** REFRESH_TOKEN_SECRET when set; otherwise the signing key's private bytes (HKDF separates the two uses). */
+const refreshSecret = (config: Config, signingKey: SigningKey): Buffer =>
+  config.sessions.refreshTokenSecret === undefined
+    ? signingKey.privateKey.export({ format: 'der', type: 'pkcs8' })
+    : Buffer.from(config.sessions.refreshTokenSecret, 'utf8');
+
+/** Storage-independent adapters: clock, ids, hashing (bounded and timed), tokens, keys, metrics, the activity and session views. */
 export const coreModule = ({ config, signingKey, keyRing, clock = new SystemClock(), logger }: CoreAdapters) =>
   new ContainerModule(({ bind }) => {
     const port = portBinder(bind);
@@ -55,4 +65,6 @@ export const coreModule = ({ config, signingKey, keyRing, clock = new SystemCloc
     port.singleton(PUBLIC_KEY_SET, (get) => get(KEY_RING));
     port.constant(PASSWORD_BLOCKLIST, new ZxcvbnPasswordBlocklist());
     port.adapter(ACTIVITY_READ_MODEL, EventLogActivityReadModel);
+    port.adapter(SESSION_READ_MODEL, RepositorySessionReadModel);
+    port.constant(REFRESH_TOKENS, new HmacRefreshTokens(refreshTokenKey(refreshSecret(config, signingKey))));
   });

@@ -1,5 +1,6 @@
 import { ContainerModule, type Newable } from 'inversify';
 import { EVENT_LOG, type EventLog } from '../../application/ports/event-log.port.js';
+import { SESSION_REPOSITORY, type SessionRepository } from '../../application/ports/session-repository.port.js';
 import { STORE_HEALTH, type StoreHealth } from '../../application/ports/store-health.port.js';
 import { USER_READ_MODEL, type UserReadModel } from '../../application/ports/user-read-model.port.js';
 import { USER_REPOSITORY, type UserRepository } from '../../application/ports/user-repository.port.js';
@@ -12,6 +13,7 @@ export interface StorageAdapters<Store extends object> {
   readonly users: Newable<UserRepository>;
   readonly userViews: Newable<UserReadModel>;
   readonly events: Newable<EventLog>;
+  readonly sessions: Newable<SessionRepository>;
   readonly health: Newable<StoreHealth>;
   /** Releases the store (handles, pools). Idempotent. */
   close(): Promise<void>;
@@ -25,5 +27,6 @@ export const storageModule = <Store extends object>(adapters: StorageAdapters<St
     port.adapter(USER_REPOSITORY, adapters.users);
     port.adapter(USER_READ_MODEL, adapters.userViews);
     port.adapter(EVENT_LOG, adapters.events);
+    port.adapter(SESSION_REPOSITORY, adapters.sessions);
     port.adapter(STORE_HEALTH, adapters.health);
   });

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Database, type RootDatabase, open } from 'lmdb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { SessionSnapshot } from '../../domain/session.js';
 import type { UserSnapshot } from '../../domain/user.js';
 
 export interface StoredUser extends Omit<UserSnapshot, 'createdAt'> {
@@ -15,6 +16,11 @@ export interface StoredEvent extends Omit<RecordedEvent, 'occurredAt'> {
 
 type SeqKey = [string, number];
 
+type DatesAsNumbers<T> = { readonly [K in keyof T]: T[K] extends Date ? number : T[K] extends Date | null ? number | null : T[K] };
+
+/** A session as stored: its snapshot with instants as epoch milliseconds. */
+export type StoredSession = DatesAsNumbers<SessionSnapshot>;
+
 /**
  * One LMDB environment holding users and the event log, so that a user and its events commit in one
  * write transaction. Commits are flushed to disk before a write resolves (overlappingSync off):
@@ -27,6 +33,9 @@ export class LmdbStore {
   readonly eventSeqById: Database<number, string>;
   readonly eventsByEmail: Database<null, SeqKey>;
   readonly eventsByAggregate: Database<null, SeqKey>;
+  readonly sessions: Database<StoredSession, string>;
+  readonly sessionsByUser: Database<null, [string, string]>;
+  readonly sessionsByExpiry: Database<null, [number, string]>;
   private readonly meta: Database<number, string>;
 
   constructor(readonly root: RootDatabase) {
@@ -36,6 +45,9 @@ export class LmdbStore {
     this.eventSeqById = root.openDB<number, string>({ name: 'events-by-id' });
     this.eventsByEmail = root.openDB<null, SeqKey>({ name: 'events-by-email' });
     this.eventsByAggregate = root.openDB<null, SeqKey>({ name: 'events-by-aggregate' });
+    this.sessions = root.openDB<StoredSession, string>({ name: 'sessions' });
+    this.sessionsByUser = root.openDB<null, [string, string]>({ name: 'sessions-by-user' });
+    this.sessionsByExpiry = root.openDB<null, [number, string]>({ name: 'sessions-by-expiry' });
     this.meta = root.openDB<number, string>({ name: 'meta' });
   }
 

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { SessionSnapshot } from '../../domain/session.js';
 import type { UserSnapshot } from '../../domain/user.js';
 
 /**
@@ -10,6 +11,7 @@ export class InMemoryStore {
   readonly userIdsByEmail = new Map<string, string>();
   readonly events: RecordedEvent[] = [];
   readonly eventIds = new Set<string>();
+  readonly sessions = new Map<string, SessionSnapshot>();
   private isClosed = false;
 
   get closed(): boolean {

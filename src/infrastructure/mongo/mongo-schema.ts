@@ -13,6 +13,15 @@ export const EVENT_INDEXES: IndexDescription[] = [
   { key: { 'payload.email': 1, type: 1, occurredAt: -1, _id: -1 }, name: 'email_type_newest_first' },
 ];
 
+/**
+ * Indexes of the `sessions` collection: by user (listing, sign-out of others), and a TTL index on `expiresAt`, so
+ * MongoDB's own monitor deletes a session once both its deadlines passed (the batched sweep does the same elsewhere).
+ */
+export const SESSION_INDEXES: IndexDescription[] = [
+  { key: { userId: 1 }, name: 'by_user' },
+  { key: { expiresAt: 1 }, name: 'expires_ttl', expireAfterSeconds: 0 },
+];
+
 /** Thrown at start-up when the server cannot run transactions because it is not a replica set member. */
 export class StandaloneMongoServer extends Error {
   constructor() {

@@ -1,7 +1,7 @@
 import { type ClientSession, type Collection, type Db, MongoClient, MongoServerSelectionError, type TransactionOptions } from 'mongodb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type EventDocument, type HealthDocument, type UserDocument, toEventDocument } from './mongo-documents.js';
-import { EVENT_INDEXES, USER_INDEXES, assertSupportsTransactions } from './mongo-schema.js';
+import { EVENT_INDEXES, SESSION_INDEXES, USER_INDEXES, assertSupportsTransactions } from './mongo-schema.js';
 
 export interface MongoSettings {
   readonly uri: string;
@@ -78,6 +78,7 @@ export class MongoStore {
     assertSupportsTransactions(await this.db.admin().command({ hello: 1 }));
     await this.users.createIndexes(USER_INDEXES);
     await this.events.createIndexes(EVENT_INDEXES);
+    await this.db.collection('sessions').createIndexes(SESSION_INDEXES);
   }
 
   /** Runs `work` in one majority transaction, retried by the driver on transient errors; returns its result. */

@@ -42,6 +42,7 @@ export class JwtTokenVerifier implements TokenVerifier {
     if (typeof claims === 'string' || !claims.sub || typeof claims.jti !== 'string' || typeof claims.exp !== 'number') {
       throw new InvalidToken();
     }
-    return { userId: claims.sub, tokenId: claims.jti, expiresAt: new Date(claims.exp * 1000) };
+    const sessionId: unknown = claims['sid'];
+    return { userId: claims.sub, sessionId: typeof sessionId === 'string' ? sessionId : null, tokenId: claims.jti, expiresAt: new Date(claims.exp * 1000) };
   }
 }

@@ -27,19 +27,33 @@ export const REQUEST_ID_HEADERS: JsonSchema = {
   },
 };
 
+export const NO_STORE_HEADERS: JsonSchema = {
+  'cache-control': { type: 'string', const: 'no-store', description: 'Never cached: the answer carries tokens' },
+  pragma: { type: 'string', const: 'no-cache', description: 'For HTTP/1.0 caches' },
+};
+
+/** `data` of every answer that signs a session in: the user, an access token, a refresh token and its lifetime. */
+export const sessionTokensData: JsonSchema = {
+  type: 'object',
+  required: ['user', 'accesstoken', 'refreshtoken', 'expiresin'],
+  additionalProperties: false,
+  properties: {
+    user: { $ref: USER_REF },
+    accesstoken: { type: 'string', description: 'ES256 JWT; send as Authorization: Bearer <accesstoken>' },
+    refreshtoken: { type: 'string', description: 'Opaque; POST it to /auth/refresh for new tokens. Rotated on every refresh' },
+    expiresin: { type: 'integer', minimum: 1, description: 'Lifetime of the access token, in seconds' },
+  },
+};
+
 const authSuccess: JsonSchema = {
-  description: 'Signed in: the user and an ES256 access token',
+  description: 'Signed in: the user, an ES256 access token and the refresh token of the new session',
+  headers: NO_STORE_HEADERS,
   type: 'object',
   required: ['message', 'data'],
   additionalProperties: false,
   properties: {
     message: { type: 'string', examples: ['User created successfully'] },
-    data: {
-      type: 'object',
-      required: ['user', 'accesstoken'],
-      additionalProperties: false,
-      properties: { user: { $ref: USER_REF }, accesstoken: { type: 'string' } },
-    },
+    data: sessionTokensData,
   },
 };
 

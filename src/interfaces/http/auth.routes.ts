@@ -5,6 +5,7 @@ import type { UseCases } from '../../application/use-cases.js';
 import { InvalidInput } from '../../domain/domain-error.js';
 import { signInRouteSchema, signUpRouteSchema } from './auth.openapi.js';
 import { signInSchema, signUpSchema, validateBody } from './auth.schemas.js';
+import { noStore } from './no-store.js';
 import { validatedByYup } from './openapi.js';
 
 export const SUCCESS_MESSAGE = 'User created successfully';
@@ -16,9 +17,10 @@ export const requestMetadata = (request: FastifyRequest): RequestMetadata => ({
   userAgent: request.headers['user-agent']?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
 });
 
-const successEnvelope = (result: AuthResult) => ({
-  message: SUCCESS_MESSAGE,
-  data: { user: result.user, accesstoken: result.accessToken },
+/** The documented success envelope, plus the session's refresh token and the access token's lifetime (additive). */
+export const tokenEnvelope = (message: string, result: AuthResult) => ({
+  message,
+  data: { user: result.user, accesstoken: result.accessToken, refreshtoken: result.refreshToken, expiresin: result.expiresIn },
 });
 
 /**
@@ -33,14 +35,14 @@ export function authRoutes(useCases: Pick<UseCases, 'signUp' | 'signIn' | 'admis
       const body = validateBody(signUpSchema, request.body);
       if (!body.ok) throw new InvalidInput(body.issues);
       const result = await useCases.signUp.execute({ ...body.value, metadata: requestMetadata(request) });
-      return reply.code(201).send(successEnvelope(result));
+      return noStore(reply).code(201).send(tokenEnvelope(SUCCESS_MESSAGE, result));
     });
 
     app.post('/auth/sign-in', { schema: signInRouteSchema, ...validatedByYup }, async (request, reply) => {
       const body = validateBody(signInSchema, request.body);
       if (!body.ok) throw new InvalidInput(body.issues);
       const result = await useCases.signIn.execute({ ...body.value, metadata: requestMetadata(request) });
-      return reply.code(201).send(successEnvelope(result));
+      return noStore(reply).code(201).send(tokenEnvelope(SUCCESS_MESSAGE, result));
     });
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { InvalidToken } from '../../application/errors.js';
-import type { VerifiedToken } from '../../application/ports/token-verifier.port.js';
+import type { Principal } from '../../application/queries/authenticate.handler.js';
 import type { UseCases } from '../../application/use-cases.js';
 import { HttpError } from './error-mapper.js';
 
@@ -12,7 +12,7 @@ const BEARER_TOKEN = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * Throws HttpError('MISSING_TOKEN') when no bearer token is presented (no header, or another scheme),
  * InvalidToken for a malformed or unacceptable one.
  */
-export async function authenticate(request: FastifyRequest, useCases: Pick<UseCases, 'authenticate'>): Promise<VerifiedToken> {
+export async function authenticate(request: FastifyRequest, useCases: Pick<UseCases, 'authenticate'>): Promise<Principal> {
   const header = request.headers.authorization;
   if (header === undefined || !BEARER_SCHEME.test(header)) throw new HttpError('MISSING_TOKEN');
   const accessToken = BEARER_TOKEN.exec(header)?.[1];

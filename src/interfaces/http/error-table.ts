@@ -62,6 +62,10 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     status: 401, message: 'Invalid or missing access token', issues: [], outcome: 'invalid_token', headers: ['www-authenticate'],
     description: 'The access token is malformed, forged, expired or no longer acceptable',
   },
+  INVALID_REFRESH_TOKEN: {
+    status: 401, message: 'Invalid refresh token', issues: [], outcome: 'invalid_token',
+    description: 'The refresh token is unknown, expired, revoked or reused (one answer for all of them)',
+  },
   MISSING_TOKEN: {
     status: 401, message: 'Invalid or missing access token', outcome: 'invalid_token', headers: ['www-authenticate'],
     issues: body('an access token is required (Authorization: Bearer <token>)'),
@@ -70,6 +74,10 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
   NOT_FOUND: {
     status: 404, message: 'Not found', issues: body('no such route or method'), outcome: 'error',
     description: 'Not found',
+  },
+  SESSION_NOT_FOUND: {
+    status: 404, message: 'Session not found', issues: [], outcome: 'error',
+    description: "No live session of the caller has this id (another account's session answers the same)",
   },
   EMAIL_ALREADY_REGISTERED: {
     status: 409, message: 'Email is already registered', issues: [], outcome: 'duplicate',

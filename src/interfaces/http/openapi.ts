@@ -100,7 +100,7 @@ export function registerOpenApi(app: FastifyInstance): void {
     openapi: {
       openapi: '3.1.0',
       info: INFO,
-      tags: [{ name: 'auth' }, { name: 'account' }, { name: 'keys' }, { name: 'operations' }],
+      tags: [{ name: 'auth' }, { name: 'account' }, { name: 'sessions' }, { name: 'keys' }, { name: 'operations' }],
       components: { securitySchemes: SECURITY_SCHEMES },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },

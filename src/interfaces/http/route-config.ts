@@ -2,6 +2,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Completed requests are logged at debug instead of info (probes and scrapes). */
     quietLog?: boolean;
+    /** The body may be left out entirely (no Content-Type needed then); one that is sent must still be JSON. */
+    optionalBody?: boolean;
   }
 }
 

@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { UseCases } from '../../application/use-cases.js';
 import { accountRoutes } from './account.routes.js';
 import { authRoutes } from './auth.routes.js';
+import { sessionRoutes } from './sessions.routes.js';
 import { HttpError, mapError, sendError, trackErrorCodes } from './error-mapper.js';
 import { jwksRoutes } from './jwks.routes.js';
 import { useStrictJsonParser } from './json-body-parser.js';
@@ -66,7 +67,9 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   app.addHook('preParsing', async (request, _reply, payload) => {
-    if (BODY_METHODS.has(request.method) && !JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) {
+    const bodyless = request.headers['content-length'] === undefined || request.headers['content-length'] === '0';
+    const skip = request.routeOptions.config.optionalBody === true && bodyless && request.headers['transfer-encoding'] === undefined;
+    if (BODY_METHODS.has(request.method) && !skip && !JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) {
       throw new HttpError('UNSUPPORTED_MEDIA_TYPE');
     }
     return payload;
@@ -97,6 +100,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     });
     await auth.register(authRoutes(useCases));
     await auth.register(accountRoutes(useCases));
+    await auth.register(sessionRoutes(useCases));
   });
   void app.register(jwksRoutes(useCases));
   return app;

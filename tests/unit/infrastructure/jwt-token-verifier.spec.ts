@@ -28,9 +28,10 @@ describe('JwtTokenVerifier', () => {
   const issuer = new JwtTokenIssuer(signingKeyOf(current), SETTINGS, clock, new SequentialIds('jti'));
 
   it('accepts what the issuer issues, and a token by a previous key', async () => {
-    const issued = await verifier.verify(await issuer.issue({ userId: 'user-1' }));
-    expect(issued).to.deep.equal({ userId: 'user-1', tokenId: 'jti-1', expiresAt: new Date(at + 900_000) });
-    expect((await verifier.verify(signToken(previous, claimsFor('user-2', {}, at)))).userId).to.equal('user-2');
+    const issued = await verifier.verify(await issuer.issue({ userId: 'user-1', sessionId: 'session-1' }));
+    expect(issued).to.deep.equal({ userId: 'user-1', sessionId: 'session-1', tokenId: 'jti-1', expiresAt: new Date(at + 900_000) });
+    const old = await verifier.verify(signToken(previous, claimsFor('user-2', {}, at)));
+    expect(old).to.deep.include({ userId: 'user-2', sessionId: null });
   });
 
   it('accepts until the second before exp and refuses from exp on, by the clock it is given', async () => {

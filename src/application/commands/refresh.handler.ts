@@ -1,0 +1,52 @@
+import { rawText, requireAll } from '../../domain/validation.js';
+import { InvalidRefreshToken, ServiceUnavailable } from '../errors.js';
+import type { RequestMetadata } from '../ports/event-log.port.js';
+import type { Ports } from '../ports/ports.js';
+import { type SessionSettings, tokensFor } from '../policies/sessions.js';
+import { type AuthResult, recordEvents, toAccountResource } from './auth-result.js';
+
+export interface RefreshCommand {
+  /** The raw value the client sent (any JSON type). */
+  readonly refreshToken: unknown;
+  readonly metadata: RequestMetadata;
+}
+
+const MAX_ATTEMPTS = 8;
+
+/**
+ * Continues a session: rotates its refresh token and issues a new access token. The decision is a compare-and-swap
+ * on the session's version, so simultaneous refreshes of one token give one successor: the winner rotates, the
+ * others reload and, being one generation behind within the grace window, get that same successor.
+ */
+export class RefreshHandler {
+  constructor(
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly settings: SessionSettings,
+  ) {}
+
+  /** Throws InvalidInput for a missing token, InvalidRefreshToken for an unknown, expired, revoked or reused token (ending the session on reuse). */
+  async execute(command: RefreshCommand): Promise<AuthResult> {
+    const { users, sessions, refreshTokens, clock, ids } = this.deps;
+    const { token } = requireAll({ token: rawText('refreshtoken', command.refreshToken === '' ? undefined : command.refreshToken) });
+    const claim = refreshTokens.read(token);
+    if (!claim) throw new InvalidRefreshToken();
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const session = await sessions.findById(claim.sessionId);
+      if (!session || session.revoked) throw new InvalidRefreshToken();
+      const now = clock.now();
+      const decision = session.decide(claim.generation, now, this.settings.reuseGraceSeconds);
+      if (!session.isLive(now)) session.revoke('expired', now);
+      else if (decision === 'reuse') session.reuseDetected(now);
+      else if (decision === 'rotate') session.rotate(now, this.settings.lifetimes);
+      if (decision !== 'grace' || session.revoked) {
+        const saved = await sessions.save(session, recordEvents(session.pullEvents(), ids, command.metadata));
+        if (!saved) continue;
+        if (session.revoked) throw new InvalidRefreshToken();
+      }
+      const user = await users.findById(session.userId);
+      if (!user) throw new InvalidRefreshToken();
+      return { user: toAccountResource(user), ...(await tokensFor(this.deps, session)) };
+    }
+    throw new ServiceUnavailable('overloaded', 1);
+  }
+}

@@ -1,0 +1,23 @@
+import { SessionNotFound } from '../errors.js';
+import type { RequestMetadata } from '../ports/event-log.port.js';
+import type { Ports } from '../ports/ports.js';
+import { revokeSessions } from '../policies/sessions.js';
+import type { Principal } from '../queries/authenticate.handler.js';
+
+export interface RevokeSessionCommand {
+  readonly principal: Principal;
+  readonly sessionId: string;
+  readonly metadata: RequestMetadata;
+}
+
+/** Signs one of the caller's devices out by session id. */
+export class RevokeSessionHandler {
+  constructor(private readonly deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>) {}
+
+  /** Throws SessionNotFound unless the id is one of the caller's live sessions (another account's looks the same). */
+  async execute(command: RevokeSessionCommand): Promise<void> {
+    const session = await this.deps.sessions.findById(command.sessionId);
+    if (!session || session.userId !== command.principal.userId || !session.isLive(this.deps.clock.now())) throw new SessionNotFound();
+    await revokeSessions(this.deps, [session.id], 'revoked', command.metadata);
+  }
+}

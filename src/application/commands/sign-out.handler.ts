@@ -1,0 +1,34 @@
+import { InvalidInput } from '../../domain/domain-error.js';
+import type { RequestMetadata } from '../ports/event-log.port.js';
+import type { Ports } from '../ports/ports.js';
+import { revokeSessions } from '../policies/sessions.js';
+import type { Principal } from '../queries/authenticate.handler.js';
+
+export const SIGN_OUT_SCOPES = ['local', 'others', 'global'] as const;
+export type SignOutScope = (typeof SIGN_OUT_SCOPES)[number];
+
+export interface SignOutCommand {
+  readonly principal: Principal;
+  /** `local` (this session, the default), `others` (every other session of the account) or `global` (all of them). */
+  readonly scope: unknown;
+  readonly metadata: RequestMetadata;
+}
+
+const isScope = (value: unknown): value is SignOutScope => SIGN_OUT_SCOPES.includes(value as SignOutScope);
+
+/** Ends sessions at once: their access tokens and refresh tokens are refused from the next request on. */
+export class SignOutHandler {
+  constructor(private readonly deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>) {}
+
+  /** Throws InvalidInput for an unknown scope. Idempotent: signing out an ended session again changes nothing. */
+  async execute(command: SignOutCommand): Promise<void> {
+    const scope = command.scope ?? 'local';
+    if (!isScope(scope)) throw new InvalidInput([{ field: 'scope', message: `must be one of ${SIGN_OUT_SCOPES.join(', ')}` }]);
+    const { userId, sessionId } = command.principal;
+    const ids =
+      scope === 'local'
+        ? [sessionId]
+        : (await this.deps.sessions.findByUser(userId)).map((session) => session.id).filter((id) => scope === 'global' || id !== sessionId);
+    await revokeSessions(this.deps, ids, 'sign_out', command.metadata);
+  }
+}

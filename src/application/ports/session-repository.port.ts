@@ -1,0 +1,30 @@
+import type { Session } from '../../domain/session.js';
+import { token } from '../di-token.js';
+import type { RecordedEvent } from './event-log.port.js';
+
+/** Where sessions live: one record per session (no token in it), written together with its events. */
+export interface SessionRepository {
+  /** Stores a new session with its events, in one transaction. Throws if the id exists (ids are random UUIDs). */
+  add(session: Session, events: readonly RecordedEvent[]): Promise<void>;
+
+  /** Returns the session with this id, or null when there is none (never stored, or swept after it ended). */
+  findById(id: string): Promise<Session | null>;
+
+  /** Every stored session of the user (live, ended or revoked, not yet swept), in no particular order; [] when none. */
+  findByUser(userId: string): Promise<Session[]>;
+
+  /**
+   * Compare-and-swap: stores the session's new state and its events only if the stored version is still the one it
+   * was loaded with, and returns true; returns false, writing nothing, when another writer got there first (reload
+   * and decide again). Atomic in every adapter.
+   */
+  save(session: Session, events: readonly RecordedEvent[]): Promise<boolean>;
+
+  /**
+   * Deletes at most `limit` sessions whose `expiresAt` is at or before `now`, oldest first, and returns how many.
+   * Idempotent; a session refreshed meanwhile (a later `expiresAt`) is kept.
+   */
+  removeExpired(now: Date, limit: number): Promise<number>;
+}
+
+export const SESSION_REPOSITORY = token<SessionRepository>('SessionRepository');

@@ -1,0 +1,151 @@
+import type { DomainEvent } from './domain-event.js';
+
+/** Why a session ended. Set once, never cleared. */
+export type RevocationReason = 'sign_out' | 'revoked' | 'password_changed' | 'reuse_detected' | 'expired';
+
+export type SessionStarted = DomainEvent<'SessionStarted', { readonly email: string; readonly sessionId: string }>;
+export type SessionRevoked = DomainEvent<'SessionRevoked', { readonly email: string; readonly sessionId: string; readonly reason: RevocationReason }>;
+export type RefreshTokenReused = DomainEvent<'RefreshTokenReused', { readonly email: string; readonly sessionId: string }>;
+export type SessionEvent = SessionStarted | SessionRevoked | RefreshTokenReused;
+
+/** How long a session lives: since its last refresh (idle) and since it started (absolute), whichever ends first. */
+export interface SessionLifetimes {
+  readonly idleSeconds: number;
+  readonly maxSeconds: number;
+}
+
+/** What presenting a refresh token of some generation means for the session now. */
+export type RefreshDecision = 'rotate' | 'grace' | 'reuse';
+
+export interface SessionSnapshot {
+  readonly id: string;
+  readonly userId: string;
+  readonly email: string;
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date;
+  readonly absoluteExpiresAt: Date;
+  /** The earlier of the absolute and the idle deadline: when the session ends unless refreshed. */
+  readonly expiresAt: Date;
+  /** Counts rotations: the refresh token of generation `generation` is the only current one. */
+  readonly generation: number;
+  readonly rotatedAt: Date | null;
+  readonly revokedAt: Date | null;
+  readonly revokedReason: RevocationReason | null;
+  readonly clientIp: string | null;
+  readonly userAgent: string | null;
+  /** Optimistic concurrency: bumped by every stored change; a save against another version is refused. */
+  readonly version: number;
+}
+
+export interface SessionStart {
+  readonly id: string;
+  readonly userId: string;
+  readonly email: string;
+  readonly at: Date;
+  readonly clientIp: string | null;
+  readonly userAgent: string | null;
+  readonly lifetimes: SessionLifetimes;
+}
+
+const plusSeconds = (at: Date, seconds: number) => new Date(at.getTime() + seconds * 1000);
+const earlier = (a: Date, b: Date) => (a.getTime() <= b.getTime() ? a : b);
+
+/**
+ * One signed-in device. Its start is an event of the session itself (aggregate: the session id; the sign-up or
+ * sign-in beside it is what the account's activity shows); its end and a detected reuse are events of the account
+ * (aggregate: the user id), so the owner sees them in the activity feed.
+ *
+ * Holds no token: refresh tokens are derived from (id, generation) under a server secret, so
+ * rotation is a change of `generation`, decided by compare-and-swap on `version` in every store.
+ */
+export class Session {
+  private pending: SessionEvent[] = [];
+
+  private constructor(private state: SessionSnapshot) {}
+
+  static start(start: SessionStart): Session {
+    const { id, userId, email, at, clientIp, userAgent, lifetimes } = start;
+    const absoluteExpiresAt = plusSeconds(at, lifetimes.maxSeconds);
+    const session = new Session({
+      id, userId, email, createdAt: at, lastUsedAt: at, absoluteExpiresAt,
+      expiresAt: earlier(absoluteExpiresAt, plusSeconds(at, lifetimes.idleSeconds)),
+      generation: 0, rotatedAt: null, revokedAt: null, revokedReason: null, clientIp, userAgent, version: 0,
+    });
+    session.pending.push({ type: 'SessionStarted', aggregateId: id, occurredAt: at, payload: { email, sessionId: id } });
+    return session;
+  }
+
+  static restore(snapshot: SessionSnapshot): Session {
+    return new Session(snapshot);
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+
+  get userId(): string {
+    return this.state.userId;
+  }
+
+  get generation(): number {
+    return this.state.generation;
+  }
+
+  get revoked(): boolean {
+    return this.state.revokedAt !== null;
+  }
+
+  /** Not revoked, and neither deadline passed. */
+  isLive(at: Date): boolean {
+    return !this.revoked && at.getTime() < this.state.expiresAt.getTime();
+  }
+
+  /**
+   * What a refresh token of `generation` presented at `at` means: the current one rotates; the one just before it,
+   * within `graceSeconds` of that rotation, gets the same successor again; anything else is a reuse.
+   */
+  decide(generation: number, at: Date, graceSeconds: number): RefreshDecision {
+    if (generation === this.state.generation) return 'rotate';
+    const { rotatedAt } = this.state;
+    const withinGrace = rotatedAt !== null && at.getTime() - rotatedAt.getTime() <= graceSeconds * 1000;
+    return generation === this.state.generation - 1 && withinGrace ? 'grace' : 'reuse';
+  }
+
+  /** Moves to the next generation; the idle deadline restarts, the absolute one stays. */
+  rotate(at: Date, lifetimes: SessionLifetimes): void {
+    this.state = {
+      ...this.state,
+      generation: this.state.generation + 1,
+      rotatedAt: at,
+      lastUsedAt: at,
+      expiresAt: earlier(this.state.absoluteExpiresAt, plusSeconds(at, lifetimes.idleSeconds)),
+    };
+  }
+
+  /** Ends the session for `reason`, recording SessionRevoked. A session already revoked keeps its first reason. */
+  revoke(reason: RevocationReason, at: Date): void {
+    if (this.revoked) return;
+    this.state = { ...this.state, revokedAt: at, revokedReason: reason };
+    this.pending.push({
+      type: 'SessionRevoked', aggregateId: this.state.userId, occurredAt: at,
+      payload: { email: this.state.email, sessionId: this.state.id, reason },
+    });
+  }
+
+  /** A rotated refresh token came back outside the grace window: RefreshTokenReused, then the session ends. */
+  reuseDetected(at: Date): void {
+    if (this.revoked) return;
+    this.pending.push({ type: 'RefreshTokenReused', aggregateId: this.state.userId, occurredAt: at, payload: { email: this.state.email, sessionId: this.state.id } });
+    this.revoke('reuse_detected', at);
+  }
+
+  pullEvents(): SessionEvent[] {
+    const events = this.pending;
+    this.pending = [];
+    return events;
+  }
+
+  snapshot(): SessionSnapshot {
+    return this.state;
+  }
+}

@@ -1,0 +1,97 @@
+import { inject, injectable } from 'inversify';
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { SessionRepository } from '../../application/ports/session-repository.port.js';
+import { Session, type SessionSnapshot } from '../../domain/session.js';
+import { LmdbStore, type StoredSession } from './lmdb-store.js';
+
+const toStored = (s: SessionSnapshot, version: number): StoredSession => ({
+  ...s,
+  createdAt: s.createdAt.getTime(),
+  lastUsedAt: s.lastUsedAt.getTime(),
+  absoluteExpiresAt: s.absoluteExpiresAt.getTime(),
+  expiresAt: s.expiresAt.getTime(),
+  rotatedAt: s.rotatedAt?.getTime() ?? null,
+  revokedAt: s.revokedAt?.getTime() ?? null,
+  version,
+});
+
+const date = (ms: number | null) => (ms === null ? null : new Date(ms));
+
+const fromStored = (s: StoredSession): Session =>
+  Session.restore({
+    ...s,
+    createdAt: new Date(s.createdAt),
+    lastUsedAt: new Date(s.lastUsedAt),
+    absoluteExpiresAt: new Date(s.absoluteExpiresAt),
+    expiresAt: new Date(s.expiresAt),
+    rotatedAt: date(s.rotatedAt),
+    revokedAt: date(s.revokedAt),
+  });
+
+/**
+ * Sessions in the LMDB environment, indexed by user and by expiry; a save is a compare-and-swap on `version`
+ * inside the write transaction that also appends the events (LMDB has one writer at a time).
+ */
+@injectable()
+export class LmdbSessionRepository implements SessionRepository {
+  constructor(@inject(LmdbStore) private readonly store: LmdbStore) {}
+
+  async add(session: Session, events: readonly RecordedEvent[]): Promise<void> {
+    const stored = toStored(session.snapshot(), session.snapshot().version);
+    const added = await this.store.transaction(() => {
+      if (this.store.sessions.doesExist(stored.id)) return false;
+      this.put(stored);
+      this.store.appendEventsInTransaction(events);
+      return true;
+    });
+    if (!added) throw new Error(`session ${stored.id} exists`);
+  }
+
+  async findById(id: string): Promise<Session | null> {
+    const stored = await Promise.resolve(this.store.sessions.get(id));
+    return stored ? fromStored(stored) : null;
+  }
+
+  async findByUser(userId: string): Promise<Session[]> {
+    const keys = this.store.sessionsByUser.getKeys({ start: [userId, ''], end: [userId, '\uffff'] });
+    return Promise.resolve([...keys].flatMap(([, id]) => {
+      const stored = this.store.sessions.get(id);
+      return stored ? [fromStored(stored)] : [];
+    }));
+  }
+
+  async save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {
+    const snapshot = session.snapshot();
+    return this.store.transaction(() => {
+      const current = this.store.sessions.get(snapshot.id);
+      if (current?.version !== snapshot.version) return false;
+      void this.store.sessionsByExpiry.remove([current.expiresAt, current.id]);
+      this.put(toStored(snapshot, snapshot.version + 1));
+      this.store.appendEventsInTransaction(events);
+      return true;
+    });
+  }
+
+  async removeExpired(now: Date, limit: number): Promise<number> {
+    const due = [...this.store.sessionsByExpiry.getKeys({ start: [0, ''], end: [now.getTime() + 1, ''], limit })];
+    if (due.length === 0) return 0;
+    return this.store.transaction(() => {
+      let removed = 0;
+      for (const [expiresAt, id] of due) {
+        const current = this.store.sessions.get(id);
+        void this.store.sessionsByExpiry.remove([expiresAt, id]);
+        if (!current || current.expiresAt !== expiresAt) continue;
+        void this.store.sessions.remove(id);
+        void this.store.sessionsByUser.remove([current.userId, id]);
+        removed += 1;
+      }
+      return removed;
+    });
+  }
+
+  private put(stored: StoredSession): void {
+    void this.store.sessions.put(stored.id, stored);
+    void this.store.sessionsByUser.put([stored.userId, stored.id], null);
+    void this.store.sessionsByExpiry.put([stored.expiresAt, stored.id], null);
+  }
+}

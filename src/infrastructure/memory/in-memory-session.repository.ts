@@ -1,0 +1,48 @@
+import { inject, injectable } from 'inversify';
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { SessionRepository } from '../../application/ports/session-repository.port.js';
+import { Session } from '../../domain/session.js';
+import { InMemoryStore } from './in-memory-store.js';
+
+/** Sessions in memory; each method checks and writes in one synchronous step (atomic on Node's one thread). */
+@injectable()
+export class InMemorySessionRepository implements SessionRepository {
+  constructor(@inject(InMemoryStore) private readonly store: InMemoryStore) {}
+
+  async add(session: Session, events: readonly RecordedEvent[]): Promise<void> {
+    await Promise.resolve();
+    const snapshot = session.snapshot();
+    if (this.store.sessions.has(snapshot.id)) throw new Error(`session ${snapshot.id} exists`);
+    this.store.sessions.set(snapshot.id, structuredClone(snapshot));
+    this.store.appendEvents(events);
+  }
+
+  async findById(id: string): Promise<Session | null> {
+    const snapshot = await Promise.resolve(this.store.sessions.get(id));
+    return snapshot ? Session.restore(structuredClone(snapshot)) : null;
+  }
+
+  async findByUser(userId: string): Promise<Session[]> {
+    await Promise.resolve();
+    return [...this.store.sessions.values()].filter((s) => s.userId === userId).map((s) => Session.restore(structuredClone(s)));
+  }
+
+  async save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {
+    await Promise.resolve();
+    const snapshot = session.snapshot();
+    if (this.store.sessions.get(snapshot.id)?.version !== snapshot.version) return false;
+    this.store.sessions.set(snapshot.id, structuredClone({ ...snapshot, version: snapshot.version + 1 }));
+    this.store.appendEvents(events);
+    return true;
+  }
+
+  async removeExpired(now: Date, limit: number): Promise<number> {
+    await Promise.resolve();
+    const expired = [...this.store.sessions.values()]
+      .filter((s) => s.expiresAt.getTime() <= now.getTime())
+      .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+      .slice(0, limit);
+    for (const s of expired) this.store.sessions.delete(s.id);
+    return expired.length;
+  }
+}

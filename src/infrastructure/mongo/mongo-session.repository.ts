@@ -1,0 +1,63 @@
+import { inject, injectable } from 'inversify';
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { SessionRepository } from '../../application/ports/session-repository.port.js';
+import { Session, type SessionSnapshot } from '../../domain/session.js';
+import { translated } from './mongo-errors.js';
+import { MongoStore } from './mongo-store.js';
+
+/** A document of the `sessions` collection: the snapshot, `_id` the session id. No token, no hash of one. */
+export type SessionDocument = Omit<SessionSnapshot, 'id'> & { _id: string };
+
+
+const toDocument = ({ id, ...rest }: SessionSnapshot, version: number): SessionDocument => ({ _id: id, ...rest, version });
+const fromDocument = ({ _id, ...rest }: SessionDocument): Session => Session.restore({ id: _id, ...rest });
+
+/** Sessions in MongoDB; a save is a compare-and-swap on `version` in the transaction that appends the events. */
+@injectable()
+export class MongoSessionRepository implements SessionRepository {
+  constructor(@inject(MongoStore) private readonly store: MongoStore) {}
+
+  private get sessions() {
+    return this.store.db.collection<SessionDocument>('sessions');
+  }
+
+  async add(session: Session, events: readonly RecordedEvent[]): Promise<void> {
+    const doc = toDocument(session.snapshot(), session.snapshot().version);
+    await translated(() =>
+      this.store.transaction(async (tx) => {
+        await this.sessions.insertOne(doc, { session: tx });
+        await this.store.appendEvents(events, tx);
+      }),
+    );
+  }
+
+  async findById(id: string): Promise<Session | null> {
+    const doc = await translated(() => this.sessions.findOne({ _id: id }));
+    return doc ? fromDocument(doc) : null;
+  }
+
+  async findByUser(userId: string): Promise<Session[]> {
+    const docs = await translated(() => this.sessions.find({ userId }).toArray());
+    return docs.map(fromDocument);
+  }
+
+  async save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {
+    const snapshot = session.snapshot();
+    const { _id, ...next } = toDocument(snapshot, snapshot.version + 1);
+    return translated(() =>
+      this.store.transaction(async (tx) => {
+        const swapped = await this.sessions.replaceOne({ _id, version: snapshot.version }, next, { session: tx });
+        if (swapped.matchedCount === 0) return false;
+        await this.store.appendEvents(events, tx);
+        return true;
+      }),
+    );
+  }
+
+  async removeExpired(now: Date, limit: number): Promise<number> {
+    const due = await translated(() => this.sessions.find({ expiresAt: { $lte: now } }, { projection: { _id: 1 } }).sort({ expiresAt: 1 }).limit(limit).toArray());
+    if (due.length === 0) return 0;
+    const removed = await translated(() => this.sessions.deleteMany({ _id: { $in: due.map((doc) => doc._id) }, expiresAt: { $lte: now } }));
+    return removed.deletedCount;
+  }
+}

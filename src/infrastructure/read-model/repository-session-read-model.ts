@@ -1,0 +1,23 @@
+import { inject, injectable } from 'inversify';
+import type { SessionReadModel, SessionView } from '../../application/ports/session-read-model.port.js';
+import { SESSION_REPOSITORY, type SessionRepository } from '../../application/ports/session-repository.port.js';
+
+/**
+ * Live sessions read through the session repository: works over every storage adapter. A session record holds no
+ * secret (refresh tokens are derived, never stored), so this view reads nothing it does not show.
+ */
+@injectable()
+export class RepositorySessionReadModel implements SessionReadModel {
+  constructor(@inject(SESSION_REPOSITORY) private readonly sessions: SessionRepository) {}
+
+  async live(userId: string, now: Date): Promise<SessionView[]> {
+    const sessions = await this.sessions.findByUser(userId);
+    return sessions
+      .filter((session) => session.isLive(now))
+      .map((session) => {
+        const { id, createdAt, lastUsedAt, expiresAt, clientIp, userAgent } = session.snapshot();
+        return { id, createdAt, lastUsedAt, expiresAt, clientIp, userAgent };
+      })
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+  }
+}

@@ -1,0 +1,35 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { RefreshTokenClaim, RefreshTokens } from '../../application/ports/refresh-tokens.port.js';
+
+const PREFIX = 'rt1';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const TOKEN = /^rt1\.([0-9a-f-]{36})\.(\d{1,9})\.([A-Za-z0-9_-]{43})$/;
+
+/** A 256-bit key for refresh tokens, derived (HKDF-SHA256) from a secret: REFRESH_TOKEN_SECRET, or the signing key. */
+export const refreshTokenKey = (secret: Buffer): Buffer => Buffer.from(hkdfSync('sha256', secret, 'account-service', 'refresh-token-v1', 32));
+
+/**
+ * `rt1.<session id>.<generation>.<HMAC-SHA256(key, "<session id>.<generation>")>`: 256 bits of keyed MAC, nothing
+ * stored. Without the key, the store and the logs hold nothing from which a token can be made.
+ */
+export class HmacRefreshTokens implements RefreshTokens {
+  constructor(private readonly key: Buffer) {}
+
+  issue({ sessionId, generation }: RefreshTokenClaim): string {
+    return `${PREFIX}.${sessionId}.${generation}.${this.mac(sessionId, generation).toString('base64url')}`;
+  }
+
+  read(refreshToken: string): RefreshTokenClaim | null {
+    const match = TOKEN.exec(refreshToken);
+    if (!match?.[1] || !match[2] || !match[3] || !UUID.test(match[1])) return null;
+    const sessionId = match[1];
+    const generation = Number(match[2]);
+    const presented = Buffer.from(match[3], 'base64url');
+    const expected = this.mac(sessionId, generation);
+    return presented.length === expected.length && timingSafeEqual(presented, expected) ? { sessionId, generation } : null;
+  }
+
+  private mac(sessionId: string, generation: number): Buffer {
+    return createHmac('sha256', this.key).update(`${sessionId}.${generation}`).digest();
+  }
+}
