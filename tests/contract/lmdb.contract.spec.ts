@@ -1,8 +1,10 @@
 import { lmdbStorage } from '../support/storages.js';
 import { readModelContract } from './read-model.contract.js';
+import { sessionRepositoryContract } from './session-repository.contract.js';
 import { eventLogContract, storeHealthContract, userRepositoryContract } from './storage.contract.js';
 
 userRepositoryContract('lmdb', lmdbStorage);
 eventLogContract('lmdb', lmdbStorage);
 storeHealthContract('lmdb', lmdbStorage);
 readModelContract('lmdb', lmdbStorage);
+sessionRepositoryContract('lmdb', lmdbStorage);

@@ -1,8 +1,10 @@
 import { memoryStorage } from '../support/storages.js';
 import { readModelContract } from './read-model.contract.js';
+import { sessionRepositoryContract } from './session-repository.contract.js';
 import { eventLogContract, storeHealthContract, userRepositoryContract } from './storage.contract.js';
 
 userRepositoryContract('in-memory', memoryStorage);
 eventLogContract('in-memory', memoryStorage);
 storeHealthContract('in-memory', memoryStorage);
 readModelContract('in-memory', memoryStorage);
+sessionRepositoryContract('in-memory', memoryStorage);

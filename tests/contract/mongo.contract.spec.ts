@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
 import { MongoEventLog } from '../../src/infrastructure/mongo/mongo-event-log.js';
+import { MongoSessionRepository } from '../../src/infrastructure/mongo/mongo-session.repository.js';
 import { MongoStoreHealth } from '../../src/infrastructure/mongo/mongo-store-health.js';
 import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
 import { MongoUserReadModel } from '../../src/infrastructure/mongo/mongo-user-read-model.js';
@@ -9,6 +10,7 @@ import { MongoUserRepository } from '../../src/infrastructure/mongo/mongo-user.r
 import { aRequestMetadata } from '../support/builders.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
 import { readModelContract } from './read-model.contract.js';
+import { sessionRepositoryContract } from './session-repository.contract.js';
 import { type StorageFactory, aUser, eventLogContract, storeHealthContract, userRepositoryContract } from './storage.contract.js';
 import { rejection } from '../support/rejection.js';
 
@@ -34,6 +36,7 @@ describeWithMongo('MongoDB adapters', (target) => {
       users: new MongoUserRepository(opened),
       userViews: new MongoUserReadModel(opened),
       events: new MongoEventLog(opened),
+      sessions: new MongoSessionRepository(opened),
       health: new MongoStoreHealth(opened),
       closeStore: () => Promise.reject(new Error('the shared store stays open: see ownStoreStorage')),
       dispose: () => Promise.resolve(),
@@ -49,6 +52,7 @@ describeWithMongo('MongoDB adapters', (target) => {
       users: new MongoUserRepository(own),
       userViews: new MongoUserReadModel(own),
       events: new MongoEventLog(own),
+      sessions: new MongoSessionRepository(own),
       health: new MongoStoreHealth(own),
       closeStore,
       dispose: closeStore,
@@ -59,6 +63,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   eventLogContract('mongodb', mongo);
   storeHealthContract('mongodb', ownStoreStorage);
   readModelContract('mongodb', mongo);
+  sessionRepositoryContract('mongodb', mongo);
 
   describe('MongoDB only', () => {
     it('creates its indexes idempotently: a second start changes nothing', async () => {

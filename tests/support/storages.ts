@@ -1,10 +1,12 @@
 import { rmSync } from 'node:fs';
 import { LmdbEventLog } from '../../src/infrastructure/lmdb/lmdb-event-log.js';
+import { LmdbSessionRepository } from '../../src/infrastructure/lmdb/lmdb-session.repository.js';
 import { LmdbStoreHealth } from '../../src/infrastructure/lmdb/lmdb-store-health.js';
 import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
 import { LmdbUserReadModel } from '../../src/infrastructure/lmdb/lmdb-user-read-model.js';
 import { LmdbUserRepository } from '../../src/infrastructure/lmdb/lmdb-user.repository.js';
 import { InMemoryEventLog } from '../../src/infrastructure/memory/in-memory-event-log.js';
+import { InMemorySessionRepository } from '../../src/infrastructure/memory/in-memory-session.repository.js';
 import { InMemoryStoreHealth } from '../../src/infrastructure/memory/in-memory-store-health.js';
 import { InMemoryStore } from '../../src/infrastructure/memory/in-memory-store.js';
 import { InMemoryUserReadModel } from '../../src/infrastructure/memory/in-memory-user-read-model.js';
@@ -19,6 +21,7 @@ export const memoryStorage: StorageFactory = () => {
     users: new InMemoryUserRepository(store),
     userViews: new InMemoryUserReadModel(store),
     events: new InMemoryEventLog(store),
+    sessions: new InMemorySessionRepository(store),
     health: new InMemoryStoreHealth(store),
     closeStore: () => store.close(),
     dispose: () => store.close(),
@@ -35,6 +38,7 @@ export const lmdbStorage: StorageFactory = () => {
     users: new LmdbUserRepository(store),
     userViews: new LmdbUserReadModel(store),
     events: new LmdbEventLog(store),
+    sessions: new LmdbSessionRepository(store),
     health: new LmdbStoreHealth(store),
     closeStore,
     dispose: async () => {

@@ -1,0 +1,93 @@
+import { expect } from 'chai';
+import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import type { SessionRepository } from '../../src/application/ports/session-repository.port.js';
+import { Session } from '../../src/domain/session.js';
+import { aRequestMetadata } from '../support/builders.js';
+import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
+
+const T0 = Date.parse('2026-05-01T00:00:00.000Z');
+const at = (seconds: number) => new Date(T0 + seconds * 1000);
+const LIFETIMES = { idleSeconds: 100, maxSeconds: 1000 };
+let counter = 0;
+const uuid = () => `00000000-0000-4000-8000-${String(process.pid % 1e6).padStart(6, '0')}${String(++counter).padStart(6, '0')}`;
+
+const aSession = (userId: string, start = 0) =>
+  Session.start({ id: uuid(), userId, email: `${userId}@example.com`, at: at(start), clientIp: '203.0.113.7', userAgent: 'agent', lifetimes: LIFETIMES });
+
+const recorded = (session: Session): RecordedEvent[] =>
+  session.pullEvents().map((event) => ({ ...event, eventId: `ev-${uuid()}`, metadata: aRequestMetadata() }));
+
+/** Every SessionRepository: one record per session, compare-and-swap saves, batched expiry. */
+export function sessionRepositoryContract(adapter: string, makeStorage: StorageFactory): void {
+  describe(`SessionRepository contract: ${adapter}`, () => {
+    let storage: StorageUnderTest;
+    let sessions: SessionRepository;
+    beforeEach(async () => {
+      storage = await makeStorage();
+      sessions = storage.sessions;
+    });
+    afterEach(async () => storage.dispose());
+
+    it('stores a session with its events; finds it by id and by user; null and [] for unknown ones', async () => {
+      const userId = `user-${uuid()}`;
+      const session = aSession(userId);
+      await sessions.add(session, recorded(session));
+      expect((await sessions.findById(session.id))?.snapshot()).to.deep.equal(session.snapshot());
+      expect((await sessions.findByUser(userId)).map((s) => s.id)).to.deep.equal([session.id]);
+      expect(await sessions.findById(uuid())).to.equal(null);
+      expect(await sessions.findByUser(`user-${uuid()}`)).to.deep.equal([]);
+      const page = await storage.events.findByAggregate(session.id, { limit: 10, cursor: null });
+      expect(page.events.map((event) => event.type)).to.deep.equal(['SessionStarted']);
+    });
+
+    it('saves by compare-and-swap: of two writers holding the same version, exactly one wins, and its events only', async () => {
+      const userId = `user-${uuid()}`;
+      const session = aSession(userId);
+      await sessions.add(session, recorded(session));
+      const [a, b] = await Promise.all([sessions.findById(session.id), sessions.findById(session.id)]);
+      a?.rotate(at(10), LIFETIMES);
+      b?.revoke('sign_out', at(10));
+      const results = await Promise.all([sessions.save(a as Session, recorded(a as Session)), sessions.save(b as Session, recorded(b as Session))]);
+      expect(results.filter(Boolean)).to.have.length(1);
+      const stored = await sessions.findById(session.id);
+      const revokedEvents = (await storage.events.findByAggregate(userId, { limit: 10, cursor: null })).events;
+      if (results[0]) {
+        expect(stored?.generation).to.equal(1);
+        expect(stored?.revoked).to.equal(false);
+        expect(revokedEvents).to.deep.equal([]);
+      } else {
+        expect(stored?.revoked).to.equal(true);
+        expect(revokedEvents.map((event) => event.type)).to.deep.equal(['SessionRevoked']);
+      }
+      expect(await sessions.save(a as Session, [])).to.equal(false);
+    });
+
+    it('lets exactly one of ten simultaneous rotations of one version through', async () => {
+      const session = aSession(`user-${uuid()}`);
+      await sessions.add(session, recorded(session));
+      const copies = await Promise.all(Array.from({ length: 10 }, () => sessions.findById(session.id)));
+      for (const copy of copies) copy?.rotate(at(5), LIFETIMES);
+      const results = await Promise.all(copies.map((copy) => sessions.save(copy as Session, [])));
+      expect(results.filter(Boolean)).to.have.length(1);
+      expect((await sessions.findById(session.id))?.generation).to.equal(1);
+    });
+
+    it('removes ended sessions in batches of at most `limit`, keeping live and refreshed ones', async () => {
+      const userId = `user-${uuid()}`;
+      const ended = [1, 2, 3, 4, 5].map(() => aSession(userId));
+      const refreshed = aSession(userId);
+      const live = aSession(userId, 500);
+      for (const session of [...ended, refreshed, live]) await sessions.add(session, recorded(session));
+      const loaded = await sessions.findById(refreshed.id);
+      loaded?.rotate(at(90), LIFETIMES);
+      expect(await sessions.save(loaded as Session, [])).to.equal(true);
+
+      expect(await sessions.removeExpired(at(150), 2)).to.equal(2);
+      expect(await sessions.removeExpired(at(150), 2)).to.equal(2);
+      expect(await sessions.removeExpired(at(150), 2)).to.equal(1);
+      expect(await sessions.removeExpired(at(150), 2)).to.equal(0);
+      expect((await sessions.findByUser(userId)).map((s) => s.id).sort()).to.deep.equal([refreshed.id, live.id].sort());
+      expect(await sessions.findById(ended[0]?.id ?? '')).to.equal(null);
+    });
+  });
+}

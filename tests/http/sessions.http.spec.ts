@@ -1,0 +1,254 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { aSignUpBody } from '../support/builders.js';
+import { ManualClock } from '../support/fakes.js';
+import { type HttpResponse, http, postJson } from '../support/http-client.js';
+import { type TestService, startTestService } from '../support/test-service.js';
+
+const IDLE = 600;
+const MAX = 1800;
+const GRACE = 10;
+const INVALID_REFRESH = { message: 'Invalid refresh token', errors: [{ field: 'refreshtoken', message: 'is invalid, expired or revoked' }] };
+const PASSWORD = 'analytical engine 1843';
+
+interface Tokens {
+  readonly access: string;
+  readonly refresh: string;
+}
+
+const bearer = (access: string) => ({ authorization: `Bearer ${access}` });
+const tokensOf = (res: HttpResponse): Tokens => ({ access: res.body.data.accesstoken, refresh: res.body.data.refreshtoken });
+const claimsOf = (access: string) => JSON.parse(Buffer.from(access.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+
+/** Every regular file under a directory, recursively. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+
+describe('HTTP: sessions (refresh, sign-out, devices, password change) on a clock the test controls', () => {
+  const clock = new ManualClock(new Date());
+  let service: TestService;
+  let n = 0;
+
+  before(async () => {
+    service = await startTestService(
+      {
+        SESSION_IDLE_TIMEOUT_SECONDS: String(IDLE),
+        SESSION_MAX_LIFETIME_SECONDS: String(MAX),
+        REFRESH_REUSE_GRACE_SECONDS: String(GRACE),
+        RATE_LIMIT_MAX: '100000',
+      },
+      { clock },
+    );
+  });
+  after(async () => service.dispose());
+
+  const signUp = async (agent = 'test-agent'): Promise<Tokens & { email: string }> => {
+    const email = `session-${++n}@example.com`;
+    const res = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }), { 'user-agent': agent });
+    expect(res.status).to.equal(201);
+    return { ...tokensOf(res), email };
+  };
+  const signIn = async (email: string, agent = 'test-agent'): Promise<Tokens> => {
+    const res = await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD }, { 'user-agent': agent });
+    expect(res.status).to.equal(201);
+    return tokensOf(res);
+  };
+  const refresh = (token: unknown) => postJson(service.url, '/auth/refresh', { refreshtoken: token });
+  const me = (access: string) => http(service.url, '/auth/me', { method: 'GET', headers: bearer(access) });
+  const signOut = (access: string, scope?: string) =>
+    scope === undefined
+      ? http(service.url, '/auth/sign-out', { headers: bearer(access) })
+      : postJson(service.url, '/auth/sign-out', { scope }, bearer(access));
+  const sessionsOf = (access: string) => http(service.url, '/auth/sessions', { method: 'GET', headers: bearer(access) });
+  const activityTypes = async (access: string) =>
+    (await http(service.url, '/auth/me/activity', { method: 'GET', headers: bearer(access) })).body.data.events.map((e: { type: string }) => e.type);
+
+  it('sign-up and sign-in answer a refresh token and expiresin, never cacheable; the access token names its session', async () => {
+    const up = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: `session-${++n}@example.com` }));
+    expect(up.body.data.expiresin).to.equal(900);
+    expect(up.body.data.refreshtoken).to.match(/^rt1\./);
+    expect(up.headers['cache-control']).to.equal('no-store');
+    expect(claimsOf(up.body.data.accesstoken)['sid']).to.be.a('string');
+  });
+
+  it('refresh rotates: 200 with new tokens in the envelope, no-store; the new refresh token continues the session', async () => {
+    const { refresh: first } = await signUp();
+    const res = await refresh(first);
+    expect(res.status).to.equal(200);
+    expect(res.headers['cache-control']).to.equal('no-store');
+    expect(res.body.message).to.equal('Token refreshed successfully');
+    expect(Object.keys(res.body.data)).to.deep.equal(['user', 'accesstoken', 'refreshtoken', 'expiresin']);
+    expect(res.body.data.refreshtoken).to.not.equal(first);
+    expect((await me(res.body.data.accesstoken)).status).to.equal(200);
+    expect((await refresh(res.body.data.refreshtoken)).status).to.equal(200);
+  });
+
+  it('a missing refreshtoken is a 400; an unknown or forged one is a 401 with one body for all', async () => {
+    expect((await postJson(service.url, '/auth/refresh', {})).status).to.equal(400);
+    expect((await refresh('')).body.errors).to.deep.equal([{ field: 'refreshtoken', message: 'is required' }]);
+    const { refresh: real } = await signUp();
+    const forged = `${real.slice(0, -4)}AAAA`;
+    const unknown = real.replace(/^rt1\.[0-9a-f-]{36}/, 'rt1.00000000-0000-4000-8000-000000000000');
+    for (const token of ['garbage', forged, unknown, 42]) {
+      const res = await refresh(token);
+      expect(res.status, String(token)).to.equal(typeof token === 'number' ? 400 : 401);
+      if (res.status === 401) expect(res.body).to.deep.equal(INVALID_REFRESH);
+    }
+  });
+
+  it('10 simultaneous refreshes of one token give 10 answers with one and the same successor, and the session lives on', async () => {
+    const { refresh: token } = await signUp();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => refresh(token)));
+    expect(answers.map((res) => res.status)).to.deep.equal(Array(10).fill(200));
+    const successors = new Set(answers.map((res) => res.body.data.refreshtoken));
+    expect(successors.size).to.equal(1);
+    const [successor] = [...successors];
+    const next = await refresh(successor);
+    expect(next.status).to.equal(200);
+    expect((await me(next.body.data.accesstoken)).status).to.equal(200);
+  });
+
+  it('the previous token within the grace window answers the same successor; after it, reuse ends the whole session', async () => {
+    const { refresh: first, email } = await signUp();
+    const rotated = await refresh(first);
+    clock.advance((GRACE - 1) * 1000);
+    const again = await refresh(first);
+    expect(again.status).to.equal(200);
+    expect(again.body.data.refreshtoken).to.equal(rotated.body.data.refreshtoken);
+
+    clock.advance(2000);
+    const reused = await refresh(first);
+    expect(reused.status).to.equal(401);
+    expect(reused.body).to.deep.equal(INVALID_REFRESH);
+    expect((await refresh(rotated.body.data.refreshtoken)).status, 'the descendant token').to.equal(401);
+    expect((await me(rotated.body.data.accesstoken)).status, 'an access token of the session').to.equal(401);
+    expect((await me(again.body.data.accesstoken)).status).to.equal(401);
+
+    const other = await signIn(email);
+    const types = await activityTypes(other.access);
+    expect(types.slice(1, 3)).to.deep.equal(['session_revoked', 'refresh_token_reused']);
+  });
+
+  it('ends a session idle for SESSION_IDLE_TIMEOUT_SECONDS: refresh and bearer refused, though the access token has not expired', async () => {
+    const { access, refresh: token } = await signUp();
+    clock.advance((IDLE - 1) * 1000);
+    expect((await me(access)).status).to.equal(200);
+    clock.advance(1000);
+    expect((await me(access)).status).to.equal(401);
+    expect((await refresh(token)).status).to.equal(401);
+  });
+
+  it('ends a session SESSION_MAX_LIFETIME_SECONDS after sign-in however often it is refreshed', async () => {
+    let { refresh: token } = await signUp();
+    let access = '';
+    for (let elapsed = 0; elapsed + IDLE / 2 < MAX; elapsed += IDLE / 2) {
+      clock.advance((IDLE / 2) * 1000);
+      const res = await refresh(token);
+      expect(res.status, `after ${elapsed + IDLE / 2} s`).to.equal(200);
+      ({ refreshtoken: token, accesstoken: access } = res.body.data);
+    }
+    clock.advance((IDLE / 2) * 1000);
+    expect((await me(access)).status).to.equal(401);
+    expect((await refresh(token)).status).to.equal(401);
+  });
+
+  it('sign-out local (no body, no Content-Type): 204, that session refused at once, the others untouched', async () => {
+    const phone = await signUp('phone');
+    const laptop = await signIn(phone.email, 'laptop');
+    const res = await signOut(phone.access);
+    expect(res.status).to.equal(204);
+    expect(res.text).to.equal('');
+    expect((await me(phone.access)).status).to.equal(401);
+    expect((await refresh(phone.refresh)).status).to.equal(401);
+    expect((await me(laptop.access)).status).to.equal(200);
+    expect((await signOut(laptop.access, 'everywhere')).status).to.equal(400);
+  });
+
+  it('sign-out others ends every other session and keeps this one; global ends them all', async () => {
+    const a = await signUp();
+    const b = await signIn(a.email);
+    const c = await signIn(a.email);
+    expect((await signOut(b.access, 'others')).status).to.equal(204);
+    expect([(await me(a.access)).status, (await me(b.access)).status, (await me(c.access)).status]).to.deep.equal([401, 200, 401]);
+    const d = await signIn(a.email);
+    expect((await signOut(d.access, 'global')).status).to.equal(204);
+    expect([(await me(b.access)).status, (await me(d.access)).status, (await refresh(b.refresh)).status]).to.deep.equal([401, 401, 401]);
+  });
+
+  it('lists the live sessions newest first, exactly one current, with no token; revokes a device by id', async () => {
+    const first = await signUp('first-device');
+    clock.advance(1000);
+    const second = await signIn(first.email, 'second-device');
+    const list = await sessionsOf(second.access);
+    expect(list.status).to.equal(200);
+    expect(list.headers['cache-control']).to.equal('no-store');
+    const sessions = list.body.data.sessions;
+    expect(sessions.map((s: { userAgent: string; current: boolean }) => [s.userAgent, s.current])).to.deep.equal([
+      ['second-device', true],
+      ['first-device', false],
+    ]);
+    expect(Object.keys(sessions[0])).to.deep.equal(['id', 'createdAt', 'lastUsedAt', 'expiresAt', 'clientIp', 'userAgent', 'current']);
+    expect(list.text).to.not.include(first.refresh).and.not.include(first.access);
+
+    const revoke = (access: string, id: string) => http(service.url, `/auth/sessions/${id}`, { method: 'DELETE', headers: bearer(access) });
+    expect((await revoke(second.access, sessions[1].id)).status).to.equal(204);
+    expect((await me(first.access)).status).to.equal(401);
+    expect((await refresh(first.refresh)).status).to.equal(401);
+    expect((await revoke(second.access, sessions[1].id)).status, 'already ended').to.equal(404);
+
+    const stranger = await signUp();
+    const notMine = await revoke(stranger.access, sessions[0].id);
+    const missing = await revoke(stranger.access, '00000000-0000-4000-8000-000000000000');
+    expect(notMine.status).to.equal(404);
+    expect(notMine.body).to.deep.equal(missing.body);
+    expect(notMine.body).to.deep.equal({ message: 'Session not found', errors: [{ field: null, message: 'no such session' }] });
+    expect((await me(second.access)).status).to.equal(200);
+  });
+
+  it('changes the password: every other session ends, this one stays, and the new password signs in', async () => {
+    const here = await signUp();
+    const elsewhere = await signIn(here.email);
+    const change = (body: unknown) => postJson(service.url, '/auth/password', body, bearer(here.access));
+
+    const weak = await change({ currentpassword: PASSWORD, newpassword: 'password123' });
+    expect(weak.status).to.equal(400);
+    expect(weak.body.errors).to.deep.equal([{ field: 'newpassword', message: 'is too common' }]);
+    const res = await change({ currentpassword: PASSWORD, newpassword: 'a brand new passphrase' });
+    expect(res.status).to.equal(200);
+    expect(res.body.message).to.equal('Password changed successfully');
+    expect((await me(here.access)).status).to.equal(200);
+    expect((await me(elsewhere.access)).status).to.equal(401);
+    expect((await refresh(elsewhere.refresh)).status).to.equal(401);
+    expect((await postJson(service.url, '/auth/sign-in', { email: here.email, password: PASSWORD })).status).to.equal(401);
+    expect((await postJson(service.url, '/auth/sign-in', { email: here.email, password: 'a brand new passphrase' })).status).to.equal(201);
+    expect(await activityTypes(here.access)).to.include.members(['password_changed', 'session_revoked']);
+  });
+
+  it('a wrong current password is a 400 for currentpassword and counts toward the per-account throttle', async () => {
+    const { access, email } = await signUp();
+    const wrong = () => postJson(service.url, '/auth/password', { currentpassword: 'not it at all', newpassword: 'another new passphrase' }, bearer(access));
+    const first = await wrong();
+    expect(first.status).to.equal(400);
+    expect(first.body.errors).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    for (let i = 0; i < 4; i++) expect((await wrong()).status).to.equal(400);
+    expect((await wrong()).status).to.equal(429);
+    expect((await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD })).status).to.equal(429);
+    clock.advance(3600 * 1000);
+  });
+
+  it('after a sign-up, no file under DATA_DIR holds the refresh token or the access token', async () => {
+    const { access, refresh: token } = await signUp();
+    const refreshed = tokensOf(await refresh(token));
+    for (const file of filesUnder(service.dataDir)) {
+      const bytes = readFileSync(file);
+      for (const secret of [access, token, refreshed.access, refreshed.refresh]) {
+        expect(bytes.includes(Buffer.from(secret)), `${file} holds a token`).to.equal(false);
+        expect(bytes.includes(Buffer.from(secret.split('.').at(-1) ?? '')), `${file} holds a token's signature or MAC`).to.equal(false);
+      }
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { Session } from '../../../src/domain/session.js';
+
+const T0 = new Date('2026-01-01T00:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+const LIFETIMES = { idleSeconds: 100, maxSeconds: 250 };
+const aSession = () =>
+  Session.start({ id: 's-1', userId: 'u-1', email: 'ada@example.com', at: T0, clientIp: '203.0.113.7', userAgent: 'agent', lifetimes: LIFETIMES });
+
+describe('Session', () => {
+  it('starts at generation 0 with SessionStarted (the session is its aggregate), live until the idle deadline', () => {
+    const session = aSession();
+    expect(session.pullEvents()).to.deep.equal([
+      { type: 'SessionStarted', aggregateId: 's-1', occurredAt: T0, payload: { email: 'ada@example.com', sessionId: 's-1' } },
+    ]);
+    expect(session.generation).to.equal(0);
+    expect(session.isLive(at(99))).to.equal(true);
+    expect(session.isLive(at(100))).to.equal(false);
+  });
+
+  it('restarts the idle deadline on rotation but never passes the absolute one', () => {
+    const session = aSession();
+    session.rotate(at(90), LIFETIMES);
+    expect(session.isLive(at(189))).to.equal(true);
+    session.rotate(at(180), LIFETIMES);
+    expect(session.generation).to.equal(2);
+    expect(session.isLive(at(249))).to.equal(true);
+    expect(session.isLive(at(250))).to.equal(false);
+  });
+
+  it('decides: current generation rotates, the previous one within grace is grace, anything else is reuse', () => {
+    const session = aSession();
+    expect(session.decide(0, at(1), 10)).to.equal('rotate');
+    session.rotate(at(5), LIFETIMES);
+    expect(session.decide(0, at(15), 10)).to.equal('grace');
+    expect(session.decide(0, at(16), 10)).to.equal('reuse');
+    expect(session.decide(0, at(5), 0)).to.equal('grace');
+    expect(session.decide(0, at(6), 0)).to.equal('reuse');
+    session.rotate(at(6), LIFETIMES);
+    expect(session.decide(0, at(7), 10)).to.equal('reuse');
+    expect(session.decide(3, at(7), 10)).to.equal('reuse');
+  });
+
+  it('revokes once: the first reason stays, later revocations record nothing', () => {
+    const session = aSession();
+    session.pullEvents();
+    session.revoke('sign_out', at(1));
+    session.revoke('password_changed', at(2));
+    expect(session.snapshot()).to.deep.include({ revokedAt: at(1), revokedReason: 'sign_out' });
+    expect(session.isLive(at(1))).to.equal(false);
+    expect(session.pullEvents().map((event) => event.payload)).to.deep.equal([{ email: 'ada@example.com', sessionId: 's-1', reason: 'sign_out' }]);
+  });
+
+  it('on reuse records RefreshTokenReused then SessionRevoked(reuse_detected), both events of the account', () => {
+    const session = aSession();
+    session.pullEvents();
+    session.reuseDetected(at(3));
+    expect(session.pullEvents().map((event) => [event.type, event.aggregateId])).to.deep.equal([
+      ['RefreshTokenReused', 'u-1'],
+      ['SessionRevoked', 'u-1'],
+    ]);
+    expect(session.snapshot().revokedReason).to.equal('reuse_detected');
+  });
+});
