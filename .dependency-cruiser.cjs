@@ -111,6 +111,12 @@ module.exports = {
       to: { path: pkg('lmdb') },
     },
     {
+      name: 'nodemailer-only-in-mail-adapter',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/infrastructure/mail/' },
+      to: { path: pkg('nodemailer') },
+    },
+    {
       name: 'fastify-only-in-http-interface',
       comment: 'fastify, @fastify/* and helmet belong to src/interfaces/http (and the composition root src/main.ts).',
       severity: 'error',

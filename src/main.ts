@@ -7,11 +7,14 @@ import { buildUseCases } from './application/use-cases.js';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
 import { createLogger } from './infrastructure/logging/logger.js';
+import { MailDispatcher } from './infrastructure/mail/mail-dispatcher.js';
 import { buildHttpServer } from './interfaces/http/server.js';
 import { ShutdownState } from './interfaces/http/shutdown-state.js';
 
 export interface RunningService {
   readonly app: FastifyInstance;
+  /** Delivers every mail due now (tests call it instead of waiting for the timer). */
+  deliverMail(): Promise<void>;
   readonly url: string;
   readonly config: Config;
   /**
@@ -36,12 +39,14 @@ export async function startService(env: Record<string, string | undefined> = pro
   const composition = await compose(config, logger, options);
   const ports = options.storeHealth ? { ...composition.ports, storeHealth: options.storeHealth } : composition.ports;
   const shutdown = new ShutdownState();
+  const useCases = buildUseCases(ports, composition.policies);
+  const mail = new MailDispatcher(useCases.deliverMail, config.mail.pollIntervalMs, logger);
   const app = buildHttpServer({
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
-    useCases: buildUseCases(ports, composition.policies),
+    useCases,
     operations: {
       shutdown,
       observer: composition.metrics,
@@ -56,15 +61,17 @@ export async function startService(env: Record<string, string | undefined> = pro
     await composition.close();
     throw error;
   }
+  mail.start();
   let closing: Promise<void> | undefined;
   const drainThenClose = async () => {
     shutdown.drain();
     if (config.http.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.http.shutdownDrainMs));
     await app.close();
+    await mail.stop();
     await composition.close();
   };
   const close = () => (closing ??= drainThenClose());
-  return { app, url, config, close };
+  return { app, url, config, close, deliverMail: () => mail.drain() };
 }
 
 const SHUTDOWN_GRACE_MS = 10_000;

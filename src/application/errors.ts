@@ -8,6 +8,7 @@ export type ApplicationErrorCode =
   | 'INVALID_TOKEN'
   | 'INVALID_REFRESH_TOKEN'
   | 'SESSION_NOT_FOUND'
+  | 'EMAIL_NOT_VERIFIED'
   | 'INVALID_CURSOR'
   | 'OVERLOADED'
   | 'STORE_UNAVAILABLE';
@@ -52,6 +53,15 @@ export class SessionNotFound extends ApplicationError {
 
   constructor() {
     super('Session not found', [{ field: null, message: 'no such session' }]);
+  }
+}
+
+/** Sign-in of an account whose address is not verified, while REQUIRE_VERIFIED_EMAIL is on. */
+export class EmailNotVerified extends ApplicationError {
+  readonly code = 'EMAIL_NOT_VERIFIED';
+
+  constructor() {
+    super('Email address not verified', [{ field: 'email', message: 'is not verified yet; follow the link in the verification mail' }]);
   }
 }
 

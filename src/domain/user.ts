@@ -1,4 +1,5 @@
 import type { DomainEvent } from './domain-event.js';
+import type { MailEvent } from './mail-events.js';
 import type { SessionEvent } from './session.js';
 import { Email } from './email.js';
 import { PersonName } from './person-name.js';
@@ -12,7 +13,15 @@ export type PasswordChanged = DomainEvent<'PasswordChanged', { readonly email: s
 export type SignInFailureReason = 'unknown_email' | 'wrong_password' | 'wrong_current_password';
 export type SignInFailed = DomainEvent<'SignInFailed', { readonly email: string; readonly reason: SignInFailureReason }>;
 
-export type UserEvent = UserRegistered | UserSignedIn | PasswordRehashed | ProfileChanged | PasswordChanged | SignInFailed | SessionEvent;
+export type UserEvent =
+  | UserRegistered
+  | UserSignedIn
+  | PasswordRehashed
+  | ProfileChanged
+  | PasswordChanged
+  | SignInFailed
+  | SessionEvent
+  | MailEvent;
 export type UserEventType = UserEvent['type'];
 
 export const signInFailed = (
@@ -30,6 +39,8 @@ export interface UserSnapshot {
   readonly email: string;
   readonly passwordHash: string;
   readonly createdAt: Date;
+  /** Absent in records written before verification existed: read as false. */
+  readonly emailVerified?: boolean;
 }
 
 export interface Registration {
@@ -52,11 +63,12 @@ export class User {
     readonly email: Email,
     private hash: string,
     readonly createdAt: Date,
+    private verified: boolean,
   ) {}
 
   static register(registration: Registration): User {
     const { id, name, lastname, email, passwordHash, at } = registration;
-    const user = new User(id, name, lastname, email, passwordHash, at);
+    const user = new User(id, name, lastname, email, passwordHash, at, false);
     user.pending.push({ type: 'UserRegistered', aggregateId: id, occurredAt: at, payload: { email: email.value } });
     return user;
   }
@@ -69,6 +81,7 @@ export class User {
       Email.fromTrusted(snapshot.email),
       snapshot.passwordHash,
       snapshot.createdAt,
+      snapshot.emailVerified ?? false,
     );
   }
 
@@ -106,6 +119,28 @@ export class User {
     this.pending.push({ type: 'PasswordChanged', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
 
+  get emailVerified(): boolean {
+    return this.verified;
+  }
+
+  /** Asks for a verification mail; `binding` is the keyed fingerprint its token is bound to. */
+  requestEmailVerification(binding: string, at: Date): void {
+    this.pending.push({ type: 'EmailVerificationRequested', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value, binding } });
+  }
+
+  /** Marks the address as proven; records EmailVerified once. */
+  verifyEmail(at: Date): void {
+    if (this.verified) return;
+    this.verified = true;
+    this.pending.push({ type: 'EmailVerified', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
+  }
+
+  /** Sets a password chosen through a reset link; records PasswordReset (which sends a notice). */
+  resetPassword(newHash: string, at: Date): void {
+    this.hash = newHash;
+    this.pending.push({ type: 'PasswordReset', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
+  }
+
   rehashPassword(newHash: string, at: Date): void {
     this.hash = newHash;
     this.pending.push({ type: 'PasswordRehashed', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
@@ -126,6 +161,7 @@ export class User {
       email: this.email.value,
       passwordHash: this.hash,
       createdAt: this.createdAt,
+      emailVerified: this.verified,
     };
   }
 }

@@ -43,8 +43,8 @@ export function readModelContract(adapter: string, makeStorage: StorageFactory):
     it('UserReadModel: the public view of a stored user and nothing else (no hash), null for an unknown id', async () => {
       const user = await userWithHistory();
       const view = await users.findById(user.id);
-      expect(view).to.deep.equal({ id: user.id, name: 'Ada', lastname: 'Lovelace', email: user.email.value });
-      expect(Object.keys(view ?? {})).to.have.members(['id', 'name', 'lastname', 'email']);
+      expect(view).to.deep.equal({ id: user.id, name: 'Ada', lastname: 'Lovelace', email: user.email.value, emailverified: false });
+      expect(Object.keys(view ?? {})).to.have.members(['id', 'name', 'lastname', 'email', 'emailverified']);
       expect(await users.findById('no-such-id')).to.equal(null);
     });
 

@@ -37,6 +37,7 @@ describe('HTTP: GET /auth/me/activity', () => {
       ['sign_in_failed', 'password-sprayer/3', 'wrong_password'],
       ['sign_in_failed', 'password-sprayer/2', 'wrong_password'],
       ['sign_in_failed', 'password-sprayer/1', 'wrong_password'],
+      ['email_verification_requested', 'signup-browser/1.0', undefined],
       ['user_registered', 'signup-browser/1.0', undefined],
     ]);
     for (const event of events) {

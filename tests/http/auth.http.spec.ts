@@ -33,7 +33,7 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
       expect(res.body.data.expiresin).to.equal(900);
       expect(res.headers['cache-control']).to.equal('no-store');
       expect(res.headers['pragma']).to.equal('no-cache');
-      expect(res.body.data.user).to.deep.equal({ id: res.body.data.user.id, name: 'Ada', lastname: 'Lovelace', email });
+      expect(res.body.data.user).to.deep.equal({ id: res.body.data.user.id, name: 'Ada', lastname: 'Lovelace', email, emailverified: false });
       expect(res.body.data.user.id).to.match(/^[0-9a-f-]{36}$/);
       expect(res.text).not.to.match(/argon2|analytical engine|admin/);
     });

@@ -28,7 +28,7 @@ function expectDocumentedAnswer(res: HttpResponse): void {
   expect(res.status, res.text).to.satisfy((status: number) => (status >= 200 && status < 300) || (status >= 400 && status < 500));
   if (res.status < 300) {
     expect(Object.keys(res.body)).to.deep.equal(['message', 'data']);
-    expect(res.body.data.user).to.have.keys('id', 'name', 'lastname', 'email');
+    expect(res.body.data.user).to.have.keys('id', 'name', 'lastname', 'email', 'emailverified');
     expect(res.body.data.accesstoken).to.be.a('string');
     return;
   }

@@ -90,7 +90,7 @@ describeWithMongo('HTTP on MongoDB: persistence (real server, real MongoDB, argo
       const user = await store.users.findOne({ email });
       expect(user?.passwordHash).to.match(/^\$argon2id\$/);
       const events = await store.events.find({ 'payload.email': email }).sort({ occurredAt: 1, _id: 1 }).toArray();
-      expect(events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'SignInFailed', 'UserSignedIn']);
+      expect(events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SignInFailed', 'UserSignedIn']);
       const serialised = JSON.stringify(events);
       for (const secret of ['argon2', user?.passwordHash, PASSWORD, 'not the password', created.body.data.accesstoken, signedIn.body.data.accesstoken]) {
         expect(serialised).not.to.include(secret);

@@ -40,7 +40,7 @@ describe('HTTP: rehash on sign-in when the argon2 parameters changed', () => {
     const rehashed = await readStore(dataDir);
     expect(parametersOf(rehashed.hash)).to.deep.include({ memoryKiB: 2048 });
     expect(rehashed.hash).not.to.equal(original.hash);
-    expect(rehashed.types).to.deep.equal(['UserRegistered', 'PasswordRehashed', 'UserSignedIn', 'UserSignedIn']);
+    expect(rehashed.types).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'PasswordRehashed', 'UserSignedIn', 'UserSignedIn']);
   });
 
   it('does not rehash on a wrong password', async () => {

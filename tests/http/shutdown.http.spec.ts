@@ -24,7 +24,7 @@ const readUntilClosed = (socket: Socket): Promise<string> =>
  */
 describe('HTTP: a request arriving while the server closes', () => {
   it('finishes the request in flight, and answers the next one on the same connection 503 in the envelope, then closes it', async () => {
-    const user = { id: '1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' };
+    const user = { id: '1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', emailverified: false };
     let release = (): void => undefined;
     let markStarted = (): void => undefined;
     const started = new Promise<void>((resolve) => (markStarted = resolve));

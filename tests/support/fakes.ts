@@ -7,6 +7,7 @@ import type { EventLog, EventPage, RecordedEvent } from '../../src/application/p
 import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
 import type { User } from '../../src/domain/user.js';
 import type { HashingAdmission } from '../../src/application/ports/hashing-admission.port.js';
+import type { MailSender, OutgoingMail } from '../../src/application/ports/mail-sender.port.js';
 import type { AccessTokenSubject, TokenIssuer } from '../../src/application/ports/token-issuer.port.js';
 import type { TokenVerifier, VerifiedToken } from '../../src/application/ports/token-verifier.port.js';
 import type { PlainPassword } from '../../src/domain/password.js';
@@ -124,4 +125,19 @@ export class UnavailableEventLog implements EventLog {
   append = (): Promise<void> => down();
   findByEmail = (): Promise<RecordedEvent[]> => down();
   findByAggregate = (): Promise<EventPage> => down();
+}
+
+/** A mailbox: keeps every mail handed to it; refuses while `refusing` is above 0 (counting down), like an SMTP outage. */
+export class MailboxSender implements MailSender {
+  readonly delivered: OutgoingMail[] = [];
+  refusing = 0;
+
+  async send(mail: OutgoingMail): Promise<void> {
+    await Promise.resolve();
+    if (this.refusing > 0) {
+      this.refusing -= 1;
+      throw new Error('451 try again later');
+    }
+    this.delivered.push(mail);
+  }
 }

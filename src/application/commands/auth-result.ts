@@ -9,6 +9,7 @@ export interface AccountResource {
   readonly name: string;
   readonly lastname: string;
   readonly email: string;
+  readonly emailverified: boolean;
 }
 
 /** A signed-in answer: the account and the tokens of its new (or refreshed) session. */
@@ -25,6 +26,7 @@ export const toAccountResource = (user: User): AccountResource => ({
   name: user.name.value,
   lastname: user.lastname.value,
   email: user.email.value,
+  emailverified: user.emailVerified,
 });
 
 /** Gives each domain event its id and the metadata of the request that caused it. */

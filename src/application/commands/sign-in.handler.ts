@@ -3,6 +3,7 @@ import { InvalidCredentials } from '../../domain/domain-error.js';
 import { Email } from '../../domain/email.js';
 import { PlainPassword } from '../../domain/password.js';
 import { requireAll } from '../../domain/validation.js';
+import { EmailNotVerified } from '../errors.js';
 import type { RequestMetadata } from '../ports/event-log.port.js';
 import type { SignInThrottle } from '../policies/sign-in-throttle.js';
 import type { Ports } from '../ports/ports.js';
@@ -22,11 +23,13 @@ export class SignInHandler {
     private readonly deps: Pick<Ports, 'users' | 'sessions' | 'events' | 'hasher' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly settings: SessionSettings,
+    private readonly requireVerifiedEmail = false,
   ) {}
 
   /**
    * Throws InvalidInput; TooManyAttempts (before any hashing, recording nothing) while the e-mail is throttled;
-   * or InvalidCredentials for an unknown e-mail and a wrong password alike.
+   * InvalidCredentials for an unknown e-mail and a wrong password alike; or EmailNotVerified (after the right
+   * password) when verified addresses are required.
    */
   async execute(command: SignInCommand): Promise<AuthResult> {
     const { users, events, hasher, clock, ids } = this.deps;
@@ -46,6 +49,7 @@ export class SignInHandler {
       await events.append(recordEvents(user.pullEvents(), ids, command.metadata));
       throw new InvalidCredentials();
     }
+    if (this.requireVerifiedEmail && !user.emailVerified) throw new EmailNotVerified();
     if (hasher.needsRehash(user.passwordHash)) {
       user.rehashPassword(await hasher.hash(password), clock.now());
     }

@@ -9,6 +9,7 @@ import { uncommon } from '../policies/password-policy.js';
 import type { Ports } from '../ports/ports.js';
 import { type SessionSettings, startSession } from '../policies/sessions.js';
 import { type AuthResult, recordEvents, toAccountResource } from './auth-result.js';
+import { bindingOf } from './one-time-token.js';
 
 /** Raw input values as the client sent them (any JSON type): the handler parses each once, reporting every issue. */
 export interface SignUpCommand {
@@ -19,10 +20,10 @@ export interface SignUpCommand {
   readonly metadata: RequestMetadata;
 }
 
-/** Registers a new account and signs it in (a new session). */
+/** Registers a new account, asks for its verification mail (from the outbox), and signs it in (a new session). */
 export class SignUpHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'hasher' | 'blocklist' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'hasher' | 'blocklist' | 'tokens' | 'refreshTokens' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly settings: SessionSettings,
   ) {}
 
@@ -46,6 +47,7 @@ export class SignUpHandler {
       passwordHash: await hasher.hash(input.password),
       at: clock.now(),
     });
+    user.requestEmailVerification(bindingOf(this.deps.oneTimeTokens, 'verify', user), clock.now());
     await users.add(user, recordEvents(user.pullEvents(), ids, command.metadata));
     const tokens = await startSession(this.deps, this.settings, { id: user.id, email: user.email.value }, command.metadata);
     return { user: toAccountResource(user), ...tokens };

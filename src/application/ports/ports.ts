@@ -4,6 +4,9 @@ import { CLOCK, type Clock } from './clock.port.js';
 import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
 import { ID_GENERATOR, type IdGenerator } from './id-generator.port.js';
+import { MAIL_SENDER, type MailSender } from './mail-sender.port.js';
+import { ONE_TIME_TOKENS, type OneTimeTokens } from './one-time-tokens.port.js';
+import { OUTBOX, type Outbox } from './outbox.port.js';
 import { PASSWORD_BLOCKLIST, type PasswordBlocklist } from './password-blocklist.port.js';
 import { PASSWORD_HASHER, type PasswordHasher } from './password-hasher.port.js';
 import { PUBLIC_KEY_SET, type PublicKeySet } from './public-key-set.port.js';
@@ -24,6 +27,8 @@ export interface Ports {
   readonly users: UserRepository;
   readonly events: EventLog;
   readonly sessions: SessionRepository;
+  readonly outbox: Outbox;
+  readonly mail: MailSender;
   readonly sessionViews: SessionReadModel;
   readonly userViews: UserReadModel;
   readonly activity: ActivityReadModel;
@@ -33,6 +38,7 @@ export interface Ports {
   readonly blocklist: PasswordBlocklist;
   readonly tokens: TokenIssuer;
   readonly refreshTokens: RefreshTokens;
+  readonly oneTimeTokens: OneTimeTokens;
   readonly verifier: TokenVerifier;
   readonly publicKeys: PublicKeySet;
   readonly clock: Clock;
@@ -44,6 +50,8 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   users: USER_REPOSITORY,
   events: EVENT_LOG,
   sessions: SESSION_REPOSITORY,
+  outbox: OUTBOX,
+  mail: MAIL_SENDER,
   sessionViews: SESSION_READ_MODEL,
   userViews: USER_READ_MODEL,
   activity: ACTIVITY_READ_MODEL,
@@ -53,6 +61,7 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   blocklist: PASSWORD_BLOCKLIST,
   tokens: TOKEN_ISSUER,
   refreshTokens: REFRESH_TOKENS,
+  oneTimeTokens: ONE_TIME_TOKENS,
   verifier: TOKEN_VERIFIER,
   publicKeys: PUBLIC_KEY_SET,
   clock: CLOCK,

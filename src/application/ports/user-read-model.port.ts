@@ -6,6 +6,8 @@ export interface UserView {
   readonly name: string;
   readonly lastname: string;
   readonly email: string;
+  /** True once the owner followed the verification link. */
+  readonly emailverified: boolean;
 }
 
 /** The query side's view of accounts; a projection may replace it without touching the commands. */

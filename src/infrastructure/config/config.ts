@@ -42,9 +42,19 @@ const schema = object({
   REFRESH_REUSE_GRACE_SECONDS: number().integer().min(0).max(300).default(10),
   REFRESH_TOKEN_SECRET: string().trim().min(32, 'REFRESH_TOKEN_SECRET must be at least 32 characters').optional(),
   SESSION_SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
+  PASSWORD_RESET_TTL_SECONDS: positiveInt(1800, 86_400),
+  EMAIL_VERIFICATION_TTL_SECONDS: positiveInt(86_400, 30 * 86_400),
+  PASSWORD_RESET_MAX_PER_ADDRESS: positiveInt(3, 100),
+  PASSWORD_RESET_WINDOW_SECONDS: positiveInt(3600, 86_400),
+  PUBLIC_APP_URL: string().trim().matches(/^https?:\/\/[^\s#?]+$/, 'PUBLIC_APP_URL must be an http(s) URL without query or fragment').default('http://localhost:5173'),
+  REQUIRE_VERIFIED_EMAIL: string().oneOf(['true', 'false'], 'REQUIRE_VERIFIED_EMAIL must be true or false').default('false'),
+  SMTP_URL: string().trim().matches(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: string().trim().min(3).default('Account service <no-reply@localhost>'),
+  MAIL_POLL_INTERVAL_MS: positiveInt(1000, 60_000),
   THROTTLE_MAX_FAILURES: positiveInt(5, 1000),
   THROTTLE_WINDOW_SECONDS: positiveInt(900, 24 * 3600),
   RATE_LIMIT_MAX: positiveInt(100, 1_000_000),
+  PASSWORD_RESET_RATE_LIMIT_MAX: positiveInt(10, 1_000_000),
   RATE_LIMIT_WINDOW: readableBy(durationMs, 'milliseconds or a duration such as "1 minute"').default('1 minute'),
   TRUST_PROXY: readableBy(trustProxyOf, 'true, false, a hop count or a list of addresses').default('false'),
 });
@@ -63,6 +73,17 @@ export interface Config {
   readonly argon2: { readonly memoryKiB: number; readonly timeCost: number; readonly parallelism: number };
   readonly hashing: { readonly concurrency: number; readonly maxQueue: number };
   readonly throttle: { readonly maxFailures: number; readonly windowSeconds: number };
+  readonly mail: {
+    readonly resetTtlSeconds: number;
+    readonly verificationTtlSeconds: number;
+    readonly resetPerAddress: { readonly max: number; readonly windowSeconds: number };
+    readonly publicAppUrl: string;
+    readonly requireVerifiedEmail: boolean;
+    /** Unset: mails are written as files under DATA_DIR/mail. */
+    readonly smtpUrl: string | undefined;
+    readonly from: string;
+    readonly pollIntervalMs: number;
+  };
   readonly sessions: {
     readonly lifetimes: { readonly idleSeconds: number; readonly maxSeconds: number };
     readonly reuseGraceSeconds: number;
@@ -70,7 +91,7 @@ export interface Config {
     readonly refreshTokenSecret: string | undefined;
     readonly sweepIntervalSeconds: number;
   };
-  readonly rateLimit: { readonly max: number; readonly windowMs: number };
+  readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly reset: { readonly max: number; readonly windowMs: number } };
   readonly trustProxy: TrustProxy;
   readonly jwt: {
     readonly privateKeyPem: string | undefined;
@@ -119,13 +140,27 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX },
     throttle: { maxFailures: env.THROTTLE_MAX_FAILURES, windowSeconds: env.THROTTLE_WINDOW_SECONDS },
+    mail: {
+      resetTtlSeconds: env.PASSWORD_RESET_TTL_SECONDS,
+      verificationTtlSeconds: env.EMAIL_VERIFICATION_TTL_SECONDS,
+      resetPerAddress: { max: env.PASSWORD_RESET_MAX_PER_ADDRESS, windowSeconds: env.PASSWORD_RESET_WINDOW_SECONDS },
+      publicAppUrl: env.PUBLIC_APP_URL,
+      requireVerifiedEmail: env.REQUIRE_VERIFIED_EMAIL === 'true',
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM,
+      pollIntervalMs: env.MAIL_POLL_INTERVAL_MS,
+    },
     sessions: {
       lifetimes: { idleSeconds: env.SESSION_IDLE_TIMEOUT_SECONDS, maxSeconds: env.SESSION_MAX_LIFETIME_SECONDS },
       reuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS,
       refreshTokenSecret: env.REFRESH_TOKEN_SECRET,
       sweepIntervalSeconds: env.SESSION_SWEEP_INTERVAL_SECONDS,
     },
-    rateLimit: { max: env.RATE_LIMIT_MAX, windowMs: durationMs(env.RATE_LIMIT_WINDOW) ?? 60_000 },
+    rateLimit: {
+      max: env.RATE_LIMIT_MAX,
+      windowMs: durationMs(env.RATE_LIMIT_WINDOW) ?? 60_000,
+      reset: { max: env.PASSWORD_RESET_RATE_LIMIT_MAX, windowMs: 15 * 60_000 },
+    },
     trustProxy: trustProxyOf(env.TRUST_PROXY) ?? false,
     jwt: {
       privateKeyPem: env.JWT_PRIVATE_KEY,

@@ -5,12 +5,14 @@ import { PORT_TOKENS, type Ports } from '../../application/ports/ports.js';
 import type { Policies } from '../../application/use-cases.js';
 import type { Config } from '../config/config.js';
 import { LmdbEventLog } from '../lmdb/lmdb-event-log.js';
+import { LmdbOutbox } from '../lmdb/lmdb-outbox.js';
 import { LmdbSessionRepository } from '../lmdb/lmdb-session.repository.js';
 import { LmdbStoreHealth } from '../lmdb/lmdb-store-health.js';
 import { LmdbStore } from '../lmdb/lmdb-store.js';
 import { LmdbUserReadModel } from '../lmdb/lmdb-user-read-model.js';
 import { LmdbUserRepository } from '../lmdb/lmdb-user.repository.js';
 import { InMemoryEventLog } from '../memory/in-memory-event-log.js';
+import { InMemoryOutbox } from '../memory/in-memory-outbox.js';
 import { InMemorySessionRepository } from '../memory/in-memory-session.repository.js';
 import { InMemoryStoreHealth } from '../memory/in-memory-store-health.js';
 import { InMemoryStore } from '../memory/in-memory-store.js';
@@ -18,6 +20,7 @@ import { InMemoryUserReadModel } from '../memory/in-memory-user-read-model.js';
 import { InMemoryUserRepository } from '../memory/in-memory-user.repository.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import { MongoEventLog } from '../mongo/mongo-event-log.js';
+import { MongoOutbox } from '../mongo/mongo-outbox.js';
 import { MongoSessionRepository } from '../mongo/mongo-session.repository.js';
 import { MongoStoreHealth } from '../mongo/mongo-store-health.js';
 import { MongoStore } from '../mongo/mongo-store.js';
@@ -47,21 +50,21 @@ const storages: Record<Config['storage']['kind'], (config: Config) => Promise<An
     const store = new InMemoryStore();
     return Promise.resolve({
       store, storeClass: InMemoryStore, close: () => store.close(),
-      users: InMemoryUserRepository, userViews: InMemoryUserReadModel, events: InMemoryEventLog, sessions: InMemorySessionRepository, health: InMemoryStoreHealth,
+      users: InMemoryUserRepository, userViews: InMemoryUserReadModel, events: InMemoryEventLog, sessions: InMemorySessionRepository, outbox: InMemoryOutbox, health: InMemoryStoreHealth,
     });
   },
   lmdb: (config) => {
     const store = LmdbStore.open(config.storage.dataDir);
     return Promise.resolve({
       store, storeClass: LmdbStore, close: () => store.close(),
-      users: LmdbUserRepository, userViews: LmdbUserReadModel, events: LmdbEventLog, sessions: LmdbSessionRepository, health: LmdbStoreHealth,
+      users: LmdbUserRepository, userViews: LmdbUserReadModel, events: LmdbEventLog, sessions: LmdbSessionRepository, outbox: LmdbOutbox, health: LmdbStoreHealth,
     });
   },
   mongodb: async ({ storage: { mongodb } }) => {
     const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName });
     return {
       store, storeClass: MongoStore, close: () => store.close(),
-      users: MongoUserRepository, userViews: MongoUserReadModel, events: MongoEventLog, sessions: MongoSessionRepository, health: MongoStoreHealth,
+      users: MongoUserRepository, userViews: MongoUserReadModel, events: MongoEventLog, sessions: MongoSessionRepository, outbox: MongoOutbox, health: MongoStoreHealth,
     };
   },
 };
@@ -96,7 +99,12 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
   let closed: Promise<void> | undefined;
   return {
     ports,
-    policies: { signInThrottle: config.throttle, sessions: config.sessions },
+    policies: {
+      signInThrottle: config.throttle,
+      sessions: config.sessions,
+      mail: config.mail,
+      delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000 },
+    },
     metrics: container.get(METRICS),
     close: () => (closed ??= sweeper.stop().then(() => storage.close())),
   };

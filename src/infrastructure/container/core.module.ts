@@ -9,6 +9,8 @@ import { PUBLIC_KEY_SET } from '../../application/ports/public-key-set.port.js';
 import { TOKEN_ISSUER } from '../../application/ports/token-issuer.port.js';
 import { TOKEN_VERIFIER } from '../../application/ports/token-verifier.port.js';
 import { ACTIVITY_READ_MODEL } from '../../application/ports/activity-read-model.port.js';
+import { MAIL_SENDER } from '../../application/ports/mail-sender.port.js';
+import { ONE_TIME_TOKENS } from '../../application/ports/one-time-tokens.port.js';
 import { REFRESH_TOKENS } from '../../application/ports/refresh-tokens.port.js';
 import { SESSION_READ_MODEL } from '../../application/ports/session-read-model.port.js';
 import type { Config } from '../config/config.js';
@@ -19,7 +21,11 @@ import { RepositorySessionReadModel } from '../read-model/repository-session-rea
 import { Argon2PasswordHasher } from '../security/argon2-password-hasher.js';
 import { BoundedPasswordHasher } from '../security/bounded-password-hasher.js';
 import { ConcurrencyLimiter } from '../security/concurrency-limiter.js';
-import { HmacRefreshTokens, refreshTokenKey } from '../security/hmac-refresh-tokens.js';
+import { HmacOneTimeTokens } from '../security/hmac-one-time-tokens.js';
+import { HmacRefreshTokens, derivedKey, refreshTokenKey } from '../security/hmac-refresh-tokens.js';
+import { FileMailSender } from '../mail/file-mail-sender.js';
+import { SmtpMailSender } from '../mail/smtp-mail-sender.js';
+import { join } from 'node:path';
 import { JwtTokenIssuer } from '../security/jwt-token-issuer.js';
 import { JwtTokenVerifier } from '../security/jwt-token-verifier.js';
 import { shedWarning } from '../security/shed-warning.js';
@@ -35,7 +41,7 @@ export interface CoreAdapters {
   readonly signingKey: SigningKey;
   readonly keyRing: VerificationKeyRing;
   readonly clock?: Clock | undefined;
-  readonly logger?: Pick<Logger, 'warn'> | undefined;
+  readonly logger?: Pick<Logger, 'warn' | 'info'> | undefined;
 }
 
 /** REFRESH_TOKEN_SECRET when set; otherwise the signing key's private bytes (HKDF separates the two uses). */
@@ -67,4 +73,11 @@ export const coreModule = ({ config, signingKey, keyRing, clock = new SystemCloc
     port.adapter(ACTIVITY_READ_MODEL, EventLogActivityReadModel);
     port.adapter(SESSION_READ_MODEL, RepositorySessionReadModel);
     port.constant(REFRESH_TOKENS, new HmacRefreshTokens(refreshTokenKey(refreshSecret(config, signingKey))));
+    port.constant(ONE_TIME_TOKENS, new HmacOneTimeTokens(derivedKey(refreshSecret(config, signingKey), 'one-time-token-v1')));
+    port.constant(
+      MAIL_SENDER,
+      config.mail.smtpUrl === undefined
+        ? new FileMailSender(join(config.storage.dataDir, 'mail'), config.mail.from, logger ?? { info: () => undefined })
+        : new SmtpMailSender(config.mail.smtpUrl, config.mail.from),
+    );
   });

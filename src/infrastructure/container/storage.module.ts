@@ -1,5 +1,6 @@
 import { ContainerModule, type Newable } from 'inversify';
 import { EVENT_LOG, type EventLog } from '../../application/ports/event-log.port.js';
+import { OUTBOX, type Outbox } from '../../application/ports/outbox.port.js';
 import { SESSION_REPOSITORY, type SessionRepository } from '../../application/ports/session-repository.port.js';
 import { STORE_HEALTH, type StoreHealth } from '../../application/ports/store-health.port.js';
 import { USER_READ_MODEL, type UserReadModel } from '../../application/ports/user-read-model.port.js';
@@ -14,6 +15,7 @@ export interface StorageAdapters<Store extends object> {
   readonly userViews: Newable<UserReadModel>;
   readonly events: Newable<EventLog>;
   readonly sessions: Newable<SessionRepository>;
+  readonly outbox: Newable<Outbox>;
   readonly health: Newable<StoreHealth>;
   /** Releases the store (handles, pools). Idempotent. */
   close(): Promise<void>;
@@ -28,5 +30,6 @@ export const storageModule = <Store extends object>(adapters: StorageAdapters<St
     port.adapter(USER_READ_MODEL, adapters.userViews);
     port.adapter(EVENT_LOG, adapters.events);
     port.adapter(SESSION_REPOSITORY, adapters.sessions);
+    port.adapter(OUTBOX, adapters.outbox);
     port.adapter(STORE_HEALTH, adapters.health);
   });

@@ -4,6 +4,7 @@ import { type Database, type RootDatabase, open } from 'lmdb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionSnapshot } from '../../domain/session.js';
 import type { UserSnapshot } from '../../domain/user.js';
+import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
 
 export interface StoredUser extends Omit<UserSnapshot, 'createdAt'> {
   readonly createdAt: number;
@@ -34,6 +35,8 @@ export class LmdbStore {
   readonly eventsByEmail: Database<null, SeqKey>;
   readonly eventsByAggregate: Database<null, SeqKey>;
   readonly sessions: Database<StoredSession, string>;
+  /** Mails not yet sent, keyed by their event's sequence number (so claimed in append order). */
+  readonly outbox: Database<OutboxEntry, number>;
   readonly sessionsByUser: Database<null, [string, string]>;
   readonly sessionsByExpiry: Database<null, [number, string]>;
   private readonly meta: Database<number, string>;
@@ -46,6 +49,7 @@ export class LmdbStore {
     this.eventsByEmail = root.openDB<null, SeqKey>({ name: 'events-by-email' });
     this.eventsByAggregate = root.openDB<null, SeqKey>({ name: 'events-by-aggregate' });
     this.sessions = root.openDB<StoredSession, string>({ name: 'sessions' });
+    this.outbox = root.openDB<OutboxEntry, number>({ name: 'outbox' });
     this.sessionsByUser = root.openDB<null, [string, string]>({ name: 'sessions-by-user' });
     this.sessionsByExpiry = root.openDB<null, [number, string]>({ name: 'sessions-by-expiry' });
     this.meta = root.openDB<number, string>({ name: 'meta' });
@@ -53,7 +57,7 @@ export class LmdbStore {
 
   static open(dataDir: string): LmdbStore {
     mkdirSync(dataDir, { recursive: true });
-    return new LmdbStore(open({ path: join(dataDir, 'accounts.lmdb'), maxDbs: 16, overlappingSync: false }));
+    return new LmdbStore(open({ path: join(dataDir, 'accounts.lmdb'), maxDbs: 32, overlappingSync: false }));
   }
 
   /** Runs `work` inside one write transaction; resolves once it is committed and flushed. */
@@ -71,6 +75,7 @@ export class LmdbStore {
       void this.eventSeqById.put(event.eventId, seq);
       void this.eventsByEmail.put([event.payload.email, seq], null);
       if (event.aggregateId !== null) void this.eventsByAggregate.put([event.aggregateId, seq], null);
+      if (needsMail(event)) void this.outbox.put(seq, newEntry(event.eventId));
     }
     void this.meta.put('event-seq', seq);
   }

@@ -9,6 +9,6 @@ export class LmdbUserReadModel implements UserReadModel {
 
   async findById(id: string): Promise<UserView | null> {
     const user = await Promise.resolve(this.store.users.get(id));
-    return user ? { id: user.id, name: user.name, lastname: user.lastname, email: user.email } : null;
+    return user ? { id: user.id, name: user.name, lastname: user.lastname, email: user.email, emailverified: user.emailVerified ?? false } : null;
   }
 }

@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionSnapshot } from '../../domain/session.js';
+import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
 import type { UserSnapshot } from '../../domain/user.js';
 
 /**
@@ -12,6 +13,8 @@ export class InMemoryStore {
   readonly events: RecordedEvent[] = [];
   readonly eventIds = new Set<string>();
   readonly sessions = new Map<string, SessionSnapshot>();
+  /** Mails not yet sent, by event id, in the order their events were appended. */
+  readonly outbox = new Map<string, OutboxEntry>();
   private isClosed = false;
 
   get closed(): boolean {
@@ -29,6 +32,7 @@ export class InMemoryStore {
       if (this.eventIds.has(event.eventId)) continue;
       this.eventIds.add(event.eventId);
       this.events.push(structuredClone(event));
+      if (needsMail(event)) this.outbox.set(event.eventId, newEntry(event.eventId));
     }
   }
 }

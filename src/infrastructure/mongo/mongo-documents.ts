@@ -10,6 +10,8 @@ export interface UserDocument {
   email: string;
   passwordHash: string;
   createdAt: Date;
+  /** Absent in documents written before verification existed (read as false). */
+  emailVerified?: boolean;
 }
 
 /**
@@ -33,12 +35,15 @@ export interface HealthDocument {
 }
 
 export const toUserDocument = (user: User): UserDocument => {
-  const { id, name, lastname, email, passwordHash, createdAt } = user.snapshot();
-  return { _id: id, name, lastname, email, passwordHash, createdAt };
+  const { id, name, lastname, email, passwordHash, createdAt, emailVerified } = user.snapshot();
+  return { _id: id, name, lastname, email, passwordHash, createdAt, emailVerified: emailVerified ?? false };
 };
 
 export const fromUserDocument = (doc: UserDocument): User =>
-  User.restore({ id: doc._id, name: doc.name, lastname: doc.lastname, email: doc.email, passwordHash: doc.passwordHash, createdAt: doc.createdAt });
+  User.restore({
+    id: doc._id, name: doc.name, lastname: doc.lastname, email: doc.email, passwordHash: doc.passwordHash,
+    createdAt: doc.createdAt, emailVerified: doc.emailVerified ?? false,
+  });
 
 export const toEventDocument = (event: RecordedEvent): EventDocument => ({
   _id: new ObjectId(),

@@ -22,6 +22,9 @@ export const SESSION_INDEXES: IndexDescription[] = [
   { key: { expiresAt: 1 }, name: 'expires_ttl', expireAfterSeconds: 0 },
 ];
 
+/** Indexes of the `outbox` collection: due entries are claimed in append order. */
+export const OUTBOX_INDEXES: IndexDescription[] = [{ key: { nextAttemptAt: 1, leaseUntil: 1, createdAt: 1 }, name: 'due_in_order' }];
+
 /** Thrown at start-up when the server cannot run transactions because it is not a replica set member. */
 export class StandaloneMongoServer extends Error {
   constructor() {

@@ -1,7 +1,8 @@
 import { type ClientSession, type Collection, type Db, MongoClient, MongoServerSelectionError, type TransactionOptions } from 'mongodb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
 import { type EventDocument, type HealthDocument, type UserDocument, toEventDocument } from './mongo-documents.js';
-import { EVENT_INDEXES, SESSION_INDEXES, USER_INDEXES, assertSupportsTransactions } from './mongo-schema.js';
+import { EVENT_INDEXES, OUTBOX_INDEXES, SESSION_INDEXES, USER_INDEXES, assertSupportsTransactions } from './mongo-schema.js';
 
 export interface MongoSettings {
   readonly uri: string;
@@ -9,6 +10,9 @@ export interface MongoSettings {
   /** How long an operation waits for a usable primary before failing (and the service answering 503). */
   readonly serverSelectionTimeoutMS?: number;
 }
+
+/** A document of the `outbox` collection: the delivery state of one mail, `_id` its event id. */
+export type OutboxDocument = OutboxEntry & { _id: string; createdAt: Date };
 
 /** Thrown at start-up when no usable server answers in time. Names the database, never the URI (it may hold a password). */
 export class MongoUnreachable extends Error {
@@ -79,6 +83,7 @@ export class MongoStore {
     await this.users.createIndexes(USER_INDEXES);
     await this.events.createIndexes(EVENT_INDEXES);
     await this.db.collection('sessions').createIndexes(SESSION_INDEXES);
+    await this.db.collection('outbox').createIndexes(OUTBOX_INDEXES);
   }
 
   /** Runs `work` in one majority transaction, retried by the driver on transient errors; returns its result. */
@@ -95,7 +100,10 @@ export class MongoStore {
   async appendEvents(events: readonly RecordedEvent[], session: ClientSession): Promise<void> {
     for (const event of events) {
       const { eventId, ...rest } = toEventDocument(event);
-      await this.events.updateOne({ eventId }, { $setOnInsert: rest }, { session, upsert: true });
+      const written = await this.events.updateOne({ eventId }, { $setOnInsert: rest }, { session, upsert: true });
+      if (written.upsertedCount === 1 && needsMail(event)) {
+        await this.db.collection<OutboxDocument>('outbox').insertOne({ _id: eventId, ...newEntry(eventId), createdAt: event.occurredAt }, { session });
+      }
     }
   }
 

@@ -3,7 +3,7 @@ import type { UserReadModel, UserView } from '../../application/ports/user-read-
 import { translated } from './mongo-errors.js';
 import { MongoStore } from './mongo-store.js';
 
-const PUBLIC_FIELDS = { _id: 1, name: 1, lastname: 1, email: 1 } as const;
+const PUBLIC_FIELDS = { _id: 1, name: 1, lastname: 1, email: 1, emailVerified: 1 } as const;
 
 /** Public user views with a projection: the password hash never leaves the server for this query. */
 @injectable()
@@ -12,6 +12,6 @@ export class MongoUserReadModel implements UserReadModel {
 
   async findById(id: string): Promise<UserView | null> {
     const doc = await translated(() => this.store.users.findOne({ _id: id }, { projection: PUBLIC_FIELDS }));
-    return doc ? { id: doc._id, name: doc.name, lastname: doc.lastname, email: doc.email } : null;
+    return doc ? { id: doc._id, name: doc.name, lastname: doc.lastname, email: doc.email, emailverified: doc.emailVerified ?? false } : null;
   }
 }

@@ -5,8 +5,10 @@ const PREFIX = 'rt1';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TOKEN = /^rt1\.([0-9a-f-]{36})\.(\d{1,9})\.([A-Za-z0-9_-]{43})$/;
 
-/** A 256-bit key for refresh tokens, derived (HKDF-SHA256) from a secret: REFRESH_TOKEN_SECRET, or the signing key. */
-export const refreshTokenKey = (secret: Buffer): Buffer => Buffer.from(hkdfSync('sha256', secret, 'account-service', 'refresh-token-v1', 32));
+/** A 256-bit key for one use (`refresh-token-v1`, `one-time-token-v1`), derived (HKDF-SHA256) from the server secret. */
+export const derivedKey = (secret: Buffer, label: string): Buffer => Buffer.from(hkdfSync('sha256', secret, 'account-service', label, 32));
+
+export const refreshTokenKey = (secret: Buffer): Buffer => derivedKey(secret, 'refresh-token-v1');
 
 /**
  * `rt1.<session id>.<generation>.<HMAC-SHA256(key, "<session id>.<generation>")>`: 256 bits of keyed MAC, nothing

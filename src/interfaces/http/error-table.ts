@@ -71,6 +71,10 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     issues: body('an access token is required (Authorization: Bearer <token>)'),
     description: 'No bearer access token was presented',
   },
+  EMAIL_NOT_VERIFIED: {
+    status: 403, message: 'Email address not verified', issues: [], outcome: 'unverified',
+    description: 'The address is not verified yet and REQUIRE_VERIFIED_EMAIL is on (only after the right password)',
+  },
   NOT_FOUND: {
     status: 404, message: 'Not found', issues: body('no such route or method'), outcome: 'error',
     description: 'Not found',

@@ -33,13 +33,14 @@ const SHARED_SCHEMAS: readonly JsonSchema[] = [
     $id: 'User',
     title: 'User',
     type: 'object',
-    required: ['id', 'name', 'lastname', 'email'],
+    required: ['id', 'name', 'lastname', 'email', 'emailverified'],
     additionalProperties: false,
     properties: {
       id: { type: 'string', format: 'uuid' },
       name: { type: 'string' },
       lastname: { type: 'string' },
       email: { type: 'string', format: 'email' },
+      emailverified: { type: 'boolean', description: 'True once the owner followed the link of the verification mail' },
     },
   },
 ];
@@ -100,7 +101,7 @@ export function registerOpenApi(app: FastifyInstance): void {
     openapi: {
       openapi: '3.1.0',
       info: INFO,
-      tags: [{ name: 'auth' }, { name: 'account' }, { name: 'sessions' }, { name: 'keys' }, { name: 'operations' }],
+      tags: [{ name: 'auth' }, { name: 'account' }, { name: 'sessions' }, { name: 'mail' }, { name: 'keys' }, { name: 'operations' }],
       components: { securitySchemes: SECURITY_SCHEMES },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },

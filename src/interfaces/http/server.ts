@@ -5,6 +5,7 @@ import type { UseCases } from '../../application/use-cases.js';
 import { accountRoutes } from './account.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { sessionRoutes } from './sessions.routes.js';
+import { mailRoutes } from './mail.routes.js';
 import { HttpError, mapError, sendError, trackErrorCodes } from './error-mapper.js';
 import { jwksRoutes } from './jwks.routes.js';
 import { useStrictJsonParser } from './json-body-parser.js';
@@ -19,7 +20,12 @@ export interface HttpServerOptions {
   /** The registry of use cases (application/use-cases.ts); each route module takes the part it needs. */
   readonly useCases: UseCases;
   /** Per client address, on /auth/*: at most `max` requests per `windowMs`. */
-  readonly rateLimit: { readonly max: number; readonly windowMs: number };
+  readonly rateLimit: {
+    readonly max: number;
+    readonly windowMs: number;
+    /** Stricter, on password-reset requests and confirmations (default 10 per 15 minutes). */
+    readonly reset?: { readonly max: number; readonly windowMs: number };
+  };
   /** Fastify's `trustProxy`: whether (and which) proxies' X-Forwarded-For gives the client address. */
   readonly trustProxy: boolean | number | string[];
   /** Idle-socket and whole-request limits; 30 s each unless given. */
@@ -29,6 +35,7 @@ export interface HttpServerOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RESET_RATE_LIMIT = { max: 10, windowMs: 15 * 60_000 };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -101,6 +108,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     await auth.register(authRoutes(useCases));
     await auth.register(accountRoutes(useCases));
     await auth.register(sessionRoutes(useCases));
+    await auth.register(mailRoutes(useCases, { resetRateLimit: options.rateLimit.reset ?? DEFAULT_RESET_RATE_LIMIT }));
   });
   void app.register(jwksRoutes(useCases));
   return app;

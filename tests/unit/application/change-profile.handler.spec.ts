@@ -16,14 +16,14 @@ describe('ChangeProfileHandler', () => {
     expect(changed).to.deep.equal({ ...user, name: 'Augusta Ada', lastname: 'King' });
     expect(await world.currentUser.execute({ userId: user.id })).to.deep.equal(changed);
     expect((await world.signIn.execute(aSignInCommand())).user).to.deep.equal(changed);
-    expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'SessionStarted', 'ProfileChanged', 'UserSignedIn', 'SessionStarted']);
+    expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SessionStarted', 'ProfileChanged', 'UserSignedIn', 'SessionStarted']);
   });
 
   it('records nothing when nothing changes', async () => {
     const world = inMemoryWorld();
     const { user } = await world.signUp.execute(aSignUpCommand());
     await world.changeProfile.execute(aChange(user.id, 'Ada', 'Lovelace'));
-    expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'SessionStarted']);
+    expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SessionStarted']);
   });
 
   it('reports every offending field at once and changes nothing', async () => {

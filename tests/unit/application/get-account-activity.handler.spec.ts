@@ -33,6 +33,7 @@ describe('GetAccountActivityHandler', () => {
       ['sign_in_failed', 'attacker/3', 'wrong_password'],
       ['sign_in_failed', 'attacker/2', 'wrong_password'],
       ['sign_in_failed', 'attacker/1', 'wrong_password'],
+      ['email_verification_requested', 'signup-agent', undefined],
       ['user_registered', 'signup-agent', undefined],
     ]);
     expect(page.entries[2]).to.deep.equal({
@@ -56,7 +57,7 @@ describe('GetAccountActivityHandler', () => {
       cursor = page.nextCursor;
     } while (cursor !== null);
     expect(seen).to.deep.equal(all);
-    expect(all).to.have.length(6);
+    expect(all).to.have.length(7);
 
     for (let n = 0; n < 20; n++) await world.signIn.execute(aSignInCommand());
     const first = await world.accountActivity.execute({ userId });

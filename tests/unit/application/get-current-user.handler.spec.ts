@@ -10,7 +10,7 @@ describe('GetCurrentUserHandler', () => {
     const eventsBefore = world.store.events.length;
 
     expect(await world.currentUser.execute({ userId: user.id })).to.deep.equal(user);
-    expect(await world.currentUser.execute({ userId: user.id })).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' });
+    expect(await world.currentUser.execute({ userId: user.id })).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', emailverified: false });
     expect(world.store.events).to.have.length(eventsBefore);
   });
 

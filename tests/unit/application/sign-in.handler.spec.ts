@@ -18,9 +18,9 @@ describe('SignInHandler', () => {
     const world = await worldWithAda();
     const result = await world.signIn.execute(aSignInCommand({ email: '  ADA@example.COM ' }));
 
-    expect(result.user).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' });
-    expect(result.accessToken).to.equal('token-2-for-id-1-in-id-6');
-    expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'SessionStarted', 'UserSignedIn', 'SessionStarted']);
+    expect(result.user).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', emailverified: false });
+    expect(result.accessToken).to.equal('token-2-for-id-1-in-id-7');
+    expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SessionStarted', 'UserSignedIn', 'SessionStarted']);
   });
 
   it('answers a wrong password with InvalidCredentials and records SignInFailed(wrong_password)', async () => {
@@ -69,7 +69,7 @@ describe('SignInHandler', () => {
     await world.signIn.execute(aSignInCommand());
 
     expect((await world.users.findByEmail('ada@example.com'))?.passwordHash).to.equal('fake$v2$analytical engine 1843');
-    expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'SessionStarted', 'PasswordRehashed', 'UserSignedIn', 'SessionStarted']);
+    expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SessionStarted', 'PasswordRehashed', 'UserSignedIn', 'SessionStarted']);
     await world.signIn.execute(aSignInCommand());
     expect(world.store.events.filter((event) => event.type === 'PasswordRehashed')).to.have.length(1);
   });

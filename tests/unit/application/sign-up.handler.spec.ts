@@ -10,9 +10,9 @@ describe('SignUpHandler', () => {
     const world = inMemoryWorld();
     const result = await world.signUp.execute(aSignUpCommand({ name: ' Ada ', email: ' ADA@Example.com ' }));
 
-    expect(result.user).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' });
-    expect(result.accessToken).to.equal('token-1-for-id-1-in-id-3');
-    expect(result.refreshToken).to.match(/^rt1\.id-3\.0\./);
+    expect(result.user).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', emailverified: false });
+    expect(result.accessToken).to.equal('token-1-for-id-1-in-id-4');
+    expect(result.refreshToken).to.match(/^rt1\.id-4\.0\./);
     expect(result.expiresIn).to.equal(900);
     const stored = await world.users.findByEmail('ada@example.com');
     expect(stored?.passwordHash).to.equal('fake$v1$analytical engine 1843');
@@ -23,7 +23,7 @@ describe('SignUpHandler', () => {
     const world = inMemoryWorld();
     const result = await world.signUp.execute(aSignUpCommand({ metadata: aRequestMetadata({ clientIp: '198.51.100.1' }) }));
 
-    expect(world.store.events.map((e) => [e.type, e.aggregateId])).to.deep.equal([['UserRegistered', 'id-1'], ['SessionStarted', 'id-3']]);
+    expect(world.store.events.map((e) => [e.type, e.aggregateId])).to.deep.equal([['UserRegistered', 'id-1'], ['EmailVerificationRequested', 'id-1'], ['SessionStarted', 'id-4']]);
     expect(JSON.stringify(world.store.events)).not.to.include(result.refreshToken);
     const [event] = world.store.events;
     expect(event).to.deep.include({ type: 'UserRegistered', aggregateId: 'id-1', eventId: 'id-2', payload: { email: 'ada@example.com' } });
@@ -64,7 +64,7 @@ describe('SignUpHandler', () => {
     expect(error).to.be.instanceOf(EmailAlreadyRegistered);
     expect(world.store.users.size).to.equal(1);
     expect((await world.users.findByEmail('ada@example.com'))?.name.value).to.equal('Ada');
-    expect(world.store.events.map((e) => e.type)).to.deep.equal(['UserRegistered', 'SessionStarted']);
+    expect(world.store.events.map((e) => e.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SessionStarted']);
     expect(world.store.sessions.size).to.equal(1);
   });
 

@@ -1,0 +1,39 @@
+import { PlainPassword } from '../../domain/password.js';
+import { requireAll } from '../../domain/validation.js';
+import type { RequestMetadata } from '../ports/event-log.port.js';
+import type { Ports } from '../ports/ports.js';
+import type { MailSettings } from '../policies/mail.js';
+import { uncommon } from '../policies/password-policy.js';
+import { revokeSessions } from '../policies/sessions.js';
+import { type AccountResource, recordEvents, toAccountResource } from './auth-result.js';
+import { redeem } from './one-time-token.js';
+
+export interface ConfirmPasswordResetCommand {
+  readonly token: unknown;
+  readonly newPassword: unknown;
+  readonly metadata: RequestMetadata;
+}
+
+/** Sets a new password from a reset link; every session of the account ends; a notice mail follows (PasswordReset). */
+export class ConfirmPasswordResetHandler {
+  constructor(
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'hasher' | 'blocklist' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly settings: MailSettings,
+  ) {}
+
+  /** Throws InvalidInput listing `token` (invalid, expired or used) and `newpassword` (the sign-up rules) together. */
+  async execute(command: ConfirmPasswordResetCommand): Promise<AccountResource> {
+    const { users, sessions, hasher, blocklist, clock, ids } = this.deps;
+    const account = await redeem(this.deps, 'reset', command.token, this.settings.resetTtlSeconds);
+    const email = account.ok ? account.value.email : null;
+    const { user, password } = requireAll({
+      user: account,
+      password: uncommon(blocklist, PlainPassword.choose(command.newPassword, email, 'newpassword'), 'newpassword'),
+    });
+    const all = (await sessions.findByUser(user.id)).map((session) => session.id);
+    await revokeSessions(this.deps, all, 'password_changed', command.metadata);
+    user.resetPassword(await hasher.hash(password), clock.now());
+    await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata));
+    return toAccountResource(user);
+  }
+}

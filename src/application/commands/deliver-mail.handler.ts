@@ -1,0 +1,81 @@
+import type { RecordedEvent } from '../ports/event-log.port.js';
+import type { OutgoingMail } from '../ports/mail-sender.port.js';
+import type { Ports } from '../ports/ports.js';
+import { type MailContent, type MailSettings, linkFor, passwordChangedMail, resetMail, verificationMail } from '../policies/mail.js';
+
+export interface DeliverySettings {
+  /** How long a claimed mail is reserved for this dispatcher. */
+  readonly leaseMs: number;
+  readonly batchSize: number;
+  /** First retry after this; doubled per failed attempt, up to `maxBackoffMs`. */
+  readonly baseBackoffMs: number;
+  readonly maxBackoffMs: number;
+}
+
+export interface DeliveryReport {
+  readonly sent: number;
+  readonly failed: ReadonlyArray<{ readonly eventId: string; readonly attempts: number; readonly error: unknown }>;
+}
+
+/**
+ * Delivers due mails from the outbox, at least once: claim (a lease, so instances sharing the store do not send one
+ * mail twice in the normal case), render, send with the event id as idempotency key, mark sent; a failure is retried
+ * with exponential backoff. Mails are rendered at send time: the token is derived again from the event, never read.
+ */
+export class DeliverMailHandler {
+  constructor(
+    private readonly deps: Pick<Ports, 'outbox' | 'mail' | 'users' | 'oneTimeTokens' | 'clock'>,
+    private readonly mail: MailSettings,
+    private readonly delivery: DeliverySettings,
+  ) {}
+
+  async execute(): Promise<DeliveryReport> {
+    const { outbox, clock } = this.deps;
+    const due = await outbox.claim(clock.now(), this.delivery.leaseMs, this.delivery.batchSize);
+    let sent = 0;
+    const failed: Array<{ eventId: string; attempts: number; error: unknown }> = [];
+    for (const { event, attempts } of due) {
+      try {
+        const mail = await this.compose(event);
+        if (mail) await this.deps.mail.send(mail);
+        await outbox.markSent(event.eventId);
+        sent += mail ? 1 : 0;
+      } catch (error) {
+        const backoff = Math.min(this.delivery.baseBackoffMs * 2 ** attempts, this.delivery.maxBackoffMs);
+        await outbox.markFailed(event.eventId, new Date(clock.now().getTime() + backoff));
+        failed.push({ eventId: event.eventId, attempts: attempts + 1, error });
+      }
+    }
+    return { sent, failed };
+  }
+
+  /** The mail an event asks for, or null when there is none to send (no account, or not a mail event). */
+  private async compose(event: RecordedEvent): Promise<OutgoingMail | null> {
+    if (event.aggregateId === null) return null;
+    const user = await this.deps.users.findById(event.aggregateId);
+    if (!user) return null;
+    const name = user.name.value;
+    const content = this.render(event, name);
+    return content && { to: event.payload.email, ...content, idempotencyKey: event.eventId };
+  }
+
+  private render(event: RecordedEvent, name: string): MailContent | null {
+    const { oneTimeTokens } = this.deps;
+    const userId = event.aggregateId ?? '';
+    switch (event.type) {
+      case 'EmailVerificationRequested': {
+        const token = oneTimeTokens.issue({ purpose: 'verify', userId, issuedAt: event.occurredAt }, event.payload.binding);
+        return verificationMail(name, linkFor(this.mail, 'verify', token), Math.round(this.mail.verificationTtlSeconds / 3600));
+      }
+      case 'PasswordResetRequested': {
+        if (event.payload.binding === null) return null;
+        const token = oneTimeTokens.issue({ purpose: 'reset', userId, issuedAt: event.occurredAt }, event.payload.binding);
+        return resetMail(name, linkFor(this.mail, 'reset', token), Math.round(this.mail.resetTtlSeconds / 60));
+      }
+      case 'PasswordReset':
+        return passwordChangedMail(name);
+      default:
+        return null;
+    }
+  }
+}

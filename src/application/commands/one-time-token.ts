@@ -1,0 +1,30 @@
+import type { User } from '../../domain/user.js';
+import { type Parsed, invalid, rawText, valid } from '../../domain/validation.js';
+import type { OneTimePurpose, OneTimeTokens } from '../ports/one-time-tokens.port.js';
+import type { Ports } from '../ports/ports.js';
+
+const REFUSED = 'is invalid, expired or already used';
+
+/**
+ * Reads a mailed one-time token for `purpose` and the account it belongs to. Valid only when it parses, its account
+ * exists, it matches the account's current binding (so a changed password or address, or a use, kills it) and it is
+ * younger than `ttlSeconds`. Every refusal is the same issue on field `token`.
+ */
+export async function redeem(
+  deps: Pick<Ports, 'users' | 'oneTimeTokens' | 'clock'>,
+  purpose: OneTimePurpose,
+  raw: unknown,
+  ttlSeconds: number,
+): Promise<Parsed<User>> {
+  const text = rawText('token', raw === '' ? undefined : raw);
+  if (!text.ok) return text;
+  const claim = deps.oneTimeTokens.read(text.value);
+  if (!claim || claim.purpose !== purpose) return invalid('token', REFUSED);
+  const user = await deps.users.findById(claim.userId);
+  if (!user || !deps.oneTimeTokens.matches(text.value, bindingOf(deps.oneTimeTokens, purpose, user))) return invalid('token', REFUSED);
+  const age = deps.clock.now().getTime() - claim.issuedAt.getTime();
+  return age >= 0 && age <= ttlSeconds * 1000 ? valid(user) : invalid('token', REFUSED);
+}
+
+export const bindingOf = (tokens: OneTimeTokens, purpose: OneTimePurpose, user: User): string =>
+  tokens.bindingFor(purpose, { id: user.id, email: user.email.value, passwordHash: user.passwordHash });

@@ -1,0 +1,42 @@
+import { Email } from '../../domain/email.js';
+import { passwordResetRequested } from '../../domain/mail-events.js';
+import { requireAll } from '../../domain/validation.js';
+import type { RequestMetadata } from '../ports/event-log.port.js';
+import type { Ports } from '../ports/ports.js';
+import type { MailSettings } from '../policies/mail.js';
+import { recordEvents } from './auth-result.js';
+
+export interface RequestPasswordResetCommand {
+  readonly email: unknown;
+  readonly metadata: RequestMetadata;
+}
+
+/**
+ * Records a reset request; the mail leaves later, from the outbox. The same work and the same answer whether or not
+ * the address has an account: one read, one append, no mail in the request. Past `resetPerAddress` requests in the
+ * window nothing is recorded (and no mail sent), with the same answer again.
+ */
+export class RequestPasswordResetHandler {
+  constructor(
+    private readonly deps: Pick<Ports, 'users' | 'events' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly settings: MailSettings,
+  ) {}
+
+  /** Throws InvalidInput for a malformed address only. */
+  async execute(command: RequestPasswordResetCommand): Promise<void> {
+    const { users, events, oneTimeTokens, clock, ids } = this.deps;
+    const { email } = requireAll({ email: Email.parse(command.email) });
+    const now = clock.now();
+    const { max, windowSeconds } = this.settings.resetPerAddress;
+    const recent = await events.findByEmail({
+      email: email.value,
+      types: ['PasswordResetRequested'],
+      since: new Date(now.getTime() - windowSeconds * 1000 + 1),
+      limit: max,
+    });
+    const user = await users.findByEmail(email.value);
+    if (recent.length >= max) return;
+    const binding = user ? oneTimeTokens.bindingFor('reset', { id: user.id, email: user.email.value, passwordHash: user.passwordHash }) : null;
+    await events.append(recordEvents([passwordResetRequested(email.value, user?.id ?? null, binding, now)], ids, command.metadata));
+  }
+}

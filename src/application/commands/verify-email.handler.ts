@@ -1,0 +1,48 @@
+import { invalid, requireAll } from '../../domain/validation.js';
+import type { RequestMetadata } from '../ports/event-log.port.js';
+import type { Ports } from '../ports/ports.js';
+import type { MailSettings } from '../policies/mail.js';
+import { type AccountResource, recordEvents, toAccountResource } from './auth-result.js';
+import { bindingOf, redeem } from './one-time-token.js';
+
+export interface VerifyEmailCommand {
+  readonly token: unknown;
+  readonly metadata: RequestMetadata;
+}
+
+/** Proves the address from the link of the verification mail. */
+export class VerifyEmailHandler {
+  constructor(
+    private readonly deps: Pick<Ports, 'users' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly settings: MailSettings,
+  ) {}
+
+  /** Throws InvalidInput on `token` when it is invalid, expired or already used (the address is verified). */
+  async execute(command: VerifyEmailCommand): Promise<AccountResource> {
+    const account = await redeem(this.deps, 'verify', command.token, this.settings.verificationTtlSeconds);
+    const { user } = requireAll({
+      user: account.ok && account.value.emailVerified ? invalid<typeof account.value>('token', 'is invalid, expired or already used') : account,
+    });
+    user.verifyEmail(this.deps.clock.now());
+    await this.deps.users.save(user, recordEvents(user.pullEvents(), this.deps.ids, command.metadata));
+    return toAccountResource(user);
+  }
+}
+
+export interface ResendVerificationCommand {
+  readonly userId: string;
+  readonly metadata: RequestMetadata;
+}
+
+/** Asks for another verification mail for the signed-in account; nothing when it is already verified. */
+export class ResendVerificationHandler {
+  constructor(private readonly deps: Pick<Ports, 'users' | 'oneTimeTokens' | 'clock' | 'ids'>) {}
+
+  async execute(command: ResendVerificationCommand): Promise<void> {
+    const user = await this.deps.users.findById(command.userId);
+    if (!user || user.emailVerified) return;
+    user.requestEmailVerification(bindingOf(this.deps.oneTimeTokens, 'verify', user), this.deps.clock.now());
+    await this.deps.users.save(user, recordEvents(user.pullEvents(), this.deps.ids, command.metadata));
+  }
+}
+

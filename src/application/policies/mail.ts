@@ -1,0 +1,69 @@
+import type { OneTimePurpose } from '../ports/one-time-tokens.port.js';
+
+export interface MailSettings {
+  readonly resetTtlSeconds: number;
+  readonly verificationTtlSeconds: number;
+  /** The integrator's front-end page the links point at; the token travels in the URL fragment. */
+  readonly publicAppUrl: string;
+  /** When true, sign-in of an account whose address is not verified answers 403. */
+  readonly requireVerifiedEmail: boolean;
+  /** Reset requests per address per window; past it, 202 as always, and no mail. */
+  readonly resetPerAddress: { readonly max: number; readonly windowSeconds: number };
+}
+
+export const ttlSeconds = (settings: MailSettings, purpose: OneTimePurpose): number =>
+  purpose === 'reset' ? settings.resetTtlSeconds : settings.verificationTtlSeconds;
+
+const PAGES: Readonly<Record<OneTimePurpose, string>> = { reset: 'reset-password', verify: 'verify-email' };
+
+/** The link of a mail: `<PUBLIC_APP_URL>/<page>#token=<token>` (a fragment never reaches a server or a Referer). */
+export const linkFor = (settings: MailSettings, purpose: OneTimePurpose, oneTimeToken: string): string =>
+  `${settings.publicAppUrl.replace(/\/+$/, '')}/${PAGES[purpose]}#token=${encodeURIComponent(oneTimeToken)}`;
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+
+export interface MailContent {
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+
+const page = (title: string, paragraphs: readonly string[]): string =>
+  `<!doctype html><html><body><h1>${escapeHtml(title)}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>`;
+
+/** The verification mail: the user's name escaped in HTML, the link in both bodies. */
+export function verificationMail(name: string, link: string, ttlHours: number): MailContent {
+  return {
+    subject: 'Confirm your e-mail address',
+    text: `Hello ${name},\n\nconfirm your e-mail address by opening this link within ${ttlHours} hours:\n\n${link}\n\nIf you did not sign up, ignore this mail.\n`,
+    html: page('Confirm your e-mail address', [
+      `Hello ${escapeHtml(name)},`,
+      `confirm your e-mail address by opening <a href="${escapeHtml(link)}">this link</a> within ${ttlHours} hours.`,
+      'If you did not sign up, ignore this mail.',
+    ]),
+  };
+}
+
+/** The reset mail. */
+export function resetMail(name: string, link: string, ttlMinutes: number): MailContent {
+  return {
+    subject: 'Reset your password',
+    text: `Hello ${name},\n\nchoose a new password by opening this link within ${ttlMinutes} minutes:\n\n${link}\n\nIf you did not ask for it, ignore this mail: your password stays as it is.\n`,
+    html: page('Reset your password', [
+      `Hello ${escapeHtml(name)},`,
+      `choose a new password by opening <a href="${escapeHtml(link)}">this link</a> within ${ttlMinutes} minutes.`,
+      'If you did not ask for it, ignore this mail: your password stays as it is.',
+    ]),
+  };
+}
+
+/** The notice after a reset. */
+export function passwordChangedMail(name: string): MailContent {
+  const body = 'your password was changed, and every device was signed out. If it was not you, reset your password now.';
+  return {
+    subject: 'Your password was changed',
+    text: `Hello ${name},\n\n${body}\n`,
+    html: page('Your password was changed', [`Hello ${escapeHtml(name)},`, escapeHtml(body)]),
+  };
+}

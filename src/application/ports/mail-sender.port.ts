@@ -1,0 +1,18 @@
+import { token } from '../di-token.js';
+
+export interface OutgoingMail {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+  /** Stable per mail (the event id): sent as the Message-ID, so a redelivery is recognisable as the same mail. */
+  readonly idempotencyKey: string;
+}
+
+/** Hands mails to a transport (SMTP, or files for a newcomer). */
+export interface MailSender {
+  /** Resolves once the transport accepted the mail; rejects when it did not (the caller retries later). */
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+export const MAIL_SENDER = token<MailSender>('MailSender');
