@@ -1,4 +1,5 @@
 import { lmdbStorage } from '../support/storages.js';
+import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
 import { eventLogContract, storeHealthContract, userRepositoryContract } from './storage.contract.js';
@@ -8,3 +9,4 @@ eventLogContract('lmdb', lmdbStorage);
 storeHealthContract('lmdb', lmdbStorage);
 readModelContract('lmdb', lmdbStorage);
 sessionRepositoryContract('lmdb', lmdbStorage);
+outboxContract('lmdb', lmdbStorage);

@@ -1,4 +1,5 @@
 import { memoryStorage } from '../support/storages.js';
+import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
 import { eventLogContract, storeHealthContract, userRepositoryContract } from './storage.contract.js';
@@ -8,3 +9,4 @@ eventLogContract('in-memory', memoryStorage);
 storeHealthContract('in-memory', memoryStorage);
 readModelContract('in-memory', memoryStorage);
 sessionRepositoryContract('in-memory', memoryStorage);
+outboxContract('in-memory', memoryStorage);

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
 import { MongoEventLog } from '../../src/infrastructure/mongo/mongo-event-log.js';
+import { MongoOutbox } from '../../src/infrastructure/mongo/mongo-outbox.js';
 import { MongoSessionRepository } from '../../src/infrastructure/mongo/mongo-session.repository.js';
 import { MongoStoreHealth } from '../../src/infrastructure/mongo/mongo-store-health.js';
 import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
@@ -9,6 +10,7 @@ import { MongoUserReadModel } from '../../src/infrastructure/mongo/mongo-user-re
 import { MongoUserRepository } from '../../src/infrastructure/mongo/mongo-user.repository.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
+import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
 import { type StorageFactory, aUser, eventLogContract, storeHealthContract, userRepositoryContract } from './storage.contract.js';
@@ -37,6 +39,7 @@ describeWithMongo('MongoDB adapters', (target) => {
       userViews: new MongoUserReadModel(opened),
       events: new MongoEventLog(opened),
       sessions: new MongoSessionRepository(opened),
+      outbox: new MongoOutbox(opened),
       health: new MongoStoreHealth(opened),
       closeStore: () => Promise.reject(new Error('the shared store stays open: see ownStoreStorage')),
       dispose: () => Promise.resolve(),
@@ -53,6 +56,7 @@ describeWithMongo('MongoDB adapters', (target) => {
       userViews: new MongoUserReadModel(own),
       events: new MongoEventLog(own),
       sessions: new MongoSessionRepository(own),
+      outbox: new MongoOutbox(own),
       health: new MongoStoreHealth(own),
       closeStore,
       dispose: closeStore,
@@ -64,6 +68,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   storeHealthContract('mongodb', ownStoreStorage);
   readModelContract('mongodb', mongo);
   sessionRepositoryContract('mongodb', mongo);
+  outboxContract('mongodb', mongo);
 
   describe('MongoDB only', () => {
     it('creates its indexes idempotently: a second start changes nothing', async () => {

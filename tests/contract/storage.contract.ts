@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { EventLog, RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import type { StoreHealth } from '../../src/application/ports/store-health.port.js';
 import { InvalidCursor, ServiceUnavailable, UserNotFound } from '../../src/application/errors.js';
+import type { Outbox } from '../../src/application/ports/outbox.port.js';
 import type { SessionRepository } from '../../src/application/ports/session-repository.port.js';
 import type { UserReadModel } from '../../src/application/ports/user-read-model.port.js';
 import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
@@ -20,6 +21,7 @@ export interface StorageUnderTest {
   readonly userViews: UserReadModel;
   readonly events: EventLog;
   readonly sessions: SessionRepository;
+  readonly outbox: Outbox;
   readonly health: StoreHealth;
   /** Closes the store under the adapters (what a lost handle or connection looks like to them). */
   closeStore(): Promise<void>;

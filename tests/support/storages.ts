@@ -1,11 +1,13 @@
 import { rmSync } from 'node:fs';
 import { LmdbEventLog } from '../../src/infrastructure/lmdb/lmdb-event-log.js';
+import { LmdbOutbox } from '../../src/infrastructure/lmdb/lmdb-outbox.js';
 import { LmdbSessionRepository } from '../../src/infrastructure/lmdb/lmdb-session.repository.js';
 import { LmdbStoreHealth } from '../../src/infrastructure/lmdb/lmdb-store-health.js';
 import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
 import { LmdbUserReadModel } from '../../src/infrastructure/lmdb/lmdb-user-read-model.js';
 import { LmdbUserRepository } from '../../src/infrastructure/lmdb/lmdb-user.repository.js';
 import { InMemoryEventLog } from '../../src/infrastructure/memory/in-memory-event-log.js';
+import { InMemoryOutbox } from '../../src/infrastructure/memory/in-memory-outbox.js';
 import { InMemorySessionRepository } from '../../src/infrastructure/memory/in-memory-session.repository.js';
 import { InMemoryStoreHealth } from '../../src/infrastructure/memory/in-memory-store-health.js';
 import { InMemoryStore } from '../../src/infrastructure/memory/in-memory-store.js';
@@ -22,6 +24,7 @@ export const memoryStorage: StorageFactory = () => {
     userViews: new InMemoryUserReadModel(store),
     events: new InMemoryEventLog(store),
     sessions: new InMemorySessionRepository(store),
+    outbox: new InMemoryOutbox(store),
     health: new InMemoryStoreHealth(store),
     closeStore: () => store.close(),
     dispose: () => store.close(),
@@ -39,6 +42,7 @@ export const lmdbStorage: StorageFactory = () => {
     userViews: new LmdbUserReadModel(store),
     events: new LmdbEventLog(store),
     sessions: new LmdbSessionRepository(store),
+    outbox: new LmdbOutbox(store),
     health: new LmdbStoreHealth(store),
     closeStore,
     dispose: async () => {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { BindingSubject, OneTimeClaim, OneTimePurpose, OneTimeTokens } from '../../application/ports/one-time-tokens.port.js';
 
-const TOKEN = /^(reset|verify)1\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/;
+const TOKEN = /^(reset|verify)1\.([A-Za-z0-9-]{1,64})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/;
 
 /**
  * `<purpose>1.<user id>.<issued at, ms, base 36>.<HMAC-SHA256>`, keyed by a key of its own (HKDF from the same secret
