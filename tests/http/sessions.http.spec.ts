@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { filesUnder } from '../support/files.js';
 import { expect } from 'chai';
 import { aSignUpBody } from '../support/builders.js';
 import { ManualClock } from '../support/fakes.js';
@@ -21,12 +21,6 @@ const bearer = (access: string) => ({ authorization: `Bearer ${access}` });
 const tokensOf = (res: HttpResponse): Tokens => ({ access: res.body.data.accesstoken, refresh: res.body.data.refreshtoken });
 const claimsOf = (access: string) => JSON.parse(Buffer.from(access.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
 
-/** Every regular file under a directory, recursively. */
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
 
 describe('HTTP: sessions (refresh, sign-out, devices, password change) on a clock the test controls', () => {
   const clock = new ManualClock(new Date());

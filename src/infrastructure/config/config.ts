@@ -51,6 +51,8 @@ const schema = object({
   SMTP_URL: string().trim().matches(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: string().trim().min(3).default('Account service <no-reply@localhost>'),
   MAIL_POLL_INTERVAL_MS: positiveInt(1000, 60_000),
+  MAIL_RETRY_BASE_MS: positiveInt(1000, 3_600_000),
+  MAIL_RETRY_MAX_MS: positiveInt(300_000, 86_400_000),
   THROTTLE_MAX_FAILURES: positiveInt(5, 1000),
   THROTTLE_WINDOW_SECONDS: positiveInt(900, 24 * 3600),
   RATE_LIMIT_MAX: positiveInt(100, 1_000_000),
@@ -83,6 +85,9 @@ export interface Config {
     readonly smtpUrl: string | undefined;
     readonly from: string;
     readonly pollIntervalMs: number;
+    /** A failed delivery is retried after `retryBaseMs`, doubled per failure, at most `retryMaxMs`. */
+    readonly retryBaseMs: number;
+    readonly retryMaxMs: number;
   };
   readonly sessions: {
     readonly lifetimes: { readonly idleSeconds: number; readonly maxSeconds: number };
@@ -149,6 +154,8 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       smtpUrl: env.SMTP_URL,
       from: env.MAIL_FROM,
       pollIntervalMs: env.MAIL_POLL_INTERVAL_MS,
+      retryBaseMs: env.MAIL_RETRY_BASE_MS,
+      retryMaxMs: Math.max(env.MAIL_RETRY_MAX_MS, env.MAIL_RETRY_BASE_MS),
     },
     sessions: {
       lifetimes: { idleSeconds: env.SESSION_IDLE_TIMEOUT_SECONDS, maxSeconds: env.SESSION_MAX_LIFETIME_SECONDS },

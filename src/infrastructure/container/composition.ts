@@ -103,7 +103,7 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
       signInThrottle: config.throttle,
       sessions: config.sessions,
       mail: config.mail,
-      delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000 },
+      delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: config.mail.retryBaseMs, maxBackoffMs: config.mail.retryMaxMs },
     },
     metrics: container.get(METRICS),
     close: () => (closed ??= sweeper.stop().then(() => storage.close())),
