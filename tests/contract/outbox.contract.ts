@@ -92,7 +92,7 @@ export function outboxContract(adapter: string, makeStorage: StorageFactory): vo
 
     it('never hands out a sent entry again, even after its lease; marking sent twice, or an unknown id, is harmless', async () => {
       const [first, second] = [aResetRequest(), aResetRequest()];
-      await storage.events.append([first as RecordedEvent, second as RecordedEvent]);
+      await storage.events.append([first, second]);
       await storage.outbox.claim(at(1), LEASE_MS, 10);
       await storage.outbox.markSent(first?.eventId ?? '');
       await storage.outbox.markSent(first?.eventId ?? '');

@@ -58,7 +58,7 @@ describe('HTTP: password reset and e-mail verification over real SMTP', () => {
   const mailsTo = (email: string) => inbox.received.filter((mail) => mail.envelopeTo.includes(email));
   const lastMailTo = (email: string, subject: string) => {
     const mail = mailsTo(email).filter((candidate) => candidate.parsed.subject === subject).at(-1);
-    if (!mail) throw new Error(`no "${subject}" mail to ${email}; received: ${inbox.received.map((m) => `${m.envelopeTo} ${m.parsed.subject}`).join('; ')}`);
+    if (!mail) throw new Error(`no "${subject}" mail to ${email}; received: ${inbox.received.map((m) => `${m.envelopeTo.join(",")} ${m.parsed.subject ?? ""}`).join('; ')}`);
     return mail;
   };
   const me = (access: string) => http(service.url, '/auth/me', { method: 'GET', headers: bearer(access) });
