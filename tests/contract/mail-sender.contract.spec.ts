@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import type { MailSender, OutgoingMail } from '../../src/application/ports/mail-sender.port.js';
+import { FileMailSender } from '../../src/infrastructure/mail/file-mail-sender.js';
+import { SmtpMailSender } from '../../src/infrastructure/mail/smtp-mail-sender.js';
+import { rejection } from '../support/rejection.js';
+import { type SmtpInbox, startSmtpInbox } from '../support/smtp-inbox.js';
+import { tempDir } from '../support/test-service.js';
+
+const FROM = 'Accounts <accounts@service.test>';
+const aMail = (overrides: Partial<OutgoingMail> = {}): OutgoingMail => ({
+  to: 'jösé@example.com',
+  subject: 'Reset your password',
+  text: 'Hello José,\n\nhttps://app.example/reset-password#token=reset1.abc.def.ghi\n',
+  html: '<p>Hello Jos&eacute;, <a href="https://app.example/reset-password#token=reset1.abc.def.ghi">this link</a></p>',
+  idempotencyKey: '6f1c2a9e-6c1b-4d57-9d5f-0a3c1f9e2b11',
+  ...overrides,
+});
+
+interface SenderUnderTest {
+  readonly sender: MailSender;
+  /** Every message the transport holds, parsed. */
+  messages(): Promise<ParsedMail[]>;
+  dispose(): Promise<void>;
+}
+
+/** Every MailSender: the mail arrives whole (both bodies, From, To), once per idempotency key seen by a reader. */
+function mailSenderContract(adapter: string, make: () => Promise<SenderUnderTest>): void {
+  describe(`MailSender contract: ${adapter}`, () => {
+    let under: SenderUnderTest;
+    beforeEach(async () => (under = await make()));
+    afterEach(async () => under.dispose());
+
+    it('delivers both bodies, the subject, From, To (internationalised too) and a Message-ID from the idempotency key', async () => {
+      await under.sender.send(aMail());
+      const [message] = await under.messages();
+      expect(message?.subject).to.equal('Reset your password');
+      expect(message?.from?.value).to.deep.equal([{ name: 'Accounts', address: 'accounts@service.test' }]);
+      expect((message?.to as { value: unknown } | undefined)?.value).to.deep.equal([{ name: '', address: 'jösé@example.com' }]);
+      expect(message?.text).to.equal(aMail().text);
+      expect(message?.html).to.include('href="https://app.example/reset-password#token=reset1.abc.def.ghi"');
+      expect(message?.messageId).to.equal('<6f1c2a9e-6c1b-4d57-9d5f-0a3c1f9e2b11@account-service>');
+    });
+
+    it('gives a redelivery of one mail the same Message-ID, and two mails different ones', async () => {
+      await under.sender.send(aMail());
+      await under.sender.send(aMail());
+      await under.sender.send(aMail({ idempotencyKey: '0d9e8f7a-1b2c-4d3e-8f4a-5b6c7d8e9f00' }));
+      const ids = (await under.messages()).map((message) => message.messageId);
+      expect(new Set(ids)).to.deep.equal(new Set(['<6f1c2a9e-6c1b-4d57-9d5f-0a3c1f9e2b11@account-service>', '<0d9e8f7a-1b2c-4d3e-8f4a-5b6c7d8e9f00@account-service>']));
+    });
+  });
+}
+
+mailSenderContract('SMTP (nodemailer to a real SMTP server)', async () => {
+  const inbox = await startSmtpInbox();
+  const sender = new SmtpMailSender(inbox.url, FROM);
+  return {
+    sender,
+    messages: () => Promise.resolve(inbox.received.map((mail) => mail.parsed)),
+    dispose: async () => {
+      sender.close();
+      await inbox.close();
+    },
+  };
+});
+
+mailSenderContract('files under DATA_DIR/mail', () => {
+  const dir = tempDir('mail-files');
+  const sender = new FileMailSender(join(dir, 'mail'), FROM, { info: () => undefined });
+  return Promise.resolve({
+    sender,
+    messages: () => Promise.all(readdirSync(join(dir, 'mail')).map((name) => simpleParser(readFileSync(join(dir, 'mail', name))))),
+    dispose: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+  });
+});
+
+describe('MailSender: SMTP refusals', () => {
+  let inbox: SmtpInbox;
+  before(async () => (inbox = await startSmtpInbox()));
+  after(async () => inbox.close());
+
+  it('rejects when the server refuses the recipient or the credentials, so the outbox retries', async () => {
+    inbox.refuseNext(1);
+    const sender = new SmtpMailSender(inbox.url, FROM);
+    expect(await rejection(sender.send(aMail()))).to.be.an('error');
+    const wrongPassword = new SmtpMailSender(inbox.url.replace('s3cret-smtp', 'wrong'), FROM);
+    expect(await rejection(wrongPassword.send(aMail()))).to.be.an('error');
+    expect(inbox.received).to.deep.equal([]);
+    await sender.send(aMail());
+    expect(inbox.received).to.have.length(1);
+    sender.close();
+    wrongPassword.close();
+  });
+});
