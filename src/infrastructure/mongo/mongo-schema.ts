@@ -1,4 +1,4 @@
-import type { Document, IndexDescription } from 'mongodb';
+import type { IndexDescription } from 'mongodb';
 
 /** Indexes of the `users` collection: the e-mail (already normalised by the domain) is unique. */
 export const USER_INDEXES: IndexDescription[] = [{ key: { email: 1 }, name: 'email_unique', unique: true }];
