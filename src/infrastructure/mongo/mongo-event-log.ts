@@ -9,8 +9,8 @@ import { MongoStore } from './mongo-store.js';
 const NEWEST_FIRST = { occurredAt: -1, _id: -1 } as const;
 
 /**
- * The event log in the `events` collection. "Newest first" is by `occurredAt`, then by append order
- * (the `_id` ObjectId made at append) for events of the same instant.
+ * The event log in the `events` collection. "Newest first" is by `occurredAt`, then by the `_id` ObjectId made at
+ * append (append order within one process) for events of the same instant.
  */
 @injectable()
 export class MongoEventLog implements EventLog {
