@@ -100,4 +100,38 @@ describeWithMongo('HTTP on MongoDB: persistence (real server, real MongoDB, argo
       await service.close();
     }
   });
+
+  it('answers 503 with Retry-After within the store deadline while the server is paused (a partition), and 201 again after', async function () {
+    const pause = target().pause;
+    if (!pause) {
+      const suite = this.test?.parent as (Mocha.Suite & { skipReason?: string }) | undefined;
+      if (suite) suite.skipReason = 'pausing the server needs the testcontainers target (MONGODB_URI names a server this suite cannot pause)';
+      this.skip();
+    }
+    this.timeout(60_000);
+    const deadlineMs = 2_000;
+    const service = await startTestService({ ...env(), MONGODB_TIMEOUT_MS: String(deadlineMs) });
+    try {
+      expect((await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: freshEmail() }))).status).to.equal(201);
+      const resume = await pause();
+      try {
+        const started = Date.now();
+        const res = await postJson(service.url, '/auth/sign-in', { email: freshEmail(), password: PASSWORD });
+        const elapsed = Date.now() - started;
+        expect(res.status).to.equal(503);
+        expect(res.headers['retry-after']).to.equal('5');
+        expect(elapsed).to.be.below(deadlineMs + 1_500);
+      } finally {
+        await resume();
+      }
+      let status = 0;
+      for (let attempt = 0; attempt < 20 && status !== 201; attempt++) {
+        status = (await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: freshEmail() }))).status;
+        if (status !== 201) await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(status).to.equal(201);
+    } finally {
+      await service.close();
+    }
+  });
 });

@@ -12,6 +12,11 @@ import { MongoClient } from 'mongodb';
 export interface MongoTarget {
   readonly uri: string;
   readonly source: string;
+  /**
+   * Freezes the server's processes (docker pause: sockets stay open, nothing answers, like a partition) and
+   * returns the function that thaws them. Only for the testcontainers target; absent for MONGODB_URI.
+   */
+  readonly pause?: () => Promise<() => Promise<void>>;
 }
 
 type Resolution = { readonly target: MongoTarget } | { readonly skipReason: string };
@@ -71,7 +76,13 @@ async function resolve(): Promise<Resolution> {
   const { MongoDBContainer } = await import('@testcontainers/mongodb');
   const started = await new MongoDBContainer(MONGO_IMAGE).start();
   container = started;
-  return { target: await reachable({ uri: `${started.getConnectionString()}/?directConnection=true`, source: `testcontainers ${MONGO_IMAGE}` }) };
+  const docker = (await testcontainers.getContainerRuntimeClient()).container.getById(started.getId());
+  const pause = async () => {
+    await docker.pause();
+    return async () => void (await docker.unpause());
+  };
+  const containerUri = `${started.getConnectionString()}/?directConnection=true`;
+  return { target: { ...(await reachable({ uri: containerUri, source: `testcontainers ${MONGO_IMAGE}` })), pause } };
 }
 
 /** Resolves the MongoDB target once per test run. */

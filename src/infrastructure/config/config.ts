@@ -10,6 +10,9 @@ const readableBy = (read: (raw: string) => unknown, expected: string) =>
     .trim()
     .test('readable', `\${path} must be ${expected}`, (value) => value === undefined || read(value) !== null);
 
+/** The HTTP request timeout is 30 s; a store deadline must leave room to answer 503 well before it. */
+const MONGODB_TIMEOUT_MAX_MS = 25_000;
+
 const STORAGE_KINDS = ['lmdb', 'memory', 'mongodb'] as const;
 export type StorageKind = (typeof STORAGE_KINDS)[number];
 
@@ -21,6 +24,7 @@ const schema = object({
   DATA_DIR: string().trim().min(1).default('./data'),
   STORAGE: mixed<StorageKind>().oneOf(STORAGE_KINDS).optional(),
   MONGODB_URI: string().trim().matches(/^mongodb(\+srv)?:\/\//, 'MONGODB_URI must start with mongodb:// or mongodb+srv://').optional(),
+  MONGODB_TIMEOUT_MS: number().integer().min(100).max(MONGODB_TIMEOUT_MAX_MS, `MONGODB_TIMEOUT_MS must be at most ${MONGODB_TIMEOUT_MAX_MS} (below the 30 s HTTP request timeout)`).default(5_000),
   MONGODB_DB: string().trim().matches(/^[^/\\. "$*<>:|?]{1,63}$/, 'MONGODB_DB must be a valid MongoDB database name').default('accounts'),
   LOG_LEVEL: string().oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: positiveInt(16 * 1024, 1024 * 1024),
@@ -69,7 +73,8 @@ export interface Config {
   readonly storage: {
     readonly kind: StorageKind;
     readonly dataDir: string;
-    readonly mongodb: { readonly uri: string | undefined; readonly dbName: string };
+    /** `timeoutMs`: the deadline of one store operation or transaction, retries included (MONGODB_TIMEOUT_MS). */
+    readonly mongodb: { readonly uri: string | undefined; readonly dbName: string; readonly timeoutMs: number };
   };
   readonly logLevel: string;
   readonly argon2: { readonly memoryKiB: number; readonly timeCost: number; readonly parallelism: number };
@@ -140,7 +145,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   return {
     env: env.NODE_ENV,
     http: { port: env.PORT, host: env.HOST, bodyLimitBytes: env.BODY_LIMIT_BYTES, shutdownDrainMs: env.SHUTDOWN_DRAIN_MS },
-    storage: { kind: storageKind(env), dataDir: env.DATA_DIR, mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB } },
+    storage: { kind: storageKind(env), dataDir: env.DATA_DIR, mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB, timeoutMs: env.MONGODB_TIMEOUT_MS } },
     logLevel: env.LOG_LEVEL,
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX },

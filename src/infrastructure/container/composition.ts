@@ -61,7 +61,7 @@ const storages: Record<Config['storage']['kind'], (config: Config) => Promise<An
     });
   },
   mongodb: async ({ storage: { mongodb } }) => {
-    const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName });
+    const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName, operationTimeoutMS: mongodb.timeoutMs });
     return {
       store, storeClass: MongoStore, close: () => store.close(),
       users: MongoUserRepository, userViews: MongoUserReadModel, events: MongoEventLog, sessions: MongoSessionRepository, outbox: MongoOutbox, health: MongoStoreHealth,
@@ -92,8 +92,14 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
   logger.info({ kids: keyRing.publicKeys().map((jwk) => jwk.kid) }, 'access tokens accepted from these keys (signing key first)');
   const storage = await storages[config.storage.kind](config);
   const container = new Container();
-  container.load(coreModule({ config, signingKey: key, keyRing, clock: overrides.clock, logger }), storageModule(storage));
-  const ports = resolvePorts(container);
+  let ports: Ports;
+  try {
+    container.load(coreModule({ config, signingKey: key, keyRing, clock: overrides.clock, logger }), storageModule(storage));
+    ports = resolvePorts(container);
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const sweeper = new SessionSweeper(ports.sessions, ports.clock, { intervalMs: config.sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, logger);
   sweeper.start();
   let closed: Promise<void> | undefined;

@@ -16,7 +16,8 @@ export interface UserDocument {
 
 /**
  * A document of the append-only `events` collection. `_id` is an ObjectId made when the event is appended:
- * it breaks ties between events of the same `occurredAt` in append order.
+ * it breaks ties between events of the same `occurredAt`, in append order within one process (ObjectIds from two
+ * instances in the same second order by their per-process random part), always in one total, stable order.
  */
 export interface EventDocument {
   _id: ObjectId;

@@ -1,34 +1,66 @@
 import {
   MongoClientClosedError,
   MongoError,
+  MongoErrorLabel,
   MongoNetworkError,
   MongoNotConnectedError,
+  MongoOperationTimeoutError,
+  MongoServerClosedError,
   MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
 import { ServiceUnavailable } from '../../application/errors.js';
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
+import { StoreDeadlineExceeded } from './mongo-deadline.js';
 
 /** How long a client should wait before retrying while MongoDB is unreachable. */
 export const STORE_RETRY_AFTER_SECONDS = 5;
 
 /**
- * Server error codes that mean "no primary reachable right now" rather than "this request is wrong":
- * HostUnreachable, HostNotFound, NetworkTimeout, ShutdownInProgress, PrimarySteppedDown, NotWritablePrimary,
- * InterruptedAtShutdown, InterruptedDueToReplStateChange, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary.
+ * Server error codes that mean "no primary reachable right now" rather than "this request is wrong": the driver's
+ * retryable-read/write set (mongodb 7.9 `error.js`: HostUnreachable 6, HostNotFound 7, NetworkTimeout 89,
+ * ShutdownInProgress 91, PrimarySteppedDown 189, ExceededTimeLimit 262, SocketException 9001, NotWritablePrimary 10107,
+ * InterruptedAtShutdown 11600, InterruptedDueToReplStateChange 11602, NotPrimaryNoSecondaryOk 13435,
+ * NotPrimaryOrSecondary 13436, ReadConcernMajorityNotAvailableYet 134), LegacyNotPrimary 10058,
+ * FailedToSatisfyReadPreference 133 (a shard without a primary, through mongos) and WriteConcernFailed /
+ * WriteConcernTimeout 64 (no majority acknowledged the write within `wtimeoutMS`).
  */
-const UNAVAILABLE_CODES: ReadonlySet<number> = new Set([6, 7, 89, 91, 189, 10107, 11600, 11602, 13435, 13436]);
+const UNAVAILABLE_CODES: ReadonlySet<number> = new Set([6, 7, 64, 89, 91, 133, 134, 189, 262, 9001, 10058, 10107, 11600, 11602, 13435, 13436]);
 
-const UNAVAILABLE_CLASSES = [MongoNetworkError, MongoServerSelectionError, MongoTopologyClosedError, MongoNotConnectedError, MongoClientClosedError];
+const UNAVAILABLE_CLASSES = [
+  MongoNetworkError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+  MongoNotConnectedError,
+  MongoClientClosedError,
+  MongoServerClosedError,
+  MongoOperationTimeoutError,
+];
+
+/** Driver errors that are not exported by the package, recognised by their (stable, documented) names. */
+const UNAVAILABLE_NAMES: ReadonlySet<string> = new Set(['MongoWaitQueueTimeoutError', 'MongoPoolClosedError']);
+
+const UNAVAILABLE_LABELS = [
+  MongoErrorLabel.TransientTransactionError,
+  MongoErrorLabel.RetryableWriteError,
+  MongoErrorLabel.UnknownTransactionCommitResult,
+] as const;
 
 /** A MongoDB failure that is neither a domain outcome nor an outage. Its message names the driver error class only. */
 export class MongoStoreFailure extends Error {
   constructor(cause: MongoError) {
-    const kind: unknown = cause instanceof MongoServerError ? (cause.codeName ?? cause.code ?? cause.name) : cause.name;
-    super(`MongoDB operation failed (${String(kind)})`, { cause });
+    super(`MongoDB operation failed (${describe(cause)})`, { cause });
     this.name = 'MongoStoreFailure';
   }
+}
+
+/** The server's code name where it sent one, else its code (write errors carry `code` only), else the class. */
+function describe(error: MongoError): string {
+  const codeName: unknown = error instanceof MongoServerError ? error.codeName : undefined;
+  if (typeof codeName === 'string' && codeName !== '') return codeName;
+  if (typeof error.code === 'number' || typeof error.code === 'string') return `${error.name} code ${String(error.code)}`;
+  return error.name;
 }
 
 /** True for a duplicate-key error (11000) raised by a unique index that covers `field`. */
@@ -42,17 +74,19 @@ export function isDuplicateKeyOn(error: unknown, field: string): boolean {
 /** True when the error means MongoDB cannot be reached or has no writable primary right now. */
 export function isUnavailable(error: MongoError): boolean {
   if (UNAVAILABLE_CLASSES.some((type) => error instanceof type)) return true;
-  if (error.name === 'MongoWaitQueueTimeoutError') return true;
+  if (UNAVAILABLE_NAMES.has(error.name)) return true;
   if (typeof error.code === 'number' && UNAVAILABLE_CODES.has(error.code)) return true;
-  return error.hasErrorLabel('TransientTransactionError') || error.hasErrorLabel('RetryableWriteError');
+  return UNAVAILABLE_LABELS.some((label) => error.hasErrorLabel(label));
 }
 
 /**
  * Translates a driver error at the adapter's edge: a duplicate e-mail becomes `EmailAlreadyRegistered`,
  * an outage becomes `ServiceUnavailable('store_unavailable')`, any other driver error a `MongoStoreFailure`.
- * Errors that are not the driver's (domain errors, `UserNotFound`, `InvalidCursor`) are returned unchanged.
+ * A store deadline that passed (StoreDeadlineExceeded) is an outage too. Errors that are not the driver's
+ * (domain errors, `UserNotFound`, `InvalidCursor`) are returned unchanged.
  */
 export function translateMongoError(error: unknown): unknown {
+  if (error instanceof StoreDeadlineExceeded) return new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS);
   if (!(error instanceof MongoError)) return error;
   if (isDuplicateKeyOn(error, 'email')) return new EmailAlreadyRegistered();
   if (isUnavailable(error)) return new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS);

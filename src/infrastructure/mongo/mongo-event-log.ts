@@ -9,8 +9,8 @@ import { MongoStore } from './mongo-store.js';
 const NEWEST_FIRST = { occurredAt: -1, _id: -1 } as const;
 
 /**
- * The event log in the `events` collection. "Newest first" is by `occurredAt`, then by append order
- * (the `_id` ObjectId made at append) for events of the same instant.
+ * The event log in the `events` collection. "Newest first" is by `occurredAt`, then by the `_id` ObjectId made at
+ * append (append order within one process) for events of the same instant.
  */
 @injectable()
 export class MongoEventLog implements EventLog {
@@ -24,7 +24,7 @@ export class MongoEventLog implements EventLog {
   async findByEmail(query: EmailEventQuery): Promise<RecordedEvent[]> {
     if (query.limit < 1 || query.types.length === 0) return [];
     const filter: Filter<EventDocument> = { 'payload.email': query.email, type: { $in: [...query.types] }, occurredAt: { $gte: query.since } };
-    const docs = await translated(() => this.store.events.find(filter, { sort: NEWEST_FIRST, limit: query.limit }).toArray());
+    const docs = await this.store.guarded((signal) => this.store.events.find(filter, { sort: NEWEST_FIRST, limit: query.limit, signal }).toArray());
     return docs.map(fromEventDocument);
   }
 
@@ -34,8 +34,12 @@ export class MongoEventLog implements EventLog {
     const filter: Filter<EventDocument> =
       after === null
         ? { aggregateId }
-        : { aggregateId, $or: [{ occurredAt: { $lt: after.occurredAt } }, { occurredAt: after.occurredAt, _id: { $lt: after.id } }] };
-    const docs = await translated(() => this.store.events.find(filter, { sort: NEWEST_FIRST, limit: page.limit + 1 }).toArray());
+        : {
+            aggregateId,
+            occurredAt: { $lte: after.occurredAt },
+            $or: [{ occurredAt: { $lt: after.occurredAt } }, { occurredAt: after.occurredAt, _id: { $lt: after.id } }],
+          };
+    const docs = await this.store.guarded((signal) => this.store.events.find(filter, { sort: NEWEST_FIRST, limit: page.limit + 1, signal }).toArray());
     const shown = docs.slice(0, page.limit);
     const last = shown[shown.length - 1];
     return {

@@ -1,7 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { Outbox, PendingMail } from '../../application/ports/outbox.port.js';
 import { fromEventDocument } from './mongo-documents.js';
-import { translated } from './mongo-errors.js';
 import { MongoStore, type OutboxDocument } from './mongo-store.js';
 
 /** The outbox in MongoDB; each entry is leased with one findOneAndUpdate, so two instances never hold the same one. */
@@ -17,7 +16,7 @@ export class MongoOutbox implements Outbox {
     const claimed: PendingMail[] = [];
     const at = now.getTime();
     for (let i = 0; i < limit; i++) {
-      const entry = await translated(() =>
+      const entry = await this.store.guarded(() =>
         this.outbox.findOneAndUpdate(
           { nextAttemptAt: { $lte: at }, leaseUntil: { $lte: at } },
           { $set: { leaseUntil: at + leaseMs } },
@@ -25,17 +24,17 @@ export class MongoOutbox implements Outbox {
         ),
       );
       if (!entry) break;
-      const event = await translated(() => this.store.events.findOne({ eventId: entry.eventId }));
+      const event = await this.store.guarded((signal) => this.store.events.findOne({ eventId: entry.eventId }, { signal }));
       if (event) claimed.push({ event: fromEventDocument(event), attempts: entry.attempts });
     }
     return claimed;
   }
 
   async markSent(eventId: string): Promise<void> {
-    await translated(() => this.outbox.deleteOne({ _id: eventId }));
+    await this.store.guarded(() => this.outbox.deleteOne({ _id: eventId }));
   }
 
   async markFailed(eventId: string, nextAttemptAt: Date): Promise<void> {
-    await translated(() => this.outbox.updateOne({ _id: eventId }, { $inc: { attempts: 1 }, $set: { nextAttemptAt: nextAttemptAt.getTime(), leaseUntil: 0 } }));
+    await this.store.guarded(() => this.outbox.updateOne({ _id: eventId }, { $inc: { attempts: 1 }, $set: { nextAttemptAt: nextAttemptAt.getTime(), leaseUntil: 0 } }));
   }
 }

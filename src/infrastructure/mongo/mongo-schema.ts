@@ -1,4 +1,4 @@
-import type { Document, IndexDescription } from 'mongodb';
+import type { IndexDescription } from 'mongodb';
 
 /** Indexes of the `users` collection: the e-mail (already normalised by the domain) is unique. */
 export const USER_INDEXES: IndexDescription[] = [{ key: { email: 1 }, name: 'email_unique', unique: true }];
@@ -24,22 +24,3 @@ export const SESSION_INDEXES: IndexDescription[] = [
 
 /** Indexes of the `outbox` collection: due entries are claimed in append order. */
 export const OUTBOX_INDEXES: IndexDescription[] = [{ key: { nextAttemptAt: 1, leaseUntil: 1, createdAt: 1 }, name: 'due_in_order' }];
-
-/** Thrown at start-up when the server cannot run transactions because it is not a replica set member. */
-export class StandaloneMongoServer extends Error {
-  constructor() {
-    super(
-      'MongoDB is a standalone server, but this service writes a user and its events in one transaction, which needs a replica set. ' +
-        'Start mongod with `--replSet rs0`, run `rs.initiate()` once (e.g. `mongosh --eval "rs.initiate()"`), ' +
-        'and point MONGODB_URI at it (e.g. mongodb://host:27017/?replicaSet=rs0). A single-node replica set is enough.',
-    );
-    this.name = 'StandaloneMongoServer';
-  }
-}
-
-/** Accepts the reply of the `hello` command from a replica set member or a mongos; throws StandaloneMongoServer otherwise. */
-export function assertSupportsTransactions(hello: Document): void {
-  const replicaSetMember = typeof hello['setName'] === 'string' && hello['setName'] !== '';
-  const router = hello['msg'] === 'isdbgrid';
-  if (!replicaSetMember && !router) throw new StandaloneMongoServer();
-}

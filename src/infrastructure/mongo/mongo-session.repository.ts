@@ -32,12 +32,12 @@ export class MongoSessionRepository implements SessionRepository {
   }
 
   async findById(id: string): Promise<Session | null> {
-    const doc = await translated(() => this.sessions.findOne({ _id: id }));
+    const doc = await this.store.guarded((signal) => this.sessions.findOne({ _id: id }, { signal }));
     return doc ? fromDocument(doc) : null;
   }
 
   async findByUser(userId: string): Promise<Session[]> {
-    const docs = await translated(() => this.sessions.find({ userId }).toArray());
+    const docs = await this.store.guarded((signal) => this.sessions.find({ userId }, { signal }).toArray());
     return docs.map(fromDocument);
   }
 
@@ -55,9 +55,9 @@ export class MongoSessionRepository implements SessionRepository {
   }
 
   async removeExpired(now: Date, limit: number): Promise<number> {
-    const due = await translated(() => this.sessions.find({ expiresAt: { $lte: now } }, { projection: { _id: 1 } }).sort({ expiresAt: 1 }).limit(limit).toArray());
+    const due = await this.store.guarded((signal) => this.sessions.find({ expiresAt: { $lte: now } }, { projection: { _id: 1 }, signal }).sort({ expiresAt: 1 }).limit(limit).toArray());
     if (due.length === 0) return 0;
-    const removed = await translated(() => this.sessions.deleteMany({ _id: { $in: due.map((doc) => doc._id) }, expiresAt: { $lte: now } }));
+    const removed = await this.store.guarded(() => this.sessions.deleteMany({ _id: { $in: due.map((doc) => doc._id) }, expiresAt: { $lte: now } }));
     return removed.deletedCount;
   }
 }

@@ -11,8 +11,10 @@ export class MongoStoreHealth implements StoreHealth {
 
   async check(): Promise<void> {
     try {
-      await this.store.db.command({ ping: 1 });
-      await this.store.health.updateOne({ _id: 'service' }, { $set: { checkedAt: new Date() } }, { upsert: true });
+      await this.store.guarded(async (signal) => {
+        await this.store.db.command({ ping: 1 }, { signal });
+        await this.store.health.updateOne({ _id: 'service' }, { $set: { checkedAt: new Date() } }, { upsert: true });
+      });
     } catch {
       throw new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS);
     }

@@ -1,24 +1,41 @@
-import { type ClientSession, type Collection, type Db, MongoClient, MongoServerSelectionError, type TransactionOptions } from 'mongodb';
+import { type ClientSession, type Collection, type Db, MongoClient, MongoError, type TransactionOptions } from 'mongodb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
+import { withDeadline } from './mongo-deadline.js';
 import { type EventDocument, type HealthDocument, type UserDocument, toEventDocument } from './mongo-documents.js';
-import { EVENT_INDEXES, OUTBOX_INDEXES, SESSION_INDEXES, USER_INDEXES, assertSupportsTransactions } from './mongo-schema.js';
+import { translated } from './mongo-errors.js';
+import { EVENT_INDEXES, OUTBOX_INDEXES, SESSION_INDEXES, USER_INDEXES } from './mongo-schema.js';
+import { waitForWritablePrimary } from './mongo-startup-check.js';
+import { runTransaction } from './mongo-transaction.js';
 
 export interface MongoSettings {
   readonly uri: string;
   readonly dbName: string;
   /** How long an operation waits for a usable primary before failing (and the service answering 503). */
   readonly serverSelectionTimeoutMS?: number;
+  /**
+   * The deadline of one store operation or transaction, retries included (MONGODB_TIMEOUT_MS, default 5 s); also the
+   * `wtimeoutMS` of every write. Past it the operation fails with StoreDeadlineExceeded (a 503).
+   */
+  readonly operationTimeoutMS?: number;
+  /** How long start-up waits for the server to become a writable primary (default 10 s). */
+  readonly startupWaitMS?: number;
 }
+
+export const DEFAULT_OPERATION_TIMEOUT_MS = 5_000;
+const DEFAULT_STARTUP_WAIT_MS = 10_000;
 
 /** A document of the `outbox` collection: the delivery state of one mail, `_id` its event id. */
 export type OutboxDocument = OutboxEntry & { _id: string; createdAt: Date };
 
-/** Thrown at start-up when no usable server answers in time. Names the database, never the URI (it may hold a password). */
+/**
+ * Thrown at start-up when no usable server answers in time, or the driver fails while preparing the database.
+ * Names the database and the driver error's class, never the URI (it may hold a password).
+ */
 export class MongoUnreachable extends Error {
   constructor(settings: MongoSettings, cause: Error) {
     super(
-      `Cannot reach a writable MongoDB primary for database "${settings.dbName}" (${cause.message}). ` +
+      `Cannot reach a writable MongoDB primary for database "${settings.dbName}" (${cause.name}: ${cause.message}). ` +
         'Check MONGODB_URI; if the server is a standalone, start mongod with `--replSet rs0` and run `rs.initiate()`.',
       { cause },
     );
@@ -26,11 +43,11 @@ export class MongoUnreachable extends Error {
   }
 }
 
-const TRANSACTION: TransactionOptions = {
+const transactionOptions = (wtimeoutMS: number): TransactionOptions => ({
   readConcern: { level: 'majority' },
-  writeConcern: { w: 'majority', journal: true },
+  writeConcern: { w: 'majority', journal: true, wtimeoutMS },
   readPreference: 'primary',
-};
+});
 
 /**
  * One MongoClient and the collections behind the Mongo adapters. Every write is acknowledged by a majority
@@ -41,10 +58,17 @@ export class MongoStore {
   readonly events: Collection<EventDocument>;
   readonly health: Collection<HealthDocument>;
 
+  /** The deadline of one operation or transaction; see MongoSettings.operationTimeoutMS. */
+  readonly operationTimeoutMS: number;
+  private readonly startupWaitMS: number;
+
   constructor(
     private readonly client: MongoClient,
     readonly db: Db,
+    timeouts: Pick<MongoSettings, 'operationTimeoutMS' | 'startupWaitMS'> = {},
   ) {
+    this.operationTimeoutMS = timeouts.operationTimeoutMS ?? DEFAULT_OPERATION_TIMEOUT_MS;
+    this.startupWaitMS = timeouts.startupWaitMS ?? DEFAULT_STARTUP_WAIT_MS;
     this.users = db.collection<UserDocument>('users');
     this.events = db.collection<EventDocument>('events');
     this.health = db.collection<HealthDocument>('health');
@@ -52,17 +76,18 @@ export class MongoStore {
 
   /** Creates the client without any I/O; the driver connects on first use. */
   static create(settings: MongoSettings): MongoStore {
+    const operationTimeoutMS = settings.operationTimeoutMS ?? DEFAULT_OPERATION_TIMEOUT_MS;
     const client = new MongoClient(settings.uri, {
       appName: 'account-service',
-      serverSelectionTimeoutMS: settings.serverSelectionTimeoutMS ?? 5_000,
+      serverSelectionTimeoutMS: Math.min(settings.serverSelectionTimeoutMS ?? 5_000, operationTimeoutMS),
       connectTimeoutMS: 5_000,
-      socketTimeoutMS: 30_000,
+      socketTimeoutMS: operationTimeoutMS + 5_000,
       retryWrites: true,
       retryReads: true,
-      writeConcern: { w: 'majority', journal: true },
+      writeConcern: { w: 'majority', journal: true, wtimeoutMS: operationTimeoutMS },
       readPreference: 'primary',
     });
-    return new MongoStore(client, client.db(settings.dbName));
+    return new MongoStore(client, client.db(settings.dbName), { operationTimeoutMS, ...(settings.startupWaitMS === undefined ? {} : { startupWaitMS: settings.startupWaitMS }) });
   }
 
   /** Creates the client, then `start()`s it; closes the client again when that fails. */
@@ -72,28 +97,40 @@ export class MongoStore {
       await store.start();
     } catch (error) {
       await store.close();
-      throw error instanceof MongoServerSelectionError ? new MongoUnreachable(settings, error) : error;
+      throw error instanceof MongoError ? new MongoUnreachable(settings, error) : error;
     }
     return store;
   }
 
-  /** Refuses a standalone server (StandaloneMongoServer), then creates the indexes. Idempotent. */
+  /**
+   * Waits (up to `startupWaitMS`) for a writable primary or a mongos, refusing a standalone (StandaloneMongoServer) and
+   * naming the state of a member that never became writable (MongoNotWritablePrimary); then creates the indexes. Idempotent.
+   */
   async start(): Promise<void> {
-    assertSupportsTransactions(await this.db.admin().command({ hello: 1 }));
+    await waitForWritablePrimary(() => this.db.admin().command({ hello: 1 }), { waitMs: this.startupWaitMS, intervalMs: 500 });
     await this.users.createIndexes(USER_INDEXES);
     await this.events.createIndexes(EVENT_INDEXES);
     await this.db.collection('sessions').createIndexes(SESSION_INDEXES);
     await this.db.collection('outbox').createIndexes(OUTBOX_INDEXES);
   }
 
-  /** Runs `work` in one majority transaction, retried by the driver on transient errors; returns its result. */
-  async transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
-    const session = this.client.startSession();
-    try {
-      return await session.withTransaction(work, TRANSACTION);
-    } finally {
-      await session.endSession();
-    }
+  /**
+   * Runs a read or a write within the operation deadline, translating driver errors (see translateMongoError).
+   * Pass `signal` to the driver call where it takes one (reads): the driver then abandons the call at the deadline.
+   */
+  guarded<T>(operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return translated(() => withDeadline(this.operationTimeoutMS, operation));
+  }
+
+  /**
+   * Runs `work` in one majority transaction, retried on transient errors while the operation deadline allows;
+   * returns its result. Throws the driver's error, or StoreDeadlineExceeded once the deadline passed; untranslated.
+   */
+  transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
+    return withDeadline(this.operationTimeoutMS, (signal) => {
+      const session = this.client.startSession();
+      return runTransaction(session, work, transactionOptions(this.operationTimeoutMS), signal).finally(() => session.endSession());
+    });
   }
 
   /** Appends events inside the session's transaction, in order; an eventId already stored is left as it is. */

@@ -13,12 +13,12 @@ export class MongoUserRepository implements UserRepository {
   constructor(@inject(MongoStore) private readonly store: MongoStore) {}
 
   async findByEmail(email: string): Promise<User | null> {
-    const doc = await translated(() => this.store.users.findOne({ email }));
+    const doc = await this.store.guarded((signal) => this.store.users.findOne({ email }, { signal }));
     return doc ? fromUserDocument(doc) : null;
   }
 
   async findById(id: string): Promise<User | null> {
-    const doc = await translated(() => this.store.users.findOne({ _id: id }));
+    const doc = await this.store.guarded((signal) => this.store.users.findOne({ _id: id }, { signal }));
     return doc ? fromUserDocument(doc) : null;
   }
 

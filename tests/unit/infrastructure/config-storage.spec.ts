@@ -11,7 +11,7 @@ describe('Configuration: choosing the store', () => {
   it('uses MongoDB whenever MONGODB_URI is set, in database "accounts" by default', () => {
     const { storage } = loadConfig({ MONGODB_URI: URI });
     expect(storage.kind).to.equal('mongodb');
-    expect(storage.mongodb).to.deep.equal({ uri: URI, dbName: 'accounts' });
+    expect(storage.mongodb).to.deep.equal({ uri: URI, dbName: 'accounts', timeoutMs: 5000 });
   });
 
   it('uses MongoDB for STORAGE=mongodb, in the database MONGODB_DB names', () => {

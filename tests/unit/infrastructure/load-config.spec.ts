@@ -15,7 +15,7 @@ describe('loadConfig', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({});
     expect(config.http).to.deep.equal({ port: 3000, host: '0.0.0.0', bodyLimitBytes: 16384, shutdownDrainMs: 0 });
-    expect(config.storage).to.deep.equal({ kind: 'lmdb', dataDir: './data', mongodb: { uri: undefined, dbName: 'accounts' } });
+    expect(config.storage).to.deep.equal({ kind: 'lmdb', dataDir: './data', mongodb: { uri: undefined, dbName: 'accounts', timeoutMs: 5000 } });
     expect(config.argon2).to.deep.equal({ memoryKiB: 19456, timeCost: 2, parallelism: 1 });
     expect(config.jwt).to.include({ issuer: 'account-service', audience: 'account-service', ttlSeconds: 900 });
     expect(config.logLevel).to.equal('info');
@@ -43,5 +43,11 @@ describe('loadConfig', () => {
 
   it('refuses an out-of-range port', () => {
     expect(failure({ PORT: '70000' })).to.include('PORT');
+  });
+
+  it('reads the MongoDB deadline and refuses one that would not answer before the 30 s HTTP request timeout', () => {
+    expect(loadConfig({ MONGODB_TIMEOUT_MS: '2500' }).storage.mongodb.timeoutMs).to.equal(2500);
+    expect(failure({ MONGODB_TIMEOUT_MS: '30000' })).to.include('MONGODB_TIMEOUT_MS').and.include('HTTP request timeout');
+    expect(failure({ MONGODB_TIMEOUT_MS: '0' })).to.include('MONGODB_TIMEOUT_MS');
   });
 });

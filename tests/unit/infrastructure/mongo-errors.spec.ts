@@ -5,7 +5,6 @@ import { EmailAlreadyRegistered } from '../../../src/domain/domain-error.js';
 import { encodeCursor } from '../../../src/infrastructure/cursor.js';
 import { decodeMongoCursor, encodeMongoCursor } from '../../../src/infrastructure/mongo/mongo-cursor.js';
 import { MongoStoreFailure, isDuplicateKeyOn, translateMongoError } from '../../../src/infrastructure/mongo/mongo-errors.js';
-import { StandaloneMongoServer, assertSupportsTransactions } from '../../../src/infrastructure/mongo/mongo-schema.js';
 
 const duplicateKey = (keyPattern: Record<string, number>, index: string) =>
   new MongoServerError({
@@ -62,18 +61,7 @@ describe('MongoDB error translation (real driver error classes, no server)', () 
   });
 });
 
-describe('MongoDB start-up checks and cursors (no server)', () => {
-  it('refuses a standalone server with a message that says how to fix it', () => {
-    const standalone = { isWritablePrimary: true, maxWireVersion: 21, ok: 1 };
-    expect(() => assertSupportsTransactions(standalone)).to.throw(StandaloneMongoServer, /--replSet rs0/);
-    expect(() => assertSupportsTransactions(standalone)).to.throw(/rs\.initiate\(\)/);
-  });
-
-  it('accepts a replica set member and a mongos router', () => {
-    expect(() => assertSupportsTransactions({ isWritablePrimary: true, setName: 'rs0', ok: 1 })).not.to.throw();
-    expect(() => assertSupportsTransactions({ isWritablePrimary: true, msg: 'isdbgrid', ok: 1 })).not.to.throw();
-  });
-
+describe('MongoDB cursors (no server)', () => {
   it('round-trips its own cursors and refuses any other, including the embedded stores\'', () => {
     const position = { occurredAt: new Date('2026-03-01T10:00:00.000Z'), id: new ObjectId() };
     const decoded = decodeMongoCursor(encodeMongoCursor(position));
