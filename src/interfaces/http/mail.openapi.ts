@@ -37,6 +37,7 @@ export const RESET_REQUESTED_MESSAGE = 'If an account uses this address, a reset
 export const RESEND_MESSAGE = 'A verification mail is on its way, unless the address is already verified';
 
 export const resetRequestRouteSchema: FastifySchema = {
+  operationId: 'requestPasswordReset',
   summary: 'Ask for a password reset link (the same answer whether or not the address has an account)',
   tags: ['mail'],
   headers: REQUEST_ID_HEADERS,
@@ -45,6 +46,7 @@ export const resetRequestRouteSchema: FastifySchema = {
 };
 
 export const resetConfirmRouteSchema: FastifySchema = {
+  operationId: 'confirmPasswordReset',
   summary: 'Set a new password with the token of a reset link; every session of the account ends',
   tags: ['mail'],
   headers: REQUEST_ID_HEADERS,
@@ -56,6 +58,7 @@ export const resetConfirmRouteSchema: FastifySchema = {
 };
 
 export const verifyRouteSchema: FastifySchema = {
+  operationId: 'verifyEmail',
   summary: 'Prove the address with the token of the verification mail',
   tags: ['mail'],
   headers: REQUEST_ID_HEADERS,
@@ -64,6 +67,7 @@ export const verifyRouteSchema: FastifySchema = {
 };
 
 export const resendRouteSchema: FastifySchema = {
+  operationId: 'resendVerificationEmail',
   summary: 'Ask for another verification mail for the signed-in account',
   tags: ['mail'],
   security: BEARER_SECURITY,
