@@ -62,7 +62,7 @@ describe('HTTP: OpenAPI document for the authenticated routes, the JWKS and rate
       const query = Object.fromEntries(parameters.filter((p) => p['in'] === 'query').map((p) => [p['name'], p['schema']]));
       expect(query['limit']).to.include({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
       expect(query['cursor']).to.include({ type: 'string' });
-      for (const path of ['/auth/me', '/auth/me/activity']) expect(documentedHeaders(doc, path, 'get', 401), path).to.include.key('www-authenticate');
+      for (const path of ['/auth/me', '/auth/me/activity']) expect(documentedHeaders(doc, path, 'get', 401), path).to.have.property('www-authenticate');
     });
   });
 

@@ -10,7 +10,10 @@ import { BEARER_SECURITY, USER_REF, errorResponses } from './openapi.js';
 import { yupToJsonSchema } from './yup-json-schema.js';
 import type { JsonSchema } from './yup-json-schema.js';
 
-const NO_STORE = { 'cache-control': { type: 'string', const: 'no-store', description: 'Never cached: the answer is personal' } };
+const NO_STORE = {
+  'cache-control': { type: 'string', const: 'no-store', description: 'Never cached: the answer is personal' },
+  pragma: { type: 'string', const: 'no-cache', description: 'For HTTP/1.0 caches' },
+};
 
 const envelopeOf = (description: string, message: string, data: JsonSchema): JsonSchema => ({
   description,

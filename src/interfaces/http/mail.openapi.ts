@@ -2,7 +2,7 @@ import type { FastifySchema } from 'fastify';
 import { object } from 'yup';
 import { EMAIL_MAX_LENGTH } from '../../domain/email.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/password.js';
-import { REQUEST_ID_HEADERS } from './auth.openapi.js';
+import { NO_STORE_HEADERS, REQUEST_ID_HEADERS } from './auth.openapi.js';
 import { text } from './auth.schemas.js';
 import { BEARER_SECURITY, USER_REF, errorResponses } from './openapi.js';
 import { type JsonSchema, yupToJsonSchema } from './yup-json-schema.js';
@@ -21,6 +21,7 @@ const accepted = (description: string, message: string): JsonSchema => ({
 
 const withUser = (description: string, message: string): JsonSchema => ({
   description,
+  headers: NO_STORE_HEADERS,
   type: 'object',
   required: ['message', 'data'],
   additionalProperties: false,
