@@ -55,11 +55,12 @@ describe('HTTP: usable from browsers and client generators (caching, HSTS, CSP, 
   });
 
   describe('plain HTTP on any host, HTTPS behind a trusted proxy', () => {
-    it('sends no HSTS over plain HTTP, and no upgrade-insecure-requests on /docs or its assets', async () => {
+    it('sends no HSTS or COOP over plain HTTP, and no upgrade-insecure-requests on /docs or its assets', async () => {
       for (const path of ['/docs/', '/docs/static/swagger-initializer.js', '/docs/json', '/auth/me']) {
         const res = await http(service.url, path, { method: 'GET', headers: { host: 'docs.test:3000' } });
         expect(res.status, path).to.be.oneOf([200, 401]);
         expect(res.headers['strict-transport-security'], path).to.equal(undefined);
+        expect(res.headers['cross-origin-opener-policy'], path).to.equal(undefined);
         expect(String(res.headers['content-security-policy']), path).to.not.include('upgrade-insecure-requests');
       }
     });
@@ -69,13 +70,15 @@ describe('HTTP: usable from browsers and client generators (caching, HSTS, CSP, 
       expect(res.headers['strict-transport-security']).to.equal(undefined);
     });
 
-    it('sends HSTS when a trusted proxy says the request came over HTTPS', async () => {
+    it('sends HSTS and COOP when a trusted proxy says the request came over HTTPS', async () => {
       const proxied = await startTestService({ STORAGE: 'memory', TRUST_PROXY: 'loopback' });
       try {
         const secure = await http(proxied.url, '/health/live', { method: 'GET', headers: { 'x-forwarded-proto': 'https' } });
         expect(secure.headers['strict-transport-security']).to.match(/^max-age=\d+; includeSubDomains$/);
+        expect(secure.headers['cross-origin-opener-policy']).to.equal('same-origin');
         const plain = await http(proxied.url, '/health/live', { method: 'GET', headers: { 'x-forwarded-proto': 'http' } });
         expect(plain.headers['strict-transport-security']).to.equal(undefined);
+        expect(plain.headers['cross-origin-opener-policy']).to.equal(undefined);
       } finally {
         await proxied.dispose();
       }

@@ -6,27 +6,36 @@ import helmet, { type HelmetOptions } from 'helmet';
  * on the request, so nothing rebuilds helmet's middleware per request (as @fastify/helmet does; the README's
  * benchmark section has what that cost).
  *
- * Two of helmet's defaults are left out here because they only make sense over HTTPS: the CSP's
- * `upgrade-insecure-requests` (a browser that opened http://host:3000/docs would fetch its scripts over https and
- * get nothing) and Strict-Transport-Security (ignored over plain HTTP, RFC 6797 section 8.1). HSTS is sent per
- * request, on HTTPS requests only: see `hstsFor`.
+ * Three of helmet's defaults only make sense over HTTPS and are left out here: the CSP's `upgrade-insecure-requests`
+ * (a browser that opened http://host:3000/docs would fetch its scripts over https and get nothing),
+ * Strict-Transport-Security (ignored over plain HTTP, RFC 6797 section 8.1) and Cross-Origin-Opener-Policy (ignored
+ * on an untrustworthy origin, with a console error in Chromium). The last two are sent per request, on HTTPS
+ * requests only: see `httpsOnlyHeaders`.
  */
 export function securityHeaders(): Readonly<Record<string, string>> {
-  return Object.freeze(captureHelmet({
-    strictTransportSecurity: false,
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
-  }));
+  return Object.freeze(
+    captureHelmet({
+      strictTransportSecurity: false,
+      crossOriginOpenerPolicy: false,
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    }),
+  );
 }
 
-/** helmet's default Strict-Transport-Security value (one year, subdomains). */
-export const HSTS_VALUE: string = captureHelmet({})['strict-transport-security'] ?? 'max-age=31536000; includeSubDomains';
+const HTTPS_ONLY: Readonly<Record<string, string>> = (() => {
+  const defaults = captureHelmet({});
+  return Object.freeze({
+    'strict-transport-security': defaults['strict-transport-security'] ?? 'max-age=31536000; includeSubDomains',
+    'cross-origin-opener-policy': defaults['cross-origin-opener-policy'] ?? 'same-origin',
+  });
+})();
 
 /**
- * The Strict-Transport-Security header for a request: present only when the request came over HTTPS, directly or
- * as told by a trusted proxy (Fastify's `request.protocol` reads X-Forwarded-Proto only from trusted proxies).
+ * helmet's Strict-Transport-Security and Cross-Origin-Opener-Policy, for a request that came over HTTPS, directly
+ * or as told by a trusted proxy (Fastify's `request.protocol` reads X-Forwarded-Proto only from trusted proxies);
+ * nothing otherwise.
  */
-export const hstsFor = (protocol: string): Readonly<Record<string, string>> =>
-  protocol === 'https' ? { 'strict-transport-security': HSTS_VALUE } : {};
+export const httpsOnlyHeaders = (protocol: string): Readonly<Record<string, string>> => (protocol === 'https' ? HTTPS_ONLY : {});
 
 function captureHelmet(options: Readonly<HelmetOptions>): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -12,7 +12,7 @@ import { jwksRoutes } from './jwks.routes.js';
 import { useStrictJsonParser } from './json-body-parser.js';
 import { registerOpenApi } from './openapi.js';
 import { type OperationsOptions, registerOperations } from './operations.js';
-import { hstsFor, securityHeaders } from './security-headers.js';
+import { httpsOnlyHeaders, securityHeaders } from './security-headers.js';
 import { ShutdownState } from './shutdown-state.js';
 
 export interface HttpServerOptions {
@@ -75,7 +75,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   app.addHook('preClose', async () => shutdown.stop());
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers(secure).headers(hstsFor(request.protocol)).header('x-request-id', request.id);
+    reply.headers(secure).headers(httpsOnlyHeaders(request.protocol)).header('x-request-id', request.id);
     if (shutdown.stopping) await sendError(reply, new HttpError('SHUTTING_DOWN'));
   });
 
