@@ -38,6 +38,8 @@ describe('HTTP: CORS for browser apps (CORS_ORIGINS)', () => {
         expect(res.headers['access-control-allow-credentials'], where).to.equal(undefined);
         expect(listed(res.headers['vary']), where).to.include('origin');
         expect(res.text, where).to.equal('');
+        expect(res.headers['x-request-id'], where).to.be.a('string');
+        expect(res.headers['x-content-type-options'], where).to.equal('nosniff');
       }
     });
 

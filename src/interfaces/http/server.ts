@@ -69,13 +69,15 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   trackErrorCodes(app);
   app.removeContentTypeParser('text/plain');
   useStrictJsonParser(app);
-  registerCors(app, options.cors ?? { origins: [] });
   const secure = securityHeaders();
   const shutdown = options.operations?.shutdown ?? new ShutdownState();
   app.addHook('preClose', async () => shutdown.stop());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(secure).headers(httpsOnlyHeaders(request.protocol)).header('x-request-id', request.id);
+  });
+  registerCors(app, options.cors ?? { origins: [] });
+  app.addHook('onRequest', async (_request, reply) => {
     if (shutdown.stopping) await sendError(reply, new HttpError('SHUTTING_DOWN'));
   });
 
