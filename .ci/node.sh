@@ -23,7 +23,7 @@ use_ci_node() {
     return 1
   fi
   local dir
-  dir="$(find "$CI_NODE_CACHE" -maxdepth 1 -type d -name "node-v${wanted}*" 2>/dev/null | sort -V | tail -n 1)"
+  dir="$({ find "$CI_NODE_CACHE" -maxdepth 1 -type d -name "node-v${wanted}*" 2>/dev/null || true; } | sort -V | tail -n 1)"
   if [[ -z $dir || ! -x $dir/bin/node ]]; then
     local tmp
     tmp="$(mktemp -d "${TMPDIR:-/tmp}/ci-node.XXXXXX")"
