@@ -3,9 +3,9 @@
  * openapi.json), so that tools such as `redocly lint` check exactly what clients get. Starts the real service on an
  * ephemeral loopback port with the in-memory store and a throw-away data directory, and stops it again.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { startService } from '../src/main.js';
 
 const target = resolve(process.argv[2] ?? 'openapi.json');
@@ -15,6 +15,7 @@ try {
   try {
     const response = await fetch(new URL('/docs/json', service.url));
     if (!response.ok) throw new Error(`GET /docs/json answered ${response.status}`);
+    mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, `${JSON.stringify(await response.json(), null, 2)}\n`);
   } finally {
     await service.close();
