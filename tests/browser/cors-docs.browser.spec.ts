@@ -6,7 +6,8 @@ import { expect } from 'chai';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { type TestService, startTestService } from '../support/test-service.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** Debian's Chromium; CHROMIUM_PATH points elsewhere (a missing path shows the skip). */
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const HOSTS = ['app.test', 'evil.test', 'api.test', 'docs.test'];
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 export const SCREENSHOT = resolve('artifacts', 'docs.png');
