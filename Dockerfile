@@ -2,8 +2,9 @@
 # Multi-stage build: compile with the dev toolchain, install production dependencies on the same Debian
 # (bookworm, glibc) as the runtime so the native modules (argon2, lmdb, msgpackr-extract) use their prebuilt
 # binaries, and run as the unprivileged `node` user on a slim image without npm scripts or dev dependencies.
-ARG BUILD_IMAGE=node:20-bookworm
-ARG RUNTIME_IMAGE=node:20-bookworm-slim
+# Node 24, an LTS line (package.json: engines >=22.12; Node 20 is end of life); CI tests the lowest supported line, 22.
+ARG BUILD_IMAGE=node:24-bookworm
+ARG RUNTIME_IMAGE=node:24-bookworm-slim
 
 FROM ${BUILD_IMAGE} AS build
 WORKDIR /app
@@ -30,6 +31,6 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p /app/data /app/keys && chown node:node /app/data /app/keys
 USER node
 EXPOSE 3000
-# Started with node itself, not `npm start` (whose prestart would compile): SIGTERM reaches the service,
+# Started with node itself, not `npm start` (npm would stand between the service and its signals): SIGTERM reaches the service,
 # which stops gracefully and closes its MongoDB pool.
 CMD ["node", "--enable-source-maps", "dist/main.js"]

@@ -4,11 +4,11 @@
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-const TS_FILES = ['src/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'];
+const TS_FILES = ['src/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'];
 const TEST_FILES = ['tests/**/*.ts', 'bench/**/*.ts'];
 
 export default defineConfig(
-  globalIgnores(['dist/', 'node_modules/', 'coverage/', 'data/', '.tmp/']),
+  globalIgnores(['dist/', 'node_modules/', 'coverage/', 'data/', '.tmp/', 'artifacts/']),
 
   // A slice of eslint:recommended (the @eslint/js package is not a dependency): correctness rules
   // that TypeScript itself does not cover. Applies to every linted file.

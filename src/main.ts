@@ -46,6 +46,8 @@ export async function startService(env: Record<string, string | undefined> = pro
     bodyLimitBytes: config.http.bodyLimitBytes,
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
+    cors: { origins: config.corsOrigins },
+    ...(config.publicApiUrl === undefined ? {} : { publicUrl: config.publicApiUrl }),
     useCases,
     operations: {
       shutdown,

@@ -40,18 +40,18 @@ describe('HTTP: OpenAPI document for the authenticated routes, the JWKS and rate
       ]);
     });
 
-    it('declares a bearer security scheme, required by the two /auth/me routes only', () => {
+    it('declares a bearer security scheme, required by the /auth/me routes, and states security: [] on public ones', () => {
       expect(doc['components'].securitySchemes.bearerAuth).to.include({ type: 'http', scheme: 'bearer' });
       expect(doc['paths']['/auth/me'].get.security).to.deep.equal([{ bearerAuth: [] }]);
       expect(doc['paths']['/auth/me/activity'].get.security).to.deep.equal([{ bearerAuth: [] }]);
-      for (const path of ['/auth/sign-up', '/auth/sign-in']) expect(doc['paths'][path].post.security, path).to.equal(undefined);
-      expect(doc['paths']['/.well-known/jwks.json'].get.security).to.equal(undefined);
+      for (const path of ['/auth/sign-up', '/auth/sign-in']) expect(doc['paths'][path].post.security, path).to.deep.equal([]);
+      expect(doc['paths']['/.well-known/jwks.json'].get.security).to.deep.equal([]);
     });
 
     it('documents 429 with Retry-After on every rate-limited route, and 503 on the two that hash passwords', () => {
       const rateLimited: Array<[string, string]> = [['/auth/sign-up', 'post'], ['/auth/sign-in', 'post'], ['/auth/me', 'get'], ['/auth/me/activity', 'get']];
       for (const [path, method] of rateLimited) {
-        expect(Object.keys(documentedHeaders(doc, path, method, 429)), `${method} ${path}`).to.deep.equal(['retry-after']);
+        expect(Object.keys(documentedHeaders(doc, path, method, 429)), `${method} ${path}`).to.have.members(['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']);
       }
       for (const path of ['/auth/sign-up', '/auth/sign-in']) expect(doc['paths'][path].post.responses).to.have.property('503');
       expect(doc['paths']['/auth/sign-in'].post.responses['429'].description).to.match(/sign-in attempts/);
@@ -62,7 +62,7 @@ describe('HTTP: OpenAPI document for the authenticated routes, the JWKS and rate
       const query = Object.fromEntries(parameters.filter((p) => p['in'] === 'query').map((p) => [p['name'], p['schema']]));
       expect(query['limit']).to.include({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
       expect(query['cursor']).to.include({ type: 'string' });
-      for (const path of ['/auth/me', '/auth/me/activity']) expect(documentedHeaders(doc, path, 'get', 401), path).to.have.key('www-authenticate');
+      for (const path of ['/auth/me', '/auth/me/activity']) expect(documentedHeaders(doc, path, 'get', 401), path).to.have.property('www-authenticate');
     });
   });
 
@@ -115,7 +115,8 @@ describe('HTTP: OpenAPI document for the authenticated routes, the JWKS and rate
     it('the header check is not vacuous: a missing or wrong documented header is reported', () => {
       const res = { status: 200, headers: { 'cache-control': 'public, max-age=1' }, body: { keys: [] } };
       expect(undocumented(doc, '/.well-known/jwks.json', 'get', res).join('\n')).to.match(/header cache-control/).and.match(/body/);
-      expect(undocumented(doc, '/auth/me', 'get', { status: 401, headers: {}, body: { message: 'x', errors: [] } })).to.deep.equal([
+      const present = { 'x-request-id': 'r1', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '60' };
+      expect(undocumented(doc, '/auth/me', 'get', { status: 401, headers: present, body: { message: 'x', errors: [] } })).to.deep.equal([
         'header www-authenticate is documented but missing',
       ]);
     });

@@ -5,6 +5,12 @@ export type OpenApiDocument = Record<string, any>;
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
+/**
+ * ajv-formats has no `idn-email` (RFC 6531). This is the shape a validating client applies: a local part without
+ * spaces or @, and a domain of Unicode letter/digit/hyphen labels with a dot. ASCII-only addresses pass `email` too.
+ */
+export const IDN_EMAIL = /^[^\s@]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}\p{N}]{2,}$/u;
+ajv.addFormat('idn-email', IDN_EMAIL);
 
 /** Follows a local JSON pointer (`#/components/schemas/User`); undefined when it leads nowhere. */
 export const resolvePointer = (doc: OpenApiDocument, ref: string): unknown =>

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { type InferType, type Schema, mixed, number, object, string } from 'yup';
-import { type TrustProxy, durationMs, trustProxyOf } from './network-settings.js';
+import { type TrustProxy, corsOriginsOf, durationMs, trustProxyOf } from './network-settings.js';
 
 const port = (fallback: number) => number().integer().min(0).max(65535).default(fallback);
 const positiveInt = (fallback: number, max: number) => number().integer().min(1).max(max).default(fallback);
@@ -63,6 +63,8 @@ const schema = object({
   PASSWORD_RESET_RATE_LIMIT_MAX: positiveInt(10, 1_000_000),
   RATE_LIMIT_WINDOW: readableBy(durationMs, 'milliseconds or a duration such as "1 minute"').default('1 minute'),
   TRUST_PROXY: readableBy(trustProxyOf, 'true, false, a hop count or a list of addresses').default('false'),
+  CORS_ORIGINS: readableBy(corsOriginsOf, '* or comma-separated origins such as https://app.example.com (no path, no trailing slash)').optional(),
+  PUBLIC_API_URL: string().trim().matches(/^https?:\/\/[^\s#?]+[^/\s#?]$/, 'PUBLIC_API_URL must be an http(s) URL without query, fragment or trailing slash').optional(),
 });
 
 type Env = InferType<typeof schema>;
@@ -70,6 +72,10 @@ type Env = InferType<typeof schema>;
 export interface Config {
   readonly env: Env['NODE_ENV'];
   readonly http: { readonly port: number; readonly host: string; readonly bodyLimitBytes: number; readonly shutdownDrainMs: number };
+  /** Origins browsers may call the API from (`['*']`: any); empty: no CORS headers at all. */
+  readonly corsOrigins: readonly string[];
+  /** The API's public base URL (the OpenAPI `servers` entry); undefined: relative to where the document is served. */
+  readonly publicApiUrl: string | undefined;
   readonly storage: {
     readonly kind: StorageKind;
     readonly dataDir: string;
@@ -145,6 +151,8 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   return {
     env: env.NODE_ENV,
     http: { port: env.PORT, host: env.HOST, bodyLimitBytes: env.BODY_LIMIT_BYTES, shutdownDrainMs: env.SHUTDOWN_DRAIN_MS },
+    corsOrigins: corsOriginsOf(env.CORS_ORIGINS ?? '') ?? [],
+    publicApiUrl: env.PUBLIC_API_URL,
     storage: { kind: storageKind(env), dataDir: env.DATA_DIR, mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB, timeoutMs: env.MONGODB_TIMEOUT_MS } },
     logLevel: env.LOG_LEVEL,
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },

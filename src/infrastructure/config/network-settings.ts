@@ -23,3 +23,16 @@ export function trustProxyOf(raw: string): TrustProxy | null {
   const entries = value.split(',').map((entry) => entry.trim());
   return entries.length > 0 && entries.every((entry) => ADDRESS.test(entry)) ? entries : null;
 }
+
+const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * CORS_ORIGINS: `*` alone, or comma-separated exact origins (`https://app.example.com`, `http://localhost:5173`:
+ * scheme, lower-case host, optional port, no path or trailing slash, as a browser sends Origin). An empty list
+ * means no CORS at all; null when the value is none of these.
+ */
+export function corsOriginsOf(raw: string): string[] | null {
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.length === 1 && entries[0] === '*') return ['*'];
+  return entries.every((entry) => ORIGIN.test(entry)) ? [...new Set(entries)] : null;
+}

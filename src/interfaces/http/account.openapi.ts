@@ -1,3 +1,4 @@
+import { ACTIVITY_REASONS, ACTIVITY_TYPES } from './activity-types.js';
 import type { FastifySchema } from 'fastify';
 import { object } from 'yup';
 import { NAME_MAX_LENGTH } from '../../domain/person-name.js';
@@ -9,7 +10,10 @@ import { BEARER_SECURITY, USER_REF, errorResponses } from './openapi.js';
 import { yupToJsonSchema } from './yup-json-schema.js';
 import type { JsonSchema } from './yup-json-schema.js';
 
-const NO_STORE = { 'cache-control': { type: 'string', const: 'no-store', description: 'Never cached: the answer is personal' } };
+const NO_STORE = {
+  'cache-control': { type: 'string', const: 'no-store', description: 'Never cached: the answer is personal' },
+  pragma: { type: 'string', const: 'no-cache', description: 'For HTTP/1.0 caches' },
+};
 
 const envelopeOf = (description: string, message: string, data: JsonSchema): JsonSchema => ({
   description,
@@ -25,11 +29,11 @@ const activityEntry: JsonSchema = {
   required: ['type', 'occurredAt', 'clientIp', 'userAgent'],
   additionalProperties: false,
   properties: {
-    type: { type: 'string', examples: ['user_registered', 'user_signed_in', 'sign_in_failed', 'password_rehashed'] },
+    type: { type: 'string', enum: [...ACTIVITY_TYPES], description: 'The snake_case name of the event' },
     occurredAt: { type: 'string', format: 'date-time' },
     clientIp: { type: ['string', 'null'] },
     userAgent: { type: ['string', 'null'], maxLength: 512 },
-    reason: { type: 'string', description: 'Only on failures, e.g. wrong_password' },
+    reason: { type: 'string', enum: [...ACTIVITY_REASONS], description: 'Only on failed sign-ins and ended sessions' },
   },
 };
 
@@ -46,6 +50,7 @@ const authenticatedErrors = (...codes: ErrorCode[]) =>
   errorResponses('MISSING_TOKEN', 'INVALID_TOKEN', 'RATE_LIMITED', 'INTERNAL', 'STORE_UNAVAILABLE', 'SHUTTING_DOWN', ...codes);
 
 export const currentUserRouteSchema: FastifySchema = {
+  operationId: 'getCurrentUser',
   summary: 'The account the bearer token belongs to',
   tags: ['account'],
   security: BEARER_SECURITY,
@@ -62,6 +67,7 @@ export const currentUserRouteSchema: FastifySchema = {
 };
 
 export const activityRouteSchema: FastifySchema = {
+  operationId: 'getAccountActivity',
   summary: "The account's own security activity, newest first",
   tags: ['account'],
   security: BEARER_SECURITY,
@@ -83,6 +89,7 @@ export const profileSchema = object({ name: text(), lastname: text() });
 const nameRule = { minLength: 1, maxLength: NAME_MAX_LENGTH, description: 'Trimmed, no control characters' };
 
 export const changeProfileRouteSchema: FastifySchema = {
+  operationId: 'changeProfile',
   summary: "Change the signed-in account's name and last name",
   tags: ['account'],
   security: BEARER_SECURITY,

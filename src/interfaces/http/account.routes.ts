@@ -8,6 +8,7 @@ import { requestMetadata } from './auth.routes.js';
 import { validateBody } from './auth.schemas.js';
 import { authenticate } from './bearer-auth.js';
 import { validatedByYup } from './openapi.js';
+import { noStore } from './no-store.js';
 
 export const CURRENT_USER_MESSAGE = 'User retrieved successfully';
 export const ACTIVITY_MESSAGE = 'Account activity retrieved successfully';
@@ -48,7 +49,7 @@ export function accountRoutes(useCases: Pick<UseCases, 'authenticate' | 'current
     app.get('/auth/me', { schema: currentUserRouteSchema, ...validatedByYup }, async (request, reply) => {
       const { userId } = await authenticate(request, useCases);
       const user = await useCases.currentUser.execute({ userId });
-      return reply.header('cache-control', 'no-store').send({ message: CURRENT_USER_MESSAGE, data: { user } });
+      return noStore(reply).send({ message: CURRENT_USER_MESSAGE, data: { user } });
     });
 
     app.patch('/auth/me', { schema: changeProfileRouteSchema, ...validatedByYup }, async (request, reply) => {
@@ -56,15 +57,13 @@ export function accountRoutes(useCases: Pick<UseCases, 'authenticate' | 'current
       const body = validateBody(profileSchema, request.body);
       if (!body.ok) throw new InvalidInput(body.issues);
       const user = await useCases.changeProfile.execute({ userId, ...body.value, metadata: requestMetadata(request) });
-      return reply.header('cache-control', 'no-store').send({ message: PROFILE_CHANGED_MESSAGE, data: { user } });
+      return noStore(reply).send({ message: PROFILE_CHANGED_MESSAGE, data: { user } });
     });
 
     app.get('/auth/me/activity', { schema: activityRouteSchema, ...validatedByYup }, async (request, reply) => {
       const { userId } = await authenticate(request, useCases);
       const page = await useCases.accountActivity.execute({ userId, ...parseActivityQuery(request.query) });
-      return reply
-        .header('cache-control', 'no-store')
-        .send({ message: ACTIVITY_MESSAGE, data: { events: page.entries.map(toResource), nextCursor: page.nextCursor } });
+      return noStore(reply).send({ message: ACTIVITY_MESSAGE, data: { events: page.entries.map(toResource), nextCursor: page.nextCursor } });
     });
   };
 }

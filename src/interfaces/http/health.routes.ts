@@ -29,8 +29,9 @@ const withinTimeout = (check: Promise<void>, ms: number): Promise<boolean> => {
   return Promise.race([check.then(() => true, () => false), timeout]).finally(() => clearTimeout(timer));
 };
 
-const liveSchema: FastifySchema = { summary: 'Liveness probe', tags: ['operations'], response: { 200: status('live') } };
+const liveSchema: FastifySchema = { operationId: 'getLiveness', summary: 'Liveness probe', tags: ['operations'], response: { 200: status('live') } };
 const readySchema: FastifySchema = {
+  operationId: 'getReadiness',
   summary: 'Readiness probe: the store is reachable and writable, and the service is not shutting down',
   tags: ['operations'],
   response: { 200: status('ready'), ...errorResponses('STORE_UNAVAILABLE', 'SHUTTING_DOWN') },

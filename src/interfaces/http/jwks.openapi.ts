@@ -20,6 +20,7 @@ const ecPublicKey = {
 
 /** GET /.well-known/jwks.json: an RFC 7517 JWK Set of EC P-256 public keys, never a private member. */
 export const jwksRouteSchema = (maxAgeSeconds: number): FastifySchema => ({
+  operationId: 'getJwks',
   summary: 'The public keys access tokens are verified with (JWK Set, RFC 7517)',
   description: 'The current signing key first, then any previous or upcoming public keys. Pick the key by the token header kid.',
   tags: ['keys'],

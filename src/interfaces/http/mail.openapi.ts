@@ -2,7 +2,7 @@ import type { FastifySchema } from 'fastify';
 import { object } from 'yup';
 import { EMAIL_MAX_LENGTH } from '../../domain/email.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/password.js';
-import { REQUEST_ID_HEADERS } from './auth.openapi.js';
+import { NO_STORE_HEADERS, REQUEST_ID_HEADERS } from './auth.openapi.js';
 import { text } from './auth.schemas.js';
 import { BEARER_SECURITY, USER_REF, errorResponses } from './openapi.js';
 import { type JsonSchema, yupToJsonSchema } from './yup-json-schema.js';
@@ -21,6 +21,7 @@ const accepted = (description: string, message: string): JsonSchema => ({
 
 const withUser = (description: string, message: string): JsonSchema => ({
   description,
+  headers: NO_STORE_HEADERS,
   type: 'object',
   required: ['message', 'data'],
   additionalProperties: false,
@@ -37,6 +38,7 @@ export const RESET_REQUESTED_MESSAGE = 'If an account uses this address, a reset
 export const RESEND_MESSAGE = 'A verification mail is on its way, unless the address is already verified';
 
 export const resetRequestRouteSchema: FastifySchema = {
+  operationId: 'requestPasswordReset',
   summary: 'Ask for a password reset link (the same answer whether or not the address has an account)',
   tags: ['mail'],
   headers: REQUEST_ID_HEADERS,
@@ -45,6 +47,7 @@ export const resetRequestRouteSchema: FastifySchema = {
 };
 
 export const resetConfirmRouteSchema: FastifySchema = {
+  operationId: 'confirmPasswordReset',
   summary: 'Set a new password with the token of a reset link; every session of the account ends',
   tags: ['mail'],
   headers: REQUEST_ID_HEADERS,
@@ -56,6 +59,7 @@ export const resetConfirmRouteSchema: FastifySchema = {
 };
 
 export const verifyRouteSchema: FastifySchema = {
+  operationId: 'verifyEmail',
   summary: 'Prove the address with the token of the verification mail',
   tags: ['mail'],
   headers: REQUEST_ID_HEADERS,
@@ -64,6 +68,7 @@ export const verifyRouteSchema: FastifySchema = {
 };
 
 export const resendRouteSchema: FastifySchema = {
+  operationId: 'resendVerificationEmail',
   summary: 'Ask for another verification mail for the signed-in account',
   tags: ['mail'],
   security: BEARER_SECURITY,

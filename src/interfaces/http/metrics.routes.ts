@@ -16,6 +16,7 @@ export function metricsRoutes(exposition: MetricsExposition) {
       {
         config: OPERATIONS_ROUTE_CONFIG,
         schema: {
+          operationId: 'getMetrics',
           summary: 'Prometheus metrics (text exposition format)',
           tags: ['operations'],
           response: {

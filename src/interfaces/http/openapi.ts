@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { withSources } from './docs-csp.js';
+import { applyConventions } from './openapi-conventions.js';
 import { ERROR_TABLE, type ErrorCode, type ErrorHeader, type ErrorRow } from './error-table.js';
 import type { JsonSchema } from './yup-json-schema.js';
 
@@ -39,7 +40,7 @@ const SHARED_SCHEMAS: readonly JsonSchema[] = [
       id: { type: 'string', format: 'uuid' },
       name: { type: 'string' },
       lastname: { type: 'string' },
-      email: { type: 'string', format: 'email' },
+      email: { type: 'string', format: 'idn-email', description: 'Lower-cased, Unicode NFC; may be internationalised (RFC 6531)' },
       emailverified: { type: 'boolean', description: 'True once the owner followed the link of the verification mail' },
     },
   },
@@ -91,19 +92,36 @@ const INFO = {
   description: 'Sign users up and sign them in. Every response carries X-Request-Id; every error is the ErrorEnvelope.',
 };
 
+const TAGS = [
+  { name: 'auth', description: 'Sign up and sign in: each answers the user, an access token and a refresh token' },
+  { name: 'account', description: 'The signed-in account: profile and security activity' },
+  { name: 'sessions', description: 'Refresh, sign-out, signed-in devices and password change' },
+  { name: 'mail', description: 'Password reset and e-mail verification by mailed link' },
+  { name: 'keys', description: 'The public keys that verify access tokens' },
+  { name: 'operations', description: 'Health probes and metrics, for operators' },
+];
+
+export interface OpenApiOptions {
+  /** The API's public base URL, listed as the one server; absent: `/`, i.e. the host that serves the document. */
+  readonly publicUrl?: string;
+}
+
 /**
  * Registers the shared schemas, the OpenAPI 3.1 generator and Swagger UI at /docs (the document at /docs/json).
  * The UI runs under helmet's policy, plus the hashes of any inline script swagger-ui publishes, on /docs only.
  */
-export function registerOpenApi(app: FastifyInstance): void {
+export function registerOpenApi(app: FastifyInstance, options: OpenApiOptions = {}): void {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  const server = options.publicUrl === undefined ? { url: '/', description: 'The host serving this document' } : { url: options.publicUrl };
   void app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: INFO,
-      tags: [{ name: 'auth' }, { name: 'account' }, { name: 'sessions' }, { name: 'mail' }, { name: 'keys' }, { name: 'operations' }],
+      servers: [server],
+      tags: TAGS,
       components: { securitySchemes: SECURITY_SCHEMES },
     },
+    transformObject: (document) => applyConventions('openapiObject' in document ? document.openapiObject : document.swaggerObject),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
   });
   void app.register(swaggerUi, {

@@ -6,12 +6,13 @@ import { accountRoutes } from './account.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { sessionRoutes } from './sessions.routes.js';
 import { mailRoutes } from './mail.routes.js';
+import { type CorsOptions, registerCors } from './cors.js';
 import { HttpError, mapError, sendError, trackErrorCodes } from './error-mapper.js';
 import { jwksRoutes } from './jwks.routes.js';
 import { useStrictJsonParser } from './json-body-parser.js';
 import { registerOpenApi } from './openapi.js';
 import { type OperationsOptions, registerOperations } from './operations.js';
-import { securityHeaders } from './security-headers.js';
+import { httpsOnlyHeaders, securityHeaders } from './security-headers.js';
 import { ShutdownState } from './shutdown-state.js';
 
 export interface HttpServerOptions {
@@ -32,6 +33,10 @@ export interface HttpServerOptions {
   readonly timeoutsMs?: { readonly connection: number; readonly request: number };
   /** Metrics, request observation and the readiness timeout; without it, no /metrics and no observer. */
   readonly operations?: Omit<OperationsOptions, 'storeHealth' | 'shutdown'> & { readonly shutdown?: ShutdownState };
+  /** Origins allowed cross-origin (CORS_ORIGINS); none when absent. */
+  readonly cors?: CorsOptions;
+  /** The public base URL of the API (PUBLIC_API_URL), the OpenAPI `servers` entry; relative (`/`) when absent. */
+  readonly publicUrl?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -69,7 +74,10 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   app.addHook('preClose', async () => shutdown.stop());
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers(secure).header('x-request-id', request.id);
+    reply.headers(secure).headers(httpsOnlyHeaders(request.protocol)).header('x-request-id', request.id);
+  });
+  registerCors(app, options.cors ?? { origins: [] });
+  app.addHook('onRequest', async (_request, reply) => {
     if (shutdown.stopping) await sendError(reply, new HttpError('SHUTTING_DOWN'));
   });
 
@@ -97,7 +105,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   app.setNotFoundHandler(async (_request, reply) => sendError(reply, new HttpError('NOT_FOUND')));
 
   const { useCases } = options;
-  registerOpenApi(app);
+  registerOpenApi(app, options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl });
   registerOperations(app, { ...options.operations, storeHealth: useCases.storeHealth, shutdown });
   void app.register(async (auth) => {
     await auth.register(rateLimit, {

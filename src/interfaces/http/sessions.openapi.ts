@@ -24,6 +24,7 @@ const envelope = (description: string, message: string, data: JsonSchema): JsonS
 const noContent = (description: string): JsonSchema => ({ description, type: 'null' });
 
 export const refreshRouteSchema: FastifySchema = {
+  operationId: 'refreshSession',
   summary: 'Continue a session: rotate the refresh token, get a new access token',
   tags: ['sessions'],
   headers: REQUEST_ID_HEADERS,
@@ -36,6 +37,7 @@ export const refreshRouteSchema: FastifySchema = {
 };
 
 export const signOutRouteSchema: FastifySchema = {
+  operationId: 'signOut',
   summary: 'Sign out: this session (local), every other one (others), or all (global)',
   tags: ['sessions'],
   security: BEARER_SECURITY,
@@ -64,6 +66,7 @@ const sessionEntry: JsonSchema = {
 };
 
 export const listSessionsRouteSchema: FastifySchema = {
+  operationId: 'listSessions',
   summary: 'The signed-in devices of the account: live sessions, newest first',
   tags: ['sessions'],
   security: BEARER_SECURITY,
@@ -80,6 +83,7 @@ export const listSessionsRouteSchema: FastifySchema = {
 };
 
 export const revokeSessionRouteSchema: FastifySchema = {
+  operationId: 'revokeSession',
   summary: 'Sign one device out, by session id',
   tags: ['sessions'],
   security: BEARER_SECURITY,
@@ -89,6 +93,7 @@ export const revokeSessionRouteSchema: FastifySchema = {
 };
 
 export const changePasswordRouteSchema: FastifySchema = {
+  operationId: 'changePassword',
   summary: 'Change the password; every other session ends, this one stays',
   tags: ['sessions'],
   security: BEARER_SECURITY,

@@ -1,0 +1,37 @@
+import type { SignInFailureReason, UserEventType } from '../../domain/user.js';
+import type { RevocationReason } from '../../domain/session.js';
+
+/** Every event type an account's activity can show. Typed by the domain's union: a new event type fails to compile until listed. */
+const EVENT_TYPES: { readonly [T in UserEventType]: true } = {
+  UserRegistered: true,
+  UserSignedIn: true,
+  PasswordRehashed: true,
+  ProfileChanged: true,
+  PasswordChanged: true,
+  SignInFailed: true,
+  SessionStarted: true,
+  SessionRevoked: true,
+  RefreshTokenReused: true,
+  EmailVerificationRequested: true,
+  PasswordResetRequested: true,
+  EmailVerified: true,
+  PasswordReset: true,
+};
+
+const REASONS: { readonly [R in SignInFailureReason | RevocationReason]: true } = {
+  unknown_email: true,
+  wrong_password: true,
+  wrong_current_password: true,
+  sign_out: true,
+  revoked: true,
+  password_changed: true,
+  reuse_detected: true,
+  expired: true,
+};
+
+const snakeCase = (type: string): string => type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();
+
+/** The `type` values of GET /auth/me/activity entries (snake_case event types): the OpenAPI enum. */
+export const ACTIVITY_TYPES: readonly string[] = Object.keys(EVENT_TYPES).map(snakeCase);
+/** The `reason` values of failed sign-ins and ended sessions: the OpenAPI enum. */
+export const ACTIVITY_REASONS: readonly string[] = Object.keys(REASONS);

@@ -1,0 +1,38 @@
+import type { JsonSchema } from './yup-json-schema.js';
+
+type Operation = { security?: unknown; responses?: Record<string, { headers?: Record<string, unknown> }> };
+type Document = { paths?: Record<string, Record<string, unknown> | undefined> };
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace']);
+
+/** Routes under this prefix run inside the per-client rate limit (server.ts), which adds its headers to every answer. */
+export const RATE_LIMITED_PREFIX = '/auth/';
+
+const REQUEST_ID: JsonSchema = {
+  description: "The request's id: the client's X-Request-Id when it sent a sane one, else a new UUID. On every log line of the request",
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+};
+
+const RATE_LIMIT: Readonly<Record<string, JsonSchema>> = {
+  'x-ratelimit-limit': { description: 'Requests allowed per window for this client', schema: { type: 'string', pattern: '^\\d+$' } },
+  'x-ratelimit-remaining': { description: 'Requests left in the current window', schema: { type: 'string', pattern: '^\\d+$' } },
+  'x-ratelimit-reset': { description: 'Seconds until the window resets', schema: { type: 'string', pattern: '^\\d+$' } },
+};
+
+/**
+ * What every operation shares, applied to the generated document so that no route can forget it: the headers that
+ * hooks put on every answer (X-Request-Id everywhere, the rate-limit headers under /auth/), and `security: []` on
+ * every operation that does not require a bearer token (public, stated explicitly).
+ */
+export function applyConventions<T extends Document>(document: T): T {
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [method, value] of Object.entries(item ?? {})) {
+      if (!METHODS.has(method)) continue;
+      const operation = value as Operation;
+      operation.security ??= [];
+      const shared = path.startsWith(RATE_LIMITED_PREFIX) ? { 'x-request-id': REQUEST_ID, ...RATE_LIMIT } : { 'x-request-id': REQUEST_ID };
+      for (const response of Object.values(operation.responses ?? {})) response.headers = { ...shared, ...response.headers };
+    }
+  }
+  return document;
+}
