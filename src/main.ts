@@ -44,6 +44,8 @@ export async function startService(env: Record<string, string | undefined> = pro
   const app = buildHttpServer({
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
+    timeoutsMs: config.http.timeoutsMs,
+    maxConnections: config.http.maxConnections,
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
     useCases,

@@ -25,6 +25,12 @@ const schema = object({
   LOG_LEVEL: string().oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: positiveInt(16 * 1024, 1024 * 1024),
   SHUTDOWN_DRAIN_MS: number().integer().min(0).max(120_000).default(0),
+  HEADERS_TIMEOUT_MS: positiveInt(10_000, 600_000),
+  REQUEST_TIMEOUT_MS: positiveInt(30_000, 600_000),
+  IDLE_TIMEOUT_MS: positiveInt(30_000, 600_000),
+  KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000, 600_000),
+  TIMEOUT_CHECK_INTERVAL_MS: positiveInt(1_000, 30_000),
+  MAX_CONNECTIONS: positiveInt(900, 1_000_000),
   ARGON2_MEMORY_KIB: number().integer().min(1024).max(1024 * 1024).default(19456),
   ARGON2_TIME_COST: positiveInt(2, 20),
   ARGON2_PARALLELISM: positiveInt(1, 16),
@@ -63,7 +69,14 @@ type Env = InferType<typeof schema>;
 
 export interface Config {
   readonly env: Env['NODE_ENV'];
-  readonly http: { readonly port: number; readonly host: string; readonly bodyLimitBytes: number; readonly shutdownDrainMs: number };
+  readonly http: {
+    readonly port: number;
+    readonly host: string;
+    readonly bodyLimitBytes: number;
+    readonly shutdownDrainMs: number;
+    readonly timeoutsMs: HttpTimeouts;
+    readonly maxConnections: number;
+  };
   readonly storage: {
     readonly kind: StorageKind;
     readonly dataDir: string;
@@ -104,6 +117,20 @@ export interface Config {
   };
 }
 
+/** Deadlines for one connection; see the README's "Faults and limits" for the effective ones. */
+export interface HttpTimeouts {
+  /** Request line and headers complete within this (slowloris). */
+  readonly headers: number;
+  /** Whole request, body included, received within this. */
+  readonly request: number;
+  /** A socket that sends nothing for this long is closed. */
+  readonly connection: number;
+  /** An idle keep-alive socket between requests is closed after this. */
+  readonly keepAlive: number;
+  /** How often header and request deadlines are checked: a deadline may overrun by up to this much. */
+  readonly checkInterval: number;
+}
+
 /** Thrown at start-up for a setting that is present but wrong; the message names the variable. */
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -129,12 +156,32 @@ const storageKind = (env: Env): StorageKind => {
   return kind;
 };
 
+const httpTimeouts = (env: Env): HttpTimeouts => {
+  if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  }
+  return {
+    headers: env.HEADERS_TIMEOUT_MS,
+    request: env.REQUEST_TIMEOUT_MS,
+    connection: env.IDLE_TIMEOUT_MS,
+    keepAlive: env.KEEP_ALIVE_TIMEOUT_MS,
+    checkInterval: env.TIMEOUT_CHECK_INTERVAL_MS,
+  };
+};
+
 /** Reads and validates the configuration from environment variables. Throws ConfigError. */
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
   const env = validate(raw, schema);
   return {
     env: env.NODE_ENV,
-    http: { port: env.PORT, host: env.HOST, bodyLimitBytes: env.BODY_LIMIT_BYTES, shutdownDrainMs: env.SHUTDOWN_DRAIN_MS },
+    http: {
+      port: env.PORT,
+      host: env.HOST,
+      bodyLimitBytes: env.BODY_LIMIT_BYTES,
+      shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
+      timeoutsMs: httpTimeouts(env),
+      maxConnections: env.MAX_CONNECTIONS,
+    },
     storage: { kind: storageKind(env), dataDir: env.DATA_DIR, mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB } },
     logLevel: env.LOG_LEVEL,
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
