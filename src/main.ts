@@ -6,6 +6,7 @@ import type { StoreHealth } from './application/ports/store-health.port.js';
 import { buildUseCases } from './application/use-cases.js';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
+import { listenFailure } from './infrastructure/config/startup-checks.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { MailDispatcher } from './infrastructure/mail/mail-dispatcher.js';
 import { buildHttpServer } from './interfaces/http/server.js';
@@ -61,7 +62,7 @@ export async function startService(env: Record<string, string | undefined> = pro
     url = await app.listen({ port: config.http.port, host: config.http.host });
   } catch (error) {
     await composition.close();
-    throw error;
+    throw listenFailure(error, config.http.host, config.http.port);
   }
   mail.start();
   let closing: Promise<void> | undefined;
@@ -103,7 +104,7 @@ async function runFromCommandLine(): Promise<void> {
   try {
     await starting;
   } catch (error) {
-    process.stderr.write(`account-service failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`account-service failed to start: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')}\n`);
     process.exit(1);
   }
 }

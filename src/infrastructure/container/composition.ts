@@ -29,6 +29,7 @@ import { MongoUserRepository } from '../mongo/mongo-user.repository.js';
 import { loadSigningKey } from '../security/signing-key.js';
 import { SessionSweeper } from '../session-sweeper.js';
 import { VerificationKeyRing, loadPreviousPublicKeys } from '../security/verification-key-ring.js';
+import { ensureWritableDataDir, dataDirFailure } from '../config/startup-checks.js';
 import { coreModule } from './core.module.js';
 import { type StorageAdapters, storageModule } from './storage.module.js';
 import { METRICS } from './tokens.js';
@@ -54,7 +55,8 @@ const storages: Record<Config['storage']['kind'], (config: Config) => Promise<An
     });
   },
   lmdb: (config) => {
-    const store = LmdbStore.open(config.storage.dataDir);
+    ensureWritableDataDir(config.storage.dataDir);
+    const store = openLmdb(config.storage.dataDir);
     return Promise.resolve({
       store, storeClass: LmdbStore, close: () => store.close(),
       users: LmdbUserRepository, userViews: LmdbUserReadModel, events: LmdbEventLog, sessions: LmdbSessionRepository, outbox: LmdbOutbox, health: LmdbStoreHealth,
@@ -69,6 +71,14 @@ const storages: Record<Config['storage']['kind'], (config: Config) => Promise<An
   },
 };
 
+const openLmdb = (dataDir: string): LmdbStore => {
+  try {
+    return LmdbStore.open(dataDir);
+  } catch (error) {
+    throw dataDirFailure(dataDir, 'the LMDB store cannot be opened', error);
+  }
+};
+
 export interface CompositionOverrides {
   readonly clock?: Clock;
 }
@@ -78,6 +88,8 @@ const resolvePorts = (container: Container): Ports =>
 
 /** Wires every adapter chosen by the configuration into one container and resolves the ports from it. */
 export async function compose(config: Config, logger: Logger, overrides: CompositionOverrides = {}): Promise<Composition> {
+  const generatesKey = config.storage.kind !== 'memory' && !config.jwt.privateKeyPem && !config.jwt.privateKeyFile && config.env !== 'production';
+  if (generatesKey) ensureWritableDataDir(config.storage.dataDir);
   const { key, origin } = loadSigningKey({
     privateKeyPem: config.jwt.privateKeyPem,
     privateKeyFile: config.jwt.privateKeyFile,
