@@ -7,6 +7,7 @@ import { buildUseCases } from './application/use-cases.js';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
 import { listenFailure } from './infrastructure/config/startup-checks.js';
+import { installRejectionPolicy } from './infrastructure/process-policy.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { MailDispatcher } from './infrastructure/mail/mail-dispatcher.js';
 import { buildHttpServer } from './interfaces/http/server.js';
@@ -81,6 +82,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 async function runFromCommandLine(): Promise<void> {
   const starting = startService();
+  void starting.then((service) => installRejectionPolicy(service.app.log as Logger), () => undefined);
   const stop = (signal: string) => {
     const deadline = (ms: number) => setTimeout(() => process.exit(1), ms).unref();
     const startGrace = deadline(SHUTDOWN_GRACE_MS);

@@ -19,6 +19,7 @@ const schema = object({
   PORT: port(3000),
   HOST: string().trim().min(1).default('0.0.0.0'),
   DATA_DIR: string().trim().min(1).default('./data'),
+  MIN_FREE_DISK_BYTES: number().integer().min(0).default(64 * 1024 * 1024),
   STORAGE: mixed<StorageKind>().oneOf(STORAGE_KINDS).optional(),
   MONGODB_URI: string().trim().matches(/^mongodb(\+srv)?:\/\//, 'MONGODB_URI must start with mongodb:// or mongodb+srv://').optional(),
   MONGODB_DB: string().trim().matches(/^[^/\\. "$*<>:|?]{1,63}$/, 'MONGODB_DB must be a valid MongoDB database name').default('accounts'),
@@ -80,6 +81,8 @@ export interface Config {
   readonly storage: {
     readonly kind: StorageKind;
     readonly dataDir: string;
+    /** Readiness fails while DATA_DIR's filesystem has less free space (embedded store; 0 turns it off). */
+    readonly minFreeBytes: number;
     readonly mongodb: { readonly uri: string | undefined; readonly dbName: string };
   };
   readonly logLevel: string;
@@ -182,7 +185,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       timeoutsMs: httpTimeouts(env),
       maxConnections: env.MAX_CONNECTIONS,
     },
-    storage: { kind: storageKind(env), dataDir: env.DATA_DIR, mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB } },
+    storage: { kind: storageKind(env), dataDir: env.DATA_DIR, minFreeBytes: env.MIN_FREE_DISK_BYTES, mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB } },
     logLevel: env.LOG_LEVEL,
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX },

@@ -56,7 +56,7 @@ const storages: Record<Config['storage']['kind'], (config: Config) => Promise<An
   },
   lmdb: (config) => {
     ensureWritableDataDir(config.storage.dataDir);
-    const store = openLmdb(config.storage.dataDir);
+    const store = openLmdb(config.storage.dataDir, config.storage.minFreeBytes);
     return Promise.resolve({
       store, storeClass: LmdbStore, close: () => store.close(),
       users: LmdbUserRepository, userViews: LmdbUserReadModel, events: LmdbEventLog, sessions: LmdbSessionRepository, outbox: LmdbOutbox, health: LmdbStoreHealth,
@@ -71,9 +71,9 @@ const storages: Record<Config['storage']['kind'], (config: Config) => Promise<An
   },
 };
 
-const openLmdb = (dataDir: string): LmdbStore => {
+const openLmdb = (dataDir: string, minFreeBytes: number): LmdbStore => {
   try {
-    return LmdbStore.open(dataDir);
+    return LmdbStore.open(dataDir, minFreeBytes);
   } catch (error) {
     throw dataDirFailure(dataDir, 'the LMDB store cannot be opened', error);
   }

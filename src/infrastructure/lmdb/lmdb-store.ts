@@ -4,7 +4,9 @@ import { type Database, type RootDatabase, open } from 'lmdb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionSnapshot } from '../../domain/session.js';
 import type { UserSnapshot } from '../../domain/user.js';
+import { ServiceUnavailable } from '../../application/errors.js';
 import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
+import { STORE_RETRY_AFTER_SECONDS, WriteFailures, isStoreWriteFailure, realCause } from './lmdb-write-failures.js';
 
 export interface StoredUser extends Omit<UserSnapshot, 'createdAt'> {
   readonly createdAt: number;
@@ -40,8 +42,15 @@ export class LmdbStore {
   readonly sessionsByUser: Database<null, [string, string]>;
   readonly sessionsByExpiry: Database<null, [number, string]>;
   private readonly meta: Database<number, string>;
+  /** Failed commits, for readiness. */
+  readonly writeFailures = new WriteFailures();
 
-  constructor(readonly root: RootDatabase) {
+  constructor(
+    readonly root: RootDatabase,
+    readonly dataDir = '.',
+    /** Readiness fails while the filesystem of `dataDir` has less free space than this (0: never). */
+    readonly minFreeBytes = 0,
+  ) {
     this.users = root.openDB<StoredUser, string>({ name: 'users' });
     this.userIdsByEmail = root.openDB<string, string>({ name: 'users-by-email' });
     this.events = root.openDB<StoredEvent, number>({ name: 'events' });
@@ -55,14 +64,25 @@ export class LmdbStore {
     this.meta = root.openDB<number, string>({ name: 'meta' });
   }
 
-  static open(dataDir: string): LmdbStore {
+  static open(dataDir: string, minFreeBytes = 0): LmdbStore {
     mkdirSync(dataDir, { recursive: true });
-    return new LmdbStore(open({ path: join(dataDir, 'accounts.lmdb'), maxDbs: 32, overlappingSync: false }));
+    return new LmdbStore(open({ path: join(dataDir, 'accounts.lmdb'), maxDbs: 32, overlappingSync: false }), dataDir, minFreeBytes);
   }
 
-  /** Runs `work` inside one write transaction; resolves once it is committed and flushed. */
-  transaction<T>(work: () => T): Promise<T> {
-    return this.root.transaction(work);
+  /**
+   * Runs `work` inside one write transaction; resolves once it is committed and flushed. A commit the disk refuses
+   * (ENOSPC, EIO, map full) rejects with `ServiceUnavailable('store_unavailable')` carrying the real cause; nothing
+   * of the transaction is written. Errors thrown by `work` itself pass through unchanged.
+   */
+  async transaction<T>(work: () => T): Promise<T> {
+    try {
+      return await this.root.transaction(work);
+    } catch (error) {
+      if (!isStoreWriteFailure(error)) throw error;
+      const cause = await realCause(error as Error);
+      this.writeFailures.record(cause);
+      throw new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS, cause);
+    }
   }
 
   /** Appends events inside the current write transaction; an eventId already stored is skipped. */

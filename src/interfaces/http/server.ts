@@ -55,6 +55,11 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 const trustedProxies = (setting: HttpServerOptions['trustProxy']) =>
   typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 
+const causeOf = (error: unknown): { message: string; code?: unknown } | null => {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Error ? { message: cause.message, code: (cause as { code?: unknown }).code } : null;
+};
+
 /** Builds the HTTP adapter: routes, content-type and size rules, and the one error mapping. Does not listen. */
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const timeouts = { ...DEFAULT_TIMEOUTS_MS, ...options.timeoutsMs };
@@ -104,7 +109,9 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   app.setErrorHandler(async (error, request, reply) => {
-    if (mapError(error).code === 'INTERNAL') request.log.error({ err: error }, 'unexpected error');
+    const { code } = mapError(error);
+    if (code === 'INTERNAL') request.log.error({ err: error }, 'unexpected error');
+    if (code === 'STORE_UNAVAILABLE') request.log.warn({ cause: causeOf(error) }, 'store unavailable: answered 503');
     return sendError(reply, error);
   });
 
