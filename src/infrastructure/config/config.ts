@@ -49,6 +49,8 @@ const schema = object({
   REFRESH_REUSE_GRACE_SECONDS: number().integer().min(0).max(300).default(10),
   REFRESH_TOKEN_SECRET: string().trim().min(32, 'REFRESH_TOKEN_SECRET must be at least 32 characters').optional(),
   SESSION_SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
+  EVENT_RETENTION_DAYS: positiveInt(90, 3650),
+  EVENT_SWEEP_INTERVAL_SECONDS: positiveInt(3600, 86_400),
   PASSWORD_RESET_TTL_SECONDS: positiveInt(1800, 86_400),
   EMAIL_VERIFICATION_TTL_SECONDS: positiveInt(86_400, 30 * 86_400),
   PASSWORD_RESET_MAX_PER_ADDRESS: positiveInt(3, 100),
@@ -107,6 +109,8 @@ export interface Config {
     readonly refreshTokenSecret: string | undefined;
     readonly sweepIntervalSeconds: number;
   };
+  /** High-volume events (failed and successful sign-ins, session starts, mail requests) older than this are removed. */
+  readonly retention: { readonly days: number; readonly sweepIntervalSeconds: number };
   readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly reset: { readonly max: number; readonly windowMs: number } };
   readonly trustProxy: TrustProxy;
   readonly jwt: {
@@ -206,6 +210,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       refreshTokenSecret: env.REFRESH_TOKEN_SECRET,
       sweepIntervalSeconds: env.SESSION_SWEEP_INTERVAL_SECONDS,
     },
+    retention: { days: env.EVENT_RETENTION_DAYS, sweepIntervalSeconds: env.EVENT_SWEEP_INTERVAL_SECONDS },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,
       windowMs: durationMs(env.RATE_LIMIT_WINDOW) ?? 60_000,

@@ -30,6 +30,8 @@ import { loadSigningKey } from '../security/signing-key.js';
 import { SessionSweeper } from '../session-sweeper.js';
 import { VerificationKeyRing, loadPreviousPublicKeys } from '../security/verification-key-ring.js';
 import { ensureWritableDataDir, dataDirFailure } from '../config/startup-checks.js';
+import { EventRetentionSweeper } from '../event-retention.js';
+import { LmdbEventPruner } from '../lmdb/lmdb-event-pruner.js';
 import { coreModule } from './core.module.js';
 import { type StorageAdapters, storageModule } from './storage.module.js';
 import { METRICS } from './tokens.js';
@@ -79,6 +81,17 @@ const openLmdb = (dataDir: string, minFreeBytes: number): LmdbStore => {
   }
 };
 
+/** The retention sweep of the embedded store (MongoDB has no sweep yet; the in-memory store is lost on restart anyway). */
+const retentionSweeper = (config: Config, store: object, clock: Clock, logger: Logger): EventRetentionSweeper | null =>
+  store instanceof LmdbStore
+    ? new EventRetentionSweeper(new LmdbEventPruner(store), clock, {
+        retentionDays: config.retention.days,
+        intervalMs: config.retention.sweepIntervalSeconds * 1000,
+        batchSize: 500,
+        maxBatches: 200,
+      }, logger)
+    : null;
+
 export interface CompositionOverrides {
   readonly clock?: Clock;
 }
@@ -108,6 +121,8 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
   const ports = resolvePorts(container);
   const sweeper = new SessionSweeper(ports.sessions, ports.clock, { intervalMs: config.sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, logger);
   sweeper.start();
+  const retention = retentionSweeper(config, storage.store, ports.clock, logger);
+  retention?.start();
   let closed: Promise<void> | undefined;
   return {
     ports,
@@ -118,6 +133,6 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
       delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000 },
     },
     metrics: container.get(METRICS),
-    close: () => (closed ??= sweeper.stop().then(() => storage.close())),
+    close: () => (closed ??= Promise.all([sweeper.stop(), retention?.stop()]).then(() => storage.close())),
   };
 }
