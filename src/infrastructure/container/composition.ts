@@ -32,6 +32,7 @@ import { VerificationKeyRing, loadPreviousPublicKeys } from '../security/verific
 import { ensureWritableDataDir, dataDirFailure } from '../config/startup-checks.js';
 import { EventRetentionSweeper } from '../event-retention.js';
 import { LmdbEventPruner } from '../lmdb/lmdb-event-pruner.js';
+import { freeBytes } from '../lmdb/lmdb-write-failures.js';
 import { coreModule } from './core.module.js';
 import { type StorageAdapters, storageModule } from './storage.module.js';
 import { METRICS } from './tokens.js';
@@ -122,6 +123,9 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
   const sweeper = new SessionSweeper(ports.sessions, ports.clock, { intervalMs: config.sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, logger);
   sweeper.start();
   const retention = retentionSweeper(config, storage.store, ports.clock, logger);
+  const metrics = container.get<PrometheusMetrics>(METRICS);
+  const { store } = storage;
+  if (store instanceof LmdbStore) metrics.observeStore(() => ({ sizeBytes: store.sizeBytes(), freeBytes: freeBytes(store.dataDir) }));
   retention?.start();
   let closed: Promise<void> | undefined;
   return {
@@ -132,7 +136,7 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
       mail: config.mail,
       delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000 },
     },
-    metrics: container.get(METRICS),
+    metrics,
     close: () => (closed ??= Promise.all([sweeper.stop(), retention?.stop()]).then(() => storage.close())),
   };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Database, type RootDatabase, open } from 'lmdb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
@@ -98,6 +98,15 @@ export class LmdbStore {
       if (needsMail(event)) void this.outbox.put(seq, newEntry(event.eventId));
     }
     void this.meta.put('event-seq', seq);
+  }
+
+  /** Bytes used on disk by the environment's data file; null when it cannot be read. */
+  sizeBytes(): number | null {
+    try {
+      return statSync(join(this.dataDir, 'accounts.lmdb')).blocks * 512;
+    } catch {
+      return null;
+    }
   }
 
   /** Commits a write of the last health-check time; rejects when the store cannot write. */
