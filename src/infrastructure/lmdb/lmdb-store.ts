@@ -5,6 +5,7 @@ import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionSnapshot } from '../../domain/session.js';
 import type { UserSnapshot } from '../../domain/user.js';
 import { ServiceUnavailable } from '../../application/errors.js';
+import { nextFailures } from '../sign-in-failures.js';
 import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
 import { STORE_RETRY_AFTER_SECONDS, WriteFailures, isStoreWriteFailure, realCause } from './lmdb-write-failures.js';
 
@@ -41,6 +42,8 @@ export class LmdbStore {
   readonly outbox: Database<OutboxEntry, number>;
   readonly sessionsByUser: Database<null, [string, string]>;
   readonly sessionsByExpiry: Database<null, [number, string]>;
+  /** Per e-mail: failed sign-ins since the last successful one, newest first (epoch ms); see sign-in-failures.ts. */
+  readonly signInFailures: Database<number[], string>;
   private readonly meta: Database<number, string>;
   /** Failed commits, for readiness. */
   readonly writeFailures = new WriteFailures();
@@ -62,6 +65,7 @@ export class LmdbStore {
     this.sessionsByUser = root.openDB<null, [string, string]>({ name: 'sessions-by-user' });
     this.sessionsByExpiry = root.openDB<null, [number, string]>({ name: 'sessions-by-expiry' });
     this.meta = root.openDB<number, string>({ name: 'meta' });
+    this.signInFailures = root.openDB<number[], string>({ name: 'sign-in-failures' });
   }
 
   static open(dataDir: string, minFreeBytes = 0): LmdbStore {
@@ -96,6 +100,9 @@ export class LmdbStore {
       void this.eventsByEmail.put([event.payload.email, seq], null);
       if (event.aggregateId !== null) void this.eventsByAggregate.put([event.aggregateId, seq], null);
       if (needsMail(event)) void this.outbox.put(seq, newEntry(event.eventId));
+      const failures = nextFailures(this.signInFailures.get(event.payload.email), event);
+      if (failures === null) void this.signInFailures.remove(event.payload.email);
+      else if (failures) void this.signInFailures.put(event.payload.email, failures);
     }
     void this.meta.put('event-seq', seq);
   }

@@ -64,3 +64,10 @@ export const fromEventDocument = (doc: EventDocument): RecordedEvent =>
     eventId: doc.eventId,
     metadata: doc.metadata,
   }) as RecordedEvent;
+
+/** Failed sign-ins of one e-mail since its last successful one (epoch ms, newest first). */
+export interface SignInFailuresDocument {
+  _id: string;
+  times: number[];
+  expiresAt: Date;
+}

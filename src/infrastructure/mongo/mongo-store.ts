@@ -1,7 +1,8 @@
+import { MAX_TRACKED_AGE_MS, nextFailures } from '../sign-in-failures.js';
 import { type ClientSession, type Collection, type Db, MongoClient, MongoServerSelectionError, type TransactionOptions } from 'mongodb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
-import { type EventDocument, type HealthDocument, type UserDocument, toEventDocument } from './mongo-documents.js';
+import { type EventDocument, type HealthDocument, type SignInFailuresDocument, type UserDocument, toEventDocument } from './mongo-documents.js';
 import { EVENT_INDEXES, OUTBOX_INDEXES, SESSION_INDEXES, USER_INDEXES, assertSupportsTransactions } from './mongo-schema.js';
 
 export interface MongoSettings {
@@ -39,6 +40,8 @@ const TRANSACTION: TransactionOptions = {
 export class MongoStore {
   readonly users: Collection<UserDocument>;
   readonly events: Collection<EventDocument>;
+  /** Per e-mail: failed sign-ins since the last successful one; removed by a TTL index 24 h after the last failure. */
+  readonly signInFailures: Collection<SignInFailuresDocument>;
   readonly health: Collection<HealthDocument>;
 
   constructor(
@@ -47,6 +50,7 @@ export class MongoStore {
   ) {
     this.users = db.collection<UserDocument>('users');
     this.events = db.collection<EventDocument>('events');
+    this.signInFailures = db.collection<SignInFailuresDocument>('sign-in-failures');
     this.health = db.collection<HealthDocument>('health');
   }
 
@@ -82,6 +86,7 @@ export class MongoStore {
     assertSupportsTransactions(await this.db.admin().command({ hello: 1 }));
     await this.users.createIndexes(USER_INDEXES);
     await this.events.createIndexes(EVENT_INDEXES);
+    await this.signInFailures.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'sign-in-failures-ttl' });
     await this.db.collection('sessions').createIndexes(SESSION_INDEXES);
     await this.db.collection('outbox').createIndexes(OUTBOX_INDEXES);
   }
@@ -104,7 +109,18 @@ export class MongoStore {
       if (written.upsertedCount === 1 && needsMail(event)) {
         await this.db.collection<OutboxDocument>('outbox').insertOne({ _id: eventId, ...newEntry(eventId), createdAt: event.occurredAt }, { session });
       }
+      if (written.upsertedCount === 1) await this.trackSignInFailures(event, session);
     }
+  }
+
+  /** Keeps the per-e-mail record of failed sign-ins (see sign-in-failures.ts) in the same transaction as the event. */
+  private async trackSignInFailures(event: RecordedEvent, session: ClientSession): Promise<void> {
+    const email = event.payload.email;
+    if (event.type === 'UserSignedIn') await this.signInFailures.deleteOne({ _id: email }, { session });
+    if (event.type !== 'SignInFailed') return;
+    const current = await this.signInFailures.findOne({ _id: email }, { session });
+    const times = nextFailures(current?.times, event) ?? [];
+    await this.signInFailures.updateOne({ _id: email }, { $set: { times, expiresAt: new Date(event.occurredAt.getTime() + MAX_TRACKED_AGE_MS) } }, { session, upsert: true });
   }
 
   /** Closes the connection pool. Idempotent. */
