@@ -65,8 +65,8 @@ const storages: Record<Config['storage']['kind'], (config: Config) => Promise<An
       users: LmdbUserRepository, userViews: LmdbUserReadModel, events: LmdbEventLog, sessions: LmdbSessionRepository, outbox: LmdbOutbox, health: LmdbStoreHealth,
     });
   },
-  mongodb: async ({ storage: { mongodb } }) => {
-    const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName });
+  mongodb: async ({ storage: { mongodb }, retention }) => {
+    const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName, eventRetentionDays: retention.days });
     return {
       store, storeClass: MongoStore, close: () => store.close(),
       users: MongoUserRepository, userViews: MongoUserReadModel, events: MongoEventLog, sessions: MongoSessionRepository, outbox: MongoOutbox, health: MongoStoreHealth,

@@ -20,6 +20,8 @@ export interface UserDocument {
  */
 export interface EventDocument {
   _id: ObjectId;
+  /** Set on high-volume events only: when MongoDB's TTL monitor may delete the event (EVENT_RETENTION_DAYS). */
+  expiresAt?: Date;
   eventId: string;
   type: RecordedEvent['type'];
   aggregateId: string | null;

@@ -10,7 +10,13 @@ export interface MongoSettings {
   readonly dbName: string;
   /** How long an operation waits for a usable primary before failing (and the service answering 503). */
   readonly serverSelectionTimeoutMS?: number;
+  /** EVENT_RETENTION_DAYS: high-volume events get an `expiresAt` this long after they occurred (default 90). */
+  readonly eventRetentionDays?: number;
 }
+
+const DAY_MS = 86_400_000;
+/** The high-volume types MongoDB's TTL monitor may delete; mail events are kept (a TTL index cannot see the outbox). */
+const TTL_EVENT_TYPES: ReadonlySet<string> = new Set(['SignInFailed', 'UserSignedIn', 'SessionStarted']);
 
 /** A document of the `outbox` collection: the delivery state of one mail, `_id` its event id. */
 export type OutboxDocument = OutboxEntry & { _id: string; createdAt: Date };
@@ -47,6 +53,7 @@ export class MongoStore {
   constructor(
     private readonly client: MongoClient,
     readonly db: Db,
+    private readonly eventRetentionDays = 90,
   ) {
     this.users = db.collection<UserDocument>('users');
     this.events = db.collection<EventDocument>('events');
@@ -66,7 +73,7 @@ export class MongoStore {
       writeConcern: { w: 'majority', journal: true },
       readPreference: 'primary',
     });
-    return new MongoStore(client, client.db(settings.dbName));
+    return new MongoStore(client, client.db(settings.dbName), settings.eventRetentionDays);
   }
 
   /** Creates the client, then `start()`s it; closes the client again when that fails. */
@@ -86,6 +93,7 @@ export class MongoStore {
     assertSupportsTransactions(await this.db.admin().command({ hello: 1 }));
     await this.users.createIndexes(USER_INDEXES);
     await this.events.createIndexes(EVENT_INDEXES);
+    await this.events.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'events-retention-ttl' });
     await this.signInFailures.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'sign-in-failures-ttl' });
     await this.db.collection('sessions').createIndexes(SESSION_INDEXES);
     await this.db.collection('outbox').createIndexes(OUTBOX_INDEXES);
@@ -104,7 +112,10 @@ export class MongoStore {
   /** Appends events inside the session's transaction, in order; an eventId already stored is left as it is. */
   async appendEvents(events: readonly RecordedEvent[], session: ClientSession): Promise<void> {
     for (const event of events) {
-      const { eventId, ...rest } = toEventDocument(event);
+      const { eventId, ...document } = toEventDocument(event);
+      const rest = TTL_EVENT_TYPES.has(event.type)
+        ? { ...document, expiresAt: new Date(event.occurredAt.getTime() + this.eventRetentionDays * DAY_MS) }
+        : document;
       const written = await this.events.updateOne({ eventId }, { $setOnInsert: rest }, { session, upsert: true });
       if (written.upsertedCount === 1 && needsMail(event)) {
         await this.db.collection<OutboxDocument>('outbox').insertOne({ _id: eventId, ...newEntry(eventId), createdAt: event.occurredAt }, { session });
