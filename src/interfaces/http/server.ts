@@ -76,7 +76,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     connectionTimeout: timeouts.connection,
     requestTimeout: timeouts.request,
     keepAliveTimeout: timeouts.keepAlive,
-    http: { headersTimeout: timeouts.headers, requestTimeout: timeouts.request, connectionsCheckingInterval: timeouts.checkInterval },
+    http: { headersTimeout: Math.min(timeouts.headers, timeouts.request), requestTimeout: timeouts.request, connectionsCheckingInterval: timeouts.checkInterval },
     trustProxy: trustedProxies(options.trustProxy),
   });
   app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
