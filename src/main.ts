@@ -6,6 +6,8 @@ import type { StoreHealth } from './application/ports/store-health.port.js';
 import { buildUseCases } from './application/use-cases.js';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
+import { listenFailure } from './infrastructure/config/startup-checks.js';
+import { installRejectionPolicy } from './infrastructure/process-policy.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { MailDispatcher } from './infrastructure/mail/mail-dispatcher.js';
 import { buildHttpServer } from './interfaces/http/server.js';
@@ -44,6 +46,8 @@ export async function startService(env: Record<string, string | undefined> = pro
   const app = buildHttpServer({
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
+    timeoutsMs: config.http.timeoutsMs,
+    maxConnections: config.http.maxConnections,
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
     cors: { origins: config.corsOrigins },
@@ -61,7 +65,7 @@ export async function startService(env: Record<string, string | undefined> = pro
     url = await app.listen({ port: config.http.port, host: config.http.host });
   } catch (error) {
     await composition.close();
-    throw error;
+    throw listenFailure(error, config.http.host, config.http.port);
   }
   mail.start();
   let closing: Promise<void> | undefined;
@@ -80,6 +84,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 async function runFromCommandLine(): Promise<void> {
   const starting = startService();
+  void starting.then((service) => installRejectionPolicy(service.app.log as Logger), () => undefined);
   const stop = (signal: string) => {
     const deadline = (ms: number) => setTimeout(() => process.exit(1), ms).unref();
     const startGrace = deadline(SHUTDOWN_GRACE_MS);
@@ -103,7 +108,7 @@ async function runFromCommandLine(): Promise<void> {
   try {
     await starting;
   } catch (error) {
-    process.stderr.write(`account-service failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`account-service failed to start: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')}\n`);
     process.exit(1);
   }
 }

@@ -20,8 +20,9 @@ export abstract class ApplicationError extends Error {
   constructor(
     message: string,
     readonly issues: readonly FieldIssue[] = [],
+    options?: { readonly cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = new.target.name;
   }
 }
@@ -84,8 +85,10 @@ export class ServiceUnavailable extends ApplicationError {
   constructor(
     readonly reason: 'overloaded' | 'store_unavailable',
     readonly retryAfterSeconds: number,
+    /** What the adapter saw (logged with the request id, never sent). */
+    cause?: unknown,
   ) {
-    super(`Service unavailable: ${reason}`);
+    super(`Service unavailable: ${reason}`, [], cause === undefined ? undefined : { cause });
     this.code = reason === 'overloaded' ? 'OVERLOADED' : 'STORE_UNAVAILABLE';
   }
 }

@@ -110,6 +110,24 @@ describeWithMongo('MongoDB adapters', (target) => {
       expect(JSON.stringify(events)).not.to.include('argon2');
     });
 
+    it('gives high-volume events an expiresAt EVENT_RETENTION_DAYS after they occurred, under a TTL index; account-defining events none', async () => {
+      const opened = await openStore();
+      const log = new MongoEventLog(opened);
+      const id = `retention-${Date.now()}`;
+      const occurredAt = new Date('2026-03-01T12:00:00.000Z');
+      const base = { aggregateId: id, occurredAt, payload: { email: `${id}@example.com` }, metadata: aRequestMetadata() };
+      await log.append([
+        { ...base, type: 'UserSignedIn', eventId: `${id}-signed-in` },
+        { ...base, type: 'UserRegistered', eventId: `${id}-registered` },
+      ] as RecordedEvent[]);
+      const signedIn = await opened.events.findOne({ eventId: `${id}-signed-in` });
+      const registered = await opened.events.findOne({ eventId: `${id}-registered` });
+      expect(signedIn?.expiresAt?.getTime()).to.equal(occurredAt.getTime() + 90 * 86_400_000);
+      expect(registered).to.not.have.property('expiresAt');
+      const ttl = (await opened.events.indexes()).find((index) => index.name === 'events-retention-ttl');
+      expect(ttl?.expireAfterSeconds).to.equal(0);
+    });
+
     it('pages events of the same instant in append order, without loss or repeat', async () => {
       const opened = await openStore();
       const log = new MongoEventLog(opened);

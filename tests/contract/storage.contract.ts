@@ -177,6 +177,22 @@ export function eventLogContract(adapter: string, makeStorage: StorageFactory): 
       expect(await storage.events.findByEmail({ email, types: ['SignInFailed'], since: at(0), limit: 10 })).to.have.length(1);
     });
 
+    it('keeps the failed sign-ins of an address since its last successful one, newest first, idempotently, as one record', async () => {
+      const email = `${uniqueId('fails')}@example.com`;
+      expect(await storage.events.recentSignInFailures(email)).to.deep.equal([]);
+      const repeated = failure(email, 2);
+      await storage.events.append([failure(email, 1), repeated]);
+      await storage.events.append([repeated]);
+      expect((await storage.events.recentSignInFailures(email)).map((time) => time.getTime())).to.deep.equal([at(2).getTime(), at(1).getTime()]);
+      const user = aUser(email);
+      await storage.users.add(user, record(user));
+      user.recordSignIn(at(3));
+      await storage.users.save(user, record(user));
+      expect(await storage.events.recentSignInFailures(email)).to.deep.equal([]);
+      await storage.events.append([failure(email, 4)]);
+      expect((await storage.events.recentSignInFailures(email)).map((time) => time.getTime())).to.deep.equal([at(4).getTime()]);
+    });
+
     it('pages the events of one aggregate newest first, following cursors to the end', async () => {
       const user = aUser();
       await storage.users.add(user, record(user));

@@ -23,6 +23,14 @@ describe('HTTP: /metrics (Prometheus)', () => {
       expect(text).to.match(/^nodejs_eventloop_lag_seconds /m);
     });
 
+    it('publishes the size of the embedded store and the free space beside it, the size growing with writes', async () => {
+      const before = sampleValue(await scrape(service), 'account_store_size_bytes');
+      expect(before).to.be.a('number').greaterThan(0);
+      expect(sampleValue(await scrape(service), 'account_store_free_disk_bytes')).to.be.a('number').greaterThan(0);
+      for (let i = 0; i < 30; i += 1) await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: `size${i}@example.com` }));
+      expect(sampleValue(await scrape(service), 'account_store_size_bytes')).to.be.greaterThan(before as number);
+    });
+
     it('moves exactly the counter of each sign-up and sign-in outcome', async () => {
       const email = 'metrics@example.com';
       const before = await scrape(service);

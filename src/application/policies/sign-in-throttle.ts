@@ -8,8 +8,8 @@ export interface SignInThrottleSettings {
 }
 
 /**
- * Per-account throttling read from the event log, so it holds across instances sharing the store.
- * Counts the `SignInFailed` events for an e-mail within the window that are newer than its latest
+ * Per-account throttling read from the event log's per-e-mail record of failures, so it holds across instances
+ * sharing the store. Counts the `SignInFailed` events for an e-mail within the window that are newer than its latest
  * `UserSignedIn`; at `maxFailures` it refuses until the oldest counted failure leaves the window.
  * A throttle, not a lockout: nobody can lock a victim out for longer than the window.
  */
@@ -19,21 +19,19 @@ export class SignInThrottle {
     private readonly settings: SignInThrottleSettings,
   ) {}
 
-  /** Resolves when the normalised e-mail may try to sign in now; throws TooManyAttempts otherwise. Reads only. */
+  /**
+   * Resolves when the normalised e-mail may try to sign in now; throws TooManyAttempts otherwise. Reads one record
+   * (the failures since the last success), so it costs the same whatever the account's history or `maxFailures`.
+   */
   async check(email: string): Promise<void> {
     const { maxFailures, windowSeconds } = this.settings;
     const now = this.deps.clock.now().getTime();
     const windowMs = windowSeconds * 1000;
-    const recent = await this.deps.events.findByEmail({
-      email,
-      types: ['SignInFailed', 'UserSignedIn'],
-      since: new Date(now - windowMs + 1),
-      limit: maxFailures,
-    });
-    if (recent.length < maxFailures || recent.some((event) => event.type !== 'SignInFailed')) return;
-    const oldestCounted = recent[maxFailures - 1];
+    const failures = await this.deps.events.recentSignInFailures(email);
+    const inWindow = failures.filter((at) => at.getTime() > now - windowMs);
+    const oldestCounted = inWindow[maxFailures - 1];
     if (!oldestCounted) return;
-    const freesAt = oldestCounted.occurredAt.getTime() + windowMs;
+    const freesAt = oldestCounted.getTime() + windowMs;
     throw new TooManyAttempts(Math.max(1, Math.ceil((freesAt - now) / 1000)));
   }
 }

@@ -50,6 +50,13 @@ export interface EventLog {
    * Throws `InvalidCursor` for a cursor this adapter did not issue.
    */
   findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage>;
+
+  /**
+   * The instants of the failed sign-ins (`SignInFailed`) of one e-mail since its last `UserSignedIn`, newest first:
+   * at most 1000 and none older than 24 h. Kept by `append` in the same write as the events, and read as one record,
+   * so its cost does not depend on the account's history. An address with none gives an empty array.
+   */
+  recentSignInFailures(email: string): Promise<Date[]>;
 }
 
 export const EVENT_LOG = token<EventLog>('EventLog');

@@ -22,6 +22,7 @@ const schema = object({
   PORT: port(3000),
   HOST: string().trim().min(1).default('0.0.0.0'),
   DATA_DIR: string().trim().min(1).default('./data'),
+  MIN_FREE_DISK_BYTES: number().integer().min(0).default(64 * 1024 * 1024),
   STORAGE: mixed<StorageKind>().oneOf(STORAGE_KINDS).optional(),
   MONGODB_URI: string().trim().matches(/^mongodb(\+srv)?:\/\//, 'MONGODB_URI must start with mongodb:// or mongodb+srv://').optional(),
   MONGODB_TIMEOUT_MS: number().integer().min(100).max(MONGODB_TIMEOUT_MAX_MS, `MONGODB_TIMEOUT_MS must be at most ${MONGODB_TIMEOUT_MAX_MS} (below the 30 s HTTP request timeout)`).default(5_000),
@@ -29,6 +30,12 @@ const schema = object({
   LOG_LEVEL: string().oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: positiveInt(16 * 1024, 1024 * 1024),
   SHUTDOWN_DRAIN_MS: number().integer().min(0).max(120_000).default(0),
+  HEADERS_TIMEOUT_MS: positiveInt(10_000, 600_000),
+  REQUEST_TIMEOUT_MS: positiveInt(30_000, 600_000),
+  IDLE_TIMEOUT_MS: positiveInt(30_000, 600_000),
+  KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000, 600_000),
+  TIMEOUT_CHECK_INTERVAL_MS: positiveInt(1_000, 30_000),
+  MAX_CONNECTIONS: positiveInt(900, 1_000_000),
   ARGON2_MEMORY_KIB: number().integer().min(1024).max(1024 * 1024).default(19456),
   ARGON2_TIME_COST: positiveInt(2, 20),
   ARGON2_PARALLELISM: positiveInt(1, 16),
@@ -46,6 +53,8 @@ const schema = object({
   REFRESH_REUSE_GRACE_SECONDS: number().integer().min(0).max(300).default(10),
   REFRESH_TOKEN_SECRET: string().trim().min(32, 'REFRESH_TOKEN_SECRET must be at least 32 characters').optional(),
   SESSION_SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
+  EVENT_RETENTION_DAYS: positiveInt(90, 3650),
+  EVENT_SWEEP_INTERVAL_SECONDS: positiveInt(3600, 86_400),
   PASSWORD_RESET_TTL_SECONDS: positiveInt(1800, 86_400),
   EMAIL_VERIFICATION_TTL_SECONDS: positiveInt(86_400, 30 * 86_400),
   PASSWORD_RESET_MAX_PER_ADDRESS: positiveInt(3, 100),
@@ -71,7 +80,14 @@ type Env = InferType<typeof schema>;
 
 export interface Config {
   readonly env: Env['NODE_ENV'];
-  readonly http: { readonly port: number; readonly host: string; readonly bodyLimitBytes: number; readonly shutdownDrainMs: number };
+  readonly http: {
+    readonly port: number;
+    readonly host: string;
+    readonly bodyLimitBytes: number;
+    readonly shutdownDrainMs: number;
+    readonly timeoutsMs: HttpTimeouts;
+    readonly maxConnections: number;
+  };
   /** Origins browsers may call the API from (`['*']`: any); empty: no CORS headers at all. */
   readonly corsOrigins: readonly string[];
   /** The API's public base URL (the OpenAPI `servers` entry); undefined: relative to where the document is served. */
@@ -79,6 +95,8 @@ export interface Config {
   readonly storage: {
     readonly kind: StorageKind;
     readonly dataDir: string;
+    /** Readiness fails while DATA_DIR's filesystem has less free space (embedded store; 0 turns it off). */
+    readonly minFreeBytes: number;
     /** `timeoutMs`: the deadline of one store operation or transaction, retries included (MONGODB_TIMEOUT_MS). */
     readonly mongodb: { readonly uri: string | undefined; readonly dbName: string; readonly timeoutMs: number };
   };
@@ -107,6 +125,8 @@ export interface Config {
     readonly refreshTokenSecret: string | undefined;
     readonly sweepIntervalSeconds: number;
   };
+  /** High-volume events (failed and successful sign-ins, session starts, mail requests) older than this are removed. */
+  readonly retention: { readonly days: number; readonly sweepIntervalSeconds: number };
   readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly reset: { readonly max: number; readonly windowMs: number } };
   readonly trustProxy: TrustProxy;
   readonly jwt: {
@@ -118,6 +138,20 @@ export interface Config {
     readonly previousPublicKeysDir: string | undefined;
     readonly previousPublicKeyFiles: readonly string[];
   };
+}
+
+/** Deadlines for one connection; see the README's "Faults and limits" for the effective ones. */
+export interface HttpTimeouts {
+  /** Request line and headers complete within this (slowloris). */
+  readonly headers: number;
+  /** Whole request, body included, received within this. */
+  readonly request: number;
+  /** A socket that sends nothing for this long is closed. */
+  readonly connection: number;
+  /** An idle keep-alive socket between requests is closed after this. */
+  readonly keepAlive: number;
+  /** How often header and request deadlines are checked: a deadline may overrun by up to this much. */
+  readonly checkInterval: number;
 }
 
 /** Thrown at start-up for a setting that is present but wrong; the message names the variable. */
@@ -145,15 +179,40 @@ const storageKind = (env: Env): StorageKind => {
   return kind;
 };
 
+const httpTimeouts = (env: Env): HttpTimeouts => {
+  if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  }
+  return {
+    headers: env.HEADERS_TIMEOUT_MS,
+    request: env.REQUEST_TIMEOUT_MS,
+    connection: env.IDLE_TIMEOUT_MS,
+    keepAlive: env.KEEP_ALIVE_TIMEOUT_MS,
+    checkInterval: env.TIMEOUT_CHECK_INTERVAL_MS,
+  };
+};
+
 /** Reads and validates the configuration from environment variables. Throws ConfigError. */
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
   const env = validate(raw, schema);
   return {
     env: env.NODE_ENV,
-    http: { port: env.PORT, host: env.HOST, bodyLimitBytes: env.BODY_LIMIT_BYTES, shutdownDrainMs: env.SHUTDOWN_DRAIN_MS },
+    http: {
+      port: env.PORT,
+      host: env.HOST,
+      bodyLimitBytes: env.BODY_LIMIT_BYTES,
+      shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
+      timeoutsMs: httpTimeouts(env),
+      maxConnections: env.MAX_CONNECTIONS,
+    },
     corsOrigins: corsOriginsOf(env.CORS_ORIGINS ?? '') ?? [],
     publicApiUrl: env.PUBLIC_API_URL,
-    storage: { kind: storageKind(env), dataDir: env.DATA_DIR, mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB, timeoutMs: env.MONGODB_TIMEOUT_MS } },
+    storage: {
+      kind: storageKind(env),
+      dataDir: env.DATA_DIR,
+      minFreeBytes: env.MIN_FREE_DISK_BYTES,
+      mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB, timeoutMs: env.MONGODB_TIMEOUT_MS },
+    },
     logLevel: env.LOG_LEVEL,
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX },
@@ -176,6 +235,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       refreshTokenSecret: env.REFRESH_TOKEN_SECRET,
       sweepIntervalSeconds: env.SESSION_SWEEP_INTERVAL_SECONDS,
     },
+    retention: { days: env.EVENT_RETENTION_DAYS, sweepIntervalSeconds: env.EVENT_SWEEP_INTERVAL_SECONDS },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,
       windowMs: durationMs(env.RATE_LIMIT_WINDOW) ?? 60_000,

@@ -29,6 +29,10 @@ import { MongoUserRepository } from '../mongo/mongo-user.repository.js';
 import { loadSigningKey } from '../security/signing-key.js';
 import { SessionSweeper } from '../session-sweeper.js';
 import { VerificationKeyRing, loadPreviousPublicKeys } from '../security/verification-key-ring.js';
+import { ensureWritableDataDir, dataDirFailure } from '../config/startup-checks.js';
+import { EventRetentionSweeper } from '../event-retention.js';
+import { LmdbEventPruner } from '../lmdb/lmdb-event-pruner.js';
+import { freeBytes } from '../lmdb/lmdb-write-failures.js';
 import { coreModule } from './core.module.js';
 import { type StorageAdapters, storageModule } from './storage.module.js';
 import { METRICS } from './tokens.js';
@@ -54,20 +58,40 @@ const storages: Record<Config['storage']['kind'], (config: Config) => Promise<An
     });
   },
   lmdb: (config) => {
-    const store = LmdbStore.open(config.storage.dataDir);
+    ensureWritableDataDir(config.storage.dataDir);
+    const store = openLmdb(config.storage.dataDir, config.storage.minFreeBytes);
     return Promise.resolve({
       store, storeClass: LmdbStore, close: () => store.close(),
       users: LmdbUserRepository, userViews: LmdbUserReadModel, events: LmdbEventLog, sessions: LmdbSessionRepository, outbox: LmdbOutbox, health: LmdbStoreHealth,
     });
   },
-  mongodb: async ({ storage: { mongodb } }) => {
-    const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName, operationTimeoutMS: mongodb.timeoutMs });
+  mongodb: async ({ storage: { mongodb }, retention }) => {
+    const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName, operationTimeoutMS: mongodb.timeoutMs, eventRetentionDays: retention.days });
     return {
       store, storeClass: MongoStore, close: () => store.close(),
       users: MongoUserRepository, userViews: MongoUserReadModel, events: MongoEventLog, sessions: MongoSessionRepository, outbox: MongoOutbox, health: MongoStoreHealth,
     };
   },
 };
+
+const openLmdb = (dataDir: string, minFreeBytes: number): LmdbStore => {
+  try {
+    return LmdbStore.open(dataDir, minFreeBytes);
+  } catch (error) {
+    throw dataDirFailure(dataDir, 'the LMDB store cannot be opened', error);
+  }
+};
+
+/** The retention sweep of the embedded store (MongoDB has no sweep yet; the in-memory store is lost on restart anyway). */
+const retentionSweeper = (config: Config, store: object, clock: Clock, logger: Logger): EventRetentionSweeper | null =>
+  store instanceof LmdbStore
+    ? new EventRetentionSweeper(new LmdbEventPruner(store), clock, {
+        retentionDays: config.retention.days,
+        intervalMs: config.retention.sweepIntervalSeconds * 1000,
+        batchSize: 500,
+        maxBatches: 200,
+      }, logger)
+    : null;
 
 export interface CompositionOverrides {
   readonly clock?: Clock;
@@ -78,6 +102,8 @@ const resolvePorts = (container: Container): Ports =>
 
 /** Wires every adapter chosen by the configuration into one container and resolves the ports from it. */
 export async function compose(config: Config, logger: Logger, overrides: CompositionOverrides = {}): Promise<Composition> {
+  const generatesKey = config.storage.kind !== 'memory' && !config.jwt.privateKeyPem && !config.jwt.privateKeyFile && config.env !== 'production';
+  if (generatesKey) ensureWritableDataDir(config.storage.dataDir);
   const { key, origin } = loadSigningKey({
     privateKeyPem: config.jwt.privateKeyPem,
     privateKeyFile: config.jwt.privateKeyFile,
@@ -102,6 +128,11 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
   }
   const sweeper = new SessionSweeper(ports.sessions, ports.clock, { intervalMs: config.sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, logger);
   sweeper.start();
+  const retention = retentionSweeper(config, storage.store, ports.clock, logger);
+  const metrics = container.get<PrometheusMetrics>(METRICS);
+  const { store } = storage;
+  if (store instanceof LmdbStore) metrics.observeStore(() => ({ sizeBytes: store.sizeBytes(), freeBytes: freeBytes(store.dataDir) }));
+  retention?.start();
   let closed: Promise<void> | undefined;
   return {
     ports,
@@ -111,7 +142,7 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
       mail: config.mail,
       delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: config.mail.retryBaseMs, maxBackoffMs: config.mail.retryMaxMs },
     },
-    metrics: container.get(METRICS),
-    close: () => (closed ??= sweeper.stop().then(() => storage.close())),
+    metrics,
+    close: () => (closed ??= Promise.all([sweeper.stop(), retention?.stop()]).then(() => storage.close())),
   };
 }

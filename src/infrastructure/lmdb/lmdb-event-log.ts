@@ -29,6 +29,10 @@ export class LmdbEventLog implements EventLog {
     return Promise.resolve(matches);
   }
 
+  async recentSignInFailures(email: string): Promise<Date[]> {
+    return Promise.resolve((this.store.signInFailures.get(email) ?? []).map((time) => new Date(time)));
+  }
+
   async findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage> {
     const before = page.cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor(page.cursor);
     const keys = [

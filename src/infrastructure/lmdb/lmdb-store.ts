@@ -1,10 +1,13 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Database, type RootDatabase, open } from 'lmdb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionSnapshot } from '../../domain/session.js';
 import type { UserSnapshot } from '../../domain/user.js';
+import { ServiceUnavailable } from '../../application/errors.js';
+import { nextFailures } from '../sign-in-failures.js';
 import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
+import { STORE_RETRY_AFTER_SECONDS, WriteFailures, isStoreWriteFailure, realCause } from './lmdb-write-failures.js';
 
 export interface StoredUser extends Omit<UserSnapshot, 'createdAt'> {
   readonly createdAt: number;
@@ -39,9 +42,18 @@ export class LmdbStore {
   readonly outbox: Database<OutboxEntry, number>;
   readonly sessionsByUser: Database<null, [string, string]>;
   readonly sessionsByExpiry: Database<null, [number, string]>;
+  /** Per e-mail: failed sign-ins since the last successful one, newest first (epoch ms); see sign-in-failures.ts. */
+  readonly signInFailures: Database<number[], string>;
   private readonly meta: Database<number, string>;
+  /** Failed commits, for readiness. */
+  readonly writeFailures = new WriteFailures();
 
-  constructor(readonly root: RootDatabase) {
+  constructor(
+    readonly root: RootDatabase,
+    readonly dataDir = '.',
+    /** Readiness fails while the filesystem of `dataDir` has less free space than this (0: never). */
+    readonly minFreeBytes = 0,
+  ) {
     this.users = root.openDB<StoredUser, string>({ name: 'users' });
     this.userIdsByEmail = root.openDB<string, string>({ name: 'users-by-email' });
     this.events = root.openDB<StoredEvent, number>({ name: 'events' });
@@ -53,16 +65,28 @@ export class LmdbStore {
     this.sessionsByUser = root.openDB<null, [string, string]>({ name: 'sessions-by-user' });
     this.sessionsByExpiry = root.openDB<null, [number, string]>({ name: 'sessions-by-expiry' });
     this.meta = root.openDB<number, string>({ name: 'meta' });
+    this.signInFailures = root.openDB<number[], string>({ name: 'sign-in-failures' });
   }
 
-  static open(dataDir: string): LmdbStore {
+  static open(dataDir: string, minFreeBytes = 0): LmdbStore {
     mkdirSync(dataDir, { recursive: true });
-    return new LmdbStore(open({ path: join(dataDir, 'accounts.lmdb'), maxDbs: 32, overlappingSync: false }));
+    return new LmdbStore(open({ path: join(dataDir, 'accounts.lmdb'), maxDbs: 32, overlappingSync: false }), dataDir, minFreeBytes);
   }
 
-  /** Runs `work` inside one write transaction; resolves once it is committed and flushed. */
-  transaction<T>(work: () => T): Promise<T> {
-    return this.root.transaction(work);
+  /**
+   * Runs `work` inside one write transaction; resolves once it is committed and flushed. A commit the disk refuses
+   * (ENOSPC, EIO, map full) rejects with `ServiceUnavailable('store_unavailable')` carrying the real cause; nothing
+   * of the transaction is written. Errors thrown by `work` itself pass through unchanged.
+   */
+  async transaction<T>(work: () => T): Promise<T> {
+    try {
+      return await this.root.transaction(work);
+    } catch (error) {
+      if (!isStoreWriteFailure(error)) throw error;
+      const cause = await realCause(error as Error);
+      this.writeFailures.record(cause);
+      throw new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS, cause);
+    }
   }
 
   /** Appends events inside the current write transaction; an eventId already stored is skipped. */
@@ -76,8 +100,20 @@ export class LmdbStore {
       void this.eventsByEmail.put([event.payload.email, seq], null);
       if (event.aggregateId !== null) void this.eventsByAggregate.put([event.aggregateId, seq], null);
       if (needsMail(event)) void this.outbox.put(seq, newEntry(event.eventId));
+      const failures = nextFailures(this.signInFailures.get(event.payload.email), event);
+      if (failures === null) void this.signInFailures.remove(event.payload.email);
+      else if (failures) void this.signInFailures.put(event.payload.email, failures);
     }
     void this.meta.put('event-seq', seq);
+  }
+
+  /** Bytes used on disk by the environment's data file; null when it cannot be read. */
+  sizeBytes(): number | null {
+    try {
+      return statSync(join(this.dataDir, 'accounts.lmdb')).blocks * 512;
+    } catch {
+      return null;
+    }
   }
 
   /** Commits a write of the last health-check time; rejects when the store cannot write. */

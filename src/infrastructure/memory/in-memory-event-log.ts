@@ -24,6 +24,11 @@ export class InMemoryEventLog implements EventLog {
     return matches;
   }
 
+  async recentSignInFailures(email: string): Promise<Date[]> {
+    await Promise.resolve();
+    return (this.store.signInFailures.get(email) ?? []).map((time) => new Date(time));
+  }
+
   async findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage> {
     await Promise.resolve();
     const events: RecordedEvent[] = [];

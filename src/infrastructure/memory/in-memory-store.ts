@@ -1,3 +1,4 @@
+import { nextFailures } from '../sign-in-failures.js';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionSnapshot } from '../../domain/session.js';
 import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
@@ -27,12 +28,18 @@ export class InMemoryStore {
     return Promise.resolve();
   }
 
+  /** Per e-mail: failed sign-ins since the last successful one, newest first (epoch ms). */
+  readonly signInFailures = new Map<string, number[]>();
+
   appendEvents(events: readonly RecordedEvent[]): void {
     for (const event of events) {
       if (this.eventIds.has(event.eventId)) continue;
       this.eventIds.add(event.eventId);
       this.events.push(structuredClone(event));
       if (needsMail(event)) this.outbox.set(event.eventId, newEntry(event.eventId));
+      const failures = nextFailures(this.signInFailures.get(event.payload.email), event);
+      if (failures === null) this.signInFailures.delete(event.payload.email);
+      else if (failures) this.signInFailures.set(event.payload.email, failures);
     }
   }
 }

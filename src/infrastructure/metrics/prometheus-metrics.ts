@@ -66,6 +66,29 @@ export class PrometheusMetrics {
     });
   }
 
+  /** Publishes the store's size on disk and the free space beside it (the embedded store; null values are left out). */
+  observeStore(sizes: () => { readonly sizeBytes: number | null; readonly freeBytes: number | null }): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'account_store_size_bytes',
+      help: 'Size of the embedded store on disk (DATA_DIR/accounts.lmdb)',
+      registers,
+      collect() {
+        const { sizeBytes } = sizes();
+        if (sizeBytes !== null) this.set(sizeBytes);
+      },
+    });
+    new Gauge({
+      name: 'account_store_free_disk_bytes',
+      help: 'Free space on the filesystem of DATA_DIR (readiness fails below MIN_FREE_DISK_BYTES)',
+      registers,
+      collect() {
+        const { freeBytes } = sizes();
+        if (freeBytes !== null) this.set(freeBytes);
+      },
+    });
+  }
+
   get contentType(): string {
     return this.registry.contentType;
   }

@@ -21,6 +21,8 @@ export interface UserDocument {
  */
 export interface EventDocument {
   _id: ObjectId;
+  /** Set on high-volume events only: when MongoDB's TTL monitor may delete the event (EVENT_RETENTION_DAYS). */
+  expiresAt?: Date;
   eventId: string;
   type: RecordedEvent['type'];
   aggregateId: string | null;
@@ -65,3 +67,10 @@ export const fromEventDocument = (doc: EventDocument): RecordedEvent =>
     eventId: doc.eventId,
     metadata: doc.metadata,
   }) as RecordedEvent;
+
+/** Failed sign-ins of one e-mail since its last successful one (epoch ms, newest first). */
+export interface SignInFailuresDocument {
+  _id: string;
+  times: number[];
+  expiresAt: Date;
+}

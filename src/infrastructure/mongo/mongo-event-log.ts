@@ -28,6 +28,11 @@ export class MongoEventLog implements EventLog {
     return docs.map(fromEventDocument);
   }
 
+  async recentSignInFailures(email: string): Promise<Date[]> {
+    const record = await this.store.guarded((signal) => this.store.signInFailures.findOne({ _id: email }, { signal }));
+    return (record?.times ?? []).map((time) => new Date(time));
+  }
+
   async findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage> {
     const after = page.cursor === null ? null : decodeMongoCursor(page.cursor);
     if (page.limit < 1) return { events: [], nextCursor: null };

@@ -1,8 +1,9 @@
 import { type ClientSession, type Collection, type Db, MongoClient, MongoError, type TransactionOptions } from 'mongodb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
+import { MAX_TRACKED_AGE_MS, nextFailures } from '../sign-in-failures.js';
 import { withDeadline } from './mongo-deadline.js';
-import { type EventDocument, type HealthDocument, type UserDocument, toEventDocument } from './mongo-documents.js';
+import { type EventDocument, type HealthDocument, type SignInFailuresDocument, type UserDocument, toEventDocument } from './mongo-documents.js';
 import { translated } from './mongo-errors.js';
 import { EVENT_INDEXES, OUTBOX_INDEXES, SESSION_INDEXES, USER_INDEXES } from './mongo-schema.js';
 import { waitForWritablePrimary } from './mongo-startup-check.js';
@@ -20,10 +21,15 @@ export interface MongoSettings {
   readonly operationTimeoutMS?: number;
   /** How long start-up waits for the server to become a writable primary (default 10 s). */
   readonly startupWaitMS?: number;
+  /** EVENT_RETENTION_DAYS: high-volume events get an `expiresAt` this long after they occurred (default 90). */
+  readonly eventRetentionDays?: number;
 }
 
 export const DEFAULT_OPERATION_TIMEOUT_MS = 5_000;
 const DEFAULT_STARTUP_WAIT_MS = 10_000;
+const DAY_MS = 86_400_000;
+/** The high-volume types MongoDB's TTL monitor may delete; mail events are kept (a TTL index cannot see the outbox). */
+const TTL_EVENT_TYPES: ReadonlySet<string> = new Set(['SignInFailed', 'UserSignedIn', 'SessionStarted']);
 
 /** A document of the `outbox` collection: the delivery state of one mail, `_id` its event id. */
 export type OutboxDocument = OutboxEntry & { _id: string; createdAt: Date };
@@ -56,6 +62,8 @@ const transactionOptions = (wtimeoutMS: number): TransactionOptions => ({
 export class MongoStore {
   readonly users: Collection<UserDocument>;
   readonly events: Collection<EventDocument>;
+  /** Per e-mail: failed sign-ins since the last successful one; removed by a TTL index 24 h after the last failure. */
+  readonly signInFailures: Collection<SignInFailuresDocument>;
   readonly health: Collection<HealthDocument>;
 
   /** The deadline of one operation or transaction; see MongoSettings.operationTimeoutMS. */
@@ -66,11 +74,13 @@ export class MongoStore {
     private readonly client: MongoClient,
     readonly db: Db,
     timeouts: Pick<MongoSettings, 'operationTimeoutMS' | 'startupWaitMS'> = {},
+    private readonly eventRetentionDays = 90,
   ) {
     this.operationTimeoutMS = timeouts.operationTimeoutMS ?? DEFAULT_OPERATION_TIMEOUT_MS;
     this.startupWaitMS = timeouts.startupWaitMS ?? DEFAULT_STARTUP_WAIT_MS;
     this.users = db.collection<UserDocument>('users');
     this.events = db.collection<EventDocument>('events');
+    this.signInFailures = db.collection<SignInFailuresDocument>('sign-in-failures');
     this.health = db.collection<HealthDocument>('health');
   }
 
@@ -87,7 +97,12 @@ export class MongoStore {
       writeConcern: { w: 'majority', journal: true, wtimeoutMS: operationTimeoutMS },
       readPreference: 'primary',
     });
-    return new MongoStore(client, client.db(settings.dbName), { operationTimeoutMS, ...(settings.startupWaitMS === undefined ? {} : { startupWaitMS: settings.startupWaitMS }) });
+    return new MongoStore(
+      client,
+      client.db(settings.dbName),
+      { operationTimeoutMS, ...(settings.startupWaitMS === undefined ? {} : { startupWaitMS: settings.startupWaitMS }) },
+      settings.eventRetentionDays,
+    );
   }
 
   /** Creates the client, then `start()`s it; closes the client again when that fails. */
@@ -110,6 +125,8 @@ export class MongoStore {
     await waitForWritablePrimary(() => this.db.admin().command({ hello: 1 }), { waitMs: this.startupWaitMS, intervalMs: 500 });
     await this.users.createIndexes(USER_INDEXES);
     await this.events.createIndexes(EVENT_INDEXES);
+    await this.events.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'events-retention-ttl' });
+    await this.signInFailures.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'sign-in-failures-ttl' });
     await this.db.collection('sessions').createIndexes(SESSION_INDEXES);
     await this.db.collection('outbox').createIndexes(OUTBOX_INDEXES);
   }
@@ -136,12 +153,26 @@ export class MongoStore {
   /** Appends events inside the session's transaction, in order; an eventId already stored is left as it is. */
   async appendEvents(events: readonly RecordedEvent[], session: ClientSession): Promise<void> {
     for (const event of events) {
-      const { eventId, ...rest } = toEventDocument(event);
+      const { eventId, ...document } = toEventDocument(event);
+      const rest = TTL_EVENT_TYPES.has(event.type)
+        ? { ...document, expiresAt: new Date(event.occurredAt.getTime() + this.eventRetentionDays * DAY_MS) }
+        : document;
       const written = await this.events.updateOne({ eventId }, { $setOnInsert: rest }, { session, upsert: true });
       if (written.upsertedCount === 1 && needsMail(event)) {
         await this.db.collection<OutboxDocument>('outbox').insertOne({ _id: eventId, ...newEntry(eventId), createdAt: event.occurredAt }, { session });
       }
+      if (written.upsertedCount === 1) await this.trackSignInFailures(event, session);
     }
+  }
+
+  /** Keeps the per-e-mail record of failed sign-ins (see sign-in-failures.ts) in the same transaction as the event. */
+  private async trackSignInFailures(event: RecordedEvent, session: ClientSession): Promise<void> {
+    const email = event.payload.email;
+    if (event.type === 'UserSignedIn') await this.signInFailures.deleteOne({ _id: email }, { session });
+    if (event.type !== 'SignInFailed') return;
+    const current = await this.signInFailures.findOne({ _id: email }, { session });
+    const times = nextFailures(current?.times, event) ?? [];
+    await this.signInFailures.updateOne({ _id: email }, { $set: { times, expiresAt: new Date(event.occurredAt.getTime() + MAX_TRACKED_AGE_MS) } }, { session, upsert: true });
   }
 
   /** Closes the connection pool. Idempotent. */

@@ -29,8 +29,10 @@ export interface HttpServerOptions {
   };
   /** Fastify's `trustProxy`: whether (and which) proxies' X-Forwarded-For gives the client address. */
   readonly trustProxy: boolean | number | string[];
-  /** Idle-socket and whole-request limits; 30 s each unless given. */
-  readonly timeoutsMs?: { readonly connection: number; readonly request: number };
+  /** Connection deadlines (any left out: headers 10 s, request and idle 30 s, keep-alive 5 s, checked every 1 s). */
+  readonly timeoutsMs?: Partial<HttpTimeoutsMs>;
+  /** Open connections at most; further ones are closed as they arrive (default 900). */
+  readonly maxConnections?: number;
   /** Metrics, request observation and the readiness timeout; without it, no /metrics and no observer. */
   readonly operations?: Omit<OperationsOptions, 'storeHealth' | 'shutdown'> & { readonly shutdown?: ShutdownState };
   /** Origins allowed cross-origin (CORS_ORIGINS); none when absent. */
@@ -39,7 +41,16 @@ export interface HttpServerOptions {
   readonly publicUrl?: string;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
+export interface HttpTimeoutsMs {
+  readonly headers: number;
+  readonly request: number;
+  readonly connection: number;
+  readonly keepAlive: number;
+  readonly checkInterval: number;
+}
+
+const DEFAULT_TIMEOUTS_MS: HttpTimeoutsMs = { headers: 10_000, request: 30_000, connection: 30_000, keepAlive: 5_000, checkInterval: 1_000 };
+const DEFAULT_MAX_CONNECTIONS = 900;
 const DEFAULT_RESET_RATE_LIMIT = { max: 10, windowMs: 15 * 60_000 };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -49,8 +60,14 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 const trustedProxies = (setting: HttpServerOptions['trustProxy']) =>
   typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 
+const causeOf = (error: unknown): { message: string; code?: unknown } | null => {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Error ? { message: cause.message, code: (cause as { code?: unknown }).code } : null;
+};
+
 /** Builds the HTTP adapter: routes, content-type and size rules, and the one error mapping. Does not listen. */
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
+  const timeouts = { ...DEFAULT_TIMEOUTS_MS, ...options.timeoutsMs };
   const app = Fastify({
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -61,11 +78,13 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       return typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
     },
     return503OnClosing: false,
-    connectionTimeout: options.timeoutsMs?.connection ?? DEFAULT_TIMEOUT_MS,
-    requestTimeout: options.timeoutsMs?.request ?? DEFAULT_TIMEOUT_MS,
-    keepAliveTimeout: 5_000,
+    connectionTimeout: timeouts.connection,
+    requestTimeout: timeouts.request,
+    keepAliveTimeout: timeouts.keepAlive,
+    http: { headersTimeout: Math.min(timeouts.headers, timeouts.request), requestTimeout: timeouts.request, connectionsCheckingInterval: timeouts.checkInterval },
     trustProxy: trustedProxies(options.trustProxy),
   });
+  app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   trackErrorCodes(app);
   app.removeContentTypeParser('text/plain');
   useStrictJsonParser(app);
@@ -98,7 +117,9 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   app.setErrorHandler(async (error, request, reply) => {
-    if (mapError(error).code === 'INTERNAL') request.log.error({ err: error }, 'unexpected error');
+    const { code } = mapError(error);
+    if (code === 'INTERNAL') request.log.error({ err: error }, 'unexpected error');
+    if (code === 'STORE_UNAVAILABLE') request.log.warn({ cause: causeOf(error) }, 'store unavailable: answered 503');
     return sendError(reply, error);
   });
 

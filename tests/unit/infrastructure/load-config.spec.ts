@@ -14,8 +14,15 @@ const failure = (env: Record<string, string>): string => {
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({});
-    expect(config.http).to.deep.equal({ port: 3000, host: '0.0.0.0', bodyLimitBytes: 16384, shutdownDrainMs: 0 });
-    expect(config.storage).to.deep.equal({ kind: 'lmdb', dataDir: './data', mongodb: { uri: undefined, dbName: 'accounts', timeoutMs: 5000 } });
+    expect(config.http).to.deep.equal({
+      port: 3000,
+      host: '0.0.0.0',
+      bodyLimitBytes: 16384,
+      shutdownDrainMs: 0,
+      timeoutsMs: { headers: 10_000, request: 30_000, connection: 30_000, keepAlive: 5_000, checkInterval: 1_000 },
+      maxConnections: 900,
+    });
+    expect(config.storage).to.deep.equal({ kind: 'lmdb', dataDir: './data', minFreeBytes: 64 * 1024 * 1024, mongodb: { uri: undefined, dbName: 'accounts', timeoutMs: 5000 } });
     expect(config.argon2).to.deep.equal({ memoryKiB: 19456, timeCost: 2, parallelism: 1 });
     expect(config.jwt).to.include({ issuer: 'account-service', audience: 'account-service', ttlSeconds: 900 });
     expect(config.logLevel).to.equal('info');

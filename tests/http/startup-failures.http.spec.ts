@@ -1,0 +1,68 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { spawnService } from '../support/child-service.js';
+import { startTestService, tempDir } from '../support/test-service.js';
+
+const startFailure = async (env: Record<string, string>): Promise<string> => {
+  try {
+    const service = await startTestService(env);
+    await service.close();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('the service started');
+};
+
+const isRoot = () => process.getuid?.() === 0;
+
+describe('HTTP: start-up failures name the variable and the reason, on one line', () => {
+  let scratch: string;
+  beforeEach(() => (scratch = tempDir('startup')));
+  afterEach(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('DATA_DIR that is a file', async () => {
+    const file = join(scratch, 'plain-file');
+    writeFileSync(file, 'x');
+    const message = await startFailure({ DATA_DIR: file });
+    expect(message).to.equal(`DATA_DIR=${file}: exists and is not a directory (EEXIST)`);
+  });
+
+  it('DATA_DIR missing, under a file so that it cannot be created', async () => {
+    writeFileSync(join(scratch, 'file'), 'x');
+    const dir = join(scratch, 'file', 'data');
+    const message = await startFailure({ DATA_DIR: dir });
+    expect(message).to.match(new RegExp(`^DATA_DIR=${dir}: .*\\((ENOTDIR|EEXIST|ENOENT)\\)$`));
+  });
+
+  it('DATA_DIR on a read-only filesystem (needs root to mount a read-only tmpfs)', async function () {
+    const dir = join(scratch, 'ro');
+    mkdirSync(dir);
+    try {
+      if (!isRoot()) throw new Error('not running as root');
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', dir], { stdio: 'pipe' });
+    } catch (error) {
+      (this.test as unknown as { skipReason: string }).skipReason = `cannot mount a read-only tmpfs: ${(error as Error).message}`;
+      this.skip();
+    }
+    try {
+      const message = await startFailure({ DATA_DIR: dir });
+      expect(message).to.equal(`DATA_DIR=${dir}: is on a read-only filesystem (EROFS)`);
+    } finally {
+      execFileSync('umount', [dir]);
+    }
+  });
+
+  it('HOST that is not resolvable, as the process reports it: one line on stderr, exit code 1', async function () {
+    this.timeout(30_000);
+    const error = await spawnService({ DATA_DIR: scratch, HOST: 'bogus.invalid' }).then(
+      () => new Error('the service started'),
+      (failure: Error) => failure,
+    );
+    expect(error.message).to.match(/^service exited with 1: /);
+    const lines = error.message.replace(/^service exited with 1: /, '').split('\n').filter((line) => line.includes('failed to start'));
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(/^account-service failed to start: HOST=bogus\.invalid: cannot listen on this address \((ENOTFOUND|EAI_AGAIN)/);
+  });
+});

@@ -1,0 +1,89 @@
+import { rmSync } from 'node:fs';
+import { expect } from 'chai';
+import type { RecordedEvent } from '../../../src/application/ports/event-log.port.js';
+import { type EventPruner, EventRetentionSweeper } from '../../../src/infrastructure/event-retention.js';
+import { LmdbEventLog } from '../../../src/infrastructure/lmdb/lmdb-event-log.js';
+import { LmdbEventPruner } from '../../../src/infrastructure/lmdb/lmdb-event-pruner.js';
+import { LmdbStore } from '../../../src/infrastructure/lmdb/lmdb-store.js';
+import { tempDir } from '../../support/test-service.js';
+
+const DAY = 86_400_000;
+const NOW = new Date('2026-06-01T00:00:00Z');
+const metadata = { requestId: null, clientIp: null, userAgent: null };
+let counter = 0;
+
+const event = (type: string, daysAgo: number, email: string, extra: Record<string, unknown> = {}): RecordedEvent =>
+  ({
+    eventId: `e${(counter += 1)}`,
+    type,
+    aggregateId: type === 'SignInFailed' ? null : `user-${email}`,
+    occurredAt: new Date(NOW.getTime() - daysAgo * DAY),
+    payload: { email, ...(type === 'SignInFailed' ? { reason: 'unknown_email' } : {}), ...extra },
+    metadata,
+  }) as unknown as RecordedEvent;
+
+const all = (log: LmdbEventLog, email: string, types: string[]) =>
+  log.findByEmail({ email, types: types as never, since: new Date(0), limit: 10_000 });
+
+describe('event retention on LMDB', () => {
+  let dir: string;
+  let store: LmdbStore;
+  let log: LmdbEventLog;
+  beforeEach(() => {
+    dir = tempDir('retention');
+    store = LmdbStore.open(dir);
+    log = new LmdbEventLog(store);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('removes old high-volume events in bounded batches while appends and reads go on; keeps account-defining events, unsent mails and recent events', async () => {
+    await log.append([event('UserRegistered', 400, 'ada@example.com')]);
+    await log.append([event('EmailVerificationRequested', 200, 'ada@example.com', { binding: 'b' })]);
+    const old = Array.from({ length: 1_050 }, () => event('SignInFailed', 120, 'mallory@example.com'));
+    for (let i = 0; i < old.length; i += 100) await log.append(old.slice(i, i + 100));
+    await log.append([event('UserSignedIn', 100, 'ada@example.com'), event('SignInFailed', 1, 'mallory@example.com')]);
+
+    const batches: number[] = [];
+    const pruner = new LmdbEventPruner(store);
+    const counting: EventPruner = {
+      pruneBatch: async (cutoff, limit) => {
+        const result = await pruner.pruneBatch(cutoff, limit);
+        batches.push(result.examined);
+        return result;
+      },
+    };
+    const sweeper = new EventRetentionSweeper(counting, { now: () => NOW }, { retentionDays: 90, intervalMs: 60_000, batchSize: 200, maxBatches: 100 }, console);
+    const sweeping = sweeper.sweepOnce();
+    const during: Promise<unknown>[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      during.push(log.append([event('SignInFailed', 0, `during${i}@example.com`)]));
+      during.push(all(log, 'ada@example.com', ['UserRegistered']));
+    }
+    const [removed] = await Promise.all([sweeping, ...during]);
+
+    expect(removed).to.equal(1_051);
+    expect(batches.length).to.be.greaterThan(5);
+    expect(Math.max(...batches)).to.be.at.most(200);
+    expect(await all(log, 'mallory@example.com', ['SignInFailed'])).to.have.length(1);
+    expect((await all(log, 'ada@example.com', ['UserRegistered', 'UserSignedIn', 'EmailVerificationRequested'])).map((e) => e.type)).to.deep.equal([
+      'EmailVerificationRequested',
+      'UserRegistered',
+    ]);
+    expect(await all(log, 'during7@example.com', ['SignInFailed'])).to.have.length(1);
+    const page = await log.findByAggregate('user-ada@example.com', { limit: 10, cursor: null });
+    expect(page.events.map((e) => e.type)).to.deep.equal(['EmailVerificationRequested', 'UserRegistered']);
+    expect(await sweeper.sweepOnce(), 'a second sweep finds nothing left').to.equal(0);
+  });
+
+  it('removes a mail event once its outbox entry is gone (sent)', async () => {
+    const mail = event('PasswordResetRequested', 200, 'bob@example.com', { binding: 'b' });
+    await log.append([mail]);
+    expect(store.outbox.getKeysCount()).to.equal(1);
+    await store.transaction(() => void store.outbox.remove(1));
+    const sweeper = new EventRetentionSweeper(new LmdbEventPruner(store), { now: () => NOW }, { retentionDays: 90, intervalMs: 60_000, batchSize: 10, maxBatches: 10 }, console);
+    expect(await sweeper.sweepOnce()).to.equal(1);
+  });
+});
