@@ -36,11 +36,11 @@ const kib = (status: string, field: string): number => Number(new RegExp(`^${fie
  * Starts an entry point (compiled JavaScript, or TypeScript through tsx) in its own process (its own event loop and CPU time) on a free port,
  * logging to a file, and resolves once it answers HTTP.
  */
-export async function startServer(entry: string, env: Record<string, string>, logFile: string): Promise<Server> {
+export async function startServer(entry: string, env: Record<string, string>, logFile: string, nodeArgs: string[] = []): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const fd = openSync(logFile, 'w');
-  const args = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : ['--enable-source-maps', entry];
+  const args = [...nodeArgs, ...(entry.endsWith('.ts') ? ['--import', 'tsx', entry] : ['--enable-source-maps', entry])];
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const deadline = Date.now() + 30_000;

@@ -83,7 +83,8 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    request.log[request.routeOptions.config.quietLog ? 'debug' : 'info'](
+    const quiet = request.routeOptions.config.quietLog === true || reply.errorCode === 'OVERLOADED';
+    request.log[quiet ? 'debug' : 'info'](
       { method: request.method, route: request.routeOptions.url ?? null, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime) },
       'request completed',
     );
