@@ -11,6 +11,8 @@ export interface Server {
   memory(): { rssMiB: number; peakRssMiB: number };
   /** CPU time (user + system) the process has used so far, in ms. */
   cpuMs(): number;
+  /** CPU time (user + system) of the process's main thread, its event loop, so far, in ms. */
+  eventLoopCpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -29,6 +31,11 @@ const answers = (url: string): Promise<boolean> =>
     () => true,
     () => false,
   );
+
+const cpuMsOf = (statFile: string): number => {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS_PER_SECOND);
+};
 
 const kib = (status: string, field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
 
@@ -55,10 +62,8 @@ export async function startServer(entry: string, env: Record<string, string>, lo
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return { rssMiB: kib(status, 'VmRSS') / 1024, peakRssMiB: kib(status, 'VmHWM') / 1024 };
     },
-    cpuMs: () => {
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS_PER_SECOND);
-    },
+    cpuMs: () => cpuMsOf(`/proc/${child.pid}/stat`),
+    eventLoopCpuMs: () => cpuMsOf(`/proc/${child.pid}/task/${child.pid}/stat`),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');

@@ -3,11 +3,12 @@ import { threadPoolSizeFor } from '../../src/infrastructure/config/thread-pool.c
 import { aSignUpBody } from '../support/builders.js';
 import { type ChildService, killHard, spawnService } from '../support/child-service.js';
 import { postJson } from '../support/http-client.js';
-import { busyWorkerThreads, threadCpuTicks } from '../support/process-threads.js';
+import { busyWorkerThreads, threadCpuTicks, threadNiceness } from '../support/process-threads.js';
 import { tempDir } from '../support/test-service.js';
 
 const HASH_CONCURRENCY = 12;
 const SLOW_ENOUGH_TO_OVERLAP = { ARGON2_MEMORY_KIB: '4096', ARGON2_TIME_COST: '3', RATE_LIMIT_MAX: '100000', THROTTLE_MAX_FAILURES: '1000' };
+const NICE = 5;
 const CREDENTIALS = { email: 'threads@example.com', password: 'analytical engine 1843' };
 
 const threadsOf = (service: ChildService): number => threadCpuTicks(service.process.pid ?? NaN).size;
@@ -28,7 +29,7 @@ describe('Hashing threads: the service started as `npm start` starts it hashes o
     this.timeout(120_000);
     [wide, narrow] = await Promise.all([
       spawnService({ DATA_DIR: tempDir('threads-12'), HASH_CONCURRENCY: String(HASH_CONCURRENCY), ...SLOW_ENOUGH_TO_OVERLAP }),
-      spawnService({ DATA_DIR: tempDir('threads-1'), HASH_CONCURRENCY: '1', ...SLOW_ENOUGH_TO_OVERLAP }),
+      spawnService({ DATA_DIR: tempDir('threads-1'), HASH_CONCURRENCY: '1', HASH_THREAD_NICE: String(NICE), ...SLOW_ENOUGH_TO_OVERLAP }),
     ]);
     for (const service of [wide, narrow]) expect((await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: CREDENTIALS.email }))).status).to.equal(201);
   });
@@ -49,5 +50,14 @@ describe('Hashing threads: the service started as `npm start` starts it hashes o
     this.timeout(120_000);
     await Promise.all([signInWaves(wide, 4, 2), signInWaves(narrow, 4, 2)]);
     expect(threadsOf(wide) - threadsOf(narrow)).to.equal(threadPoolSizeFor(HASH_CONCURRENCY) - threadPoolSizeFor(1));
+  });
+
+  it(`HASH_THREAD_NICE lowers the priority of exactly the pool's threads (${threadPoolSizeFor(1)} at HASH_CONCURRENCY=1)`, () => {
+    const lowered = (service: ChildService) => {
+      const niceness = threadNiceness(service.process.pid ?? NaN);
+      return [...niceness.values()].map((nice) => nice - (niceness.get(service.process.pid ?? NaN) ?? NaN)).filter((by) => by !== 0);
+    };
+    expect(lowered(narrow)).to.deep.equal(Array.from({ length: threadPoolSizeFor(1) }, () => NICE));
+    expect(lowered(wide)).to.deep.equal([]);
   });
 });

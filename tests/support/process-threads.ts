@@ -17,3 +17,8 @@ export function threadCpuTicks(pid: number): Map<number, number> {
 /** Threads other than the main one (the event loop) that used CPU between two `threadCpuTicks` readings. */
 export const busyWorkerThreads = (pid: number, before: Map<number, number>, after: Map<number, number>): number =>
   [...after].filter(([tid, ticks]) => tid !== pid && ticks - (before.get(tid) ?? 0) > 0).length;
+
+/** The nice value of each thread of a process, by thread id (Linux /proc). */
+export function threadNiceness(pid: number): Map<number, number> {
+  return new Map(readdirSync(`/proc/${pid}/task`).map((tid) => [Number(tid), Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16])]));
+}

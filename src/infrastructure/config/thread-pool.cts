@@ -1,4 +1,5 @@
-import { availableParallelism } from 'node:os';
+import { stat, readdirSync } from 'node:fs';
+import { availableParallelism, getPriority, setPriority } from 'node:os';
 
 /**
  * libuv threads kept beside the hashes for file-system, DNS and other pool work: the hash limiter never runs
@@ -19,6 +20,13 @@ export function hashConcurrencyOf(env: Readonly<Record<string, string | undefine
   return Number.isInteger(value) && value >= 1 && value <= MAX_HASH_CONCURRENCY ? value : availableParallelism();
 }
 
+/** HASH_THREAD_NICE as the configuration reads it (an integer from 0 to 19, default 0); 0 when unreadable. */
+export function hashThreadNiceOf(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env['HASH_THREAD_NICE']?.trim();
+  const value = raw ? Number(raw) : 0;
+  return Number.isInteger(value) && value >= 0 && value <= 19 ? value : 0;
+}
+
 /** The libuv pool the service needs: one thread per concurrent hash plus the headroom. */
 export const threadPoolSizeFor = (hashConcurrency: number): number => Math.min(LIBUV_MAX_THREADS, hashConcurrency + THREAD_POOL_HEADROOM);
 
@@ -37,4 +45,26 @@ export function sizeThreadPool(env: Record<string, string | undefined>): number 
   const size = Math.max(threadPoolSizeFor(hashConcurrencyOf(env)), env['UV_THREADPOOL_SIZE'] === undefined ? 0 : configuredThreadPoolSize(env));
   env['UV_THREADPOOL_SIZE'] = String(size);
   return size;
+}
+
+const threadIds = (): Set<string> => {
+  try {
+    return new Set(readdirSync('/proc/self/task'));
+  } catch {
+    return new Set();
+  }
+};
+
+/**
+ * Starts libuv's pool now (its threads are all created by the first piece of pool work) and lowers the scheduling
+ * priority of its threads, the hashing threads, by `niceness` (Linux: a thread's id names it to setpriority), so
+ * that the event loop, at the normal priority, gets a core whenever it has work. Returns how many threads were
+ * lowered (0 where threads cannot be listed, or with `niceness` 0). Call once, before anything else uses the pool.
+ */
+export function startThreadPool(niceness: number): number {
+  const before = threadIds();
+  stat(__filename, () => undefined);
+  const pool = niceness === 0 ? [] : [...threadIds()].filter((id) => !before.has(id));
+  for (const id of pool) setPriority(Number(id), Math.min(19, getPriority(Number(id)) + niceness));
+  return pool.length;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { UseCases } from '../../application/use-cases.js';
@@ -6,6 +7,7 @@ import { accountRoutes } from './account.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { sessionRoutes } from './sessions.routes.js';
 import { mailRoutes } from './mail.routes.js';
+import { edgeShedding } from './edge-shedding.js';
 import { HttpError, mapError, sendError, trackErrorCodes } from './error-mapper.js';
 import { jwksRoutes } from './jwks.routes.js';
 import { useStrictJsonParser } from './json-body-parser.js';
@@ -41,31 +43,38 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/** The request id: the offered X-Request-Id when it is a short token, a fresh UUID otherwise. */
+const requestId = (req: IncomingMessage): string => {
+  const offered = req.headers['x-request-id'];
+  return typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
+};
+
 const trustedProxies = (setting: HttpServerOptions['trustProxy']) =>
   typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 
 /** Builds the HTTP adapter: routes, content-type and size rules, and the one error mapping. Does not listen. */
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
+  const secure = securityHeaders();
+  const shutdown = options.operations?.shutdown ?? new ShutdownState();
+  const timeouts = { connection: options.timeoutsMs?.connection ?? DEFAULT_TIMEOUT_MS, request: options.timeoutsMs?.request ?? DEFAULT_TIMEOUT_MS, keepAlive: KEEP_ALIVE_TIMEOUT_MS };
   const app = Fastify({
+    serverFactory: edgeShedding({ admission: options.useCases.admission, shutdown, headers: secure, requestId, logger: options.logger, observer: options.operations?.observer, timeoutsMs: timeouts }),
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimitBytes,
     requestIdHeader: false,
-    genReqId: (req) => {
-      const offered = req.headers['x-request-id'];
-      return typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
-    },
+    genReqId: requestId,
     return503OnClosing: false,
-    connectionTimeout: options.timeoutsMs?.connection ?? DEFAULT_TIMEOUT_MS,
-    requestTimeout: options.timeoutsMs?.request ?? DEFAULT_TIMEOUT_MS,
-    keepAliveTimeout: 5_000,
+    connectionTimeout: timeouts.connection,
+    requestTimeout: timeouts.request,
+    keepAliveTimeout: timeouts.keepAlive,
     trustProxy: trustedProxies(options.trustProxy),
   });
   trackErrorCodes(app);
   app.removeContentTypeParser('text/plain');
   useStrictJsonParser(app);
-  const secure = securityHeaders();
-  const shutdown = options.operations?.shutdown ?? new ShutdownState();
   app.addHook('preClose', async () => shutdown.stop());
 
   app.addHook('onRequest', async (request, reply) => {
