@@ -8,6 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { THREAD_POOL_HEADROOM } from '../src/infrastructure/config/thread-pool.cjs';
+import { rawVerifyThroughput } from './raw-argon2.js';
+
+const ARGON2_DEFAULTS = { memoryKiB: 19456, timeCost: 2, parallelism: 1 };
 
 const ARGON2 = createRequire(import.meta.url).resolve('argon2');
 const CPUS = availableParallelism();
@@ -20,10 +23,6 @@ function inProcess(poolSize: number, body: string): unknown {
   return JSON.parse(execFileSync(process.execPath, ['-e', code], { env: { ...process.env, UV_THREADPOOL_SIZE: String(poolSize) } }).toString());
 }
 
-const throughput = (poolSize: number, concurrency: number, ms: number) =>
-  inProcess(poolSize, `let n = 0; const end = Date.now() + ${ms}; const t = Date.now();
-    await Promise.all(Array.from({ length: ${concurrency} }, async () => { while (Date.now() < end) { await argon2.verify(hash, password); n++; } }));
-    console.log(JSON.stringify(n / ((Date.now() - t) / 1000)));`) as number;
 
 const fsLatencyUnderHashing = (poolSize: number, hashes: number, reads: number) =>
   inProcess(poolSize, `const fs = require('node:fs/promises'); let stop = false;
@@ -36,7 +35,7 @@ const fsLatencyUnderHashing = (poolSize: number, hashes: number, reads: number) 
 const round = (value: number) => Math.round(value * 10) / 10;
 console.log(`${CPUS} CPUs, argon2id m=19456 t=2 p=1; each figure from its own process`);
 for (const pool of [...new Set([2, 4, CPUS, 2 * CPUS, 8, 16])].sort((a, b) => a - b)) {
-  console.log(`verify/s, pool ${pool}, ${pool} at a time: ${round(throughput(pool, pool, 3000))}`);
+  console.log(`verify/s, pool ${pool}, ${pool} at a time: ${round(await rawVerifyThroughput(ARGON2_DEFAULTS, pool, pool, 3))}`);
 }
 const hashes = Math.max(4, CPUS);
 for (const pool of [hashes, hashes + THREAD_POOL_HEADROOM]) {
