@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { threadPoolSizeFor } from '../../src/infrastructure/config/thread-pool.cjs';
 import { aSignUpBody } from '../support/builders.js';
-import { type ChildService, killHard, spawnService } from '../support/child-service.js';
+import { type ChildService, killHard, spawnService, startEntry } from '../support/child-service.js';
 import { postJson } from '../support/http-client.js';
 import { busyWorkerThreads, threadCpuTicks, threadNiceness } from '../support/process-threads.js';
 import { tempDir } from '../support/test-service.js';
@@ -59,5 +60,11 @@ describe('Hashing threads: the service started as `npm start` starts it hashes o
     };
     expect(lowered(narrow)).to.deep.equal(Array.from({ length: threadPoolSizeFor(1) }, () => NICE));
     expect(lowered(wide)).to.deep.equal([]);
+  });
+
+  it('the container image starts the same entry as npm start', () => {
+    const command = /^CMD (\[.*\])$/m.exec(readFileSync('Dockerfile', 'utf8'))?.[1];
+    const { node, entry } = startEntry();
+    expect(JSON.parse(command ?? '[]')).to.deep.equal(['node', ...node, `dist/${entry}`]);
   });
 });
