@@ -85,7 +85,10 @@ export const combine = (results: LoadResult[]): LoadResult => {
   const seconds = results.reduce((sum, r) => sum + r.seconds, 0);
   const byStatus: Record<string, number> = {};
   for (const r of results) for (const [status, count] of Object.entries(r.byStatus)) byStatus[status] = (byStatus[status] ?? 0) + count;
-  const median = (pick: (r: LoadResult) => number) => results.map(pick).sort((x, y) => x - y)[Math.floor(results.length / 2)] ?? NaN;
+  const median = (pick: (r: LoadResult) => number) => {
+    const values = results.map(pick).filter((value) => !Number.isNaN(value)).sort((x, y) => x - y);
+    return values[Math.floor(values.length / 2)] ?? NaN;
+  };
   return {
     seconds,
     total: results.reduce((sum, r) => sum + r.total, 0),
