@@ -31,6 +31,7 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p /app/data /app/keys && chown node:node /app/data /app/keys
 USER node
 EXPOSE 3000
-# Started with node itself, not `npm start` (npm would stand between the service and its signals): SIGTERM reaches the service,
-# which stops gracefully and closes its MongoDB pool.
-CMD ["node", "--enable-source-maps", "dist/main.js"]
+# Started with node itself, not `npm start` (whose prestart would compile): SIGTERM reaches the service,
+# which stops gracefully and closes its MongoDB pool. The same entry as `npm start`: dist/start.cjs sizes libuv's
+# thread pool from HASH_CONCURRENCY before anything starts it (README, "Hashing threads").
+CMD ["node", "--enable-source-maps", "dist/start.cjs"]

@@ -4,7 +4,7 @@
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-const TS_FILES = ['src/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'];
+const TS_FILES = ['src/**/*.ts', 'src/**/*.cts', 'tests/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'];
 const TEST_FILES = ['tests/**/*.ts', 'bench/**/*.ts'];
 
 export default defineConfig(

@@ -9,7 +9,7 @@ export interface LoadOptions {
   /** Replace `[<id>]` in the body with a fresh id per request (unique e-mails for sign-up). */
   readonly uniqueIds?: boolean;
   /** The server process, to charge it the CPU time it spent during the load. */
-  readonly server?: { cpuMs(): number };
+  readonly server?: { cpuMs(): number; eventLoopCpuMs?(): number };
 }
 
 export interface LoadResult {
@@ -21,9 +21,13 @@ export interface LoadResult {
   /** Latency percentiles (ms) of the responses with the wanted status only. */
   readonly p50: number;
   readonly p99: number;
+  /** p99 latency (ms) of the responses of each status. */
+  readonly p99ByStatus: Record<string, number>;
   readonly errors: number;
   /** CPU time the server spent during the load, in ms (NaN when no server was given). */
   readonly serverCpuMs: number;
+  /** CPU time of the server's event loop (main thread) during the load, in ms (NaN when unknown). */
+  readonly eventLoopCpuMs: number;
 }
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -31,7 +35,9 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
 /** Drives POST `path` with autocannon and keeps the latency of every response with the wanted status. */
 export async function load(options: LoadOptions, wantedStatus: number): Promise<LoadResult> {
   const latencies: number[] = [];
+  const byStatusLatencies = new Map<number, number[]>();
   const cpuBefore = options.server?.cpuMs() ?? NaN;
+  const loopBefore = options.server?.eventLoopCpuMs?.() ?? NaN;
   const instance = autocannon({
     url: options.url + options.path,
     method: 'POST',
@@ -44,6 +50,9 @@ export async function load(options: LoadOptions, wantedStatus: number): Promise<
   });
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     if (statusCode === wantedStatus) latencies.push(responseTime);
+    const ofStatus = byStatusLatencies.get(statusCode) ?? [];
+    ofStatus.push(responseTime);
+    byStatusLatencies.set(statusCode, ofStatus);
   });
   const result = await new Promise<any>((resolve, reject) => {
     instance.on('done', resolve);
@@ -58,10 +67,15 @@ export async function load(options: LoadOptions, wantedStatus: number): Promise<
     okPerSecond: (byStatus[String(wantedStatus)] ?? 0) / result.duration,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
+    p99ByStatus: Object.fromEntries([...byStatusLatencies].map(([status, all]) => [String(status), percentile(all.sort((a, b) => a - b), 99)])),
     errors: result.errors,
     serverCpuMs: (options.server?.cpuMs() ?? NaN) - cpuBefore,
+    eventLoopCpuMs: (options.server?.eventLoopCpuMs?.() ?? NaN) - loopBefore,
   };
 }
+
+/** Event-loop CPU time per response, in µs. */
+export const loopMicrosPerResponse = (result: LoadResult): number => (result.eventLoopCpuMs * 1000) / Math.max(1, result.total);
 
 /** Server CPU time per response, in µs. */
 export const cpuMicrosPerResponse = (result: LoadResult): number => (result.serverCpuMs * 1000) / Math.max(1, result.total);
@@ -71,7 +85,10 @@ export const combine = (results: LoadResult[]): LoadResult => {
   const seconds = results.reduce((sum, r) => sum + r.seconds, 0);
   const byStatus: Record<string, number> = {};
   for (const r of results) for (const [status, count] of Object.entries(r.byStatus)) byStatus[status] = (byStatus[status] ?? 0) + count;
-  const median = (pick: (r: LoadResult) => number) => results.map(pick).sort((x, y) => x - y)[Math.floor(results.length / 2)] ?? NaN;
+  const median = (pick: (r: LoadResult) => number) => {
+    const values = results.map(pick).filter((value) => !Number.isNaN(value)).sort((x, y) => x - y);
+    return values[Math.floor(values.length / 2)] ?? NaN;
+  };
   return {
     seconds,
     total: results.reduce((sum, r) => sum + r.total, 0),
@@ -79,8 +96,10 @@ export const combine = (results: LoadResult[]): LoadResult => {
     okPerSecond: results.reduce((sum, r) => sum + r.okPerSecond * r.seconds, 0) / seconds,
     p50: median((r) => r.p50),
     p99: median((r) => r.p99),
+    p99ByStatus: Object.fromEntries([...new Set(results.flatMap((r) => Object.keys(r.p99ByStatus)))].map((status) => [status, Math.max(...results.map((r) => r.p99ByStatus[status] ?? 0))])),
     errors: results.reduce((sum, r) => sum + r.errors, 0),
     serverCpuMs: results.reduce((sum, r) => sum + r.serverCpuMs, 0),
+    eventLoopCpuMs: results.reduce((sum, r) => sum + r.eventLoopCpuMs, 0),
   };
 };
 

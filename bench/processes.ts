@@ -11,6 +11,8 @@ export interface Server {
   memory(): { rssMiB: number; peakRssMiB: number };
   /** CPU time (user + system) the process has used so far, in ms. */
   cpuMs(): number;
+  /** CPU time (user + system) of the process's main thread, its event loop, so far, in ms. */
+  eventLoopCpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -30,17 +32,22 @@ const answers = (url: string): Promise<boolean> =>
     () => false,
   );
 
+const cpuMsOf = (statFile: string): number => {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS_PER_SECOND);
+};
+
 const kib = (status: string, field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
 
 /**
  * Starts an entry point (compiled JavaScript, or TypeScript through tsx) in its own process (its own event loop and CPU time) on a free port,
  * logging to a file, and resolves once it answers HTTP.
  */
-export async function startServer(entry: string, env: Record<string, string>, logFile: string): Promise<Server> {
+export async function startServer(entry: string, env: Record<string, string>, logFile: string, nodeArgs: string[] = []): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const fd = openSync(logFile, 'w');
-  const args = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : ['--enable-source-maps', entry];
+  const args = [...nodeArgs, ...(entry.endsWith('.ts') ? ['--import', 'tsx', entry] : ['--enable-source-maps', entry])];
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const deadline = Date.now() + 30_000;
@@ -55,10 +62,8 @@ export async function startServer(entry: string, env: Record<string, string>, lo
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return { rssMiB: kib(status, 'VmRSS') / 1024, peakRssMiB: kib(status, 'VmHWM') / 1024 };
     },
-    cpuMs: () => {
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS_PER_SECOND);
-    },
+    cpuMs: () => cpuMsOf(`/proc/${child.pid}/stat`),
+    eventLoopCpuMs: () => cpuMsOf(`/proc/${child.pid}/task/${child.pid}/stat`),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');

@@ -7,6 +7,7 @@ import { buildUseCases } from './application/use-cases.js';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
 import { listenFailure } from './infrastructure/config/startup-checks.js';
+import { configuredThreadPoolSize, threadPoolSizeFor } from './infrastructure/config/thread-pool.cjs';
 import { installRejectionPolicy } from './infrastructure/process-policy.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { MailDispatcher } from './infrastructure/mail/mail-dispatcher.js';
@@ -82,7 +83,17 @@ export async function startService(env: Record<string, string | undefined> = pro
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-async function runFromCommandLine(): Promise<void> {
+/** Warns when libuv's pool was started too small for HASH_CONCURRENCY (the service was not started through start.cjs). */
+const warnOnSmallThreadPool = (service: RunningService) => {
+  const threads = configuredThreadPoolSize(process.env);
+  const needed = threadPoolSizeFor(service.config.hashing.concurrency);
+  if (threads < needed) {
+    service.app.log.warn({ threads, needed, hashConcurrency: service.config.hashing.concurrency }, 'thread pool smaller than HASH_CONCURRENCY needs: start the service with dist/start.cjs');
+  }
+};
+
+/** Starts the service from the command line, stopping it gracefully on SIGTERM or SIGINT (src/start.cts calls it). */
+export async function runFromCommandLine(): Promise<void> {
   const starting = startService();
   void starting.then((service) => installRejectionPolicy(service.app.log as Logger), () => undefined);
   const stop = (signal: string) => {
@@ -106,7 +117,7 @@ async function runFromCommandLine(): Promise<void> {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   try {
-    await starting;
+    warnOnSmallThreadPool(await starting);
   } catch (error) {
     process.stderr.write(`account-service failed to start: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')}\n`);
     process.exit(1);

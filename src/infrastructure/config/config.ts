@@ -41,6 +41,7 @@ const schema = object({
   ARGON2_PARALLELISM: positiveInt(1, 16),
   HASH_CONCURRENCY: positiveInt(availableParallelism(), 256),
   HASH_QUEUE_MAX: number().integer().min(0).max(100_000).default(64),
+  HASH_THREAD_NICE: number().integer().min(0).max(19).default(0),
   JWT_PRIVATE_KEY: optionalText(),
   JWT_PRIVATE_KEY_FILE: optionalText(),
   JWT_ISSUER: string().trim().min(1).default('account-service'),
@@ -102,7 +103,8 @@ export interface Config {
   };
   readonly logLevel: string;
   readonly argon2: { readonly memoryKiB: number; readonly timeCost: number; readonly parallelism: number };
-  readonly hashing: { readonly concurrency: number; readonly maxQueue: number };
+  /** threadNice: how much lower the hashing threads' scheduling priority is (applied by src/start.cts). */
+  readonly hashing: { readonly concurrency: number; readonly maxQueue: number; readonly threadNice: number };
   readonly throttle: { readonly maxFailures: number; readonly windowSeconds: number };
   readonly mail: {
     readonly resetTtlSeconds: number;
@@ -215,7 +217,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     },
     logLevel: env.LOG_LEVEL,
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
-    hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX },
+    hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX, threadNice: env.HASH_THREAD_NICE },
     throttle: { maxFailures: env.THROTTLE_MAX_FAILURES, windowSeconds: env.THROTTLE_WINDOW_SECONDS },
     mail: {
       resetTtlSeconds: env.PASSWORD_RESET_TTL_SECONDS,

@@ -6,6 +6,9 @@ export interface LimiterStats {
   readonly shed: number;
 }
 
+/** The one refusal, built once: a shed costs no stack capture (it is answered, never logged as a fault). */
+const OVERLOADED = new ServiceUnavailable('overloaded', 1);
+
 /**
  * Runs at most `concurrency` tasks at once and queues at most `maxQueue` more; past that it sheds
  * at once with ServiceUnavailable('overloaded') instead of letting latency and memory grow without bound.
@@ -29,7 +32,7 @@ export class ConcurrencyLimiter {
     if (this.running >= this.concurrency && this.waiting.length >= this.maxQueue) {
       this.shedCount += 1;
       this.onShed(this.stats());
-      throw new ServiceUnavailable('overloaded', 1);
+      throw OVERLOADED;
     }
   }
 

@@ -15,6 +15,21 @@ export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Authorization', 'X-Request
 export const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
 /**
+ * The CORS headers of a simple (non-preflight) answer to `origin`, the same that @fastify/cors adds in registerCors;
+ * for answers written before Fastify sees the request (edge shedding). None for an origin that is not allowed.
+ */
+export function corsAnswerHeaders(options: CorsOptions, origin: string | undefined): Readonly<Record<string, string>> {
+  if (origin === undefined || options.origins.length === 0) return {};
+  const anyOrigin = options.origins.includes('*');
+  if (!anyOrigin && !options.origins.includes(origin)) return {};
+  return {
+    'access-control-allow-origin': anyOrigin ? '*' : origin,
+    ...(anyOrigin ? {} : { vary: 'Origin' }),
+    'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', '),
+  };
+}
+
+/**
  * Cross-origin access for browser apps, with @fastify/cors. Only the configured origins get CORS headers; any other
  * origin (and any request without Origin) gets none at all, and its preflight is answered like an unknown route.
  * Credentials are never allowed: tokens travel in the Authorization header and the body, never in cookies, which is

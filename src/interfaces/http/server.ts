@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { UseCases } from '../../application/use-cases.js';
@@ -6,7 +7,8 @@ import { accountRoutes } from './account.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { sessionRoutes } from './sessions.routes.js';
 import { mailRoutes } from './mail.routes.js';
-import { type CorsOptions, registerCors } from './cors.js';
+import { type CorsOptions, corsAnswerHeaders, registerCors } from './cors.js';
+import { edgeShedding } from './edge-shedding.js';
 import { HttpError, mapError, sendError, trackErrorCodes } from './error-mapper.js';
 import { jwksRoutes } from './jwks.routes.js';
 import { useStrictJsonParser } from './json-body-parser.js';
@@ -57,6 +59,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
+/** The request id: the offered X-Request-Id when it is a short token, a fresh UUID otherwise. */
+const requestId = (req: IncomingMessage): string => {
+  const offered = req.headers['x-request-id'];
+  return typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
+};
+
 const trustedProxies = (setting: HttpServerOptions['trustProxy']) =>
   typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 
@@ -68,34 +76,42 @@ const causeOf = (error: unknown): { message: string; code?: unknown } | null => 
 /** Builds the HTTP adapter: routes, content-type and size rules, and the one error mapping. Does not listen. */
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const timeouts = { ...DEFAULT_TIMEOUTS_MS, ...options.timeoutsMs };
+  const secure = securityHeaders();
+  const shutdown = options.operations?.shutdown ?? new ShutdownState();
+  const cors = options.cors ?? { origins: [] };
   const app = Fastify({
+    serverFactory: edgeShedding({
+      admission: options.useCases.admission,
+      shutdown,
+      headers: secure,
+      headersFor: (request) => corsAnswerHeaders(cors, request.headers.origin),
+      requestId,
+      logger: options.logger,
+      observer: options.operations?.observer,
+      timeoutsMs: timeouts,
+    }),
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimitBytes,
     requestIdHeader: false,
-    genReqId: (req) => {
-      const offered = req.headers['x-request-id'];
-      return typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
-    },
+    genReqId: requestId,
     return503OnClosing: false,
     connectionTimeout: timeouts.connection,
     requestTimeout: timeouts.request,
     keepAliveTimeout: timeouts.keepAlive,
-    http: { headersTimeout: Math.min(timeouts.headers, timeouts.request), requestTimeout: timeouts.request, connectionsCheckingInterval: timeouts.checkInterval },
+    // No `http` options: the server factory (edgeShedding) creates the server with the header deadline and check interval.
     trustProxy: trustedProxies(options.trustProxy),
   });
   app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   trackErrorCodes(app);
   app.removeContentTypeParser('text/plain');
   useStrictJsonParser(app);
-  const secure = securityHeaders();
-  const shutdown = options.operations?.shutdown ?? new ShutdownState();
   app.addHook('preClose', async () => shutdown.stop());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(secure).headers(httpsOnlyHeaders(request.protocol)).header('x-request-id', request.id);
   });
-  registerCors(app, options.cors ?? { origins: [] });
+  registerCors(app, cors);
   app.addHook('onRequest', async (_request, reply) => {
     if (shutdown.stopping) await sendError(reply, new HttpError('SHUTTING_DOWN'));
   });
@@ -110,7 +126,8 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    request.log[request.routeOptions.config.quietLog ? 'debug' : 'info'](
+    const quiet = request.routeOptions.config.quietLog === true || reply.errorCode === 'OVERLOADED';
+    request.log[quiet ? 'debug' : 'info'](
       { method: request.method, route: request.routeOptions.url ?? null, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime) },
       'request completed',
     );

@@ -1,0 +1,75 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
+import { ServiceUnavailable } from '../../application/errors.js';
+import type { HashingAdmission } from '../../application/ports/hashing-admission.port.js';
+import { mapError } from './error-mapper.js';
+import { AUTH_OPERATIONS, type AuthOperation, type HttpObserver, authOutcomeOf } from './http-observer.js';
+import type { ShutdownState } from './shutdown-state.js';
+
+export interface EdgeSheddingOptions {
+  readonly admission: HashingAdmission;
+  readonly shutdown: ShutdownState;
+  /** Headers every answer carries (the security headers). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Headers that depend on the request (the CORS headers for an allowed Origin, so a browser app can read the 503). */
+  readonly headersFor?: (request: IncomingMessage) => Readonly<Record<string, string>>;
+  /** The request id to answer with (the offered one when acceptable, a fresh one otherwise). */
+  readonly requestId: (request: IncomingMessage) => string;
+  readonly logger: FastifyBaseLogger;
+  readonly observer?: HttpObserver | undefined;
+  /** The connection deadlines (server.ts documents them); the factory owns the server, so it applies them all. */
+  readonly timeoutsMs: {
+    readonly headers: number;
+    readonly request: number;
+    readonly connection: number;
+    readonly keepAlive: number;
+    readonly checkInterval: number;
+  };
+}
+
+const pathOf = (url: string | undefined): string => {
+  const query = url?.indexOf('?') ?? -1;
+  return query === -1 ? (url ?? '') : (url ?? '').slice(0, query);
+};
+
+/**
+ * Fastify's server factory with load shedding in front: a sign-up or sign-in that hashing admission refuses gets
+ * the table's OVERLOADED answer (503, Retry-After, the envelope, the security headers, the request id) straight
+ * from the HTTP server, before Fastify routes it, runs a hook, reads the body or builds a reply; prebuilt bytes
+ * but for the request id. The connection stays open. Anything else, and any refusal while shutting down, goes to
+ * Fastify (whose admission hook on the same routes still refuses what this let through).
+ */
+export function edgeShedding(options: EdgeSheddingOptions): FastifyServerFactory {
+  const answer = mapError(new ServiceUnavailable('overloaded', 1));
+  const body = Buffer.from(JSON.stringify(answer.body));
+  const headers = { ...options.headers, ...answer.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) };
+  const shed = (request: IncomingMessage, response: ServerResponse, route: string, operation: AuthOperation) => {
+    const started = performance.now();
+    const requestId = options.requestId(request);
+    response.writeHead(answer.status, { ...headers, ...options.headersFor?.(request), 'x-request-id': requestId });
+    response.end(body);
+    options.logger.debug({ reqId: requestId, method: request.method, route, status: answer.status }, 'request shed at the edge');
+    options.observer?.requestCompleted({ route, method: 'POST', status: answer.status, durationSeconds: (performance.now() - started) / 1000 });
+    options.observer?.authAttempted(operation, authOutcomeOf(answer.code, answer.status));
+  };
+  const refused = (): boolean => {
+    try {
+      options.admission.admit();
+      return false;
+    } catch (error) {
+      return error instanceof ServiceUnavailable;
+    }
+  };
+  return (handler) => {
+    const { headers: headersTimeout, request: requestTimeout, checkInterval, keepAlive } = options.timeoutsMs;
+    const serverOptions = { headersTimeout: Math.min(headersTimeout, requestTimeout), requestTimeout, connectionsCheckingInterval: checkInterval, keepAliveTimeout: keepAlive };
+    const server: Server = createServer(serverOptions, (request, response) => {
+      const route = request.method === 'POST' ? pathOf(request.url) : '';
+      const operation = AUTH_OPERATIONS[route];
+      if (operation && !options.shutdown.stopping && refused()) shed(request, response, route, operation);
+      else handler(request, response);
+    });
+    server.setTimeout(options.timeoutsMs.connection);
+    return server;
+  };
+}
