@@ -41,6 +41,11 @@ export interface UserSnapshot {
   readonly createdAt: Date;
   /** Absent in records written before verification existed: read as false. */
   readonly emailVerified?: boolean;
+  /**
+   * Optimistic concurrency: the stored version this state was loaded at (0 for a new user; absent in records written
+   * before versions existed, read as 0). A save against another stored version is refused, so no change is lost.
+   */
+  readonly version?: number;
 }
 
 export interface Registration {
@@ -55,6 +60,7 @@ export interface Registration {
 /** The account aggregate. Records an event for every change; the events are pulled exactly once. */
 export class User {
   private pending: UserEvent[] = [];
+  private stateChanged = false;
 
   private constructor(
     readonly id: string,
@@ -64,11 +70,13 @@ export class User {
     private hash: string,
     readonly createdAt: Date,
     private verified: boolean,
+    /** The stored version this state was loaded at; a save is a compare-and-swap against it. */
+    readonly version: number,
   ) {}
 
   static register(registration: Registration): User {
     const { id, name, lastname, email, passwordHash, at } = registration;
-    const user = new User(id, name, lastname, email, passwordHash, at, false);
+    const user = new User(id, name, lastname, email, passwordHash, at, false, 0);
     user.pending.push({ type: 'UserRegistered', aggregateId: id, occurredAt: at, payload: { email: email.value } });
     return user;
   }
@@ -82,11 +90,25 @@ export class User {
       snapshot.passwordHash,
       snapshot.createdAt,
       snapshot.emailVerified ?? false,
+      snapshot.version ?? 0,
     );
   }
 
   get name(): PersonName {
     return this.givenName;
+  }
+
+  /**
+   * Whether the state changed since it was loaded (a sign-in changes none: it only records events). A save moves the
+   * stored version on only then, so sign-ins never refuse one another, while any change refuses a stale sign-in.
+   */
+  get changed(): boolean {
+    return this.stateChanged;
+  }
+
+  /** The version a store records when it saves this user: one more than loaded when the state changed, else the same. */
+  get nextVersion(): number {
+    return this.stateChanged ? this.version + 1 : this.version;
   }
 
   get lastname(): PersonName {
@@ -98,6 +120,7 @@ export class User {
     if (name.value === this.givenName.value && lastname.value === this.familyName.value) return;
     this.givenName = name;
     this.familyName = lastname;
+    this.stateChanged = true;
     this.pending.push({ type: 'ProfileChanged', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
 
@@ -116,6 +139,7 @@ export class User {
   /** Sets a new password hash chosen by the owner; records PasswordChanged. */
   changePassword(newHash: string, at: Date): void {
     this.hash = newHash;
+    this.stateChanged = true;
     this.pending.push({ type: 'PasswordChanged', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
 
@@ -132,17 +156,20 @@ export class User {
   verifyEmail(at: Date): void {
     if (this.verified) return;
     this.verified = true;
+    this.stateChanged = true;
     this.pending.push({ type: 'EmailVerified', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
 
   /** Sets a password chosen through a reset link; records PasswordReset (which sends a notice). */
   resetPassword(newHash: string, at: Date): void {
     this.hash = newHash;
+    this.stateChanged = true;
     this.pending.push({ type: 'PasswordReset', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
 
   rehashPassword(newHash: string, at: Date): void {
     this.hash = newHash;
+    this.stateChanged = true;
     this.pending.push({ type: 'PasswordRehashed', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
 
@@ -162,6 +189,7 @@ export class User {
       passwordHash: this.hash,
       createdAt: this.createdAt,
       emailVerified: this.verified,
+      version: this.version,
     };
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { EventLog, RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import type { StoreHealth } from '../../src/application/ports/store-health.port.js';
@@ -10,6 +11,7 @@ import { signInFailed } from '../../src/domain/user.js';
 import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
 import { Email } from '../../src/domain/email.js';
 import { PersonName } from '../../src/domain/person-name.js';
+import { Session } from '../../src/domain/session.js';
 import { User } from '../../src/domain/user.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { valueOf } from '../support/parsed.js';
@@ -48,6 +50,13 @@ export const aUser = (email = `${uniqueId('user')}@example.com`, id = uniqueId('
 
 const record = (user: User): RecordedEvent[] =>
   user.pullEvents().map((event) => ({ ...event, eventId: uniqueId('evt'), metadata: aRequestMetadata() }));
+
+/** A session opened for `user` at `minutes`, as sign-up and sign-in open one (random UUID id, like the service's). */
+const aSessionOf = (user: User, minutes: number): Session =>
+  Session.start({ id: randomUUID(), userId: user.id, email: user.email.value, at: at(minutes), clientIp: '203.0.113.7', userAgent: 'agent', lifetimes: { idleSeconds: 86_400, maxSeconds: 86_400 } });
+
+const recordSession = (session: Session): RecordedEvent[] =>
+  session.pullEvents().map((event) => ({ ...event, eventId: uniqueId('evt'), metadata: aRequestMetadata() }));
 
 const failure = (email: string, minutes: number, eventId = uniqueId('evt')): RecordedEvent => ({
   ...signInFailed(email, 'unknown_email', null, at(minutes)),
@@ -110,18 +119,107 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       expect(logged).to.have.length(1);
     });
 
-    it('saves a changed user together with its events, skipping events already logged', async () => {
+    it('saves a changed user together with its events as a compare-and-swap, moving its version on by one', async () => {
       const user = aUser();
       await storage.users.add(user, record(user));
-      user.rehashPassword('$argon2id$v=19$m=19456,t=2,p=1$bmV3c2FsdA$bmV3aGFzaA', at(5));
-      user.recordSignIn(at(5));
-      const events = record(user);
-      await storage.users.save(user, events);
-      await storage.users.save(user, events);
+      const loaded = (await storage.users.findById(user.id)) as User;
+      expect(loaded.version).to.equal(0);
+      loaded.rehashPassword('$argon2id$v=19$m=19456,t=2,p=1$bmV3c2FsdA$bmV3aGFzaA', at(5));
+      loaded.recordSignIn(at(5));
 
-      expect((await storage.users.findById(user.id))?.passwordHash).to.equal(user.passwordHash);
+      expect(await storage.users.save(loaded, record(loaded))).to.equal(true);
+      const stored = await storage.users.findById(user.id);
+      expect(stored?.passwordHash).to.equal(loaded.passwordHash);
+      expect(stored?.version).to.equal(1);
       const logged = await storage.events.findByEmail({ email: user.email.value, types: ['PasswordRehashed', 'UserSignedIn'], since: at(-1), limit: 10 });
       expect(logged.map((event) => event.type).sort()).to.deep.equal(['PasswordRehashed', 'UserSignedIn']);
+    });
+
+    it('refuses a save from a stale load (another write got there first), writing neither its state, its events nor its session', async () => {
+      const user = aUser();
+      await storage.users.add(user, record(user));
+      const [first, stale] = [(await storage.users.findById(user.id)) as User, (await storage.users.findById(user.id)) as User];
+      first.changePassword('$argon2id$v=19$m=19456,t=2,p=1$Zmlyc3Q$Zmlyc3Q', at(5));
+      expect(await storage.users.save(first, record(first))).to.equal(true);
+
+      stale.recordSignIn(at(6));
+      const opened = aSessionOf(stale, 6);
+      expect(await storage.users.save(stale, [...record(stale), ...recordSession(opened)], opened)).to.equal(false);
+      expect((await storage.users.findById(user.id))?.passwordHash).to.equal(first.passwordHash);
+      expect(await storage.events.findByEmail({ email: user.email.value, types: ['UserSignedIn', 'SessionStarted'], since: at(-1), limit: 10 })).to.deep.equal([]);
+      expect(await storage.sessions.findById(opened.id)).to.equal(null);
+    });
+
+    it('lets exactly one of many concurrent changes from one loaded version win', async () => {
+      const user = aUser();
+      await storage.users.add(user, record(user));
+      const copies = (await Promise.all(Array.from({ length: 10 }, () => storage.users.findById(user.id)))) as User[];
+      const results = await Promise.all(copies.map((copy, n) => {
+        copy.changeProfile(valueOf(PersonName.parse('name', `Ada${n}`)), copy.lastname, at(n + 1));
+        return storage.users.save(copy, record(copy));
+      }));
+
+      expect(results.filter(Boolean)).to.have.length(1);
+      const stored = await storage.users.findById(user.id);
+      expect(stored?.version).to.equal(1);
+      expect(stored?.name.value).to.equal(`Ada${results.indexOf(true)}`);
+      expect(await storage.events.findByEmail({ email: user.email.value, types: ['ProfileChanged'], since: at(-1), limit: 20 })).to.have.length(1);
+    });
+
+    it('commits every concurrent save that only records events (sign-ins) without moving the version, and refuses them once the state changed', async () => {
+      const user = aUser();
+      await storage.users.add(user, record(user));
+      const copies = (await Promise.all(Array.from({ length: 10 }, () => storage.users.findById(user.id)))) as User[];
+      const results = await Promise.all(copies.map((copy, n) => {
+        copy.recordSignIn(at(n + 1));
+        const opened = aSessionOf(copy, n + 1);
+        return storage.users.save(copy, [...record(copy), ...recordSession(opened)], opened);
+      }));
+      expect(results).to.deep.equal(copies.map(() => true));
+      expect((await storage.users.findById(user.id))?.version).to.equal(0);
+      expect(await storage.sessions.findByUser(user.id)).to.have.length(10);
+
+      const changer = (await storage.users.findById(user.id)) as User;
+      const stale = (await storage.users.findById(user.id)) as User;
+      changer.changePassword('$argon2id$v=19$m=19456,t=2,p=1$Y2hhbmdl$Y2hhbmdl', at(20));
+      expect(await storage.users.save(changer, record(changer))).to.equal(true);
+      stale.recordSignIn(at(21));
+      expect(await storage.users.save(stale, record(stale))).to.equal(false);
+      expect(await storage.events.findByEmail({ email: user.email.value, types: ['UserSignedIn'], since: at(-1), limit: 20 })).to.have.length(10);
+    });
+
+    it('skips events already in the log (same eventId) when a later save carries them again', async () => {
+      const user = aUser();
+      await storage.users.add(user, record(user));
+      const loaded = (await storage.users.findById(user.id)) as User;
+      loaded.recordSignIn(at(5));
+      const events = record(loaded);
+      await storage.users.save(loaded, events);
+      const again = (await storage.users.findById(user.id)) as User;
+
+      expect(await storage.users.save(again, events)).to.equal(true);
+      expect(await storage.events.findByEmail({ email: user.email.value, types: ['UserSignedIn'], since: at(-1), limit: 10 })).to.deep.equal(events);
+    });
+
+    it('stores the session a sign-up or a sign-in opened in the same commit as the user, and none when the add is refused', async () => {
+      const user = aUser();
+      const atSignUp = aSessionOf(user, 0);
+      await storage.users.add(user, [...record(user), ...recordSession(atSignUp)], atSignUp);
+      expect((await storage.sessions.findById(atSignUp.id))?.snapshot()).to.deep.equal(atSignUp.snapshot());
+
+      const loaded = (await storage.users.findById(user.id)) as User;
+      loaded.recordSignIn(at(5));
+      const atSignIn = aSessionOf(loaded, 5);
+      expect(await storage.users.save(loaded, [...record(loaded), ...recordSession(atSignIn)], atSignIn)).to.equal(true);
+      expect((await storage.sessions.findByUser(user.id)).map((session) => session.id).sort()).to.deep.equal([atSignUp.id, atSignIn.id].sort());
+      const started = await storage.events.findByEmail({ email: user.email.value, types: ['SessionStarted'], since: at(-1), limit: 10 });
+      expect(started.map((event) => event.aggregateId).sort()).to.deep.equal([atSignUp.id, atSignIn.id].sort());
+
+      const twin = aUser(user.email.value);
+      const refused = aSessionOf(twin, 7);
+      expect(await rejection(storage.users.add(twin, [...record(twin), ...recordSession(refused)], refused))).to.be.instanceOf(EmailAlreadyRegistered);
+      expect(await storage.sessions.findById(refused.id)).to.equal(null);
+      expect(await storage.sessions.findByUser(twin.id)).to.deep.equal([]);
     });
 
     it('refuses to save a user that was never added, writing nothing', async () => {
@@ -199,10 +297,11 @@ export function eventLogContract(adapter: string, makeStorage: StorageFactory): 
       const other = aUser();
       await storage.users.add(other, record(other));
       for (let minute = 1; minute <= 4; minute++) {
-        user.recordSignIn(at(minute));
-        other.recordSignIn(at(minute));
-        await storage.users.save(user, record(user));
-        await storage.users.save(other, record(other));
+        for (const account of [user, other]) {
+          const loaded = (await storage.users.findById(account.id)) as User;
+          loaded.recordSignIn(at(minute));
+          await storage.users.save(loaded, record(loaded));
+        }
       }
 
       const first = await storage.events.findByAggregate(user.id, { limit: 2, cursor: null });

@@ -66,6 +66,47 @@ export class FakePasswordHasher implements PasswordHasher {
   }
 }
 
+/** A call held by GatedPasswordHasher: `reached` resolves once the call waits; `release()` lets it go on. */
+export interface HeldCall {
+  readonly reached: Promise<void>;
+  release(): void;
+}
+
+/**
+ * A FakePasswordHasher whose next `verify` or `hash` can be held mid-call (where argon2 spends its ~30 ms), so a test
+ * can make another command run exactly inside that window, with no timing involved.
+ */
+export class GatedPasswordHasher extends FakePasswordHasher {
+  private readonly armed = new Map<'verify' | 'hash', { arrive: () => void; gate: Promise<void> }>();
+
+  holdNext(method: 'verify' | 'hash'): HeldCall {
+    let arrive = () => {};
+    let release = () => {};
+    const reached = new Promise<void>((resolve) => (arrive = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    this.armed.set(method, { arrive, gate });
+    return { reached, release };
+  }
+
+  override async hash(password: PlainPassword): Promise<string> {
+    await this.pass('hash');
+    return super.hash(password);
+  }
+
+  override async verify(hash: string, password: PlainPassword): Promise<boolean> {
+    await this.pass('verify');
+    return super.verify(hash, password);
+  }
+
+  private async pass(method: 'verify' | 'hash'): Promise<void> {
+    const held = this.armed.get(method);
+    if (!held) return;
+    this.armed.delete(method);
+    held.arrive();
+    await held.gate;
+  }
+}
+
 /** Tokens that name their subject, so tests can tell whose token it is. */
 export class FakeTokenIssuer implements TokenIssuer {
   readonly lifetimeSeconds = 900;
@@ -117,7 +158,7 @@ export class UnavailableUserRepository implements UserRepository {
   findByEmail = (): Promise<User | null> => down();
   findById = (): Promise<User | null> => down();
   add = (): Promise<void> => down();
-  save = (): Promise<void> => down();
+  save = (): Promise<boolean> => down();
 }
 
 /** An event log that is down: every read and append refuses. */

@@ -9,6 +9,7 @@ import { revokeSessions } from '../policies/sessions.js';
 import type { SignInThrottle } from '../policies/sign-in-throttle.js';
 import type { Principal } from '../queries/authenticate.handler.js';
 import { type AccountResource, recordEvents, toAccountResource } from './auth-result.js';
+import { CHANGED, untilCommitted } from './optimistic.js';
 
 export interface ChangePasswordCommand {
   readonly principal: Principal;
@@ -18,7 +19,13 @@ export interface ChangePasswordCommand {
   readonly metadata: RequestMetadata;
 }
 
-/** Changes the password of the signed-in account; every other session ends, the caller's stays. */
+/**
+ * Changes the password of the signed-in account; every other session ends, the caller's stays. The other sessions
+ * are ended first (a failed change leaves the password as it was, never sessions alive after a change), the password
+ * is stored by compare-and-swap, and the sessions are looked up once more: a sign-in that verified the old password
+ * and committed in between (a sign-in changes no state, so it does not refuse this save) is ended too, and any later
+ * one is refused by the version this save moved on.
+ */
 export class ChangePasswordHandler {
   constructor(
     private readonly deps: Pick<Ports, 'users' | 'sessions' | 'events' | 'hasher' | 'blocklist' | 'clock' | 'ids'>,
@@ -31,22 +38,34 @@ export class ChangePasswordHandler {
    */
   async execute(command: ChangePasswordCommand): Promise<AccountResource> {
     const { users, sessions, events, hasher, blocklist, clock, ids } = this.deps;
-    const user = await users.findById(command.principal.userId);
-    if (!user) throw new InvalidToken();
-    const input = requireAll({
-      current: PlainPassword.parse(command.currentPassword, 'currentpassword'),
-      next: uncommon(blocklist, PlainPassword.choose(command.newPassword, user.email, 'newpassword'), 'newpassword'),
+    let verified: string | null = null;
+    let newHash: string | null = null;
+    return untilCommitted(async () => {
+      const user = await users.findById(command.principal.userId);
+      if (!user) throw new InvalidToken();
+      const input = requireAll({
+        current: PlainPassword.parse(command.currentPassword, 'currentpassword'),
+        next: uncommon(blocklist, PlainPassword.choose(command.newPassword, user.email, 'newpassword'), 'newpassword'),
+      });
+      await this.throttle.check(user.email.value);
+      if (user.passwordHash !== verified) {
+        if (!(await hasher.verify(user.passwordHash, input.current))) {
+          user.recordFailedSignIn(clock.now(), 'wrong_current_password');
+          await events.append(recordEvents(user.pullEvents(), ids, command.metadata));
+          throw new InvalidInput([{ field: 'currentpassword', message: 'is incorrect' }]);
+        }
+        verified = user.passwordHash;
+      }
+      const endOthers = async () => {
+        const others = (await sessions.findByUser(user.id)).map((session) => session.id).filter((id) => id !== command.principal.sessionId);
+        await revokeSessions(this.deps, others, 'password_changed', command.metadata);
+      };
+      await endOthers();
+      newHash ??= await hasher.hash(input.next);
+      user.changePassword(newHash, clock.now());
+      if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata)))) return CHANGED;
+      await endOthers();
+      return toAccountResource(user);
     });
-    await this.throttle.check(user.email.value);
-    if (!(await hasher.verify(user.passwordHash, input.current))) {
-      user.recordFailedSignIn(clock.now(), 'wrong_current_password');
-      await events.append(recordEvents(user.pullEvents(), ids, command.metadata));
-      throw new InvalidInput([{ field: 'currentpassword', message: 'is incorrect' }]);
-    }
-    const others = (await sessions.findByUser(user.id)).map((session) => session.id).filter((id) => id !== command.principal.sessionId);
-    await revokeSessions(this.deps, others, 'password_changed', command.metadata);
-    user.changePassword(await hasher.hash(input.next), clock.now());
-    await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata));
-    return toAccountResource(user);
   }
 }

@@ -4,6 +4,7 @@ import { InvalidToken } from '../errors.js';
 import type { RequestMetadata } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 import { type AccountResource, recordEvents, toAccountResource } from './auth-result.js';
+import { CHANGED, untilCommitted } from './optimistic.js';
 
 /** Raw input values as the client sent them: the handler parses each once, reporting every issue. */
 export interface ChangeProfileCommand {
@@ -25,10 +26,11 @@ export class ChangeProfileHandler {
       name: PersonName.parse('name', command.name),
       lastname: PersonName.parse('lastname', command.lastname),
     });
-    const user = await users.findById(command.userId);
-    if (!user) throw new InvalidToken();
-    user.changeProfile(input.name, input.lastname, clock.now());
-    await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata));
-    return toAccountResource(user);
+    return untilCommitted(async () => {
+      const user = await users.findById(command.userId);
+      if (!user) throw new InvalidToken();
+      user.changeProfile(input.name, input.lastname, clock.now());
+      return (await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata))) ? toAccountResource(user) : CHANGED;
+    });
   }
 }

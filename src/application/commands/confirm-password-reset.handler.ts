@@ -7,6 +7,7 @@ import { uncommon } from '../policies/password-policy.js';
 import { revokeSessions } from '../policies/sessions.js';
 import { type AccountResource, recordEvents, toAccountResource } from './auth-result.js';
 import { redeem } from './one-time-token.js';
+import { CHANGED, untilCommitted } from './optimistic.js';
 
 export interface ConfirmPasswordResetCommand {
   readonly token: unknown;
@@ -14,7 +15,11 @@ export interface ConfirmPasswordResetCommand {
   readonly metadata: RequestMetadata;
 }
 
-/** Sets a new password from a reset link; every session of the account ends; a notice mail follows (PasswordReset). */
+/**
+ * Sets a new password from a reset link; every session of the account ends; a notice mail follows (PasswordReset).
+ * Stored like a password change (sessions ended before, the password by compare-and-swap, sessions ended again after,
+ * so a sign-in that raced it is ended too); a password changed meanwhile kills the link (it is bound to the hash).
+ */
 export class ConfirmPasswordResetHandler {
   constructor(
     private readonly deps: Pick<Ports, 'users' | 'sessions' | 'hasher' | 'blocklist' | 'oneTimeTokens' | 'clock' | 'ids'>,
@@ -24,16 +29,21 @@ export class ConfirmPasswordResetHandler {
   /** Throws InvalidInput listing `token` (invalid, expired or used) and `newpassword` (the sign-up rules) together. */
   async execute(command: ConfirmPasswordResetCommand): Promise<AccountResource> {
     const { users, sessions, hasher, blocklist, clock, ids } = this.deps;
-    const account = await redeem(this.deps, 'reset', command.token, this.settings.resetTtlSeconds);
-    const email = account.ok ? account.value.email : null;
-    const { user, password } = requireAll({
-      user: account,
-      password: uncommon(blocklist, PlainPassword.choose(command.newPassword, email, 'newpassword'), 'newpassword'),
+    let newHash: string | null = null;
+    return untilCommitted(async () => {
+      const account = await redeem(this.deps, 'reset', command.token, this.settings.resetTtlSeconds);
+      const email = account.ok ? account.value.email : null;
+      const { user, password } = requireAll({
+        user: account,
+        password: uncommon(blocklist, PlainPassword.choose(command.newPassword, email, 'newpassword'), 'newpassword'),
+      });
+      const endAll = async () => revokeSessions(this.deps, (await sessions.findByUser(user.id)).map((session) => session.id), 'password_changed', command.metadata);
+      await endAll();
+      newHash ??= await hasher.hash(password);
+      user.resetPassword(newHash, clock.now());
+      if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata)))) return CHANGED;
+      await endAll();
+      return toAccountResource(user);
     });
-    const all = (await sessions.findByUser(user.id)).map((session) => session.id);
-    await revokeSessions(this.deps, all, 'password_changed', command.metadata);
-    user.resetPassword(await hasher.hash(password), clock.now());
-    await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata));
-    return toAccountResource(user);
   }
 }

@@ -1,17 +1,16 @@
 import { rawText, requireAll } from '../../domain/validation.js';
-import { InvalidRefreshToken, ServiceUnavailable } from '../errors.js';
+import { InvalidRefreshToken } from '../errors.js';
 import type { RequestMetadata } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 import { type SessionSettings, tokensFor } from '../policies/sessions.js';
 import { type AuthResult, recordEvents, toAccountResource } from './auth-result.js';
+import { CHANGED, untilCommitted } from './optimistic.js';
 
 export interface RefreshCommand {
   /** The raw value the client sent (any JSON type). */
   readonly refreshToken: unknown;
   readonly metadata: RequestMetadata;
 }
-
-const MAX_ATTEMPTS = 8;
 
 /**
  * Continues a session: rotates its refresh token and issues a new access token. The decision is a compare-and-swap
@@ -30,7 +29,7 @@ export class RefreshHandler {
     const { token } = requireAll({ token: rawText('refreshtoken', command.refreshToken === '' ? undefined : command.refreshToken) });
     const claim = refreshTokens.read(token);
     if (!claim) throw new InvalidRefreshToken();
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    return untilCommitted(async () => {
       const session = await sessions.findById(claim.sessionId);
       if (!session || session.revoked) throw new InvalidRefreshToken();
       const now = clock.now();
@@ -40,13 +39,12 @@ export class RefreshHandler {
       else if (decision === 'rotate') session.rotate(now, this.settings.lifetimes);
       if (decision !== 'grace' || session.revoked) {
         const saved = await sessions.save(session, recordEvents(session.pullEvents(), ids, command.metadata));
-        if (!saved) continue;
+        if (!saved) return CHANGED;
         if (session.revoked) throw new InvalidRefreshToken();
       }
       const user = await users.findById(session.userId);
       if (!user) throw new InvalidRefreshToken();
       return { user: toAccountResource(user), ...(await tokensFor(this.deps, session)) };
-    }
-    throw new ServiceUnavailable('overloaded', 1);
+    });
   }
 }

@@ -7,8 +7,9 @@ import { EmailNotVerified } from '../errors.js';
 import type { RequestMetadata } from '../ports/event-log.port.js';
 import type { SignInThrottle } from '../policies/sign-in-throttle.js';
 import type { Ports } from '../ports/ports.js';
-import { type SessionSettings, startSession } from '../policies/sessions.js';
+import { type SessionSettings, openSession, tokensFor } from '../policies/sessions.js';
 import { type AuthResult, recordEvents, toAccountResource } from './auth-result.js';
+import { CHANGED, untilCommitted } from './optimistic.js';
 
 /** Raw input values as the client sent them (any JSON type): the handler parses each once, reporting every issue. */
 export interface SignInCommand {
@@ -17,10 +18,15 @@ export interface SignInCommand {
   readonly metadata: RequestMetadata;
 }
 
-/** Authenticates by e-mail and password and starts a session; records the outcome in the event log either way. */
+/**
+ * Authenticates by e-mail and password and starts a session; records the outcome in the event log either way. The
+ * account (UserSignedIn, a rehash) and the new session commit together as a compare-and-swap on the account: when a
+ * password change lands while the password is being verified, the sign-in reloads and checks the new hash, so it
+ * neither writes the old hash back nor opens a session that the change did not end.
+ */
 export class SignInHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'events' | 'hasher' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'events' | 'hasher' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly settings: SessionSettings,
     private readonly requireVerifiedEmail = false,
@@ -38,24 +44,33 @@ export class SignInHandler {
       password: PlainPassword.parse(command.password),
     });
     await this.throttle.check(email.value);
-    const user = await users.findByEmail(email.value);
-    if (!user) {
-      await hasher.verifyDummy(password);
-      await events.append(recordEvents([signInFailed(email.value, 'unknown_email', null, clock.now())], ids, command.metadata));
-      throw new InvalidCredentials();
-    }
-    if (!(await hasher.verify(user.passwordHash, password))) {
-      user.recordFailedSignIn(clock.now());
-      await events.append(recordEvents(user.pullEvents(), ids, command.metadata));
-      throw new InvalidCredentials();
-    }
-    if (this.requireVerifiedEmail && !user.emailVerified) throw new EmailNotVerified();
-    if (hasher.needsRehash(user.passwordHash)) {
-      user.rehashPassword(await hasher.hash(password), clock.now());
-    }
-    user.recordSignIn(clock.now());
-    await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata));
-    const tokens = await startSession(this.deps, this.settings, { id: user.id, email: user.email.value }, command.metadata);
-    return { user: toAccountResource(user), ...tokens };
+    let verified: string | null = null;
+    let rehash: { readonly of: string; readonly to: string } | null = null;
+    return untilCommitted(async () => {
+      const user = await users.findByEmail(email.value);
+      if (!user) {
+        await hasher.verifyDummy(password);
+        await events.append(recordEvents([signInFailed(email.value, 'unknown_email', null, clock.now())], ids, command.metadata));
+        throw new InvalidCredentials();
+      }
+      if (user.passwordHash !== verified) {
+        if (!(await hasher.verify(user.passwordHash, password))) {
+          user.recordFailedSignIn(clock.now());
+          await events.append(recordEvents(user.pullEvents(), ids, command.metadata));
+          throw new InvalidCredentials();
+        }
+        verified = user.passwordHash;
+      }
+      if (this.requireVerifiedEmail && !user.emailVerified) throw new EmailNotVerified();
+      if (hasher.needsRehash(user.passwordHash)) {
+        if (rehash?.of !== user.passwordHash) rehash = { of: user.passwordHash, to: await hasher.hash(password) };
+        user.rehashPassword(rehash.to, clock.now());
+      }
+      user.recordSignIn(clock.now());
+      const userEvents = recordEvents(user.pullEvents(), ids, command.metadata);
+      const opened = openSession(this.deps, this.settings, { id: user.id, email: user.email.value }, command.metadata);
+      if (!(await users.save(user, [...userEvents, ...opened.events], opened.session))) return CHANGED;
+      return { user: toAccountResource(user), ...(await tokensFor(this.deps, opened.session)) };
+    });
   }
 }

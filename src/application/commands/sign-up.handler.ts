@@ -7,7 +7,7 @@ import { requireAll } from '../../domain/validation.js';
 import type { RequestMetadata } from '../ports/event-log.port.js';
 import { uncommon } from '../policies/password-policy.js';
 import type { Ports } from '../ports/ports.js';
-import { type SessionSettings, startSession } from '../policies/sessions.js';
+import { type SessionSettings, openSession, tokensFor } from '../policies/sessions.js';
 import { type AuthResult, recordEvents, toAccountResource } from './auth-result.js';
 import { bindingOf } from './one-time-token.js';
 
@@ -20,10 +20,13 @@ export interface SignUpCommand {
   readonly metadata: RequestMetadata;
 }
 
-/** Registers a new account, asks for its verification mail (from the outbox), and signs it in (a new session). */
+/**
+ * Registers a new account, asks for its verification mail (from the outbox), and signs it in: the account, its events
+ * and its first session are committed together, so a failed commit leaves no account behind (a retry is not a 409).
+ */
 export class SignUpHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'hasher' | 'blocklist' | 'tokens' | 'refreshTokens' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'hasher' | 'blocklist' | 'tokens' | 'refreshTokens' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly settings: SessionSettings,
   ) {}
 
@@ -48,8 +51,9 @@ export class SignUpHandler {
       at: clock.now(),
     });
     user.requestEmailVerification(bindingOf(this.deps.oneTimeTokens, 'verify', user), clock.now());
-    await users.add(user, recordEvents(user.pullEvents(), ids, command.metadata));
-    const tokens = await startSession(this.deps, this.settings, { id: user.id, email: user.email.value }, command.metadata);
-    return { user: toAccountResource(user), ...tokens };
+    const userEvents = recordEvents(user.pullEvents(), ids, command.metadata);
+    const opened = openSession(this.deps, this.settings, { id: user.id, email: user.email.value }, command.metadata);
+    await users.add(user, [...userEvents, ...opened.events], opened.session);
+    return { user: toAccountResource(user), ...(await tokensFor(this.deps, opened.session)) };
   }
 }

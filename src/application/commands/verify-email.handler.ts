@@ -4,6 +4,7 @@ import type { Ports } from '../ports/ports.js';
 import type { MailSettings } from '../policies/mail.js';
 import { type AccountResource, recordEvents, toAccountResource } from './auth-result.js';
 import { bindingOf, redeem } from './one-time-token.js';
+import { CHANGED, untilCommitted } from './optimistic.js';
 
 export interface VerifyEmailCommand {
   readonly token: unknown;
@@ -19,13 +20,14 @@ export class VerifyEmailHandler {
 
   /** Throws InvalidInput on `token` when it is invalid, expired or already used (the address is verified). */
   async execute(command: VerifyEmailCommand): Promise<AccountResource> {
-    const account = await redeem(this.deps, 'verify', command.token, this.settings.verificationTtlSeconds);
-    const { user } = requireAll({
-      user: account.ok && account.value.emailVerified ? invalid<typeof account.value>('token', 'is invalid, expired or already used') : account,
+    return untilCommitted(async () => {
+      const account = await redeem(this.deps, 'verify', command.token, this.settings.verificationTtlSeconds);
+      const { user } = requireAll({
+        user: account.ok && account.value.emailVerified ? invalid<typeof account.value>('token', 'is invalid, expired or already used') : account,
+      });
+      user.verifyEmail(this.deps.clock.now());
+      return (await this.deps.users.save(user, recordEvents(user.pullEvents(), this.deps.ids, command.metadata))) ? toAccountResource(user) : CHANGED;
     });
-    user.verifyEmail(this.deps.clock.now());
-    await this.deps.users.save(user, recordEvents(user.pullEvents(), this.deps.ids, command.metadata));
-    return toAccountResource(user);
   }
 }
 
@@ -39,10 +41,12 @@ export class ResendVerificationHandler {
   constructor(private readonly deps: Pick<Ports, 'users' | 'oneTimeTokens' | 'clock' | 'ids'>) {}
 
   async execute(command: ResendVerificationCommand): Promise<void> {
-    const user = await this.deps.users.findById(command.userId);
-    if (!user || user.emailVerified) return;
-    user.requestEmailVerification(bindingOf(this.deps.oneTimeTokens, 'verify', user), this.deps.clock.now());
-    await this.deps.users.save(user, recordEvents(user.pullEvents(), this.deps.ids, command.metadata));
+    await untilCommitted(async () => {
+      const user = await this.deps.users.findById(command.userId);
+      if (!user || user.emailVerified) return;
+      user.requestEmailVerification(bindingOf(this.deps.oneTimeTokens, 'verify', user), this.deps.clock.now());
+      return (await this.deps.users.save(user, recordEvents(user.pullEvents(), this.deps.ids, command.metadata))) ? undefined : CHANGED;
+    });
   }
 }
 

@@ -1,7 +1,8 @@
-import type { RequestMetadata } from '../ports/event-log.port.js';
+import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 import { type RevocationReason, Session, type SessionLifetimes } from '../../domain/session.js';
 import { recordEvents } from '../commands/auth-result.js';
+import { CHANGED, untilCommitted } from '../commands/optimistic.js';
 
 export interface SessionSettings {
   readonly lifetimes: SessionLifetimes;
@@ -28,13 +29,22 @@ export async function tokensFor(deps: TokenDeps, session: Session): Promise<Sess
   };
 }
 
-/** Starts a session for a user who just proved who they are (sign-up, sign-in), with SessionStarted. */
-export async function startSession(
-  deps: TokenDeps & Pick<Ports, 'sessions' | 'clock' | 'ids'>,
+/** A session opened for a user who just proved who they are, with its recorded events, not yet stored. */
+export interface OpenedSession {
+  readonly session: Session;
+  readonly events: readonly RecordedEvent[];
+}
+
+/**
+ * Opens a session (SessionStarted) for sign-up or sign-in; the caller stores it in the same transaction as the user
+ * (`users.add` / `users.save` with `opened`), so an account never records a sign-in whose session was not stored.
+ */
+export function openSession(
+  deps: Pick<Ports, 'clock' | 'ids'>,
   settings: SessionSettings,
   account: { readonly id: string; readonly email: string },
   metadata: RequestMetadata,
-): Promise<SessionTokens> {
+): OpenedSession {
   const session = Session.start({
     id: deps.ids.next(),
     userId: account.id,
@@ -44,15 +54,13 @@ export async function startSession(
     userAgent: metadata.userAgent,
     lifetimes: settings.lifetimes,
   });
-  await deps.sessions.add(session, recordEvents(session.pullEvents(), deps.ids, metadata));
-  return tokensFor(deps, session);
+  return { session, events: recordEvents(session.pullEvents(), deps.ids, metadata) };
 }
-
-const MAX_ATTEMPTS = 8;
 
 /**
  * Ends each session for `reason` (SessionRevoked each). A concurrent change of a session (a refresh) makes its
- * compare-and-swap fail: it is reloaded and revoked again, so no revocation is lost. Already ended ones are skipped.
+ * compare-and-swap fail: it is reloaded and revoked again, so no revocation is lost (a session that keeps changing
+ * under it makes it throw ServiceUnavailable rather than give up silently). Already ended ones are skipped.
  */
 export async function revokeSessions(
   deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>,
@@ -61,11 +69,11 @@ export async function revokeSessions(
   metadata: RequestMetadata,
 ): Promise<void> {
   for (const id of sessionIds) {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    await untilCommitted(async () => {
       const session = await deps.sessions.findById(id);
-      if (!session || session.revoked) break;
+      if (!session || session.revoked) return;
       session.revoke(reason, deps.clock.now());
-      if (await deps.sessions.save(session, recordEvents(session.pullEvents(), deps.ids, metadata))) break;
-    }
+      return (await deps.sessions.save(session, recordEvents(session.pullEvents(), deps.ids, metadata))) ? undefined : CHANGED;
+    });
   }
 }

@@ -1,10 +1,11 @@
+import type { Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
 import type { RecordedEvent } from './event-log.port.js';
 import { token } from '../di-token.js';
 
 /**
- * Where accounts live. Every write commits the user's state and the events it produced together,
- * in one transaction: after a crash either both are there or neither is.
+ * Where accounts live. Every write commits the user's state, the events it produced and, when given, the session it
+ * opened (sign-up, sign-in) together, in one transaction: after a crash or a failed commit all of it is there or none.
  */
 export interface UserRepository {
   /** Returns the user with this normalised e-mail, or null when there is none. */
@@ -14,17 +15,22 @@ export interface UserRepository {
   findById(id: string): Promise<User | null>;
 
   /**
-   * Stores a new user with its events. Throws `EmailAlreadyRegistered` when the e-mail is taken,
-   * including by a concurrent call: of any number of simultaneous adds for one e-mail exactly one wins.
-   * Not idempotent: adding the same user twice throws `EmailAlreadyRegistered` the second time.
+   * Stores a new user (at version 0) with its events and the session `opened` for it, if any. Throws
+   * `EmailAlreadyRegistered`, writing nothing, when the e-mail is taken, including by a concurrent call: of any number
+   * of simultaneous adds for one e-mail exactly one wins. Adding the same user twice throws the second time.
    */
-  add(user: User, events: readonly RecordedEvent[]): Promise<void>;
+  add(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<void>;
 
   /**
-   * Replaces the stored state of an existing user and appends its events. Idempotent for the state;
-   * events already in the log (same `eventId`) are skipped. Throws `UserNotFound` when the user was never added.
+   * Compare-and-swap: stores the user's state with its events and the session `opened`, if any, only if the stored
+   * user is still at `user.version` (the version it was loaded at), and returns true. The stored version moves on by
+   * one when the state changed (`user.changed`); a save that only records events (a sign-in) leaves it, so such saves
+   * never refuse one another, while any change refuses the stale ones. Returns false, writing nothing, when another
+   * write got there first: reload and decide again (so a sign-in never puts back a password hash that a concurrent
+   * change replaced, nor opens a session on it). Events already in the log (same `eventId`) are skipped. Throws
+   * `UserNotFound` when the user was never added.
    */
-  save(user: User, events: readonly RecordedEvent[]): Promise<void>;
+  save(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<boolean>;
 }
 
 export const USER_REPOSITORY = token<UserRepository>('UserRepository');

@@ -1,19 +1,8 @@
 import { inject, injectable } from 'inversify';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionRepository } from '../../application/ports/session-repository.port.js';
-import { Session, type SessionSnapshot } from '../../domain/session.js';
-import { LmdbStore, type StoredSession } from './lmdb-store.js';
-
-const toStored = (s: SessionSnapshot, version: number): StoredSession => ({
-  ...s,
-  createdAt: s.createdAt.getTime(),
-  lastUsedAt: s.lastUsedAt.getTime(),
-  absoluteExpiresAt: s.absoluteExpiresAt.getTime(),
-  expiresAt: s.expiresAt.getTime(),
-  rotatedAt: s.rotatedAt?.getTime() ?? null,
-  revokedAt: s.revokedAt?.getTime() ?? null,
-  version,
-});
+import { Session } from '../../domain/session.js';
+import { LmdbStore, type StoredSession, toStoredSession } from './lmdb-store.js';
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
@@ -37,10 +26,10 @@ export class LmdbSessionRepository implements SessionRepository {
   constructor(@inject(LmdbStore) private readonly store: LmdbStore) {}
 
   async add(session: Session, events: readonly RecordedEvent[]): Promise<void> {
-    const stored = toStored(session.snapshot(), session.snapshot().version);
+    const stored = toStoredSession(session.snapshot(), session.snapshot().version);
     const added = await this.store.transaction(() => {
       if (this.store.sessions.doesExist(stored.id)) return false;
-      this.put(stored);
+      this.store.putSessionInTransaction(stored);
       this.store.appendEventsInTransaction(events);
       return true;
     });
@@ -66,7 +55,7 @@ export class LmdbSessionRepository implements SessionRepository {
       const current = this.store.sessions.get(snapshot.id);
       if (current?.version !== snapshot.version) return false;
       void this.store.sessionsByExpiry.remove([current.expiresAt, current.id]);
-      this.put(toStored(snapshot, snapshot.version + 1));
+      this.store.putSessionInTransaction(toStoredSession(snapshot, snapshot.version + 1));
       this.store.appendEventsInTransaction(events);
       return true;
     });
@@ -87,11 +76,5 @@ export class LmdbSessionRepository implements SessionRepository {
       }
       return removed;
     });
-  }
-
-  private put(stored: StoredSession): void {
-    void this.store.sessions.put(stored.id, stored);
-    void this.store.sessionsByUser.put([stored.userId, stored.id], null);
-    void this.store.sessionsByExpiry.put([stored.expiresAt, stored.id], null);
   }
 }

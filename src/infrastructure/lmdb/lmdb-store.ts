@@ -25,9 +25,20 @@ type DatesAsNumbers<T> = { readonly [K in keyof T]: T[K] extends Date ? number :
 /** A session as stored: its snapshot with instants as epoch milliseconds. */
 export type StoredSession = DatesAsNumbers<SessionSnapshot>;
 
+export const toStoredSession = (s: SessionSnapshot, version: number): StoredSession => ({
+  ...s,
+  createdAt: s.createdAt.getTime(),
+  lastUsedAt: s.lastUsedAt.getTime(),
+  absoluteExpiresAt: s.absoluteExpiresAt.getTime(),
+  expiresAt: s.expiresAt.getTime(),
+  rotatedAt: s.rotatedAt?.getTime() ?? null,
+  revokedAt: s.revokedAt?.getTime() ?? null,
+  version,
+});
+
 /**
- * One LMDB environment holding users and the event log, so that a user and its events commit in one
- * write transaction. Commits are flushed to disk before a write resolves (overlappingSync off):
+ * One LMDB environment holding users, sessions, the outbox and the event log, so that a user, the session it opened
+ * and its events commit in one write transaction. Commits are flushed to disk before a write resolves (overlappingSync off):
  * an acknowledged write survives a crash of the process or of the machine.
  */
 export class LmdbStore {
@@ -87,6 +98,13 @@ export class LmdbStore {
       this.writeFailures.record(cause);
       throw new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS, cause);
     }
+  }
+
+  /** Writes a session and its indexes inside the current write transaction. */
+  putSessionInTransaction(stored: StoredSession): void {
+    void this.sessions.put(stored.id, stored);
+    void this.sessionsByUser.put([stored.userId, stored.id], null);
+    void this.sessionsByExpiry.put([stored.expiresAt, stored.id], null);
   }
 
   /** Appends events inside the current write transaction; an eventId already stored is skipped. */

@@ -3,12 +3,13 @@ import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { UserNotFound } from '../../application/errors.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
+import type { Session } from '../../domain/session.js';
 import { User } from '../../domain/user.js';
-import { LmdbStore, type StoredUser } from './lmdb-store.js';
+import { LmdbStore, type StoredUser, toStoredSession } from './lmdb-store.js';
 
-const toStored = (user: User): StoredUser => {
+const toStored = (user: User, version: number): StoredUser => {
   const snapshot = user.snapshot();
-  return { ...snapshot, createdAt: snapshot.createdAt.getTime() };
+  return { ...snapshot, createdAt: snapshot.createdAt.getTime(), version };
 };
 
 @injectable()
@@ -25,26 +26,35 @@ export class LmdbUserRepository implements UserRepository {
     return stored ? User.restore({ ...stored, createdAt: new Date(stored.createdAt) }) : null;
   }
 
-  async add(user: User, events: readonly RecordedEvent[]): Promise<void> {
-    const stored = toStored(user);
+  async add(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<void> {
+    const stored = toStored(user, 0);
     const added = await this.store.transaction(() => {
       if (this.store.userIdsByEmail.doesExist(stored.email) || this.store.users.doesExist(stored.id)) return false;
       void this.store.users.put(stored.id, stored);
       void this.store.userIdsByEmail.put(stored.email, stored.id);
+      this.putOpened(opened);
       this.store.appendEventsInTransaction(events);
       return true;
     });
     if (!added) throw new EmailAlreadyRegistered();
   }
 
-  async save(user: User, events: readonly RecordedEvent[]): Promise<void> {
-    const stored = toStored(user);
-    const saved = await this.store.transaction(() => {
-      if (!this.store.users.doesExist(stored.id)) return false;
+  async save(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<boolean> {
+    const stored = toStored(user, user.nextVersion);
+    const outcome = await this.store.transaction(() => {
+      const current = this.store.users.get(stored.id);
+      if (!current) return 'missing';
+      if ((current.version ?? 0) !== user.version) return 'changed';
       void this.store.users.put(stored.id, stored);
+      this.putOpened(opened);
       this.store.appendEventsInTransaction(events);
-      return true;
+      return 'saved';
     });
-    if (!saved) throw new UserNotFound(user.id);
+    if (outcome === 'missing') throw new UserNotFound(user.id);
+    return outcome === 'saved';
+  }
+
+  private putOpened(opened: Session | undefined): void {
+    if (opened) this.store.putSessionInTransaction(toStoredSession(opened.snapshot(), opened.snapshot().version));
   }
 }

@@ -13,7 +13,7 @@ export class InMemorySessionRepository implements SessionRepository {
     await Promise.resolve();
     const snapshot = session.snapshot();
     if (this.store.sessions.has(snapshot.id)) throw new Error(`session ${snapshot.id} exists`);
-    this.store.sessions.set(snapshot.id, structuredClone(snapshot));
+    this.store.putSession(snapshot);
     this.store.appendEvents(events);
   }
 

@@ -31,6 +31,11 @@ export class InMemoryStore {
   /** Per e-mail: failed sign-ins since the last successful one, newest first (epoch ms). */
   readonly signInFailures = new Map<string, number[]>();
 
+  /** Stores a new session (by copy). */
+  putSession(snapshot: SessionSnapshot): void {
+    this.sessions.set(snapshot.id, structuredClone(snapshot));
+  }
+
   appendEvents(events: readonly RecordedEvent[]): void {
     for (const event of events) {
       if (this.eventIds.has(event.eventId)) continue;

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { UserNotFound } from '../../application/errors.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
+import type { Session } from '../../domain/session.js';
 import { User } from '../../domain/user.js';
 import { InMemoryStore } from './in-memory-store.js';
 
@@ -20,21 +21,26 @@ export class InMemoryUserRepository implements UserRepository {
     return snapshot ? User.restore(structuredClone(snapshot)) : null;
   }
 
-  async add(user: User, events: readonly RecordedEvent[]): Promise<void> {
+  async add(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<void> {
     await Promise.resolve();
     const snapshot = user.snapshot();
     if (this.store.userIdsByEmail.has(snapshot.email) || this.store.users.has(snapshot.id)) {
       throw new EmailAlreadyRegistered();
     }
-    this.store.users.set(snapshot.id, structuredClone(snapshot));
+    this.store.users.set(snapshot.id, structuredClone({ ...snapshot, version: 0 }));
     this.store.userIdsByEmail.set(snapshot.email, snapshot.id);
+    if (opened) this.store.putSession(opened.snapshot());
     this.store.appendEvents(events);
   }
 
-  async save(user: User, events: readonly RecordedEvent[]): Promise<void> {
+  async save(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<boolean> {
     await Promise.resolve();
-    if (!this.store.users.has(user.id)) throw new UserNotFound(user.id);
-    this.store.users.set(user.id, structuredClone(user.snapshot()));
+    const stored = this.store.users.get(user.id);
+    if (!stored) throw new UserNotFound(user.id);
+    if ((stored.version ?? 0) !== user.version) return false;
+    this.store.users.set(user.id, structuredClone({ ...user.snapshot(), version: user.nextVersion }));
+    if (opened) this.store.putSession(opened.snapshot());
     this.store.appendEvents(events);
+    return true;
   }
 }

@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { RecordedEvent, RequestMetadata } from '../../application/ports/event-log.port.js';
+import { Session, type SessionSnapshot } from '../../domain/session.js';
 import { User } from '../../domain/user.js';
 
 /** A document of the `users` collection: `_id` is the user id; the argon2 hash is the only secret and stays here. */
@@ -12,7 +13,17 @@ export interface UserDocument {
   createdAt: Date;
   /** Absent in documents written before verification existed (read as false). */
   emailVerified?: boolean;
+  /** Optimistic concurrency (see UserSnapshot.version); absent in documents written before it existed (read as 0). */
+  version?: number;
+  /** Incremented by every save, so that every save writes the document (see MongoUserRepository.save). */
+  commits?: number;
 }
+
+/** A document of the `sessions` collection: the snapshot, `_id` the session id. No token, no hash of one. */
+export type SessionDocument = Omit<SessionSnapshot, 'id'> & { _id: string };
+
+export const toSessionDocument = ({ id, ...rest }: SessionSnapshot, version: number): SessionDocument => ({ _id: id, ...rest, version });
+export const fromSessionDocument = ({ _id, ...rest }: SessionDocument): Session => Session.restore({ id: _id, ...rest });
 
 /**
  * A document of the append-only `events` collection. `_id` is an ObjectId made when the event is appended:
@@ -37,15 +48,15 @@ export interface HealthDocument {
   checkedAt: Date;
 }
 
-export const toUserDocument = (user: User): UserDocument => {
+export const toUserDocument = (user: User, version: number): UserDocument => {
   const { id, name, lastname, email, passwordHash, createdAt, emailVerified } = user.snapshot();
-  return { _id: id, name, lastname, email, passwordHash, createdAt, emailVerified: emailVerified ?? false };
+  return { _id: id, name, lastname, email, passwordHash, createdAt, emailVerified: emailVerified ?? false, version };
 };
 
 export const fromUserDocument = (doc: UserDocument): User =>
   User.restore({
     id: doc._id, name: doc.name, lastname: doc.lastname, email: doc.email, passwordHash: doc.passwordHash,
-    createdAt: doc.createdAt, emailVerified: doc.emailVerified ?? false,
+    createdAt: doc.createdAt, emailVerified: doc.emailVerified ?? false, version: doc.version ?? 0,
   });
 
 export const toEventDocument = (event: RecordedEvent): EventDocument => ({

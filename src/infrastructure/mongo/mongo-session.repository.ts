@@ -1,43 +1,34 @@
 import { inject, injectable } from 'inversify';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionRepository } from '../../application/ports/session-repository.port.js';
-import { Session, type SessionSnapshot } from '../../domain/session.js';
+import type { Session } from '../../domain/session.js';
+import { fromSessionDocument as fromDocument, toSessionDocument as toDocument } from './mongo-documents.js';
 import { translated } from './mongo-errors.js';
 import { MongoStore } from './mongo-store.js';
 
-/** A document of the `sessions` collection: the snapshot, `_id` the session id. No token, no hash of one. */
-export type SessionDocument = Omit<SessionSnapshot, 'id'> & { _id: string };
-
-
-const toDocument = ({ id, ...rest }: SessionSnapshot, version: number): SessionDocument => ({ _id: id, ...rest, version });
-const fromDocument = ({ _id, ...rest }: SessionDocument): Session => Session.restore({ id: _id, ...rest });
 
 /** Sessions in MongoDB; a save is a compare-and-swap on `version` in the transaction that appends the events. */
 @injectable()
 export class MongoSessionRepository implements SessionRepository {
   constructor(@inject(MongoStore) private readonly store: MongoStore) {}
 
-  private get sessions() {
-    return this.store.db.collection<SessionDocument>('sessions');
-  }
-
   async add(session: Session, events: readonly RecordedEvent[]): Promise<void> {
     const doc = toDocument(session.snapshot(), session.snapshot().version);
     await translated(() =>
       this.store.transaction(async (tx) => {
-        await this.sessions.insertOne(doc, { session: tx });
+        await this.store.sessions.insertOne(doc, { session: tx });
         await this.store.appendEvents(events, tx);
       }),
     );
   }
 
   async findById(id: string): Promise<Session | null> {
-    const doc = await this.store.guarded((signal) => this.sessions.findOne({ _id: id }, { signal }));
+    const doc = await this.store.guarded((signal) => this.store.sessions.findOne({ _id: id }, { signal }));
     return doc ? fromDocument(doc) : null;
   }
 
   async findByUser(userId: string): Promise<Session[]> {
-    const docs = await this.store.guarded((signal) => this.sessions.find({ userId }, { signal }).toArray());
+    const docs = await this.store.guarded((signal) => this.store.sessions.find({ userId }, { signal }).toArray());
     return docs.map(fromDocument);
   }
 
@@ -46,7 +37,7 @@ export class MongoSessionRepository implements SessionRepository {
     const { _id, ...next } = toDocument(snapshot, snapshot.version + 1);
     return translated(() =>
       this.store.transaction(async (tx) => {
-        const swapped = await this.sessions.replaceOne({ _id, version: snapshot.version }, next, { session: tx });
+        const swapped = await this.store.sessions.replaceOne({ _id, version: snapshot.version }, next, { session: tx });
         if (swapped.matchedCount === 0) return false;
         await this.store.appendEvents(events, tx);
         return true;
@@ -55,9 +46,9 @@ export class MongoSessionRepository implements SessionRepository {
   }
 
   async removeExpired(now: Date, limit: number): Promise<number> {
-    const due = await this.store.guarded((signal) => this.sessions.find({ expiresAt: { $lte: now } }, { projection: { _id: 1 }, signal }).sort({ expiresAt: 1 }).limit(limit).toArray());
+    const due = await this.store.guarded((signal) => this.store.sessions.find({ expiresAt: { $lte: now } }, { projection: { _id: 1 }, signal }).sort({ expiresAt: 1 }).limit(limit).toArray());
     if (due.length === 0) return 0;
-    const removed = await this.store.guarded(() => this.sessions.deleteMany({ _id: { $in: due.map((doc) => doc._id) }, expiresAt: { $lte: now } }));
+    const removed = await this.store.guarded(() => this.store.sessions.deleteMany({ _id: { $in: due.map((doc) => doc._id) }, expiresAt: { $lte: now } }));
     return removed.deletedCount;
   }
 }

@@ -3,7 +3,7 @@ import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
 import { MAX_TRACKED_AGE_MS, nextFailures } from '../sign-in-failures.js';
 import { withDeadline } from './mongo-deadline.js';
-import { type EventDocument, type HealthDocument, type SignInFailuresDocument, type UserDocument, toEventDocument } from './mongo-documents.js';
+import { type EventDocument, type HealthDocument, type SessionDocument, type SignInFailuresDocument, type UserDocument, toEventDocument } from './mongo-documents.js';
 import { translated } from './mongo-errors.js';
 import { EVENT_INDEXES, OUTBOX_INDEXES, SESSION_INDEXES, USER_INDEXES } from './mongo-schema.js';
 import { waitForWritablePrimary } from './mongo-startup-check.js';
@@ -61,6 +61,7 @@ const transactionOptions = (wtimeoutMS: number): TransactionOptions => ({
  */
 export class MongoStore {
   readonly users: Collection<UserDocument>;
+  readonly sessions: Collection<SessionDocument>;
   readonly events: Collection<EventDocument>;
   /** Per e-mail: failed sign-ins since the last successful one; removed by a TTL index 24 h after the last failure. */
   readonly signInFailures: Collection<SignInFailuresDocument>;
@@ -79,6 +80,7 @@ export class MongoStore {
     this.operationTimeoutMS = timeouts.operationTimeoutMS ?? DEFAULT_OPERATION_TIMEOUT_MS;
     this.startupWaitMS = timeouts.startupWaitMS ?? DEFAULT_STARTUP_WAIT_MS;
     this.users = db.collection<UserDocument>('users');
+    this.sessions = db.collection<SessionDocument>('sessions');
     this.events = db.collection<EventDocument>('events');
     this.signInFailures = db.collection<SignInFailuresDocument>('sign-in-failures');
     this.health = db.collection<HealthDocument>('health');
@@ -127,7 +129,7 @@ export class MongoStore {
     await this.events.createIndexes(EVENT_INDEXES);
     await this.events.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'events-retention-ttl' });
     await this.signInFailures.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'sign-in-failures-ttl' });
-    await this.db.collection('sessions').createIndexes(SESSION_INDEXES);
+    await this.sessions.createIndexes(SESSION_INDEXES);
     await this.db.collection('outbox').createIndexes(OUTBOX_INDEXES);
   }
 

@@ -1,12 +1,18 @@
 import { inject, injectable } from 'inversify';
+import type { ClientSession, Filter } from 'mongodb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { UserNotFound } from '../../application/errors.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
+import type { Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
-import { fromUserDocument, toUserDocument } from './mongo-documents.js';
+import { fromUserDocument, toSessionDocument, toUserDocument, type UserDocument } from './mongo-documents.js';
 import { isDuplicateKeyOn, translateMongoError, translated } from './mongo-errors.js';
 import { MongoStore } from './mongo-store.js';
+
+/** The filter for a document still at `version`; documents written before versions existed have none (version 0). */
+const atVersion = (version: number): Filter<UserDocument> =>
+  version === 0 ? { $or: [{ version: 0 }, { version: { $exists: false } }] } : { version };
 
 @injectable()
 export class MongoUserRepository implements UserRepository {
@@ -22,11 +28,12 @@ export class MongoUserRepository implements UserRepository {
     return doc ? fromUserDocument(doc) : null;
   }
 
-  async add(user: User, events: readonly RecordedEvent[]): Promise<void> {
-    const doc = toUserDocument(user);
+  async add(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<void> {
+    const doc = toUserDocument(user, 0);
     try {
       await this.store.transaction(async (session) => {
         await this.store.users.insertOne(doc, { session });
+        await this.insertOpened(opened, session);
         await this.store.appendEvents(events, session);
       });
     } catch (error) {
@@ -34,14 +41,26 @@ export class MongoUserRepository implements UserRepository {
     }
   }
 
-  async save(user: User, events: readonly RecordedEvent[]): Promise<void> {
-    const { _id, ...state } = toUserDocument(user);
-    await translated(() =>
+  async save(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<boolean> {
+    const { _id, ...state } = toUserDocument(user, user.nextVersion);
+    return translated(() =>
       this.store.transaction(async (session) => {
-        const replaced = await this.store.users.replaceOne({ _id }, state, { session });
-        if (replaced.matchedCount === 0) throw new UserNotFound(_id);
+        // `commits` changes on every save, so the update is a real write even when the state is unchanged (a sign-in):
+        // MongoDB detects write conflicts only between writes, and a transaction that merely read the user could
+        // otherwise commit a session next to a password change it never saw.
+        const updated = await this.store.users.updateOne({ _id, ...atVersion(user.version) }, { $set: state, $inc: { commits: 1 } }, { session });
+        if (updated.matchedCount === 0) {
+          if ((await this.store.users.countDocuments({ _id }, { session, limit: 1 })) === 0) throw new UserNotFound(_id);
+          return false;
+        }
+        await this.insertOpened(opened, session);
         await this.store.appendEvents(events, session);
+        return true;
       }),
     );
+  }
+
+  private async insertOpened(opened: Session | undefined, session: ClientSession): Promise<void> {
+    if (opened) await this.store.sessions.insertOne(toSessionDocument(opened.snapshot(), opened.snapshot().version), { session });
   }
 }

@@ -55,4 +55,36 @@ describe('User', () => {
     expect(restored.snapshot()).to.deep.equal(user.snapshot());
     expect(restored.pullEvents()).to.deep.equal([]);
   });
+
+  describe('versions (optimistic concurrency)', () => {
+    const loaded = (version?: number) => User.restore({ ...registered().snapshot(), ...(version === undefined ? {} : { version }) });
+
+    it('reads a record without a version (written before versions existed) as version 0', () => {
+      expect(loaded().version).to.equal(0);
+      expect(loaded(7).snapshot().version).to.equal(7);
+    });
+
+    it('keeps its version for a save that only records events: a sign-in, a failed one, an unchanged profile, a repeated verification', () => {
+      const user = loaded(3);
+      user.recordSignIn(later);
+      user.recordFailedSignIn(later);
+      user.changeProfile(valueOf(PersonName.parse('name', 'Ada')), valueOf(PersonName.parse('lastname', 'Lovelace')), later);
+      user.requestEmailVerification('binding', later);
+      expect({ changed: user.changed, next: user.nextVersion }).to.deep.equal({ changed: false, next: 3 });
+    });
+
+    for (const [change, apply] of [
+      ['a profile change', (user: User) => user.changeProfile(valueOf(PersonName.parse('name', 'Augusta')), user.lastname, later)],
+      ['a password change', (user: User) => user.changePassword('hash-2', later)],
+      ['a reset', (user: User) => user.resetPassword('hash-2', later)],
+      ['a rehash', (user: User) => user.rehashPassword('hash-2', later)],
+      ['a verification', (user: User) => user.verifyEmail(later)],
+    ] as const) {
+      it(`moves its version on by one for ${change}`, () => {
+        const user = loaded(3);
+        apply(user);
+        expect({ changed: user.changed, next: user.nextVersion }).to.deep.equal({ changed: true, next: 4 });
+      });
+    }
+  });
 });

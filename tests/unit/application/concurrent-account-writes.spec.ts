@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import { InvalidToken, ServiceUnavailable } from '../../../src/application/errors.js';
+import type { UserRepository } from '../../../src/application/ports/user-repository.port.js';
+import { InvalidCredentials } from '../../../src/domain/domain-error.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../support/builders.js';
+import { GatedPasswordHasher } from '../../support/fakes.js';
+import { inMemoryWorld } from '../../support/in-memory-world.js';
+import { rejection } from '../../support/rejection.js';
+
+const OLD = 'analytical engine 1843';
+const NEW = 'difference engine 1822';
+
+/**
+ * Two commands on one account, the second running exactly while the first waits on the hasher (where argon2 spends
+ * its time). Every account write is a compare-and-swap on the account's version, so the loser reloads and decides
+ * again: no change is written back over another, and no session escapes a password change.
+ */
+describe('Concurrent writes to one account', () => {
+  async function world() {
+    const hasher = new GatedPasswordHasher();
+    const w = inMemoryWorld({ replace: { hasher } });
+    const signedUp = await w.signUp.execute(aSignUpCommand({ password: OLD }));
+    const principal = await w.authenticate.execute({ accessToken: signedUp.accessToken });
+    const changePassword = () =>
+      w.changePassword.execute({ principal, currentPassword: OLD, newPassword: NEW, metadata: aRequestMetadata() });
+    return { ...w, hasher, changePassword };
+  }
+
+  it('a password change that lands while a sign-in verifies the old password is kept, and that sign-in is refused', async () => {
+    const w = await world();
+    const held = w.hasher.holdNext('verify');
+    const signIn = w.signIn.execute(aSignInCommand({ password: OLD }));
+    await held.reached;
+    await w.changePassword();
+    held.release();
+
+    expect(await rejection(signIn)).to.be.instanceOf(InvalidCredentials);
+    expect(await rejection(w.signIn.execute(aSignInCommand({ password: OLD })))).to.be.instanceOf(InvalidCredentials);
+    expect((await w.signIn.execute(aSignInCommand({ password: NEW }))).user.email).to.equal('ada@example.com');
+  });
+
+  it('a sign-in that commits while a password change hashes the new password has its session ended by that change', async () => {
+    const w = await world();
+    const held = w.hasher.holdNext('hash');
+    const change = w.changePassword();
+    await held.reached;
+    const signedIn = await w.signIn.execute(aSignInCommand({ password: OLD }));
+    held.release();
+    await change;
+
+    expect(await rejection(w.authenticate.execute({ accessToken: signedIn.accessToken }))).to.be.instanceOf(InvalidToken);
+    expect(await rejection(w.signIn.execute(aSignInCommand({ password: OLD })))).to.be.instanceOf(InvalidCredentials);
+    const sessionId = w.tokens.issued.get(signedIn.accessToken)?.sessionId;
+    const revoked = w.store.events.filter((event) => event.type === 'SessionRevoked' && event.payload.sessionId === sessionId);
+    expect(revoked.map((event) => event.type === 'SessionRevoked' && event.payload.reason)).to.deep.equal(['password_changed']);
+  });
+
+  it('a profile change that lands while a sign-in verifies the password is kept, and the sign-in still succeeds', async () => {
+    const w = await world();
+    const held = w.hasher.holdNext('verify');
+    const signIn = w.signIn.execute(aSignInCommand({ password: OLD }));
+    await held.reached;
+    await w.changeProfile.execute({ userId: 'id-1', name: 'Augusta', lastname: 'King', metadata: aRequestMetadata() });
+    held.release();
+
+    expect((await signIn).user).to.deep.include({ name: 'Augusta', lastname: 'King' });
+    expect(await w.currentUser.execute({ userId: 'id-1' })).to.deep.include({ name: 'Augusta', lastname: 'King' });
+    expect(w.hasher.verifications).to.equal(1);
+  });
+});
+
+describe('A record that keeps changing under a command', () => {
+  it('makes the command give up with ServiceUnavailable(overloaded) after a bounded number of fresh loads, writing nothing', async () => {
+    const w = inMemoryWorld();
+    await w.signUp.execute(aSignUpCommand());
+    let saves = 0;
+    const losing: UserRepository = {
+      findByEmail: (email) => w.users.findByEmail(email),
+      findById: (id) => w.users.findById(id),
+      add: (user, events, opened) => w.users.add(user, events, opened),
+      save: () => Promise.resolve(((saves += 1), false)),
+    };
+    const contended = inMemoryWorld({ replace: { users: losing } });
+    const error = await rejection(contended.changeProfile.execute({ userId: 'id-1', name: 'Augusta', lastname: 'King', metadata: aRequestMetadata() }));
+
+    expect(error).to.be.instanceOf(ServiceUnavailable);
+    expect(error).to.include({ reason: 'overloaded', retryAfterSeconds: 1 });
+    expect(saves).to.equal(8);
+    expect(await w.currentUser.execute({ userId: 'id-1' })).to.deep.include({ name: 'Ada', lastname: 'Lovelace' });
+  });
+});
