@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import { aSignUpBody } from '../support/builders.js';
 import { type HttpResponse, http, postJson } from '../support/http-client.js';
-import { type OpenApiDocument, responseSchema, schemaErrors } from '../support/openapi-check.js';
+import { type OpenApiDocument, operationsOf, responseSchema, schemaErrors } from '../support/openapi-check.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { type TestService, startTestService } from '../support/test-service.js';
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const PASSWORD = 'analytical engine 1843';
 const carriesToken = (res: HttpResponse) => /"(accesstoken|refreshtoken)"/.test(res.text);
 
@@ -19,12 +18,7 @@ describe('HTTP: usable from browsers and client generators (caching, HSTS, CSP, 
   });
   after(async () => service.dispose());
 
-  const operations = () =>
-    Object.entries(doc['paths'] as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-      Object.entries(item)
-        .filter(([method]) => METHODS.includes(method))
-        .map(([method, operation]) => ({ path, method, operation })),
-    );
+  const operations = () => operationsOf(doc);
 
   describe('caching of token answers (RFC 6749 section 5.1)', () => {
     it('every answer that carries a token says Cache-Control: no-store and Pragma: no-cache (sign-up, sign-in, refresh)', async () => {

@@ -75,3 +75,13 @@ export function undocumented(doc: OpenApiDocument, path: string, method: string,
   }
   return problems;
 }
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+
+/** Every operation of the document: its path, its method and the operation object. */
+export const operationsOf = (doc: OpenApiDocument): { path: string; method: string; operation: Record<string, any> }[] =>
+  Object.entries(doc['paths'] as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ path, method, operation: operation as Record<string, any> })),
+  );
