@@ -5,7 +5,7 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 const TS_FILES = ['src/**/*.ts', 'src/**/*.cts', 'tests/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'];
-const TEST_FILES = ['tests/**/*.ts', 'bench/**/*.ts'];
+const TEST_FILES = ['tests/**/*.ts', 'bench/**/*.ts', 'src/**/*.spec.ts'];
 
 export default defineConfig(
   globalIgnores(['dist/', 'node_modules/', 'coverage/', 'data/', '.tmp/', 'artifacts/']),

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { StoreHealth } from './application/ports/store-health.port.js';
-import { buildUseCases } from './application/use-cases.js';
+import { buildUseCases } from './application/registry.js';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
 import { listenFailure } from './infrastructure/config/startup-checks.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { FastifyInstance } from 'fastify';
-import type { SignInCommand } from '../../src/application/commands/sign-in.handler.js';
+import type { SignInCommand } from '../../src/application/use-cases/sign-in/sign-in.handler.js';
 import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
 import { LmdbUserRepository } from '../../src/infrastructure/lmdb/lmdb-user.repository.js';
 import { GENERATED_KEY_FILE } from '../../src/infrastructure/security/signing-key.js';

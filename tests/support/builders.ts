@@ -1,5 +1,5 @@
-import type { SignInCommand } from '../../src/application/commands/sign-in.handler.js';
-import type { SignUpCommand } from '../../src/application/commands/sign-up.handler.js';
+import type { SignInCommand } from '../../src/application/use-cases/sign-in/sign-in.handler.js';
+import type { SignUpCommand } from '../../src/application/use-cases/sign-up/sign-up.handler.js';
 import type { RequestMetadata } from '../../src/application/ports/event-log.port.js';
 
 export const aRequestMetadata = (overrides: Partial<RequestMetadata> = {}): RequestMetadata => ({

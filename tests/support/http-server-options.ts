@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { UseCases } from '../../src/application/use-cases.js';
+import type { UseCases } from '../../src/application/registry.js';
 import type { HttpServerOptions } from '../../src/interfaces/http/server.js';
 
 const unused = () => Promise.reject(new Error('not used by this test'));
@@ -9,8 +9,8 @@ const refusingUseCases = {
   signUp: { execute: unused },
   signIn: { execute: unused },
   authenticate: { execute: unused },
-  currentUser: { execute: unused },
-  accountActivity: { execute: unused },
+  getCurrentUser: { execute: unused },
+  getAccountActivity: { execute: unused },
   admission: { admit: () => undefined },
   publicKeys: { publicKeys: () => [] },
   storeHealth: { check: () => Promise.resolve() },

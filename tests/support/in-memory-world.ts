@@ -1,6 +1,6 @@
 import type { Ports } from '../../src/application/ports/ports.js';
 import type { SignInThrottleSettings } from '../../src/application/policies/sign-in-throttle.js';
-import { buildUseCases } from '../../src/application/use-cases.js';
+import { buildUseCases } from '../../src/application/registry.js';
 import { InMemoryEventLog } from '../../src/infrastructure/memory/in-memory-event-log.js';
 import { InMemoryOutbox } from '../../src/infrastructure/memory/in-memory-outbox.js';
 import { InMemorySessionRepository } from '../../src/infrastructure/memory/in-memory-session.repository.js';
@@ -77,7 +77,7 @@ export function inMemoryWorld(options: WorldOptions = {}) {
     },
     delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000 },
   });
-  return { store, ...adapters, ports, ...useCases };
+  return { store, ...adapters, ports, useCases, ...useCases };
 }
 
 export type InMemoryWorld = ReturnType<typeof inMemoryWorld>;

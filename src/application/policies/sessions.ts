@@ -1,8 +1,8 @@
 import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 import { type RevocationReason, Session, type SessionLifetimes } from '../../domain/session.js';
-import { recordEvents } from '../commands/auth-result.js';
-import { CHANGED, untilCommitted } from '../commands/optimistic.js';
+import { recordEvents } from '../shared/auth-result.js';
+import { CHANGED, untilCommitted } from '../shared/optimistic.js';
 
 export interface SessionSettings {
   readonly lifetimes: SessionLifetimes;

@@ -2,7 +2,7 @@ import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { Clock } from '../../application/ports/clock.port.js';
 import { PORT_TOKENS, type Ports } from '../../application/ports/ports.js';
-import type { Policies } from '../../application/use-cases.js';
+import type { Policies } from '../../application/registry.js';
 import type { Config } from '../config/config.js';
 import { LmdbEventLog } from '../lmdb/lmdb-event-log.js';
 import { LmdbOutbox } from '../lmdb/lmdb-outbox.js';

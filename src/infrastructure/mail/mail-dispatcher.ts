@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { DeliveryReport } from '../../application/commands/deliver-mail.handler.js';
+import type { DeliveryReport } from '../../application/use-cases/deliver-mail/deliver-mail.handler.js';
 
 /**
  * Runs the deliver-mail use case on a timer (never keeping the process alive), one run at a time, until a run

@@ -2,7 +2,7 @@ import { ACTIVITY_REASONS, ACTIVITY_TYPES } from './activity-types.js';
 import type { FastifySchema } from 'fastify';
 import { object } from 'yup';
 import { NAME_MAX_LENGTH } from '../../domain/person-name.js';
-import { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from '../../application/queries/get-account-activity.handler.js';
+import { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from '../../application/registry.js';
 import { REQUEST_ID_HEADERS } from './auth.openapi.js';
 import type { ErrorCode } from './error-table.js';
 import { text } from './auth.schemas.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ActivityEntry } from '../../application/ports/activity-read-model.port.js';
-import { ACTIVITY_PAGE_MAX } from '../../application/queries/get-account-activity.handler.js';
-import type { UseCases } from '../../application/use-cases.js';
+import { ACTIVITY_PAGE_MAX } from '../../application/registry.js';
+import type { UseCases } from '../../application/registry.js';
 import { type FieldIssue, InvalidInput } from '../../domain/domain-error.js';
 import { activityRouteSchema, changeProfileRouteSchema, currentUserRouteSchema, profileSchema } from './account.openapi.js';
 import { requestMetadata } from './auth.routes.js';
@@ -44,11 +44,11 @@ const toResource = (entry: ActivityEntry) => ({
 });
 
 /** GET and PATCH /auth/me, GET /auth/me/activity: authenticate the bearer token, call the use case, shape the envelope. */
-export function accountRoutes(useCases: Pick<UseCases, 'authenticate' | 'currentUser' | 'accountActivity' | 'changeProfile'>) {
+export function accountRoutes(useCases: Pick<UseCases, 'authenticate' | 'getCurrentUser' | 'getAccountActivity' | 'changeProfile'>) {
   return (app: FastifyInstance): void => {
     app.get('/auth/me', { schema: currentUserRouteSchema, ...validatedByYup }, async (request, reply) => {
       const { userId } = await authenticate(request, useCases);
-      const user = await useCases.currentUser.execute({ userId });
+      const user = await useCases.getCurrentUser.execute({ userId });
       return noStore(reply).send({ message: CURRENT_USER_MESSAGE, data: { user } });
     });
 
@@ -62,7 +62,7 @@ export function accountRoutes(useCases: Pick<UseCases, 'authenticate' | 'current
 
     app.get('/auth/me/activity', { schema: activityRouteSchema, ...validatedByYup }, async (request, reply) => {
       const { userId } = await authenticate(request, useCases);
-      const page = await useCases.accountActivity.execute({ userId, ...parseActivityQuery(request.query) });
+      const page = await useCases.getAccountActivity.execute({ userId, ...parseActivityQuery(request.query) });
       return noStore(reply).send({ message: ACTIVITY_MESSAGE, data: { events: page.entries.map(toResource), nextCursor: page.nextCursor } });
     });
   };

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthResult } from '../../application/commands/auth-result.js';
+import type { AuthResult } from '../../application/registry.js';
 import type { RequestMetadata } from '../../application/ports/event-log.port.js';
-import type { UseCases } from '../../application/use-cases.js';
+import type { UseCases } from '../../application/registry.js';
 import { InvalidInput } from '../../domain/domain-error.js';
 import { signInRouteSchema, signUpRouteSchema } from './auth.openapi.js';
 import { signInSchema, signUpSchema, validateBody } from './auth.schemas.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { UseCases } from '../../application/use-cases.js';
+import type { UseCases } from '../../application/registry.js';
 import { jwksRouteSchema } from './jwks.openapi.js';
 
 /** How long verifiers may cache the key set; a new signing key must be published at least this long before use. */

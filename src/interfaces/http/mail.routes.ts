@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { UseCases } from '../../application/use-cases.js';
+import type { UseCases } from '../../application/registry.js';
 import { InvalidInput } from '../../domain/domain-error.js';
 import { requestMetadata } from './auth.routes.js';
 import { validateBody } from './auth.schemas.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import type { UseCases } from '../../application/use-cases.js';
+import type { UseCases } from '../../application/registry.js';
 import { accountRoutes } from './account.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { sessionRoutes } from './sessions.routes.js';

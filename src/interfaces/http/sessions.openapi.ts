@@ -1,7 +1,7 @@
 import type { FastifySchema } from 'fastify';
 import { object } from 'yup';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/password.js';
-import { SIGN_OUT_SCOPES } from '../../application/commands/sign-out.handler.js';
+import { SIGN_OUT_SCOPES } from '../../application/registry.js';
 import { NO_STORE_HEADERS, REQUEST_ID_HEADERS, sessionTokensData } from './auth.openapi.js';
 import { text } from './auth.schemas.js';
 import { BEARER_SECURITY, USER_REF, errorResponses } from './openapi.js';

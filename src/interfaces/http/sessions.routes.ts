@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { UseCases } from '../../application/use-cases.js';
+import type { UseCases } from '../../application/registry.js';
 import { InvalidInput } from '../../domain/domain-error.js';
 import { requestMetadata, tokenEnvelope } from './auth.routes.js';
 import { validateBody } from './auth.schemas.js';
@@ -28,12 +28,12 @@ const fieldsOf = <T extends object>(schema: Parameters<typeof validateBody<T>>[0
 
 /** Refresh, sign-out, devices and password change: authenticate, call the use case, shape the envelope. */
 export function sessionRoutes(
-  useCases: Pick<UseCases, 'authenticate' | 'refresh' | 'signOut' | 'sessions' | 'revokeSession' | 'changePassword' | 'admission'>,
+  useCases: Pick<UseCases, 'authenticate' | 'refreshSession' | 'signOut' | 'listSessions' | 'revokeSession' | 'changePassword' | 'admission'>,
 ) {
   return (app: FastifyInstance): void => {
     app.post('/auth/refresh', { schema: refreshRouteSchema, ...validatedByYup }, async (request, reply) => {
       const { refreshtoken } = fieldsOf(refreshSchema, request.body);
-      const result = await useCases.refresh.execute({ refreshToken: refreshtoken, metadata: requestMetadata(request) });
+      const result = await useCases.refreshSession.execute({ refreshToken: refreshtoken, metadata: requestMetadata(request) });
       return noStore(reply).send(tokenEnvelope(REFRESHED_MESSAGE, result));
     });
 
@@ -50,7 +50,7 @@ export function sessionRoutes(
 
     app.get('/auth/sessions', { schema: listSessionsRouteSchema }, async (request, reply) => {
       const principal = await authenticate(request, useCases);
-      const sessions = await useCases.sessions.execute({ principal });
+      const sessions = await useCases.listSessions.execute({ principal });
       return noStore(reply).send({
         message: SESSIONS_MESSAGE,
         data: {

@@ -64,7 +64,7 @@ describe('Concurrent writes to one account', () => {
     held.release();
 
     expect((await signIn).user).to.deep.include({ name: 'Augusta', lastname: 'King' });
-    expect(await w.currentUser.execute({ userId: 'id-1' })).to.deep.include({ name: 'Augusta', lastname: 'King' });
+    expect(await w.getCurrentUser.execute({ userId: 'id-1' })).to.deep.include({ name: 'Augusta', lastname: 'King' });
     expect(w.hasher.verifications).to.equal(1);
   });
 });
@@ -86,6 +86,6 @@ describe('A record that keeps changing under a command', () => {
     expect(error).to.be.instanceOf(ServiceUnavailable);
     expect(error).to.include({ reason: 'overloaded', retryAfterSeconds: 1 });
     expect(saves).to.equal(8);
-    expect(await w.currentUser.execute({ userId: 'id-1' })).to.deep.include({ name: 'Ada', lastname: 'Lovelace' });
+    expect(await w.getCurrentUser.execute({ userId: 'id-1' })).to.deep.include({ name: 'Ada', lastname: 'Lovelace' });
   });
 });

@@ -130,7 +130,7 @@ describe('Mail use cases: password reset and e-mail verification', () => {
 
       expect(user.email).to.equal('ada@example.com');
       expect((await world.ports.sessions.findByUser(user.id)).filter((session) => !session.revoked)).to.deep.equal([]);
-      expect(await rejection(world.refresh.execute({ refreshToken: other.refreshToken, metadata }))).to.be.an('error');
+      expect(await rejection(world.refreshSession.execute({ refreshToken: other.refreshToken, metadata }))).to.be.an('error');
       expect(await rejection(world.signIn.execute(aSignInCommand()))).to.be.an('error');
       expect((await world.signIn.execute(aSignInCommand({ password: NEW_PASSWORD }))).user.id).to.equal(user.id);
       expect(world.store.events.some((event) => event.type === 'PasswordReset')).to.equal(true);

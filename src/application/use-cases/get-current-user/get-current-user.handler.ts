@@ -1,6 +1,6 @@
-import { InvalidToken } from '../errors.js';
-import type { Ports } from '../ports/ports.js';
-import type { UserView } from '../ports/user-read-model.port.js';
+import { InvalidToken } from '../../errors.js';
+import type { Ports } from '../../ports/ports.js';
+import type { UserView } from '../../ports/user-read-model.port.js';
 
 export interface GetCurrentUserQuery {
   /** The subject of a verified access token. */

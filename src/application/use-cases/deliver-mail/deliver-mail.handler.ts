@@ -1,7 +1,7 @@
-import type { RecordedEvent } from '../ports/event-log.port.js';
-import type { OutgoingMail } from '../ports/mail-sender.port.js';
-import type { Ports } from '../ports/ports.js';
-import { type MailContent, type MailSettings, linkFor, passwordChangedMail, resetMail, verificationMail } from '../policies/mail.js';
+import type { RecordedEvent } from '../../ports/event-log.port.js';
+import type { OutgoingMail } from '../../ports/mail-sender.port.js';
+import type { Ports } from '../../ports/ports.js';
+import { type MailContent, type MailSettings, linkFor, passwordChangedMail, resetMail, verificationMail } from '../../policies/mail.js';
 
 export interface DeliverySettings {
   /** How long a claimed mail is reserved for this dispatcher. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { InvalidToken } from '../../../src/application/errors.js';
-import { aSignUpCommand } from '../../support/builders.js';
-import { inMemoryWorld } from '../../support/in-memory-world.js';
+import { InvalidToken } from '../../errors.js';
+import { aSignUpCommand } from '../../../../tests/support/builders.js';
+import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 
 describe('GetCurrentUserHandler', () => {
   it('returns the same user resource sign-up returned, and writes nothing', async () => {
@@ -9,8 +9,8 @@ describe('GetCurrentUserHandler', () => {
     const { user } = await world.signUp.execute(aSignUpCommand());
     const eventsBefore = world.store.events.length;
 
-    expect(await world.currentUser.execute({ userId: user.id })).to.deep.equal(user);
-    expect(await world.currentUser.execute({ userId: user.id })).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', emailverified: false });
+    expect(await world.getCurrentUser.execute({ userId: user.id })).to.deep.equal(user);
+    expect(await world.getCurrentUser.execute({ userId: user.id })).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', emailverified: false });
     expect(world.store.events).to.have.length(eventsBefore);
   });
 
@@ -19,7 +19,7 @@ describe('GetCurrentUserHandler', () => {
     await world.signUp.execute(aSignUpCommand());
     let error: unknown;
     try {
-      await world.currentUser.execute({ userId: 'no-such-user' });
+      await world.getCurrentUser.execute({ userId: 'no-such-user' });
     } catch (caught) {
       error = caught;
     }

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { EmailAlreadyRegistered, InvalidInput } from '../../../src/domain/domain-error.js';
-import { aRequestMetadata, aSignUpCommand } from '../../support/builders.js';
-import { inMemoryWorld } from '../../support/in-memory-world.js';
-import { rejection } from '../../support/rejection.js';
+import { EmailAlreadyRegistered, InvalidInput } from '../../../domain/domain-error.js';
+import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { rejection } from '../../../../tests/support/rejection.js';
 
 
 describe('SignUpHandler', () => {

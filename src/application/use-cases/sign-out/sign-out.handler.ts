@@ -1,8 +1,8 @@
-import { InvalidInput } from '../../domain/domain-error.js';
-import type { RequestMetadata } from '../ports/event-log.port.js';
-import type { Ports } from '../ports/ports.js';
-import { revokeSessions } from '../policies/sessions.js';
-import type { Principal } from '../queries/authenticate.handler.js';
+import { InvalidInput } from '../../../domain/domain-error.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { Ports } from '../../ports/ports.js';
+import { revokeSessions } from '../../policies/sessions.js';
+import type { Principal } from '../../shared/principal.js';
 
 export const SIGN_OUT_SCOPES = ['local', 'others', 'global'] as const;
 export type SignOutScope = (typeof SIGN_OUT_SCOPES)[number];

@@ -1,15 +1,10 @@
-import { InvalidToken } from '../errors.js';
-import type { Ports } from '../ports/ports.js';
+import { InvalidToken } from '../../errors.js';
+import type { Ports } from '../../ports/ports.js';
+import type { Principal } from '../../shared/principal.js';
 
 export interface AuthenticateQuery {
   /** The raw access token the client presented. */
   readonly accessToken: string;
-}
-
-/** Who an authenticated request speaks for: the account and the session its token belongs to. */
-export interface Principal {
-  readonly userId: string;
-  readonly sessionId: string;
 }
 
 /** Every authenticated route starts here: the token must verify AND its session must be live now. Writes nothing. */

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { InvalidToken } from '../../../src/application/errors.js';
-import { InvalidInput } from '../../../src/domain/domain-error.js';
-import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../support/builders.js';
-import { inMemoryWorld } from '../../support/in-memory-world.js';
-import { rejection } from '../../support/rejection.js';
+import { InvalidToken } from '../../errors.js';
+import { InvalidInput } from '../../../domain/domain-error.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { rejection } from '../../../../tests/support/rejection.js';
 
 const aChange = (userId: string, name: unknown, lastname: unknown) => ({ userId, name, lastname, metadata: aRequestMetadata() });
 
@@ -14,7 +14,7 @@ describe('ChangeProfileHandler', () => {
     const changed = await world.changeProfile.execute(aChange(user.id, '  Augusta Ada ', 'King'));
 
     expect(changed).to.deep.equal({ ...user, name: 'Augusta Ada', lastname: 'King' });
-    expect(await world.currentUser.execute({ userId: user.id })).to.deep.equal(changed);
+    expect(await world.getCurrentUser.execute({ userId: user.id })).to.deep.equal(changed);
     expect((await world.signIn.execute(aSignInCommand())).user).to.deep.equal(changed);
     expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SessionStarted', 'ProfileChanged', 'UserSignedIn', 'SessionStarted']);
   });
@@ -36,7 +36,7 @@ describe('ChangeProfileHandler', () => {
       { field: 'name', message: 'is required' },
       { field: 'lastname', message: 'must be a string' },
     ]);
-    expect(await world.currentUser.execute({ userId: user.id })).to.deep.equal(user);
+    expect(await world.getCurrentUser.execute({ userId: user.id })).to.deep.equal(user);
   });
 
   it('answers InvalidToken for a subject that does not exist', async () => {

@@ -1,10 +1,10 @@
-import { rawText, requireAll } from '../../domain/validation.js';
-import { InvalidRefreshToken } from '../errors.js';
-import type { RequestMetadata } from '../ports/event-log.port.js';
-import type { Ports } from '../ports/ports.js';
-import { type SessionSettings, tokensFor } from '../policies/sessions.js';
-import { type AuthResult, recordEvents, toAccountResource } from './auth-result.js';
-import { CHANGED, untilCommitted } from './optimistic.js';
+import { rawText, requireAll } from '../../../domain/validation.js';
+import { InvalidRefreshToken } from '../../errors.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { Ports } from '../../ports/ports.js';
+import { type SessionSettings, tokensFor } from '../../policies/sessions.js';
+import { type AuthResult, recordEvents, toAccountResource } from '../../shared/auth-result.js';
+import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
 export interface RefreshCommand {
   /** The raw value the client sent (any JSON type). */

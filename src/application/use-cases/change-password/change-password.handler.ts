@@ -1,15 +1,15 @@
-import { InvalidInput } from '../../domain/domain-error.js';
-import { PlainPassword } from '../../domain/password.js';
-import { requireAll } from '../../domain/validation.js';
-import { InvalidToken } from '../errors.js';
-import type { RequestMetadata } from '../ports/event-log.port.js';
-import type { Ports } from '../ports/ports.js';
-import { uncommon } from '../policies/password-policy.js';
-import { revokeSessions } from '../policies/sessions.js';
-import type { SignInThrottle } from '../policies/sign-in-throttle.js';
-import type { Principal } from '../queries/authenticate.handler.js';
-import { type AccountResource, recordEvents, toAccountResource } from './auth-result.js';
-import { CHANGED, untilCommitted } from './optimistic.js';
+import { InvalidInput } from '../../../domain/domain-error.js';
+import { PlainPassword } from '../../../domain/password.js';
+import { requireAll } from '../../../domain/validation.js';
+import { InvalidToken } from '../../errors.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { Ports } from '../../ports/ports.js';
+import { uncommon } from '../../policies/password-policy.js';
+import { revokeSessions } from '../../policies/sessions.js';
+import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
+import type { Principal } from '../../shared/principal.js';
+import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
+import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
 export interface ChangePasswordCommand {
   readonly principal: Principal;

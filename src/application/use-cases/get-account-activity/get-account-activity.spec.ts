@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { InvalidCursor, InvalidToken } from '../../../src/application/errors.js';
-import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../support/builders.js';
-import { inMemoryWorld } from '../../support/in-memory-world.js';
-import { rejection } from '../../support/rejection.js';
+import { InvalidCursor, InvalidToken } from '../../errors.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { rejection } from '../../../../tests/support/rejection.js';
 
 
 async function adaWithHistory() {
@@ -24,7 +24,7 @@ async function adaWithHistory() {
 describe('GetAccountActivityHandler', () => {
   it("lists the account's own activity newest first, with time, address, agent and failure reason", async () => {
     const { world, userId } = await adaWithHistory();
-    const page = await world.accountActivity.execute({ userId });
+    const page = await world.getAccountActivity.execute({ userId });
 
     expect(page.nextCursor).to.equal(null);
     expect(page.entries.map((entry) => [entry.type, entry.userAgent, entry.reason])).to.deep.equal([
@@ -47,11 +47,11 @@ describe('GetAccountActivityHandler', () => {
 
   it('pages with the cursor to the end, losing and repeating nothing, and defaults to 20', async () => {
     const { world, userId } = await adaWithHistory();
-    const all = (await world.accountActivity.execute({ userId })).entries;
+    const all = (await world.getAccountActivity.execute({ userId })).entries;
     const seen = [];
     let cursor: string | null = null;
     do {
-      const page = await world.accountActivity.execute({ userId, limit: 4, cursor });
+      const page = await world.getAccountActivity.execute({ userId, limit: 4, cursor });
       expect(page.entries.length).to.be.at.most(4);
       seen.push(...page.entries);
       cursor = page.nextCursor;
@@ -60,7 +60,7 @@ describe('GetAccountActivityHandler', () => {
     expect(all).to.have.length(7);
 
     for (let n = 0; n < 20; n++) await world.signIn.execute(aSignInCommand());
-    const first = await world.accountActivity.execute({ userId });
+    const first = await world.getAccountActivity.execute({ userId });
     expect(first.entries).to.have.length(20);
     expect(first.nextCursor).to.be.a('string');
   });
@@ -68,14 +68,14 @@ describe('GetAccountActivityHandler', () => {
   it('keeps the page size within 1..100 whatever it is given, and refuses a cursor it did not issue as InvalidCursor', async () => {
     const { world, userId } = await adaWithHistory();
     for (let n = 0; n < 100; n++) await world.signIn.execute(aSignInCommand());
-    expect((await world.accountActivity.execute({ userId, limit: 0 })).entries).to.have.length(1);
-    expect((await world.accountActivity.execute({ userId, limit: 100 })).entries).to.have.length(100);
-    expect((await world.accountActivity.execute({ userId, limit: 1000 })).entries).to.have.length(100);
-    expect(await rejection(world.accountActivity.execute({ userId, cursor: 'not-a-cursor' }))).to.be.instanceOf(InvalidCursor);
+    expect((await world.getAccountActivity.execute({ userId, limit: 0 })).entries).to.have.length(1);
+    expect((await world.getAccountActivity.execute({ userId, limit: 100 })).entries).to.have.length(100);
+    expect((await world.getAccountActivity.execute({ userId, limit: 1000 })).entries).to.have.length(100);
+    expect(await rejection(world.getAccountActivity.execute({ userId, cursor: 'not-a-cursor' }))).to.be.instanceOf(InvalidCursor);
   });
 
   it('answers InvalidToken for a subject that does not exist', async () => {
     const { world } = await adaWithHistory();
-    expect(await rejection(world.accountActivity.execute({ userId: 'no-such-user' }))).to.be.instanceOf(InvalidToken);
+    expect(await rejection(world.getAccountActivity.execute({ userId: 'no-such-user' }))).to.be.instanceOf(InvalidToken);
   });
 });

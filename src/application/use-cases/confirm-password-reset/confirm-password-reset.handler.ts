@@ -1,13 +1,13 @@
-import { PlainPassword } from '../../domain/password.js';
-import { requireAll } from '../../domain/validation.js';
-import type { RequestMetadata } from '../ports/event-log.port.js';
-import type { Ports } from '../ports/ports.js';
-import type { MailSettings } from '../policies/mail.js';
-import { uncommon } from '../policies/password-policy.js';
-import { revokeSessions } from '../policies/sessions.js';
-import { type AccountResource, recordEvents, toAccountResource } from './auth-result.js';
-import { redeem } from './one-time-token.js';
-import { CHANGED, untilCommitted } from './optimistic.js';
+import { PlainPassword } from '../../../domain/password.js';
+import { requireAll } from '../../../domain/validation.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { Ports } from '../../ports/ports.js';
+import type { MailSettings } from '../../policies/mail.js';
+import { uncommon } from '../../policies/password-policy.js';
+import { revokeSessions } from '../../policies/sessions.js';
+import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
+import { redeem } from '../../shared/one-time-token.js';
+import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
 export interface ConfirmPasswordResetCommand {
   readonly token: unknown;

@@ -1,10 +1,10 @@
-import { Email } from '../../domain/email.js';
-import { passwordResetRequested } from '../../domain/mail-events.js';
-import { requireAll } from '../../domain/validation.js';
-import type { RequestMetadata } from '../ports/event-log.port.js';
-import type { Ports } from '../ports/ports.js';
-import type { MailSettings } from '../policies/mail.js';
-import { recordEvents } from './auth-result.js';
+import { Email } from '../../../domain/email.js';
+import { passwordResetRequested } from '../../../domain/mail-events.js';
+import { requireAll } from '../../../domain/validation.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { Ports } from '../../ports/ports.js';
+import type { MailSettings } from '../../policies/mail.js';
+import { recordEvents } from '../../shared/auth-result.js';
 
 export interface RequestPasswordResetCommand {
   readonly email: unknown;

@@ -1,6 +1,6 @@
-import { InvalidToken } from '../errors.js';
-import type { ActivityPage } from '../ports/activity-read-model.port.js';
-import type { Ports } from '../ports/ports.js';
+import { InvalidToken } from '../../errors.js';
+import type { ActivityPage } from '../../ports/activity-read-model.port.js';
+import type { Ports } from '../../ports/ports.js';
 
 export const ACTIVITY_PAGE_DEFAULT = 20;
 export const ACTIVITY_PAGE_MAX = 100;

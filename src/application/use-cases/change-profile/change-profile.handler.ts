@@ -1,10 +1,10 @@
-import { PersonName } from '../../domain/person-name.js';
-import { requireAll } from '../../domain/validation.js';
-import { InvalidToken } from '../errors.js';
-import type { RequestMetadata } from '../ports/event-log.port.js';
-import type { Ports } from '../ports/ports.js';
-import { type AccountResource, recordEvents, toAccountResource } from './auth-result.js';
-import { CHANGED, untilCommitted } from './optimistic.js';
+import { PersonName } from '../../../domain/person-name.js';
+import { requireAll } from '../../../domain/validation.js';
+import { InvalidToken } from '../../errors.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { Ports } from '../../ports/ports.js';
+import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
+import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
 /** Raw input values as the client sent them: the handler parses each once, reporting every issue. */
 export interface ChangeProfileCommand {

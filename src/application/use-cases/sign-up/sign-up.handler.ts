@@ -1,15 +1,15 @@
-import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
-import { Email } from '../../domain/email.js';
-import { PlainPassword } from '../../domain/password.js';
-import { PersonName } from '../../domain/person-name.js';
-import { User } from '../../domain/user.js';
-import { requireAll } from '../../domain/validation.js';
-import type { RequestMetadata } from '../ports/event-log.port.js';
-import { uncommon } from '../policies/password-policy.js';
-import type { Ports } from '../ports/ports.js';
-import { type SessionSettings, openSession, tokensFor } from '../policies/sessions.js';
-import { type AuthResult, recordEvents, toAccountResource } from './auth-result.js';
-import { bindingOf } from './one-time-token.js';
+import { EmailAlreadyRegistered } from '../../../domain/domain-error.js';
+import { Email } from '../../../domain/email.js';
+import { PlainPassword } from '../../../domain/password.js';
+import { PersonName } from '../../../domain/person-name.js';
+import { User } from '../../../domain/user.js';
+import { requireAll } from '../../../domain/validation.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
+import { uncommon } from '../../policies/password-policy.js';
+import type { Ports } from '../../ports/ports.js';
+import { type SessionSettings, openSession, tokensFor } from '../../policies/sessions.js';
+import { type AuthResult, recordEvents, toAccountResource } from '../../shared/auth-result.js';
+import { bindingOf } from '../../shared/one-time-token.js';
 
 /** Raw input values as the client sent them (any JSON type): the handler parses each once, reporting every issue. */
 export interface SignUpCommand {

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { ServiceUnavailable } from '../../../src/application/errors.js';
-import { InvalidCredentials, InvalidInput } from '../../../src/domain/domain-error.js';
-import { aSignInCommand, aSignUpCommand } from '../../support/builders.js';
-import { UnavailableEventLog, UnavailableUserRepository } from '../../support/fakes.js';
-import { inMemoryWorld } from '../../support/in-memory-world.js';
-import { rejection } from '../../support/rejection.js';
+import { ServiceUnavailable } from '../../errors.js';
+import { InvalidCredentials, InvalidInput } from '../../../domain/domain-error.js';
+import { aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { UnavailableEventLog, UnavailableUserRepository } from '../../../../tests/support/fakes.js';
+import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { rejection } from '../../../../tests/support/rejection.js';
 
 
 async function worldWithAda() {

@@ -1,6 +1,6 @@
-import type { Ports } from '../ports/ports.js';
-import type { SessionView } from '../ports/session-read-model.port.js';
-import type { Principal } from './authenticate.handler.js';
+import type { Ports } from '../../ports/ports.js';
+import type { SessionView } from '../../ports/session-read-model.port.js';
+import type { Principal } from '../../shared/principal.js';
 
 export interface SessionListEntry extends SessionView {
   /** True for the session of the token that asked. */

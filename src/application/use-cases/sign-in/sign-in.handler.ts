@@ -1,15 +1,15 @@
-import { signInFailed } from '../../domain/user.js';
-import { InvalidCredentials } from '../../domain/domain-error.js';
-import { Email } from '../../domain/email.js';
-import { PlainPassword } from '../../domain/password.js';
-import { requireAll } from '../../domain/validation.js';
-import { EmailNotVerified } from '../errors.js';
-import type { RequestMetadata } from '../ports/event-log.port.js';
-import type { SignInThrottle } from '../policies/sign-in-throttle.js';
-import type { Ports } from '../ports/ports.js';
-import { type SessionSettings, openSession, tokensFor } from '../policies/sessions.js';
-import { type AuthResult, recordEvents, toAccountResource } from './auth-result.js';
-import { CHANGED, untilCommitted } from './optimistic.js';
+import { signInFailed } from '../../../domain/user.js';
+import { InvalidCredentials } from '../../../domain/domain-error.js';
+import { Email } from '../../../domain/email.js';
+import { PlainPassword } from '../../../domain/password.js';
+import { requireAll } from '../../../domain/validation.js';
+import { EmailNotVerified } from '../../errors.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
+import type { Ports } from '../../ports/ports.js';
+import { type SessionSettings, openSession, tokensFor } from '../../policies/sessions.js';
+import { type AuthResult, recordEvents, toAccountResource } from '../../shared/auth-result.js';
+import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
 /** Raw input values as the client sent them (any JSON type): the handler parses each once, reporting every issue. */
 export interface SignInCommand {

@@ -1,8 +1,8 @@
-import { SessionNotFound } from '../errors.js';
-import type { RequestMetadata } from '../ports/event-log.port.js';
-import type { Ports } from '../ports/ports.js';
-import { revokeSessions } from '../policies/sessions.js';
-import type { Principal } from '../queries/authenticate.handler.js';
+import { SessionNotFound } from '../../errors.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { Ports } from '../../ports/ports.js';
+import { revokeSessions } from '../../policies/sessions.js';
+import type { Principal } from '../../shared/principal.js';
 
 export interface RevokeSessionCommand {
   readonly principal: Principal;

@@ -1,0 +1,67 @@
+import { ChangePasswordHandler } from './use-cases/change-password/change-password.handler.js';
+import { ConfirmPasswordResetHandler } from './use-cases/confirm-password-reset/confirm-password-reset.handler.js';
+import { DeliverMailHandler, type DeliverySettings } from './use-cases/deliver-mail/deliver-mail.handler.js';
+import { ChangeProfileHandler } from './use-cases/change-profile/change-profile.handler.js';
+import { RefreshHandler } from './use-cases/refresh-session/refresh-session.handler.js';
+import { RequestPasswordResetHandler } from './use-cases/request-password-reset/request-password-reset.handler.js';
+import { RevokeSessionHandler } from './use-cases/revoke-session/revoke-session.handler.js';
+import { SignInHandler } from './use-cases/sign-in/sign-in.handler.js';
+import { SignOutHandler } from './use-cases/sign-out/sign-out.handler.js';
+import { SignUpHandler } from './use-cases/sign-up/sign-up.handler.js';
+import { ResendVerificationHandler } from './use-cases/resend-verification/resend-verification.handler.js';
+import { VerifyEmailHandler } from './use-cases/verify-email/verify-email.handler.js';
+import type { MailSettings } from './policies/mail.js';
+import type { SessionSettings } from './policies/sessions.js';
+import { SignInThrottle, type SignInThrottleSettings } from './policies/sign-in-throttle.js';
+import type { Ports } from './ports/ports.js';
+import { AuthenticateHandler } from './use-cases/authenticate/authenticate.handler.js';
+import { GetAccountActivityHandler } from './use-cases/get-account-activity/get-account-activity.handler.js';
+import { GetCurrentUserHandler } from './use-cases/get-current-user/get-current-user.handler.js';
+import { ListSessionsHandler } from './use-cases/list-sessions/list-sessions.handler.js';
+
+/** Settings the use cases' policies read; the composition takes them from the configuration. */
+export interface Policies {
+  readonly signInThrottle: SignInThrottleSettings;
+  readonly sessions: SessionSettings;
+  readonly mail: MailSettings;
+  readonly delivery: DeliverySettings;
+}
+
+/**
+ * THE registry of use cases: every command and query the service offers, built from the ports. `main.ts` and the
+ * in-memory test world both call it; the HTTP adapter receives its result and each route module picks what it
+ * needs (`Pick<UseCases, 'signUp' | 'signIn'>`). Adding a use case is one line here.
+ */
+export function buildUseCases(ports: Ports, policies: Policies) {
+  const throttle = new SignInThrottle(ports, policies.signInThrottle);
+  return {
+    signUp: new SignUpHandler(ports, policies.sessions),
+    signIn: new SignInHandler(ports, throttle, policies.sessions, policies.mail.requireVerifiedEmail),
+    refreshSession: new RefreshHandler(ports, policies.sessions),
+    signOut: new SignOutHandler(ports),
+    revokeSession: new RevokeSessionHandler(ports),
+    changePassword: new ChangePasswordHandler(ports, throttle),
+    requestPasswordReset: new RequestPasswordResetHandler(ports, policies.mail),
+    confirmPasswordReset: new ConfirmPasswordResetHandler(ports, policies.mail),
+    verifyEmail: new VerifyEmailHandler(ports, policies.mail),
+    resendVerification: new ResendVerificationHandler(ports),
+    deliverMail: new DeliverMailHandler(ports, policies.mail, policies.delivery),
+    changeProfile: new ChangeProfileHandler(ports),
+    authenticate: new AuthenticateHandler(ports),
+    getCurrentUser: new GetCurrentUserHandler(ports),
+    getAccountActivity: new GetAccountActivityHandler(ports),
+    listSessions: new ListSessionsHandler(ports),
+    /** Ports the edge reads as they are: no rule of the application sits between them and the client. */
+    admission: ports.admission,
+    publicKeys: ports.publicKeys,
+    storeHealth: ports.storeHealth,
+  } as const;
+}
+
+export type UseCases = ReturnType<typeof buildUseCases>;
+
+/** What the driving adapters may know of the application besides the registry: types and limits they document. */
+export type { Principal } from './shared/principal.js';
+export type { AccountResource, AuthResult } from './shared/auth-result.js';
+export { SIGN_OUT_SCOPES } from './use-cases/sign-out/sign-out.handler.js';
+export { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from './use-cases/get-account-activity/get-account-activity.handler.js';

@@ -1,0 +1,32 @@
+import { invalid, requireAll } from '../../../domain/validation.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { Ports } from '../../ports/ports.js';
+import type { MailSettings } from '../../policies/mail.js';
+import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
+import { redeem } from '../../shared/one-time-token.js';
+import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
+
+export interface VerifyEmailCommand {
+  readonly token: unknown;
+  readonly metadata: RequestMetadata;
+}
+
+/** Proves the address from the link of the verification mail. */
+export class VerifyEmailHandler {
+  constructor(
+    private readonly deps: Pick<Ports, 'users' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly settings: MailSettings,
+  ) {}
+
+  /** Throws InvalidInput on `token` when it is invalid, expired or already used (the address is verified). */
+  async execute(command: VerifyEmailCommand): Promise<AccountResource> {
+    return untilCommitted(async () => {
+      const account = await redeem(this.deps, 'verify', command.token, this.settings.verificationTtlSeconds);
+      const { user } = requireAll({
+        user: account.ok && account.value.emailVerified ? invalid<typeof account.value>('token', 'is invalid, expired or already used') : account,
+      });
+      user.verifyEmail(this.deps.clock.now());
+      return (await this.deps.users.save(user, recordEvents(user.pullEvents(), this.deps.ids, command.metadata))) ? toAccountResource(user) : CHANGED;
+    });
+  }
+}
