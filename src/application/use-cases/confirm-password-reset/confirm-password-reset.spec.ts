@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import { aRequestMetadata, aSignInCommand } from '../../../../tests/support/builders.js';
+import type { WorldOptions } from '../../../../tests/support/in-memory-world.js';
+import { issuesOf, tokenIn, worldWithAda } from '../../../../tests/support/mail-world.js';
+import { rejection } from '../../../../tests/support/rejection.js';
+
+const metadata = aRequestMetadata();
+const NEW_PASSWORD = 'difference engine 1822';
+
+async function resetLink(options: WorldOptions = {}) {
+  const { world } = await worldWithAda(options);
+  await world.requestPasswordReset.execute({ email: 'ada@example.com', metadata });
+  await world.deliverMail.execute();
+  const token = tokenIn(world.mail.delivered.find((mail) => mail.subject === 'Reset your password'));
+  return { world, token };
+}
+
+describe('ConfirmPasswordResetHandler', () => {
+  it('sets the new password, ends every session of the account, records PasswordReset and mails a notice', async () => {
+    const { world, token } = await resetLink();
+    const other = await world.signIn.execute(aSignInCommand());
+
+    const user = await world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata });
+
+    expect(user.email).to.equal('ada@example.com');
+    expect((await world.ports.sessions.findByUser(user.id)).filter((session) => !session.revoked)).to.deep.equal([]);
+    expect(await rejection(world.refreshSession.execute({ refreshToken: other.refreshToken, metadata }))).to.be.an('error');
+    expect(await rejection(world.signIn.execute(aSignInCommand()))).to.be.an('error');
+    expect((await world.signIn.execute(aSignInCommand({ password: NEW_PASSWORD }))).user.id).to.equal(user.id);
+    expect(world.store.events.some((event) => event.type === 'PasswordReset')).to.equal(true);
+    await world.deliverMail.execute();
+    expect(world.mail.delivered.at(-1)?.subject).to.equal('Your password was changed');
+  });
+
+  it('accepts a token once: a second use is refused on field token', async () => {
+    const { world, token } = await resetLink();
+    await world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata });
+    const error = await rejection(world.confirmPasswordReset.execute({ token, newPassword: 'yet another long passphrase', metadata }));
+    expect(issuesOf(error)).to.deep.equal([{ field: 'token', message: 'is invalid, expired or already used' }]);
+  });
+
+  it('refuses a token past PASSWORD_RESET_TTL_SECONDS, and accepts it just before', async () => {
+    const { world, token } = await resetLink({ mail: { resetTtlSeconds: 60 } });
+    world.clock.advance(60_001);
+    expect(issuesOf(await rejection(world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata }))).map((issue) => issue.field)).to.deep.equal(['token']);
+
+    const fresh = await resetLink({ mail: { resetTtlSeconds: 60 } });
+    fresh.world.clock.advance(60_000);
+    expect((await fresh.world.confirmPasswordReset.execute({ token: fresh.token, newPassword: NEW_PASSWORD, metadata })).email).to.equal('ada@example.com');
+  });
+
+  it('refuses a token once the password changed any other way (bound to the password it was issued under)', async () => {
+    const { world, token } = await resetLink();
+    const session = await world.signIn.execute(aSignInCommand());
+    await world.changePassword.execute({
+      principal: { userId: session.user.id, sessionId: (await world.ports.sessions.findByUser(session.user.id))[0]?.id ?? '' },
+      currentPassword: 'analytical engine 1843',
+      newPassword: NEW_PASSWORD,
+      metadata,
+    });
+    const error = await rejection(world.confirmPasswordReset.execute({ token, newPassword: 'yet another long passphrase', metadata }));
+    expect(issuesOf(error).map((issue) => issue.field)).to.deep.equal(['token']);
+  });
+
+  it('refuses a forged, altered, foreign-purpose or empty token, and lists a weak new password in the same answer', async () => {
+    const { world, token } = await resetLink();
+    const verifyToken = tokenIn(world.mail.delivered.find((mail) => mail.subject === 'Confirm your e-mail address'));
+    const altered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+    for (const bad of [altered, verifyToken, 'reset1.garbage', '', 42]) {
+      const error = await rejection(world.confirmPasswordReset.execute({ token: bad, newPassword: NEW_PASSWORD, metadata }));
+      expect(issuesOf(error).map((issue) => issue.field), String(bad)).to.deep.equal(['token']);
+    }
+    const both = await rejection(world.confirmPasswordReset.execute({ token: altered, newPassword: 'password123', metadata }));
+    expect(issuesOf(both).map((issue) => issue.field)).to.deep.equal(['token', 'newpassword']);
+    const weakOnly = await rejection(world.confirmPasswordReset.execute({ token, newPassword: 'short', metadata }));
+    expect(issuesOf(weakOnly).map((issue) => issue.field)).to.deep.equal(['newpassword']);
+  });
+});

@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import { aSignUpCommand } from '../../../../tests/support/builders.js';
+import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { worldWithAda } from '../../../../tests/support/mail-world.js';
+
+describe('DeliverMailHandler', () => {
+  it('retries a refused mail with exponential backoff, and sends it exactly once when the transport accepts', async () => {
+    const { world } = await worldWithAda();
+    world.mail.refusing = 3;
+
+    expect((await world.deliverMail.execute()).failed.map((failure) => failure.attempts)).to.deep.equal([1]);
+    world.clock.advance(999);
+    expect(await world.deliverMail.execute(), 'not before the first backoff (1 s)').to.deep.equal({ sent: 0, failed: [] });
+    world.clock.advance(1);
+    expect((await world.deliverMail.execute()).failed.map((failure) => failure.attempts)).to.deep.equal([2]);
+    world.clock.advance(1_999);
+    expect(await world.deliverMail.execute(), 'the second backoff doubles (2 s)').to.deep.equal({ sent: 0, failed: [] });
+    world.clock.advance(1);
+    expect((await world.deliverMail.execute()).failed).to.have.length(1);
+    world.clock.advance(4_000);
+    expect(await world.deliverMail.execute()).to.deep.equal({ sent: 1, failed: [] });
+    world.clock.advance(3_600_000);
+    expect(await world.deliverMail.execute()).to.deep.equal({ sent: 0, failed: [] });
+    expect(world.mail.delivered.map((mail) => mail.subject)).to.deep.equal(['Confirm your e-mail address']);
+  });
+
+  it('escapes the name in the HTML body and keeps it as typed in the text body', async () => {
+    const world = inMemoryWorld();
+    await world.signUp.execute(aSignUpCommand({ name: '<b>Ada</b> & "co"' }));
+    await world.deliverMail.execute();
+    const [mail] = world.mail.delivered;
+    expect(mail?.html).to.include('Hello &lt;b&gt;Ada&lt;/b&gt; &amp; &quot;co&quot;,').and.not.include('<b>Ada</b>');
+    expect(mail?.text).to.include('Hello <b>Ada</b> & "co",');
+  });
+
+  it('reports a refused mail in `failed` with its event id and the transport error, and sends it under that id later', async () => {
+    const { world } = await worldWithAda();
+    const requested = world.store.events.find((event) => event.type === 'EmailVerificationRequested');
+    world.mail.refusing = 1;
+
+    const report = await world.deliverMail.execute();
+
+    expect(report.sent).to.equal(0);
+    expect(report.failed.map(({ eventId, attempts }) => ({ eventId, attempts }))).to.deep.equal([{ eventId: requested?.eventId, attempts: 1 }]);
+    expect((report.failed[0]?.error as Error).message).to.equal('451 try again later');
+    expect(world.mail.delivered).to.deep.equal([]);
+    world.clock.advance(1_000);
+    expect(await world.deliverMail.execute()).to.deep.equal({ sent: 1, failed: [] });
+    expect(world.mail.delivered.map((mail) => mail.idempotencyKey)).to.deep.equal([requested?.eventId]);
+  });
+});
