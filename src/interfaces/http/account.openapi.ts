@@ -1,14 +1,14 @@
-import { ACTIVITY_REASONS, ACTIVITY_TYPES } from './activity-types.js';
+import { ACTIVITY_REASONS, ACTIVITY_TYPES } from './shared/activity-types.js';
 import type { FastifySchema } from 'fastify';
 import { object } from 'yup';
 import { NAME_MAX_LENGTH } from '../../domain/person-name.js';
 import { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from '../../application/registry.js';
 import { REQUEST_ID_HEADERS } from './auth.openapi.js';
-import type { ErrorCode } from './error-table.js';
-import { text } from './auth.schemas.js';
-import { BEARER_SECURITY, USER_REF, errorResponses } from './openapi.js';
-import { yupToJsonSchema } from './yup-json-schema.js';
-import type { JsonSchema } from './yup-json-schema.js';
+import type { ErrorCode } from './shared/error-table.js';
+import { text } from './shared/request-body.js';
+import { BEARER_SECURITY, USER_REF, errorResponses } from './shared/openapi-schemas.js';
+import { yupToJsonSchema } from './shared/yup-json-schema.js';
+import type { JsonSchema } from './shared/yup-json-schema.js';
 
 const NO_STORE = {
   'cache-control': { type: 'string', const: 'no-store', description: 'Never cached: the answer is personal' },

@@ -5,10 +5,10 @@ import type { UseCases } from '../../application/registry.js';
 import { type FieldIssue, InvalidInput } from '../../domain/domain-error.js';
 import { activityRouteSchema, changeProfileRouteSchema, currentUserRouteSchema, profileSchema } from './account.openapi.js';
 import { requestMetadata } from './auth.routes.js';
-import { validateBody } from './auth.schemas.js';
-import { authenticate } from './bearer-auth.js';
+import { validateBody } from './shared/request-body.js';
+import { authenticate } from './shared/bearer-auth.js';
 import { validatedByYup } from './openapi.js';
-import { noStore } from './no-store.js';
+import { noStore } from './shared/no-store.js';
 
 export const CURRENT_USER_MESSAGE = 'User retrieved successfully';
 export const ACTIVITY_MESSAGE = 'Account activity retrieved successfully';

@@ -2,12 +2,14 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import { ServiceUnavailable } from '../../application/errors.js';
 import type { HashingAdmission } from '../../application/ports/hashing-admission.port.js';
-import { mapError } from './error-mapper.js';
-import { AUTH_OPERATIONS, type AuthOperation, type HttpObserver, authOutcomeOf } from './http-observer.js';
+import { mapError } from './shared/error-mapper.js';
+import { type AuthOperation, type HttpObserver, authOutcomeOf } from './http-observer.js';
 import type { ShutdownState } from './shutdown-state.js';
 
 export interface EdgeSheddingOptions {
   readonly admission: HashingAdmission;
+  /** The POST paths that hash a password (derived from the operations' `hashes`), with their outcome metric if any. */
+  readonly hashingRoutes: ReadonlyMap<string, AuthOperation | null>;
   readonly shutdown: ShutdownState;
   /** Headers every answer carries (the security headers). */
   readonly headers: Readonly<Record<string, string>>;
@@ -33,7 +35,7 @@ const pathOf = (url: string | undefined): string => {
 };
 
 /**
- * Fastify's server factory with load shedding in front: a sign-up or sign-in that hashing admission refuses gets
+ * Fastify's server factory with load shedding in front: a request to an operation that hashes, refused by admission, gets
  * the table's OVERLOADED answer (503, Retry-After, the envelope, the security headers, the request id) straight
  * from the HTTP server, before Fastify routes it, runs a hook, reads the body or builds a reply; prebuilt bytes
  * but for the request id. The connection stays open. Anything else, and any refusal while shutting down, goes to
@@ -43,14 +45,14 @@ export function edgeShedding(options: EdgeSheddingOptions): FastifyServerFactory
   const answer = mapError(new ServiceUnavailable('overloaded', 1));
   const body = Buffer.from(JSON.stringify(answer.body));
   const headers = { ...options.headers, ...answer.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) };
-  const shed = (request: IncomingMessage, response: ServerResponse, route: string, operation: AuthOperation) => {
+  const shed = (request: IncomingMessage, response: ServerResponse, route: string, operation: AuthOperation | null) => {
     const started = performance.now();
     const requestId = options.requestId(request);
     response.writeHead(answer.status, { ...headers, ...options.headersFor?.(request), 'x-request-id': requestId });
     response.end(body);
     options.logger.debug({ reqId: requestId, method: request.method, route, status: answer.status }, 'request shed at the edge');
     options.observer?.requestCompleted({ route, method: 'POST', status: answer.status, durationSeconds: (performance.now() - started) / 1000 });
-    options.observer?.authAttempted(operation, authOutcomeOf(answer.code, answer.status));
+    if (operation) options.observer?.authAttempted(operation, authOutcomeOf(answer.code, answer.status));
   };
   const refused = (): boolean => {
     try {
@@ -65,8 +67,8 @@ export function edgeShedding(options: EdgeSheddingOptions): FastifyServerFactory
     const serverOptions = { headersTimeout: Math.min(headersTimeout, requestTimeout), requestTimeout, connectionsCheckingInterval: checkInterval, keepAliveTimeout: keepAlive };
     const server: Server = createServer(serverOptions, (request, response) => {
       const route = request.method === 'POST' ? pathOf(request.url) : '';
-      const operation = AUTH_OPERATIONS[route];
-      if (operation && !options.shutdown.stopping && refused()) shed(request, response, route, operation);
+      const operation = options.hashingRoutes.get(route);
+      if (operation !== undefined && !options.shutdown.stopping && refused()) shed(request, response, route, operation);
       else handler(request, response);
     });
     server.setTimeout(options.timeoutsMs.connection);

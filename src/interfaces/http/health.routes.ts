@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { ServiceUnavailable } from '../../application/errors.js';
 import type { StoreHealth } from '../../application/ports/store-health.port.js';
-import { HttpError, sendError } from './error-mapper.js';
-import { errorResponses } from './openapi.js';
+import { HttpError, sendError } from './shared/error-mapper.js';
+import { errorResponses } from './shared/openapi-schemas.js';
 import { OPERATIONS_ROUTE_CONFIG } from './route-config.js';
 import type { ShutdownState } from './shutdown-state.js';
 

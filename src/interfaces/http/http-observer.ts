@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { AUTH_OUTCOMES, ERROR_TABLE } from './error-table.js';
+import { AUTH_OUTCOMES, ERROR_TABLE } from './shared/error-table.js';
 
-export type AuthOperation = 'sign_up' | 'sign_in';
+import type { AuthOperation } from './shared/operation.js';
+
+export type { AuthOperation };
 
 export interface RequestSample {
   /** The route pattern (never the raw URL), or 'unmatched' for a 404 of no route. */
@@ -21,23 +23,18 @@ export interface HttpObserver {
   authAttempted(operation: AuthOperation, outcome: string): void;
 }
 
-export const AUTH_OPERATIONS: Readonly<Record<string, AuthOperation>> = {
-  '/auth/sign-up': 'sign_up',
-  '/auth/sign-in': 'sign_in',
-};
-
 /** The outcome of an answer: its error code's row in the error table, `success` below 400, `error` otherwise. */
 export const authOutcomeOf = (errorCode: keyof typeof ERROR_TABLE | null, status: number): string =>
   errorCode === null ? (status < 400 ? 'success' : 'error') : ERROR_TABLE[errorCode].outcome;
 
 /** Reports every completed response, and every sign-up and sign-in outcome, to the observer. */
-export function observeRequests(app: FastifyInstance, observer: HttpObserver): void {
-  observer.declareAuthOutcomes(Object.values(AUTH_OPERATIONS), AUTH_OUTCOMES);
+export function observeRequests(app: FastifyInstance, observer: HttpObserver, observed: ReadonlyMap<string, AuthOperation>): void {
+  observer.declareAuthOutcomes([...observed.values()], AUTH_OUTCOMES);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
     observer.requestCompleted({ route, method: request.method, status, durationSeconds: reply.elapsedTime / 1000 });
-    const operation = request.method === 'POST' ? AUTH_OPERATIONS[route] : undefined;
+    const operation = request.method === 'POST' ? observed.get(route) : undefined;
     if (operation) observer.authAttempted(operation, authOutcomeOf(reply.errorCode, status));
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifySchema } from 'fastify';
-import { errorResponses } from './openapi.js';
+import { errorResponses } from './shared/openapi-schemas.js';
 
 const base64url = { type: 'string', pattern: '^[A-Za-z0-9_-]+$' };
 

@@ -3,9 +3,9 @@ import { object } from 'yup';
 import { EMAIL_MAX_LENGTH } from '../../domain/email.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/password.js';
 import { NO_STORE_HEADERS, REQUEST_ID_HEADERS } from './auth.openapi.js';
-import { text } from './auth.schemas.js';
-import { BEARER_SECURITY, USER_REF, errorResponses } from './openapi.js';
-import { type JsonSchema, yupToJsonSchema } from './yup-json-schema.js';
+import { text } from './shared/request-body.js';
+import { BEARER_SECURITY, USER_REF, errorResponses } from './shared/openapi-schemas.js';
+import { type JsonSchema, yupToJsonSchema } from './shared/yup-json-schema.js';
 
 export const resetRequestSchema = object({ email: text() });
 export const resetConfirmSchema = object({ token: text(), newpassword: text() });

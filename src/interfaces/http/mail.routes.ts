@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { UseCases } from '../../application/registry.js';
 import { InvalidInput } from '../../domain/domain-error.js';
 import { requestMetadata } from './auth.routes.js';
-import { validateBody } from './auth.schemas.js';
-import { authenticate } from './bearer-auth.js';
+import { validateBody } from './shared/request-body.js';
+import { authenticate } from './shared/bearer-auth.js';
 import {
   RESEND_MESSAGE,
   RESET_REQUESTED_MESSAGE,
@@ -15,7 +15,7 @@ import {
   verifyRouteSchema,
   verifySchema,
 } from './mail.openapi.js';
-import { noStore } from './no-store.js';
+import { noStore } from './shared/no-store.js';
 import { validatedByYup } from './openapi.js';
 
 export interface MailRouteOptions {

@@ -1,12 +1,11 @@
-import type { JsonSchema } from './yup-json-schema.js';
+import { RATE_LIMITED_PREFIX } from './shared/operation.js';
+import type { JsonSchema } from './shared/yup-json-schema.js';
 
 type Operation = { security?: unknown; responses?: Record<string, { headers?: Record<string, unknown> }> };
 type Document = { paths?: Record<string, Record<string, unknown> | undefined> };
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace']);
 
-/** Routes under this prefix run inside the per-client rate limit (server.ts), which adds its headers to every answer. */
-export const RATE_LIMITED_PREFIX = '/auth/';
 
 const REQUEST_ID: JsonSchema = {
   description: "The request's id: the client's X-Request-Id when it sent a sane one, else a new UUID. On every log line of the request",

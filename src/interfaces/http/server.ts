@@ -4,16 +4,18 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { UseCases } from '../../application/registry.js';
 import { accountRoutes } from './account.routes.js';
-import { authRoutes } from './auth.routes.js';
 import { sessionRoutes } from './sessions.routes.js';
 import { mailRoutes } from './mail.routes.js';
 import { type CorsOptions, corsAnswerHeaders, registerCors } from './cors.js';
 import { edgeShedding } from './edge-shedding.js';
-import { HttpError, mapError, sendError, trackErrorCodes } from './error-mapper.js';
+import { HttpError, mapError, sendError, trackErrorCodes } from './shared/error-mapper.js';
 import { jwksRoutes } from './jwks.routes.js';
 import { useStrictJsonParser } from './json-body-parser.js';
 import { registerOpenApi } from './openapi.js';
-import { type OperationsOptions, registerOperations } from './operations.js';
+import { OPERATIONS } from './operations/index.js';
+import { type AnyOperation, type AuthOperation, RATE_LIMITED_PREFIX } from './shared/operation.js';
+import { registerOperation } from './shared/register-operation.js';
+import { type OperationsOptions, registerOperations } from './operator-routes.js';
 import { httpsOnlyHeaders, securityHeaders } from './security-headers.js';
 import { ShutdownState } from './shutdown-state.js';
 
@@ -36,7 +38,7 @@ export interface HttpServerOptions {
   /** Open connections at most; further ones are closed as they arrive (default 900). */
   readonly maxConnections?: number;
   /** Metrics, request observation and the readiness timeout; without it, no /metrics and no observer. */
-  readonly operations?: Omit<OperationsOptions, 'storeHealth' | 'shutdown'> & { readonly shutdown?: ShutdownState };
+  readonly operations?: Omit<OperationsOptions, 'storeHealth' | 'shutdown' | 'observed'> & { readonly shutdown?: ShutdownState };
   /** Origins allowed cross-origin (CORS_ORIGINS); none when absent. */
   readonly cors?: CorsOptions;
   /** The public base URL of the API (PUBLIC_API_URL), the OpenAPI `servers` entry; relative (`/`) when absent. */
@@ -73,6 +75,13 @@ const causeOf = (error: unknown): { message: string; code?: unknown } | null => 
   return cause instanceof Error ? { message: cause.message, code: (cause as { code?: unknown }).code } : null;
 };
 
+/** The POST paths of the operations that hash a password, with their outcome metric: what the edge sheds under load. */
+const hashingRoutes = (operations: readonly AnyOperation[]): Map<string, AuthOperation | null> =>
+  new Map(operations.filter((op) => op.hashes && op.method === 'POST').map((op) => [op.path, op.observedAs ?? null]));
+
+const observedRoutes = (operations: readonly AnyOperation[]): Map<string, AuthOperation> =>
+  new Map(operations.flatMap((op) => (op.observedAs === undefined ? [] : [[op.path, op.observedAs] as const])));
+
 /** Builds the HTTP adapter: routes, content-type and size rules, and the one error mapping. Does not listen. */
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const timeouts = { ...DEFAULT_TIMEOUTS_MS, ...options.timeoutsMs };
@@ -82,6 +91,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const app = Fastify({
     serverFactory: edgeShedding({
       admission: options.useCases.admission,
+      hashingRoutes: hashingRoutes(OPERATIONS),
       shutdown,
       headers: secure,
       headersFor: (request) => corsAnswerHeaders(cors, request.headers.origin),
@@ -104,6 +114,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
   app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   trackErrorCodes(app);
+  app.setValidatorCompiler(() => () => true);
   app.removeContentTypeParser('text/plain');
   useStrictJsonParser(app);
   app.addHook('preClose', async () => shutdown.stop());
@@ -144,18 +155,20 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
 
   const { useCases } = options;
   registerOpenApi(app, options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl });
-  registerOperations(app, { ...options.operations, storeHealth: useCases.storeHealth, shutdown });
+  registerOperations(app, { ...options.operations, storeHealth: useCases.storeHealth, shutdown, observed: observedRoutes(OPERATIONS) });
+  const registerOptions = { resetRateLimit: options.rateLimit.reset ?? DEFAULT_RESET_RATE_LIMIT };
   void app.register(async (auth) => {
     await auth.register(rateLimit, {
       max: options.rateLimit.max,
       timeWindow: options.rateLimit.windowMs,
       errorResponseBuilder: () => new HttpError('RATE_LIMITED'),
     });
-    await auth.register(authRoutes(useCases));
+    for (const operation of OPERATIONS.filter((op) => op.path.startsWith(RATE_LIMITED_PREFIX))) registerOperation(auth, operation, useCases, registerOptions);
     await auth.register(accountRoutes(useCases));
     await auth.register(sessionRoutes(useCases));
     await auth.register(mailRoutes(useCases, { resetRateLimit: options.rateLimit.reset ?? DEFAULT_RESET_RATE_LIMIT }));
   });
   void app.register(jwksRoutes(useCases));
+  for (const operation of OPERATIONS.filter((op) => !op.path.startsWith(RATE_LIMITED_PREFIX))) registerOperation(app, operation, useCases, registerOptions);
   return app;
 }

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { UseCases } from '../../application/registry.js';
 import { InvalidInput } from '../../domain/domain-error.js';
 import { requestMetadata, tokenEnvelope } from './auth.routes.js';
-import { validateBody } from './auth.schemas.js';
-import { authenticate } from './bearer-auth.js';
-import { noStore } from './no-store.js';
+import { validateBody } from './shared/request-body.js';
+import { authenticate } from './shared/bearer-auth.js';
+import { noStore } from './shared/no-store.js';
 import { validatedByYup } from './openapi.js';
 import {
   changePasswordRouteSchema,

@@ -16,7 +16,7 @@ import {
 import { ServiceUnavailable } from '../../../src/application/errors.js';
 import { StoreDeadlineExceeded, withDeadline } from '../../../src/infrastructure/mongo/mongo-deadline.js';
 import { MongoStoreFailure, translateMongoError } from '../../../src/infrastructure/mongo/mongo-errors.js';
-import { ERROR_TABLE } from '../../../src/interfaces/http/error-table.js';
+import { ERROR_TABLE } from '../../../src/interfaces/http/shared/error-table.js';
 
 /**
  * Outage translation, built only from the driver's own classes constructed as the driver constructs them

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { toActivityEntry } from '../../../src/infrastructure/read-model/event-log-activity-read-model.js';
-import { ACTIVITY_TYPES } from '../../../src/interfaces/http/activity-types.js';
+import { ACTIVITY_TYPES } from '../../../src/interfaces/http/shared/activity-types.js';
 
 describe('OpenAPI enum of activity types', () => {
   it('is exactly what the read model names each domain event type (no value the server could answer outside it)', () => {

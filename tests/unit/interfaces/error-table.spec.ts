@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ContainerModule } from 'inversify';
 import { TOKEN_VERIFIER } from '../../../src/application/ports/token-verifier.port.js';
 import { portBinder } from '../../../src/infrastructure/container/bind-port.js';
-import { ERROR_TABLE, type ErrorCode, type ErrorRow } from '../../../src/interfaces/http/error-table.js';
+import { ERROR_TABLE, type ErrorCode, type ErrorRow } from '../../../src/interfaces/http/shared/error-table.js';
 
 /**
  * Compile-time guarantees, checked by `npm run typecheck` (tsc covers tests/): each `@ts-expect-error` below fails

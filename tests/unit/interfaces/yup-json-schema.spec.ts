@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { boolean, number, object, string } from 'yup';
-import { signInSchema } from '../../../src/interfaces/http/auth.schemas.js';
-import { yupToJsonSchema } from '../../../src/interfaces/http/yup-json-schema.js';
+import { signInSchema } from '../../../src/interfaces/http/shared/request-body.js';
+import { yupToJsonSchema } from '../../../src/interfaces/http/shared/yup-json-schema.js';
 
 describe('yupToJsonSchema', () => {
   it('reads types, required fields, yup string tests, nullability and meta from describe()', () => {

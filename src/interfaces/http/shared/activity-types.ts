@@ -1,5 +1,5 @@
-import type { SignInFailureReason, UserEventType } from '../../domain/user.js';
-import type { RevocationReason } from '../../domain/session.js';
+import type { SignInFailureReason, UserEventType } from '../../../domain/user.js';
+import type { RevocationReason } from '../../../domain/session.js';
 
 /** Every event type an account's activity can show. Typed by the domain's union: a new event type fails to compile until listed. */
 const EVENT_TYPES: { readonly [T in UserEventType]: true } = {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { InvalidToken } from '../../application/errors.js';
-import type { Principal } from '../../application/registry.js';
-import type { UseCases } from '../../application/registry.js';
+import { InvalidToken } from '../../../application/errors.js';
+import type { Principal } from '../../../application/registry.js';
+import type { UseCases } from '../../../application/registry.js';
 import { HttpError } from './error-mapper.js';
 
 const BEARER_SCHEME = /^Bearer(\s|$)/i;

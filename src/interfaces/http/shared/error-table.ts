@@ -1,5 +1,5 @@
-import type { ApplicationErrorCode } from '../../application/errors.js';
-import type { DomainErrorCode, FieldIssue } from '../../domain/domain-error.js';
+import type { ApplicationErrorCode } from '../../../application/errors.js';
+import type { DomainErrorCode, FieldIssue } from '../../../domain/domain-error.js';
 
 /** Failures the HTTP adapter itself detects: parsing, limits, routing, authentication headers, lifecycle. */
 export type TransportErrorCode =

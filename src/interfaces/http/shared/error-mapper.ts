@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ApplicationError, InvalidToken, ServiceUnavailable } from '../../application/errors.js';
-import { DomainError, type FieldIssue, TooManyAttempts } from '../../domain/domain-error.js';
+import { ApplicationError, InvalidToken, ServiceUnavailable } from '../../../application/errors.js';
+import { DomainError, type FieldIssue, TooManyAttempts } from '../../../domain/domain-error.js';
 import { ERROR_TABLE, type ErrorCode, type ErrorHeader, type TransportErrorCode } from './error-table.js';
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import { type ObjectSchema, object, string } from 'yup';
-import type { FieldIssue } from '../../domain/domain-error.js';
+import type { FieldIssue } from '../../../domain/domain-error.js';
 
 /**
  * The documented request shapes (OpenAPI is generated from them). At run time the HTTP adapter checks only what is

@@ -1,0 +1,99 @@
+import { ERROR_TABLE, type ErrorCode, type ErrorHeader, type ErrorRow } from './error-table.js';
+import type { JsonSchema } from './yup-json-schema.js';
+
+export const ERROR_ENVELOPE_REF = 'ErrorEnvelope#';
+export const USER_REF = 'User#';
+
+const fieldIssue: JsonSchema = {
+  type: 'object',
+  required: ['field', 'message'],
+  additionalProperties: false,
+  properties: {
+    field: { type: ['string', 'null'], description: 'The offending input field, or null when the body as a whole is at fault.' },
+    message: { type: 'string' },
+  },
+};
+
+/** Shared components: the one error envelope and the user resource. */
+export const SHARED_SCHEMAS: readonly JsonSchema[] = [
+  {
+    $id: 'ErrorEnvelope',
+    title: 'ErrorEnvelope',
+    description: 'Every error answer: a message and one entry per offending field.',
+    type: 'object',
+    required: ['message', 'errors'],
+    additionalProperties: false,
+    properties: { message: { type: 'string' }, errors: { type: 'array', items: fieldIssue } },
+  },
+  {
+    $id: 'User',
+    title: 'User',
+    type: 'object',
+    required: ['id', 'name', 'lastname', 'email', 'emailverified'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      name: { type: 'string' },
+      lastname: { type: 'string' },
+      email: { type: 'string', format: 'idn-email', description: 'Lower-cased, Unicode NFC; may be internationalised (RFC 6531)' },
+      emailverified: { type: 'boolean', description: 'True once the owner followed the link of the verification mail' },
+    },
+  },
+];
+
+const HEADER_DOCS: { readonly [H in ErrorHeader]: JsonSchema } = {
+  'retry-after': { type: 'string', pattern: '^\\d+$', description: 'Seconds to wait before trying again' },
+  'www-authenticate': { type: 'string', description: 'Bearer realm="account-service", with error="invalid_token" when a token was presented' },
+  connection: { type: 'string', const: 'close', description: 'The connection is closed after this answer' },
+};
+
+/**
+ * OpenAPI responses for the given error codes, read from the error table: one response per status, its description
+ * listing every cause, its headers those of the causes, its body the shared error envelope.
+ */
+export const errorResponses = (...codes: ErrorCode[]): Record<number, JsonSchema> => {
+  const byStatus = new Map<number, ErrorRow[]>();
+  for (const code of new Set(codes)) {
+    const row = ERROR_TABLE[code];
+    byStatus.set(row.status, [...(byStatus.get(row.status) ?? []), row]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, rows]) => {
+      const headers = [...new Set(rows.flatMap((row) => row.headers ?? []))];
+      const response: JsonSchema = { description: rows.map((row) => row.description).join('; or '), $ref: ERROR_ENVELOPE_REF };
+      return [status, headers.length === 0 ? response : { ...response, headers: Object.fromEntries(headers.map((h) => [h, HEADER_DOCS[h]])) }];
+    }),
+  );
+};
+
+export const BEARER_SCHEME_NAME = 'bearerAuth';
+/** `security` for a route that requires `Authorization: Bearer <accesstoken>`. */
+export const BEARER_SECURITY = [{ [BEARER_SCHEME_NAME]: [] }];
+export const SECURITY_SCHEMES = {
+  [BEARER_SCHEME_NAME]: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT', description: 'The ES256 access token from sign-up or sign-in' },
+};
+
+
+/** `data` of every answer that signs a session in: the user, an access token, a refresh token and its lifetime. */
+export const sessionTokensData: JsonSchema = {
+  type: 'object',
+  required: ['user', 'accesstoken', 'refreshtoken', 'expiresin'],
+  additionalProperties: false,
+  properties: {
+    user: { $ref: USER_REF },
+    accesstoken: { type: 'string', description: 'ES256 JWT; send as Authorization: Bearer <accesstoken>' },
+    refreshtoken: { type: 'string', description: 'Opaque; POST it to /auth/refresh for new tokens. Rotated on every refresh' },
+    expiresin: { type: 'integer', minimum: 1, description: 'Lifetime of the access token, in seconds' },
+  },
+};
+
+/** `data` of an answer that carries the account: `{ user }`. */
+export const userData: JsonSchema = {
+  type: 'object',
+  required: ['user'],
+  additionalProperties: false,
+  properties: { user: { $ref: USER_REF } },
+};
+
+/** `data` of an accepted request (202): empty. */
+export const emptyData: JsonSchema = { type: 'object', additionalProperties: false };

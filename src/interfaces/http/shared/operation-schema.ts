@@ -1,0 +1,64 @@
+import type { FastifySchema } from 'fastify';
+import { BEARER_SECURITY, errorResponses } from './openapi-schemas.js';
+import { type AnyOperation, type Success, impliedErrors } from './operation.js';
+import { type JsonSchema, yupToJsonSchema } from './yup-json-schema.js';
+
+export const REQUEST_ID_HEADERS: JsonSchema = {
+  type: 'object',
+  properties: {
+    'x-request-id': {
+      type: 'string',
+      pattern: '^[A-Za-z0-9._:-]{1,128}$',
+      description: 'Kept when sane (else a new UUID is used); returned as X-Request-Id on every response',
+    },
+  },
+};
+
+const NO_STORE_HEADERS: JsonSchema = {
+  'cache-control': { type: 'string', const: 'no-store', description: 'Never cached: the answer carries tokens or personal data' },
+  pragma: { type: 'string', const: 'no-cache', description: 'For HTTP/1.0 caches' },
+};
+
+const successResponse = (success: Success): JsonSchema => {
+  if (success.status === 204) return { description: success.description, type: 'null' };
+  if ('envelope' in success) {
+    return { description: success.description, headers: { 'cache-control': { type: 'string', const: success.cacheControl } }, ...success.body };
+  }
+  return {
+    description: success.description,
+    headers: NO_STORE_HEADERS,
+    type: 'object',
+    required: ['message', 'data'],
+    additionalProperties: false,
+    properties: { message: { type: 'string', const: success.message }, data: success.data },
+  };
+};
+
+const bodySchema = (body: NonNullable<AnyOperation['body']>): JsonSchema => ({
+  ...yupToJsonSchema(body.schema, (body.docs ?? {}) as Readonly<Record<string, JsonSchema>>),
+  ...(body.description === undefined ? {} : { description: body.description }),
+  ...(body.examples === undefined ? {} : { 'x-examples': body.examples }),
+});
+
+/**
+ * The OpenAPI entry of a declared operation: its request shapes, its success answer, and one response per error
+ * status from the error table, covering the codes it declares and those its shape implies. The schemas document;
+ * they never validate (the validator is off: the use cases parse every field, and every 400 is the one envelope).
+ */
+export function operationSchema(operation: AnyOperation): FastifySchema {
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    ...(operation.description === undefined ? {} : { description: operation.description }),
+    tags: [operation.tag],
+    ...(operation.auth === 'bearer' ? { security: BEARER_SECURITY } : {}),
+    headers: REQUEST_ID_HEADERS,
+    ...(operation.body ? { body: bodySchema(operation.body) } : {}),
+    ...(operation.params ? { params: operation.params } : {}),
+    ...(operation.query ? { querystring: operation.query } : {}),
+    response: {
+      [operation.success.status]: successResponse(operation.success),
+      ...errorResponses(...impliedErrors(operation), ...operation.errors),
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { ObjectSchema } from 'yup';
+import type { RequestMetadata } from '../../../application/ports/event-log.port.js';
+import type { Principal, UseCases } from '../../../application/registry.js';
+import type { ErrorCode } from './error-table.js';
+import type { Fields } from './request-body.js';
+import type { JsonSchema } from './yup-json-schema.js';
+
+/** The OpenAPI tags, one per group of operations (the document lists them in this order). */
+export const TAGS = {
+  auth: 'Sign up and sign in: each answers the user, an access token and a refresh token',
+  account: 'The signed-in account: profile and security activity',
+  sessions: 'Refresh, sign-out, signed-in devices and password change',
+  mail: 'Password reset and e-mail verification by mailed link',
+  keys: 'The public keys that verify access tokens',
+  operations: 'Health probes and metrics, for operators',
+} as const;
+
+export type Tag = keyof typeof TAGS;
+/** The label of the sign-up and sign-in outcome metrics. */
+export type AuthOperation = 'sign_up' | 'sign_in';
+export type Auth = 'bearer' | 'none';
+
+/** A JSON body: its documented shape (a yup object of the fields the operation reads) and per-field documentation. */
+export interface BodyDeclaration<B extends object> {
+  readonly schema: ObjectSchema<B>;
+  /** JSON Schema keywords per field (lengths, formats, descriptions), merged into the generated schema. */
+  readonly docs?: { readonly [K in keyof B]?: JsonSchema };
+  /** Named examples for the OpenAPI document. */
+  readonly examples?: Readonly<Record<string, { readonly summary: string; readonly value: unknown }>>;
+  /** The body may be left out entirely (then no Content-Type is needed and every field is absent). */
+  readonly optional?: boolean;
+  readonly description?: string;
+}
+
+/** What an operation's `run` receives: the body's fields as sent (unknown types), the principal when `auth: 'bearer'`. */
+export interface OperationInput<B extends object, A extends Auth> {
+  readonly body: Fields<B>;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: unknown;
+  readonly meta: RequestMetadata;
+  readonly principal: A extends 'bearer' ? Principal : null;
+}
+
+/** The success answer: `{ message, data }` (the documented envelope) unless `envelope: false`; 204 has no body. */
+export type Success =
+  | { readonly status: 200 | 201 | 202; readonly message: string; readonly description: string; readonly data: JsonSchema }
+  | { readonly status: 204; readonly description: string }
+  | { readonly status: 200; readonly envelope: false; readonly description: string; readonly body: JsonSchema; readonly cacheControl: string };
+
+/**
+ * One HTTP operation, declared once: what registerOperation applies to it (authentication, hashing admission, body
+ * extraction, request metadata, no-store, the envelope, the rate limit, the documented errors) and its OpenAPI entry.
+ */
+export interface Operation<B extends object = object, A extends Auth = Auth> {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: Tag;
+  readonly auth: A;
+  /** Whether it hashes a password: then hashing admission refuses it at the edge when capacity is exhausted (503). */
+  readonly hashes: boolean;
+  /** The outcome metrics this operation reports, if any (sign-up and sign-in). */
+  readonly observedAs?: AuthOperation;
+  readonly body?: BodyDeclaration<B>;
+  readonly params?: JsonSchema;
+  readonly query?: JsonSchema;
+  /** 'reset': the stricter per-client limit on password-reset routes, on top of the one on every /auth route. */
+  readonly rateLimit?: 'reset';
+  readonly success: Success;
+  /** The codes `run` can end in, besides those registerOperation implies (see impliedErrors). Checked by the compiler. */
+  readonly errors: readonly ErrorCode[];
+  run(input: OperationInput<B, A>, useCases: UseCases): Promise<unknown>;
+}
+
+/** Declares an operation (the identity, typed: `run` sees the body's fields and, for bearer operations, the principal). */
+export const defineOperation = <B extends object = Record<string, never>, A extends Auth = Auth>(operation: Operation<B, A>): Operation<B, A> =>
+  operation;
+
+/** Routes under this prefix run inside the per-client rate limit, which adds its headers to every answer. */
+export const RATE_LIMITED_PREFIX = '/auth/';
+
+/** The error codes every operation of this shape can answer whatever its use case does: the transport's. */
+export function impliedErrors(operation: AnyOperation): ErrorCode[] {
+  return [
+    ...(operation.body ? (['INVALID_INPUT', 'MALFORMED_BODY', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
+    ...(operation.auth === 'bearer' ? (['MISSING_TOKEN', 'INVALID_TOKEN'] as const) : []),
+    ...(operation.hashes ? (['OVERLOADED'] as const) : []),
+    ...(operation.path.startsWith(RATE_LIMITED_PREFIX) ? (['RATE_LIMITED'] as const) : []),
+    'INTERNAL',
+    'SHUTTING_DOWN',
+  ];
+}
+
+/** Any declared operation, whatever its body and authentication (what lists and registerOperation take). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list holds operations of different bodies; each was checked by defineOperation
+export type AnyOperation = Operation<any, Auth>;

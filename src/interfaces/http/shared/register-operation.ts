@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestMetadata } from '../../../application/ports/event-log.port.js';
+import type { UseCases } from '../../../application/registry.js';
+import { InvalidInput } from '../../../domain/domain-error.js';
+import { authenticate } from './bearer-auth.js';
+import { noStore } from './no-store.js';
+import { operationSchema } from './operation-schema.js';
+import type { AnyOperation } from './operation.js';
+import { validateBody } from './request-body.js';
+
+const USER_AGENT_MAX_LENGTH = 512;
+
+/** Who asked, as recorded with every event: the request id, the client address and its user agent (cut). */
+export const requestMetadata = (request: FastifyRequest): RequestMetadata => ({
+  requestId: request.id,
+  clientIp: request.ip,
+  userAgent: request.headers['user-agent']?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
+});
+
+export interface RegisterOptions {
+  /** The stricter per-client limit of `rateLimit: 'reset'` operations. */
+  readonly resetRateLimit: { readonly max: number; readonly windowMs: number };
+}
+
+const bodyOf = (operation: AnyOperation, request: FastifyRequest) => {
+  if (!operation.body) return {};
+  const sent = operation.body.optional === true && request.body === undefined ? {} : request.body;
+  const checked = validateBody(operation.body.schema, sent);
+  if (!checked.ok) throw new InvalidInput(checked.issues);
+  return checked.value;
+};
+
+const answer = (operation: AnyOperation, reply: FastifyReply, result: unknown): FastifyReply => {
+  const { success } = operation;
+  if (success.status === 204) return reply.code(204).send();
+  if ('envelope' in success) return reply.header('cache-control', success.cacheControl).send(result);
+  return noStore(reply).code(success.status).send({ message: success.message, data: result ?? {} });
+};
+
+/**
+ * Registers one declared operation: the route, its OpenAPI entry, and every rule the declaration implies, in this
+ * order: hashing admission (before the body is read), authentication, body extraction, the use case with the
+ * request metadata, then the success answer (no-store and the `{ message, data }` envelope) or the error table.
+ */
+export function registerOperation(app: FastifyInstance, operation: AnyOperation, useCases: UseCases, options: RegisterOptions): void {
+  const rateLimit = operation.rateLimit === 'reset' ? { rateLimit: { max: options.resetRateLimit.max, timeWindow: options.resetRateLimit.windowMs } } : {};
+  app.route({
+    method: operation.method,
+    url: operation.path,
+    schema: operationSchema(operation),
+    config: { ...rateLimit, ...(operation.body?.optional === true ? { optionalBody: true } : {}) },
+    ...(operation.hashes ? { onRequest: async () => useCases.admission.admit() } : {}),
+    handler: async (request, reply) => {
+      const principal = operation.auth === 'bearer' ? await authenticate(request, useCases) : null;
+      const body = bodyOf(operation, request);
+      const input = { body, params: request.params as Record<string, string>, query: request.query, meta: requestMetadata(request), principal };
+      return answer(operation, reply, await operation.run(input, useCases));
+    },
+  });
+}
