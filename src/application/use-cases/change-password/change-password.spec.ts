@@ -1,0 +1,77 @@
+import { expect } from 'chai';
+import { InvalidToken } from '../../errors.js';
+import { InvalidCredentials, InvalidInput } from '../../../domain/domain-error.js';
+import type { Principal } from '../../shared/principal.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { rejection } from '../../../../tests/support/rejection.js';
+
+const OLD = 'analytical engine 1843';
+const NEW = 'difference engine 1822';
+const metadata = aRequestMetadata();
+
+/** Ada on a laptop (sign-up, the caller) and a phone (sign-in). */
+async function adaOnTwoDevices() {
+  const world = inMemoryWorld();
+  const laptop = await world.signUp.execute(aSignUpCommand({ password: OLD }));
+  const phone = await world.signIn.execute(aSignInCommand({ password: OLD }));
+  const principal = await world.authenticate.execute({ accessToken: laptop.accessToken });
+  const change = (currentPassword: unknown, newPassword: unknown, who: Principal = principal) =>
+    world.changePassword.execute({ principal: who, currentPassword, newPassword, metadata });
+  const types = () => world.store.events.map((event) => event.type);
+  return { world, laptop, phone, principal, change, types };
+}
+
+describe('ChangePasswordHandler (changePassword)', () => {
+  it('changes the password: the new one signs in, the old one no longer does, PasswordChanged is recorded', async () => {
+    const { world, laptop, change, types } = await adaOnTwoDevices();
+    const account = await change(OLD, NEW);
+
+    expect(account).to.deep.equal(laptop.user);
+    expect(types().filter((type) => type === 'PasswordChanged')).to.have.length(1);
+    expect(await rejection(world.signIn.execute(aSignInCommand({ password: OLD })))).to.be.instanceOf(InvalidCredentials);
+    expect((await world.signIn.execute(aSignInCommand({ password: NEW }))).user.id).to.equal(laptop.user.id);
+  });
+
+  it("ends every other session of the account with SessionRevoked(password_changed) and keeps the caller's", async () => {
+    const { world, laptop, phone, principal, change } = await adaOnTwoDevices();
+    const phoneSession = (await world.authenticate.execute({ accessToken: phone.accessToken })).sessionId;
+    await change(OLD, NEW);
+
+    expect(await world.authenticate.execute({ accessToken: laptop.accessToken })).to.deep.equal(principal);
+    expect(await rejection(world.authenticate.execute({ accessToken: phone.accessToken }))).to.be.instanceOf(InvalidToken);
+    const revoked = world.store.events.flatMap((event) => (event.type === 'SessionRevoked' ? [event.payload] : []));
+    expect(revoked).to.deep.equal([{ email: 'ada@example.com', sessionId: phoneSession, reason: 'password_changed' }]);
+  });
+
+  it('refuses a wrong current password with InvalidInput on currentpassword, records SignInFailed, and changes nothing', async () => {
+    const { world, laptop, phone, change, types } = await adaOnTwoDevices();
+    const before = types();
+    const error = await rejection(change('not the password', NEW));
+
+    expect(error).to.be.instanceOf(InvalidInput);
+    expect((error as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    expect(types()).to.deep.equal([...before, 'SignInFailed']);
+    expect(world.store.events.at(-1)?.payload).to.deep.equal({ email: 'ada@example.com', reason: 'wrong_current_password' });
+    expect((await world.authenticate.execute({ accessToken: phone.accessToken })).userId).to.equal(laptop.user.id);
+    expect((await world.signIn.execute(aSignInCommand({ password: OLD }))).user.email).to.equal('ada@example.com');
+  });
+
+  it('refuses a too-common or too-short new password with InvalidInput on newpassword, before checking the current one', async () => {
+    const { world, change, types } = await adaOnTwoDevices();
+    const before = types();
+    const common = await rejection(change('not the password', 'Password123'));
+    const short = await rejection(change(OLD, 'short'));
+
+    expect(common).to.be.instanceOf(InvalidInput);
+    expect((common as InvalidInput).issues).to.deep.equal([{ field: 'newpassword', message: 'is too common' }]);
+    expect((short as InvalidInput).issues).to.deep.equal([{ field: 'newpassword', message: 'must be at least 8 characters' }]);
+    expect(types()).to.deep.equal(before);
+    expect(world.hasher.verifications).to.equal(1);
+  });
+
+  it('answers InvalidToken for a subject that does not exist', async () => {
+    const { change } = await adaOnTwoDevices();
+    expect(await rejection(change(OLD, NEW, { userId: 'no-such-user', sessionId: 'no-such-session' }))).to.be.instanceOf(InvalidToken);
+  });
+});

@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { InvalidToken } from '../../errors.js';
+import { InvalidInput } from '../../../domain/domain-error.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { rejection } from '../../../../tests/support/rejection.js';
+
+const metadata = aRequestMetadata();
+
+/**
+ * Ada on three devices (the sign-up's session and two sign-ins), the second one signing out; Grace, another account,
+ * signed in beside her. `live()` names which of the four access tokens still authenticate.
+ */
+async function adaOnThreeDevices() {
+  const world = inMemoryWorld();
+  const laptop = await world.signUp.execute(aSignUpCommand());
+  const phone = await world.signIn.execute(aSignInCommand());
+  const tablet = await world.signIn.execute(aSignInCommand());
+  const grace = await world.signUp.execute(aSignUpCommand({ name: 'Grace', lastname: 'Hopper', email: 'grace@example.com' }));
+  const principal = await world.authenticate.execute({ accessToken: phone.accessToken });
+  const devices = { laptop, phone, tablet, grace };
+  const authenticates = (accessToken: string) =>
+    world.authenticate.execute({ accessToken }).then(
+      () => true,
+      (error: unknown) => (error instanceof InvalidToken ? false : Promise.reject(error as Error)),
+    );
+  const live = async () => {
+    const names: string[] = [];
+    for (const [name, { accessToken }] of Object.entries(devices)) if (await authenticates(accessToken)) names.push(name);
+    return names;
+  };
+  const revocations = () =>
+    world.store.events.flatMap((event) => (event.type === 'SessionRevoked' ? [{ sessionId: event.payload.sessionId, reason: event.payload.reason }] : []));
+  const signOut = (scope: unknown) => world.signOut.execute({ principal, scope, metadata });
+  return { world, principal, live, revocations, signOut };
+}
+
+describe('SignOutHandler (signOut)', () => {
+  it('ends only the calling session for scope local, the default, and records SessionRevoked(sign_out) for it', async () => {
+    const { principal, live, revocations, signOut } = await adaOnThreeDevices();
+    await signOut(undefined);
+
+    expect(await live()).to.deep.equal(['laptop', 'tablet', 'grace']);
+    expect(revocations()).to.deep.equal([{ sessionId: principal.sessionId, reason: 'sign_out' }]);
+  });
+
+  it('ends every other session of the account for scope others, and keeps the calling one', async () => {
+    const { principal, live, revocations, signOut } = await adaOnThreeDevices();
+    await signOut('others');
+
+    expect(await live()).to.deep.equal(['phone', 'grace']);
+    expect(revocations()).to.have.length(2);
+    expect(revocations().map((revocation) => revocation.sessionId)).to.not.include(principal.sessionId);
+  });
+
+  it('ends every session of the account for scope global, and none of another account', async () => {
+    const { live, revocations, signOut } = await adaOnThreeDevices();
+    await signOut('global');
+
+    expect(await live()).to.deep.equal(['grace']);
+    expect(revocations().map((revocation) => revocation.reason)).to.deep.equal(['sign_out', 'sign_out', 'sign_out']);
+  });
+
+  it('is idempotent: signing out an ended session again records nothing more', async () => {
+    const { world, signOut } = await adaOnThreeDevices();
+    await signOut('local');
+    const eventsAfterFirst = world.store.events.length;
+    await signOut('local');
+    await signOut('global');
+
+    expect(world.store.events.filter((event) => event.type === 'SessionRevoked')).to.have.length(3);
+    expect(world.store.events.length).to.equal(eventsAfterFirst + 2);
+  });
+
+  it('answers an unknown scope with InvalidInput on scope and ends nothing', async () => {
+    const { live, revocations, signOut } = await adaOnThreeDevices();
+    const error = await rejection(signOut('everywhere'));
+
+    expect(error).to.be.instanceOf(InvalidInput);
+    expect((error as InvalidInput).issues).to.deep.equal([{ field: 'scope', message: 'must be one of local, others, global' }]);
+    expect(await live()).to.deep.equal(['laptop', 'phone', 'tablet', 'grace']);
+    expect(revocations()).to.deep.equal([]);
+  });
+});
