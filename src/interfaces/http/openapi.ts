@@ -1,18 +1,10 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { withSources } from './docs-csp.js';
 import { applyConventions } from './openapi-conventions.js';
 import { SECURITY_SCHEMES, SHARED_SCHEMAS } from './shared/openapi-schemas.js';
 import { TAGS } from './shared/operation.js';
-
-/**
- * Route options for a body that yup validates in the handler: the JSON Schema is documentation only, so that
- * Fastify's ajv never answers before yup does and every 400 keeps the same envelope.
- */
-export const validatedByYup: { validatorCompiler: FastifySchemaCompiler<unknown> } = {
-  validatorCompiler: () => () => true,
-};
 
 const INFO = {
   title: 'Account service',

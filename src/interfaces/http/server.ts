@@ -3,13 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { UseCases } from '../../application/registry.js';
-import { accountRoutes } from './account.routes.js';
-import { sessionRoutes } from './sessions.routes.js';
-import { mailRoutes } from './mail.routes.js';
 import { type CorsOptions, corsAnswerHeaders, registerCors } from './cors.js';
 import { edgeShedding } from './edge-shedding.js';
 import { HttpError, mapError, sendError, trackErrorCodes } from './shared/error-mapper.js';
-import { jwksRoutes } from './jwks.routes.js';
 import { useStrictJsonParser } from './json-body-parser.js';
 import { registerOpenApi } from './openapi.js';
 import { OPERATIONS } from './operations/index.js';
@@ -164,11 +160,9 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       errorResponseBuilder: () => new HttpError('RATE_LIMITED'),
     });
     for (const operation of OPERATIONS.filter((op) => op.path.startsWith(RATE_LIMITED_PREFIX))) registerOperation(auth, operation, useCases, registerOptions);
-    await auth.register(accountRoutes(useCases));
-    await auth.register(sessionRoutes(useCases));
-    await auth.register(mailRoutes(useCases, { resetRateLimit: options.rateLimit.reset ?? DEFAULT_RESET_RATE_LIMIT }));
   });
-  void app.register(jwksRoutes(useCases));
-  for (const operation of OPERATIONS.filter((op) => !op.path.startsWith(RATE_LIMITED_PREFIX))) registerOperation(app, operation, useCases, registerOptions);
+  void app.register(async (open) => {
+    for (const operation of OPERATIONS.filter((op) => !op.path.startsWith(RATE_LIMITED_PREFIX))) registerOperation(open, operation, useCases, registerOptions);
+  });
   return app;
 }

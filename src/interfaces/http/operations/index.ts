@@ -1,6 +1,35 @@
 import type { AnyOperation } from '../shared/operation.js';
+import { changePassword } from './change-password.js';
+import { changeProfile } from './change-profile.js';
+import { confirmPasswordReset } from './confirm-password-reset.js';
+import { getAccountActivity } from './get-account-activity.js';
+import { getCurrentUser } from './get-current-user.js';
+import { getJwks } from './get-jwks.js';
+import { listSessions } from './list-sessions.js';
+import { refreshSession } from './refresh-session.js';
+import { requestPasswordReset } from './request-password-reset.js';
+import { resendVerification } from './resend-verification.js';
+import { revokeSession } from './revoke-session.js';
 import { signIn } from './sign-in.js';
+import { signOut } from './sign-out.js';
 import { signUp } from './sign-up.js';
+import { verifyEmail } from './verify-email.js';
 
-/** THE list of the HTTP operations the service offers: server.ts registers each, the edge and the tests read it. */
-export const OPERATIONS: readonly AnyOperation[] = [signUp, signIn];
+/** THE list of the HTTP operations the service offers (in the OpenAPI document's order): server.ts registers each, the edge and the tests read it. */
+export const OPERATIONS: readonly AnyOperation[] = [
+  signUp,
+  signIn,
+  getCurrentUser,
+  changeProfile,
+  getAccountActivity,
+  refreshSession,
+  signOut,
+  listSessions,
+  revokeSession,
+  changePassword,
+  requestPasswordReset,
+  confirmPasswordReset,
+  verifyEmail,
+  resendVerification,
+  getJwks,
+];

@@ -22,8 +22,9 @@ export interface RegisterOptions {
   readonly resetRateLimit: { readonly max: number; readonly windowMs: number };
 }
 
+/** The fields the operation reads, as sent; an operation that reads none ignores whatever body came. */
 const bodyOf = (operation: AnyOperation, request: FastifyRequest) => {
-  if (!operation.body) return {};
+  if (!operation.body || Object.keys(operation.body.schema.fields).length === 0) return {};
   const sent = operation.body.optional === true && request.body === undefined ? {} : request.body;
   const checked = validateBody(operation.body.schema, sent);
   if (!checked.ok) throw new InvalidInput(checked.issues);

@@ -1,0 +1,22 @@
+import { object, string } from 'yup';
+import { SIGN_OUT_SCOPES } from '../../../application/registry.js';
+import { defineOperation } from '../shared/operation.js';
+
+export const signOut = defineOperation({
+  method: 'POST',
+  path: '/auth/sign-out',
+  operationId: 'signOut',
+  summary: 'Sign out: this session (local), every other one (others), or all (global)',
+  tag: 'sessions',
+  auth: 'bearer',
+  hashes: false,
+  body: {
+    schema: object({ scope: string().oneOf(SIGN_OUT_SCOPES) }),
+    docs: { scope: { type: 'string', enum: [...SIGN_OUT_SCOPES], default: 'local' } },
+    optional: true,
+    description: 'Optional: without a body (and then without Content-Type) the scope is local',
+  },
+  success: { status: 204, description: 'Signed out: the sessions and their tokens are refused from now on' },
+  errors: ['STORE_UNAVAILABLE'],
+  run: ({ body, principal, meta }, { signOut }) => signOut.execute({ principal, scope: body.scope, metadata: meta }),
+});
