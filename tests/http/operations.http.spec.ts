@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { createLogger } from '../../src/infrastructure/logging/logger.js';
+import { OPERATIONS } from '../../src/interfaces/http/operations/index.js';
+import { buildHttpServer } from '../../src/interfaces/http/server.js';
+import { ShutdownState } from '../../src/interfaces/http/shutdown-state.js';
+import { ERROR_TABLE, type ErrorCode } from '../../src/interfaces/http/shared/error-table.js';
+import { impliedErrors } from '../../src/interfaces/http/shared/operation.js';
+import { aSignUpBody } from '../support/builders.js';
+import { type HttpResponse, http } from '../support/http-client.js';
+import { tokenInText } from '../support/mail.js';
+import { httpServerOptions } from '../support/http-server-options.js';
+import { type OpenApiDocument, responseSchema, schemaErrors, undocumented } from '../support/openapi-check.js';
+import { type SmtpInbox, startSmtpInbox } from '../support/smtp-inbox.js';
+import { type TestService, startTestService } from '../support/test-service.js';
+
+interface Call {
+  readonly path?: string;
+  readonly body?: unknown;
+  readonly token?: string;
+  readonly query?: string;
+}
+
+interface Account {
+  readonly email: string;
+  readonly password: string;
+  readonly accessToken: string;
+  readonly refreshToken: string;
+}
+
+interface World {
+  /** A new account, signed up over HTTP. */
+  account(): Promise<Account>;
+  /** The token of the newest mail to this address, after delivering what is due. */
+  mailedToken(email: string): Promise<string>;
+}
+
+interface Scenario {
+  /** A request the operation answers with its declared success. */
+  readonly success: (world: World) => Promise<Call>;
+  /**
+   * A documented error the operation answers, and the request that provokes it; null only for an operation whose
+   * sole documented errors are INTERNAL and SHUTTING_DOWN (the shutdown test covers every operation).
+   */
+  readonly error: { readonly code: ErrorCode; readonly call: (world: World) => Promise<Call> } | null;
+}
+
+const NEW_PASSWORD = 'difference engine 1822';
+const needsToken: NonNullable<Scenario['error']> = { code: 'MISSING_TOKEN', call: () => Promise.resolve({}) };
+const needsTokenWithBody: NonNullable<Scenario['error']> = { code: 'MISSING_TOKEN', call: () => Promise.resolve({ body: {} }) };
+const notAnObject: NonNullable<Scenario['error']> = { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: ['not', 'an', 'object'] }) };
+
+/**
+ * One scenario per operation, by operationId: a new operation has none until someone writes it, and the first test
+ * below fails until then. Each runs against the real service; the checks come from the declaration and the document.
+ */
+const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  signUp: {
+    success: () => Promise.resolve({ body: aSignUpBody({ email: `new-${randomUUID()}@example.com` }) }),
+    error: {
+      code: 'EMAIL_ALREADY_REGISTERED',
+      call: async (world) => ({ body: aSignUpBody({ email: (await world.account()).email }) }),
+    },
+  },
+  signIn: {
+    success: async (world) => {
+      const { email, password } = await world.account();
+      return { body: { email, password } };
+    },
+    error: { code: 'INVALID_CREDENTIALS', call: async (world) => ({ body: { email: (await world.account()).email, password: 'not the password' } }) },
+  },
+  getCurrentUser: { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken },
+  changeProfile: {
+    success: async (world) => ({ token: (await world.account()).accessToken, body: { name: 'Augusta Ada', lastname: 'King' } }),
+    error: { code: 'INVALID_INPUT', call: async (world) => ({ token: (await world.account()).accessToken, body: { name: '', lastname: 'King' } }) },
+  },
+  getAccountActivity: {
+    success: async (world) => ({ token: (await world.account()).accessToken, query: '?limit=5' }),
+    error: { code: 'INVALID_INPUT', call: async (world) => ({ token: (await world.account()).accessToken, query: '?limit=0' }) },
+  },
+  refreshSession: {
+    success: async (world) => ({ body: { refreshtoken: (await world.account()).refreshToken } }),
+    error: { code: 'INVALID_REFRESH_TOKEN', call: () => Promise.resolve({ body: { refreshtoken: 'rt1.not-a-token' } }) },
+  },
+  signOut: {
+    success: async (world) => ({ token: (await world.account()).accessToken, body: { scope: 'global' } }),
+    error: { code: 'INVALID_INPUT', call: async (world) => ({ token: (await world.account()).accessToken, body: { scope: 'everywhere' } }) },
+  },
+  listSessions: { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken },
+  revokeSession: {
+    success: async (world) => {
+      const { accessToken } = await world.account();
+      const sessionId = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString('utf8')).sid as string;
+      return { token: accessToken, path: `/auth/sessions/${sessionId}` };
+    },
+    error: { code: 'SESSION_NOT_FOUND', call: async (world) => ({ token: (await world.account()).accessToken, path: `/auth/sessions/${randomUUID()}` }) },
+  },
+  changePassword: {
+    success: async (world) => {
+      const { accessToken, password } = await world.account();
+      return { token: accessToken, body: { currentpassword: password, newpassword: NEW_PASSWORD } };
+    },
+    error: needsTokenWithBody,
+  },
+  requestPasswordReset: {
+    success: async (world) => ({ body: { email: (await world.account()).email } }),
+    error: { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: { email: 'not an address' } }) },
+  },
+  confirmPasswordReset: {
+    success: async (world) => {
+      const { email } = await world.account();
+      await request('POST', '/auth/password-reset', { body: { email } });
+      return { body: { token: await world.mailedToken(email), newpassword: NEW_PASSWORD } };
+    },
+    error: { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: { token: 'reset1.forged', newpassword: NEW_PASSWORD } }) },
+  },
+  verifyEmail: {
+    success: async (world) => {
+      const { email } = await world.account();
+      return { body: { token: await world.mailedToken(email) } };
+    },
+    error: notAnObject,
+  },
+  resendVerificationEmail: { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken },
+  getJwks: { success: () => Promise.resolve({}), error: null },
+};
+
+let service: TestService;
+let inbox: SmtpInbox;
+
+async function request(method: string, path: string, call: Call, headers: Record<string, string> = {}): Promise<HttpResponse> {
+  return http(service.url, `${path}${call.query ?? ''}`, {
+    method,
+    ...(call.body === undefined ? {} : { body: call.body }),
+    headers: {
+      ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(call.token === undefined ? {} : { authorization: `Bearer ${call.token}` }),
+      ...headers,
+    },
+  });
+}
+
+const world: World = {
+  account: async () => {
+    const email = `ada-${randomUUID()}@example.com`;
+    const body = aSignUpBody({ email });
+    const res = await request('POST', '/auth/sign-up', { body });
+    expect(res.status, res.text).to.equal(201);
+    return { email, password: body['password'] as string, accessToken: res.body.data.accesstoken, refreshToken: res.body.data.refreshtoken };
+  },
+  mailedToken: async (email) => {
+    await service.deliverMail();
+    const mail = inbox.received.filter((received) => received.envelopeTo.includes(email)).at(-1);
+    return tokenInText(mail?.parsed.text);
+  },
+};
+
+/** The document's path for a declared one (`/auth/sessions/:id` is `/auth/sessions/{id}` there). */
+const documentPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
+
+describe('HTTP: every declared operation, from its declaration: one success and one documented error on the real service', function () {
+  this.timeout(30_000);
+  let doc: OpenApiDocument;
+  before(async () => {
+    inbox = await startSmtpInbox();
+    service = await startTestService({ SMTP_URL: inbox.url, MAIL_POLL_INTERVAL_MS: '60000', RATE_LIMIT_MAX: '10000', PASSWORD_RESET_RATE_LIMIT_MAX: '10000' });
+    doc = (await http(service.url, '/docs/json', { method: 'GET' })).body;
+  });
+  after(async () => {
+    await service?.dispose();
+    await inbox?.close();
+  });
+
+  it('has a scenario for every operation of the list, and none for an operation that is not in it', () => {
+    expect(Object.keys(SCENARIOS).sort()).to.deep.equal(OPERATIONS.map((op) => op.operationId).sort());
+  });
+
+  it('answers SHUTTING_DOWN (503, Connection: close) on every operation once the server is stopping, as each documents', async () => {
+    const shutdown = new ShutdownState();
+    const app = buildHttpServer(httpServerOptions(createLogger('silent'), { operations: { shutdown } }));
+    try {
+      await app.ready();
+      shutdown.stop();
+      for (const operation of OPERATIONS) {
+        const url = operation.path.replace(/:([A-Za-z]+)/g, randomUUID());
+        const res = await app.inject({ method: operation.method, url, headers: { 'content-type': 'application/json' }, payload: '{}' });
+        expect(res.statusCode, `${operation.method} ${operation.path}`).to.equal(ERROR_TABLE.SHUTTING_DOWN.status);
+        expect(impliedErrors(operation)).to.include('SHUTTING_DOWN');
+        const schema = responseSchema(doc, documentPath(operation.path), operation.method.toLowerCase(), res.statusCode);
+        expect(schema, `${operation.method} ${operation.path}: 503 documented`).to.not.equal(undefined);
+        expect(schemaErrors(schema, res.json()), `${operation.method} ${operation.path}`).to.equal(null);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  for (const operation of OPERATIONS) {
+    const scenario = SCENARIOS[operation.operationId];
+    const label = `${operation.method} ${operation.path}`;
+
+    it(`${label}: answers its declared success, as documented, and replaces a malformed X-Request-Id`, async () => {
+      if (!scenario) throw new Error(`no scenario for ${operation.operationId}`);
+      const call = await scenario.success(world);
+      const res = await request(operation.method, call.path ?? operation.path, call, { 'x-request-id': 'not a sane id!' });
+      expect(res.status, res.text).to.equal(operation.success.status);
+      if ('message' in operation.success) expect(res.body.message).to.equal(operation.success.message);
+      expect(res.headers['x-request-id']).to.be.a('string').and.not.equal('not a sane id!');
+      if (res.status === 204) {
+        expect(res.text).to.equal('');
+        expect(doc['paths'][documentPath(operation.path)][operation.method.toLowerCase()].responses['204']).to.be.an('object');
+      } else expect(undocumented(doc, documentPath(operation.path), operation.method.toLowerCase(), res)).to.deep.equal([]);
+    });
+
+    if (scenario?.error === null) continue;
+
+    it(`${label}: answers ${scenario?.error?.code ?? 'a documented error'} with its row of the error table`, async () => {
+      const error = scenario?.error;
+      if (!error) throw new Error(`no error scenario for ${operation.operationId}`);
+      const { code, call } = error;
+      const sent = await call(world);
+      const res = await request(operation.method, sent.path ?? operation.path, sent);
+      const row = ERROR_TABLE[code];
+      expect(res.status, res.text).to.equal(row.status);
+      expect(res.body.message).to.equal(row.message);
+      expect([...impliedErrors(operation), ...operation.errors], 'the code is one the declaration answers').to.include(code);
+      expect(undocumented(doc, documentPath(operation.path), operation.method.toLowerCase(), res)).to.deep.equal([]);
+    });
+  }
+});
