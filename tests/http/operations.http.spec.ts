@@ -5,7 +5,7 @@ import { OPERATIONS } from '../../src/interfaces/http/operations/index.js';
 import { buildHttpServer } from '../../src/interfaces/http/server.js';
 import { ShutdownState } from '../../src/interfaces/http/shutdown-state.js';
 import { ERROR_TABLE, type ErrorCode } from '../../src/interfaces/http/shared/error-table.js';
-import { impliedErrors } from '../../src/interfaces/http/shared/operation.js';
+import { type AnyOperation, impliedErrors } from '../../src/interfaces/http/shared/operation.js';
 import { aSignUpBody } from '../support/builders.js';
 import { type HttpResponse, http } from '../support/http-client.js';
 import { tokenInText } from '../support/mail.js';
@@ -51,8 +51,8 @@ const needsTokenWithBody: NonNullable<Scenario['error']> = { code: 'MISSING_TOKE
 const notAnObject: NonNullable<Scenario['error']> = { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: ['not', 'an', 'object'] }) };
 
 /**
- * One scenario per operation, by operationId: a new operation has none until someone writes it, and the first test
- * below fails until then. Each runs against the real service; the checks come from the declaration and the document.
+ * One scenario per operation, by operationId (or derived: scenarioOf): a new operation that needs input has none until
+ * someone writes it, and the first test below fails until then. Each runs against the real service; the checks come from the declaration and the document.
  */
 const SCENARIOS: Readonly<Record<string, Scenario>> = {
   signUp: {
@@ -69,7 +69,6 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
     error: { code: 'INVALID_CREDENTIALS', call: async (world) => ({ body: { email: (await world.account()).email, password: 'not the password' } }) },
   },
-  getCurrentUser: { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken },
   changeProfile: {
     success: async (world) => ({ token: (await world.account()).accessToken, body: { name: 'Augusta Ada', lastname: 'King' } }),
     error: { code: 'INVALID_INPUT', call: async (world) => ({ token: (await world.account()).accessToken, body: { name: '', lastname: 'King' } }) },
@@ -86,7 +85,6 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     success: async (world) => ({ token: (await world.account()).accessToken, body: { scope: 'global' } }),
     error: { code: 'INVALID_INPUT', call: async (world) => ({ token: (await world.account()).accessToken, body: { scope: 'everywhere' } }) },
   },
-  listSessions: { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken },
   revokeSession: {
     success: async (world) => {
       const { accessToken } = await world.account();
@@ -124,6 +122,16 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   resendVerificationEmail: { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken },
   getJwks: { success: () => Promise.resolve({}), error: null },
 };
+
+/**
+ * The scenario of an operation that takes nothing but a signed-in account (bearer, no body, parameters or query):
+ * derived, so such an operation (GET /auth/me, GET /auth/sessions, ...) needs no entry above.
+ */
+const scenarioOf = (operation: AnyOperation): Scenario | undefined =>
+  SCENARIOS[operation.operationId] ??
+  (operation.auth === 'bearer' && !operation.body && !operation.params && !operation.query
+    ? { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken }
+    : undefined);
 
 let service: TestService;
 let inbox: SmtpInbox;
@@ -171,8 +179,9 @@ describe('HTTP: every declared operation, from its declaration: one success and 
     await inbox?.close();
   });
 
-  it('has a scenario for every operation of the list, and none for an operation that is not in it', () => {
-    expect(Object.keys(SCENARIOS).sort()).to.deep.equal(OPERATIONS.map((op) => op.operationId).sort());
+  it('has a scenario, written or derived, for every operation of the list, and none for an operation that is not in it', () => {
+    expect(OPERATIONS.filter((op) => scenarioOf(op) === undefined).map((op) => op.operationId)).to.deep.equal([]);
+    expect(Object.keys(SCENARIOS).filter((id) => !OPERATIONS.some((op) => op.operationId === id))).to.deep.equal([]);
   });
 
   it('answers SHUTTING_DOWN (503, Connection: close) on every operation once the server is stopping, as each documents', async () => {
@@ -196,7 +205,7 @@ describe('HTTP: every declared operation, from its declaration: one success and 
   });
 
   for (const operation of OPERATIONS) {
-    const scenario = SCENARIOS[operation.operationId];
+    const scenario = scenarioOf(operation);
     const label = `${operation.method} ${operation.path}`;
 
     it(`${label}: answers its declared success, as documented, and replaces a malformed X-Request-Id`, async () => {

@@ -1,9 +1,7 @@
 import { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from '../../../application/registry.js';
-import type { ActivityEntry } from '../../../application/ports/activity-read-model.port.js';
 import { type FieldIssue, InvalidInput } from '../../../domain/domain-error.js';
-import { ACTIVITY_REASONS, ACTIVITY_TYPES } from '../shared/activity-types.js';
+import { activityEntry, activityResource } from '../shared/activity-resource.js';
 import { defineOperation } from '../shared/operation.js';
-import type { JsonSchema } from '../shared/yup-json-schema.js';
 
 const LIMIT_RULE = `must be an integer from 1 to ${ACTIVITY_PAGE_MAX}`;
 const CURSOR_RULE = 'is not a valid cursor';
@@ -21,27 +19,6 @@ function parseActivityQuery(query: unknown): { limit: number | undefined; cursor
   if (issues.length > 0) throw new InvalidInput(issues);
   return { limit: limit === undefined ? undefined : limitValue, cursor: cursor as string | undefined };
 }
-
-const toResource = (entry: ActivityEntry) => ({
-  type: entry.type,
-  occurredAt: entry.occurredAt.toISOString(),
-  clientIp: entry.clientIp,
-  userAgent: entry.userAgent,
-  ...(entry.reason === undefined ? {} : { reason: entry.reason }),
-});
-
-const activityEntry: JsonSchema = {
-  type: 'object',
-  required: ['type', 'occurredAt', 'clientIp', 'userAgent'],
-  additionalProperties: false,
-  properties: {
-    type: { type: 'string', enum: [...ACTIVITY_TYPES], description: 'The snake_case name of the event' },
-    occurredAt: { type: 'string', format: 'date-time' },
-    clientIp: { type: ['string', 'null'] },
-    userAgent: { type: ['string', 'null'], maxLength: 512 },
-    reason: { type: 'string', enum: [...ACTIVITY_REASONS], description: 'Only on failed sign-ins and ended sessions' },
-  },
-};
 
 export const getAccountActivity = defineOperation({
   method: 'GET',
@@ -72,6 +49,6 @@ export const getAccountActivity = defineOperation({
   errors: ['INVALID_INPUT', 'INVALID_CURSOR', 'STORE_UNAVAILABLE'],
   run: async ({ principal, query }, { getAccountActivity }) => {
     const page = await getAccountActivity.execute({ userId: principal.userId, ...parseActivityQuery(query) });
-    return { events: page.entries.map(toResource), nextCursor: page.nextCursor };
+    return { events: page.entries.map(activityResource), nextCursor: page.nextCursor };
   },
 });

@@ -1,20 +1,5 @@
 import { defineOperation } from '../shared/operation.js';
-import type { JsonSchema } from '../shared/yup-json-schema.js';
-
-const sessionEntry: JsonSchema = {
-  type: 'object',
-  required: ['id', 'createdAt', 'lastUsedAt', 'expiresAt', 'clientIp', 'userAgent', 'current'],
-  additionalProperties: false,
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    createdAt: { type: 'string', format: 'date-time', description: 'Sign-up or sign-in' },
-    lastUsedAt: { type: 'string', format: 'date-time', description: 'Last refresh' },
-    expiresAt: { type: 'string', format: 'date-time', description: 'When it ends unless refreshed (idle or absolute deadline)' },
-    clientIp: { type: ['string', 'null'] },
-    userAgent: { type: ['string', 'null'] },
-    current: { type: 'boolean', description: 'The session of the token that asked' },
-  },
-};
+import { sessionEntry, sessionResource } from '../shared/session-resource.js';
 
 export const listSessions = defineOperation({
   method: 'GET',
@@ -32,14 +17,6 @@ export const listSessions = defineOperation({
   },
   errors: ['STORE_UNAVAILABLE'],
   run: async ({ principal }, { listSessions }) => ({
-    sessions: (await listSessions.execute({ principal })).map((s) => ({
-      id: s.id,
-      createdAt: s.createdAt.toISOString(),
-      lastUsedAt: s.lastUsedAt.toISOString(),
-      expiresAt: s.expiresAt.toISOString(),
-      clientIp: s.clientIp,
-      userAgent: s.userAgent,
-      current: s.current,
-    })),
+    sessions: (await listSessions.execute({ principal })).map((session) => ({ ...sessionResource(session), current: session.current })),
   }),
 });

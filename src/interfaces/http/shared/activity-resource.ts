@@ -1,0 +1,26 @@
+import type { ActivityEntry } from '../../../application/ports/activity-read-model.port.js';
+import { ACTIVITY_REASONS, ACTIVITY_TYPES } from './activity-types.js';
+import type { JsonSchema } from './yup-json-schema.js';
+
+/** An activity entry as the API shows it. */
+export const activityResource = (entry: ActivityEntry) => ({
+  type: entry.type,
+  occurredAt: entry.occurredAt.toISOString(),
+  clientIp: entry.clientIp,
+  userAgent: entry.userAgent,
+  ...(entry.reason === undefined ? {} : { reason: entry.reason }),
+});
+
+/** Its JSON Schema. */
+export const activityEntry: JsonSchema = {
+  type: 'object',
+  required: ['type', 'occurredAt', 'clientIp', 'userAgent'],
+  additionalProperties: false,
+  properties: {
+    type: { type: 'string', enum: [...ACTIVITY_TYPES], description: 'The snake_case name of the event' },
+    occurredAt: { type: 'string', format: 'date-time' },
+    clientIp: { type: ['string', 'null'] },
+    userAgent: { type: ['string', 'null'], maxLength: 512 },
+    reason: { type: 'string', enum: [...ACTIVITY_REASONS], description: 'Only on failed sign-ins and ended sessions' },
+  },
+};
