@@ -1,5 +1,6 @@
 import { ChangePasswordHandler } from './use-cases/change-password/change-password.handler.js';
 import { ConfirmPasswordResetHandler } from './use-cases/confirm-password-reset/confirm-password-reset.handler.js';
+import { ExportAccountHandler } from './use-cases/export-account/export-account.handler.js';
 import { DeliverMailHandler, type DeliverySettings } from './use-cases/deliver-mail/deliver-mail.handler.js';
 import { ChangeProfileHandler } from './use-cases/change-profile/change-profile.handler.js';
 import { RefreshHandler } from './use-cases/refresh-session/refresh-session.handler.js';
@@ -50,6 +51,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     authenticate: new AuthenticateHandler(ports),
     getCurrentUser: new GetCurrentUserHandler(ports),
     getAccountActivity: new GetAccountActivityHandler(ports),
+    exportAccount: new ExportAccountHandler(ports),
     listSessions: new ListSessionsHandler(ports),
     /** Ports the edge reads as they are: no rule of the application sits between them and the client. */
     admission: ports.admission,

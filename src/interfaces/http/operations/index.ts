@@ -2,6 +2,7 @@ import type { AnyOperation } from '../shared/operation.js';
 import { changePassword } from './change-password.js';
 import { changeProfile } from './change-profile.js';
 import { confirmPasswordReset } from './confirm-password-reset.js';
+import { exportAccount } from './export-account.js';
 import { getAccountActivity } from './get-account-activity.js';
 import { getCurrentUser } from './get-current-user.js';
 import { getJwks } from './get-jwks.js';
@@ -22,6 +23,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   getCurrentUser,
   changeProfile,
   getAccountActivity,
+  exportAccount,
   refreshSession,
   signOut,
   listSessions,
