@@ -13,6 +13,16 @@ const row: ErrorRow = { status: 400, message: 'm', issues: [], description: 'd',
 // @ts-expect-error a table without a row for every ErrorCode (here, all but one) does not compile
 export const incomplete: { readonly [C in ErrorCode]: ErrorRow } = { INVALID_INPUT: row };
 
+/** True exactly when A and B are the same type (each assignable to the other). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+// The table itself, not a copy of its type: its keys are exactly the error codes, each with a required row.
+export const keysAreTheCodes: Same<keyof typeof ERROR_TABLE, ErrorCode> = true;
+export const everyRowRequired: Same<typeof ERROR_TABLE, { readonly [C in ErrorCode]: ErrorRow }> = true;
+
+// @ts-expect-error a string that is not an ErrorCode is not a key of the table (fails if the table ever takes any string)
+export const notACode: keyof typeof ERROR_TABLE = 'NOT_A_CODE';
+
 export const wrongBinding = new ContainerModule(({ bind }) => {
   // @ts-expect-error a port's token only takes a value of the port's type
   portBinder(bind).constant(TOKEN_VERIFIER, 42);
