@@ -1,32 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../application/ports/clock.port.js';
-import type { UserEventType } from '../domain/user.js';
-
-/**
- * High-volume events removed once older than EVENT_RETENTION_DAYS. Every other type (UserRegistered, PasswordChanged,
- * EmailVerified, PasswordReset, ProfileChanged, SessionRevoked, RefreshTokenReused, PasswordRehashed) defines or
- * explains an account and is kept. A mail event is removed only once its outbox entry is gone (sent or given up).
- */
-export const PRUNABLE_EVENT_TYPES: ReadonlySet<UserEventType> = new Set<UserEventType>([
-  'SignInFailed',
-  'UserSignedIn',
-  'SessionStarted',
-  'PasswordResetRequested',
-  'EmailVerificationRequested',
-]);
-
-export interface PruneBatch {
-  /** Old events looked at in this batch (removed or kept). */
-  readonly examined: number;
-  readonly removed: number;
-  /** True when no event older than the cutoff is left to look at. */
-  readonly done: boolean;
-}
-
-/** Removes old events of the prunable types, one bounded batch (one write transaction) at a time. */
-export interface EventPruner {
-  pruneBatch(cutoff: Date, limit: number): Promise<PruneBatch>;
-}
+import type { EventPruner } from './storage/retention.js';
 
 export interface RetentionSettings {
   readonly retentionDays: number;

@@ -32,7 +32,7 @@ export const fromSessionDocument = ({ _id, ...rest }: SessionDocument): Session 
  */
 export interface EventDocument {
   _id: ObjectId;
-  /** Set on high-volume events only: when MongoDB's TTL monitor may delete the event (EVENT_RETENTION_DAYS). */
+  /** Set on the `prune` types of RETENTION only: when MongoDB's TTL monitor may delete the event (EVENT_RETENTION_DAYS). */
   expiresAt?: Date;
   eventId: string;
   type: RecordedEvent['type'];

@@ -2,6 +2,7 @@ import { type ClientSession, type Collection, type Db, MongoClient, MongoError, 
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
 import { MAX_TRACKED_AGE_MS, nextFailures } from '../sign-in-failures.js';
+import { RETENTION } from '../storage/retention.js';
 import { withDeadline } from './mongo-deadline.js';
 import { type EventDocument, type HealthDocument, type SessionDocument, type SignInFailuresDocument, type UserDocument, toEventDocument } from './mongo-documents.js';
 import { translated } from './mongo-errors.js';
@@ -21,15 +22,13 @@ export interface MongoSettings {
   readonly operationTimeoutMS?: number;
   /** How long start-up waits for the server to become a writable primary (default 10 s). */
   readonly startupWaitMS?: number;
-  /** EVENT_RETENTION_DAYS: high-volume events get an `expiresAt` this long after they occurred (default 90). */
+  /** EVENT_RETENTION_DAYS: events RETENTION marks `prune` get an `expiresAt` this long after they occurred (default 90). */
   readonly eventRetentionDays?: number;
 }
 
 export const DEFAULT_OPERATION_TIMEOUT_MS = 5_000;
 const DEFAULT_STARTUP_WAIT_MS = 10_000;
 const DAY_MS = 86_400_000;
-/** The high-volume types MongoDB's TTL monitor may delete; mail events are kept (a TTL index cannot see the outbox). */
-const TTL_EVENT_TYPES: ReadonlySet<string> = new Set(['SignInFailed', 'UserSignedIn', 'SessionStarted']);
 
 /** A document of the `outbox` collection: the delivery state of one mail, `_id` its event id. */
 export type OutboxDocument = OutboxEntry & { _id: string; createdAt: Date };
@@ -156,7 +155,7 @@ export class MongoStore {
   async appendEvents(events: readonly RecordedEvent[], session: ClientSession): Promise<void> {
     for (const event of events) {
       const { eventId, ...document } = toEventDocument(event);
-      const rest = TTL_EVENT_TYPES.has(event.type)
+      const rest = RETENTION[event.type] === 'prune'
         ? { ...document, expiresAt: new Date(event.occurredAt.getTime() + this.eventRetentionDays * DAY_MS) }
         : document;
       const written = await this.events.updateOne({ eventId }, { $setOnInsert: rest }, { session, upsert: true });
