@@ -10,7 +10,8 @@ import { listenFailure } from './infrastructure/config/startup-checks.js';
 import { configuredThreadPoolSize, threadPoolSizeFor } from './infrastructure/config/thread-pool.cjs';
 import { installRejectionPolicy } from './infrastructure/process-policy.js';
 import { createLogger } from './infrastructure/logging/logger.js';
-import { MailDispatcher } from './infrastructure/mail/mail-dispatcher.js';
+import { JobRunner } from './infrastructure/jobs/job-runner.js';
+import { MailDispatchJob } from './infrastructure/jobs/mail-dispatch.job.js';
 import { buildHttpServer } from './interfaces/http/server.js';
 import { ShutdownState } from './interfaces/http/shutdown-state.js';
 
@@ -43,7 +44,8 @@ export async function startService(env: Record<string, string | undefined> = pro
   const ports = options.storeHealth ? { ...composition.ports, storeHealth: options.storeHealth } : composition.ports;
   const shutdown = new ShutdownState();
   const useCases = buildUseCases(ports, composition.policies);
-  const mail = new MailDispatcher(useCases.deliverMail, config.mail.pollIntervalMs, logger);
+  const mail = new MailDispatchJob(useCases.deliverMail, config.mail.pollIntervalMs, logger);
+  const jobs = new JobRunner([...composition.jobs, mail], logger);
   const app = buildHttpServer({
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
@@ -68,17 +70,17 @@ export async function startService(env: Record<string, string | undefined> = pro
     await composition.close();
     throw listenFailure(error, config.http.host, config.http.port);
   }
-  mail.start();
+  jobs.start();
   let closing: Promise<void> | undefined;
   const drainThenClose = async () => {
     shutdown.drain();
     if (config.http.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.http.shutdownDrainMs));
     await app.close();
-    await mail.stop();
+    await jobs.stop();
     await composition.close();
   };
   const close = () => (closing ??= drainThenClose());
-  return { app, url, config, close, deliverMail: () => mail.drain() };
+  return { app, url, config, close, deliverMail: () => jobs.runNow(mail) };
 }
 
 const SHUTDOWN_GRACE_MS = 10_000;

@@ -27,10 +27,11 @@ import { MongoStore } from '../mongo/mongo-store.js';
 import { MongoUserReadModel } from '../mongo/mongo-user-read-model.js';
 import { MongoUserRepository } from '../mongo/mongo-user.repository.js';
 import { loadSigningKey } from '../security/signing-key.js';
-import { SessionSweeper } from '../session-sweeper.js';
+import { SessionSweepJob } from '../jobs/session-sweep.job.js';
+import type { PeriodicJob } from '../jobs/periodic-job.js';
 import { VerificationKeyRing, loadPreviousPublicKeys } from '../security/verification-key-ring.js';
 import { ensureWritableDataDir, dataDirFailure } from '../config/startup-checks.js';
-import { EventRetentionSweeper } from '../event-retention.js';
+import { EventRetentionJob } from '../jobs/event-retention.job.js';
 import { LmdbEventPruner } from '../lmdb/lmdb-event-pruner.js';
 import { freeBytes } from '../lmdb/lmdb-write-failures.js';
 import { coreModule } from './core.module.js';
@@ -42,6 +43,8 @@ export interface Composition {
   readonly ports: Ports;
   readonly policies: Policies;
   readonly metrics: PrometheusMetrics;
+  /** The periodic jobs of the storage (session sweep, retention); the caller runs them. */
+  readonly jobs: readonly PeriodicJob[];
   /** Releases what the adapters hold (store handles, pools). Idempotent. */
   close(): Promise<void>;
 }
@@ -83,9 +86,9 @@ const openLmdb = (dataDir: string, minFreeBytes: number): LmdbStore => {
 };
 
 /** The retention sweep of the embedded store (MongoDB has no sweep yet; the in-memory store is lost on restart anyway). */
-const retentionSweeper = (config: Config, store: object, clock: Clock, logger: Logger): EventRetentionSweeper | null =>
+const retentionJob = (config: Config, store: object, clock: Clock, logger: Logger): EventRetentionJob | null =>
   store instanceof LmdbStore
-    ? new EventRetentionSweeper(new LmdbEventPruner(store), clock, {
+    ? new EventRetentionJob(new LmdbEventPruner(store), clock, {
         retentionDays: config.retention.days,
         intervalMs: config.retention.sweepIntervalSeconds * 1000,
         batchSize: 500,
@@ -126,13 +129,11 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
     await storage.close();
     throw error;
   }
-  const sweeper = new SessionSweeper(ports.sessions, ports.clock, { intervalMs: config.sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, logger);
-  sweeper.start();
-  const retention = retentionSweeper(config, storage.store, ports.clock, logger);
+  const sweep = new SessionSweepJob(ports.sessions, ports.clock, { intervalMs: config.sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, logger);
+  const retention = retentionJob(config, storage.store, ports.clock, logger);
   const metrics = container.get<PrometheusMetrics>(METRICS);
   const { store } = storage;
   if (store instanceof LmdbStore) metrics.observeStore(() => ({ sizeBytes: store.sizeBytes(), freeBytes: freeBytes(store.dataDir) }));
-  retention?.start();
   let closed: Promise<void> | undefined;
   return {
     ports,
@@ -143,6 +144,7 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
       delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: config.mail.retryBaseMs, maxBackoffMs: config.mail.retryMaxMs },
     },
     metrics,
-    close: () => (closed ??= Promise.all([sweeper.stop(), retention?.stop()]).then(() => storage.close())),
+    jobs: retention ? [sweep, retention] : [sweep],
+    close: () => (closed ??= storage.close()),
   };
 }
