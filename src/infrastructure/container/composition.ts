@@ -4,38 +4,19 @@ import type { Clock } from '../../application/ports/clock.port.js';
 import { PORT_TOKENS, type Ports } from '../../application/ports/ports.js';
 import type { Policies } from '../../application/registry.js';
 import type { Config } from '../config/config.js';
-import { LmdbEventLog } from '../lmdb/lmdb-event-log.js';
-import { LmdbOutbox } from '../lmdb/lmdb-outbox.js';
-import { LmdbSessionRepository } from '../lmdb/lmdb-session.repository.js';
-import { LmdbStoreHealth } from '../lmdb/lmdb-store-health.js';
-import { LmdbStore } from '../lmdb/lmdb-store.js';
-import { LmdbUserReadModel } from '../lmdb/lmdb-user-read-model.js';
-import { LmdbUserRepository } from '../lmdb/lmdb-user.repository.js';
-import { InMemoryEventLog } from '../memory/in-memory-event-log.js';
-import { InMemoryOutbox } from '../memory/in-memory-outbox.js';
-import { InMemorySessionRepository } from '../memory/in-memory-session.repository.js';
-import { InMemoryStoreHealth } from '../memory/in-memory-store-health.js';
-import { InMemoryStore } from '../memory/in-memory-store.js';
-import { InMemoryUserReadModel } from '../memory/in-memory-user-read-model.js';
-import { InMemoryUserRepository } from '../memory/in-memory-user.repository.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
-import { MongoEventLog } from '../mongo/mongo-event-log.js';
-import { MongoOutbox } from '../mongo/mongo-outbox.js';
-import { MongoSessionRepository } from '../mongo/mongo-session.repository.js';
-import { MongoStoreHealth } from '../mongo/mongo-store-health.js';
-import { MongoStore } from '../mongo/mongo-store.js';
-import { MongoUserReadModel } from '../mongo/mongo-user-read-model.js';
-import { MongoUserRepository } from '../mongo/mongo-user.repository.js';
 import { loadSigningKey } from '../security/signing-key.js';
 import { SessionSweepJob } from '../jobs/session-sweep.job.js';
 import type { PeriodicJob } from '../jobs/periodic-job.js';
 import { VerificationKeyRing, loadPreviousPublicKeys } from '../security/verification-key-ring.js';
-import { ensureWritableDataDir, dataDirFailure } from '../config/startup-checks.js';
+import { ensureWritableDataDir } from '../config/startup-checks.js';
 import { EventRetentionJob } from '../jobs/event-retention.job.js';
-import { LmdbEventPruner } from '../lmdb/lmdb-event-pruner.js';
-import { freeBytes } from '../lmdb/lmdb-write-failures.js';
+import * as lmdb from '../lmdb/lmdb-storage.js';
+import * as memory from '../memory/memory-storage.js';
+import * as mongo from '../mongo/mongo-storage.js';
+import type { Storage } from '../storage/storage.js';
 import { coreModule } from './core.module.js';
-import { type StorageAdapters, storageModule } from './storage.module.js';
+import { storageModule } from './storage.module.js';
 import { METRICS } from './tokens.js';
 
 export interface Composition {
@@ -49,46 +30,17 @@ export interface Composition {
   close(): Promise<void>;
 }
 
-type AnyStorage = StorageAdapters<object>;
-
-/** Each storage technology: how to open it, and which adapters implement the storage ports over it. */
-const storages: Record<Config['storage']['kind'], (config: Config) => Promise<AnyStorage>> = {
-  memory: () => {
-    const store = new InMemoryStore();
-    return Promise.resolve({
-      store, storeClass: InMemoryStore, close: () => store.close(),
-      users: InMemoryUserRepository, userViews: InMemoryUserReadModel, events: InMemoryEventLog, sessions: InMemorySessionRepository, outbox: InMemoryOutbox, health: InMemoryStoreHealth,
-    });
-  },
-  lmdb: (config) => {
-    ensureWritableDataDir(config.storage.dataDir);
-    const store = openLmdb(config.storage.dataDir, config.storage.minFreeBytes);
-    return Promise.resolve({
-      store, storeClass: LmdbStore, close: () => store.close(),
-      users: LmdbUserRepository, userViews: LmdbUserReadModel, events: LmdbEventLog, sessions: LmdbSessionRepository, outbox: LmdbOutbox, health: LmdbStoreHealth,
-    });
-  },
-  mongodb: async ({ storage: { mongodb }, retention }) => {
-    const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName, operationTimeoutMS: mongodb.timeoutMs, eventRetentionDays: retention.days });
-    return {
-      store, storeClass: MongoStore, close: () => store.close(),
-      users: MongoUserRepository, userViews: MongoUserReadModel, events: MongoEventLog, sessions: MongoSessionRepository, outbox: MongoOutbox, health: MongoStoreHealth,
-    };
-  },
+/** Each storage technology, by STORAGE: its `openStorage(config)`. */
+const storages: { readonly [K in Config['storage']['kind']]: (config: Config) => Promise<Storage> } = {
+  memory: memory.openStorage,
+  lmdb: lmdb.openStorage,
+  mongodb: mongo.openStorage,
 };
 
-const openLmdb = (dataDir: string, minFreeBytes: number): LmdbStore => {
-  try {
-    return LmdbStore.open(dataDir, minFreeBytes);
-  } catch (error) {
-    throw dataDirFailure(dataDir, 'the LMDB store cannot be opened', error);
-  }
-};
-
-/** The retention sweep of the embedded store (MongoDB has no sweep yet; the in-memory store is lost on restart anyway). */
-const retentionJob = (config: Config, store: object, clock: Clock, logger: Logger): EventRetentionJob | null =>
-  store instanceof LmdbStore
-    ? new EventRetentionJob(new LmdbEventPruner(store), clock, {
+/** The retention sweep, where the store has a pruner (MongoDB prunes with a TTL index; memory is lost on restart anyway). */
+const retentionJob = (config: Config, storage: Storage, clock: Clock, logger: Logger): EventRetentionJob | null =>
+  storage.pruner
+    ? new EventRetentionJob(storage.pruner, clock, {
         retentionDays: config.retention.days,
         intervalMs: config.retention.sweepIntervalSeconds * 1000,
         batchSize: 500,
@@ -130,10 +82,9 @@ export async function compose(config: Config, logger: Logger, overrides: Composi
     throw error;
   }
   const sweep = new SessionSweepJob(ports.sessions, ports.clock, { intervalMs: config.sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, logger);
-  const retention = retentionJob(config, storage.store, ports.clock, logger);
+  const retention = retentionJob(config, storage, ports.clock, logger);
   const metrics = container.get<PrometheusMetrics>(METRICS);
-  const { store } = storage;
-  if (store instanceof LmdbStore) metrics.observeStore(() => ({ sizeBytes: store.sizeBytes(), freeBytes: freeBytes(store.dataDir) }));
+  if (storage.sizes) metrics.observeStore(storage.sizes);
   let closed: Promise<void> | undefined;
   return {
     ports,
