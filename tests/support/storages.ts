@@ -7,7 +7,7 @@ import { tempDir } from './test-service.js';
 /** A fresh in-memory store behind every storage port, opened as the service opens it. */
 export const memoryStorage: StorageFactory = async () => {
   const storage = await openMemoryStorage();
-  return { ...storage, closeStore: () => storage.close(), dispose: () => storage.close() };
+  return { ...storage, health: storage.storeHealth, closeStore: () => storage.close(), dispose: () => storage.close() };
 };
 
 /** A fresh LMDB environment in a temporary directory, opened as the service opens it, deleted on dispose. */
@@ -16,6 +16,7 @@ export const lmdbStorage: StorageFactory = async () => {
   const storage = await openLmdbStorage({ storage: { dataDir: dir, minFreeBytes: 0 } });
   return {
     ...storage,
+    health: storage.storeHealth,
     closeStore: () => storage.close(),
     dispose: async () => {
       await storage.close();

@@ -36,7 +36,7 @@ export function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbStorageC
     events: new LmdbEventLog(store),
     sessions: new LmdbSessionRepository(store),
     outbox: new LmdbOutbox(store),
-    health: new LmdbStoreHealth(store),
+    storeHealth: new LmdbStoreHealth(store),
     pruner: new LmdbEventPruner(store),
     sizes: () => ({ sizeBytes: store.sizeBytes(), freeBytes: freeBytes(store.dataDir) }),
     close: () => (closing ??= store.close()),

@@ -16,7 +16,7 @@ export function openStorage(): Promise<Storage> {
     events: new InMemoryEventLog(store),
     sessions: new InMemorySessionRepository(store),
     outbox: new InMemoryOutbox(store),
-    health: new InMemoryStoreHealth(store),
+    storeHealth: new InMemoryStoreHealth(store),
     close: () => store.close(),
   });
 }

@@ -24,7 +24,7 @@ export async function openStorage({ storage: { mongodb }, retention }: MongoStor
     events: new MongoEventLog(store),
     sessions: new MongoSessionRepository(store),
     outbox: new MongoOutbox(store),
-    health: new MongoStoreHealth(store),
+    storeHealth: new MongoStoreHealth(store),
     close: () => store.close(),
   };
 }

@@ -1,7 +1,4 @@
 import { expect } from 'chai';
-import { ContainerModule } from 'inversify';
-import { TOKEN_VERIFIER } from '../../../src/application/ports/token-verifier.port.js';
-import { portBinder } from '../../../src/infrastructure/container/bind-port.js';
 import { ERROR_TABLE, type ErrorCode, type ErrorRow } from '../../../src/interfaces/http/error-table.js';
 
 /**
@@ -12,11 +9,6 @@ const row: ErrorRow = { status: 400, message: 'm', issues: [], description: 'd',
 
 // @ts-expect-error a table without a row for every ErrorCode (here, all but one) does not compile
 export const incomplete: { readonly [C in ErrorCode]: ErrorRow } = { INVALID_INPUT: row };
-
-export const wrongBinding = new ContainerModule(({ bind }) => {
-  // @ts-expect-error a port's token only takes a value of the port's type
-  portBinder(bind).constant(TOKEN_VERIFIER, 42);
-});
 
 describe('The error table', () => {
   it('answers every code with an error status, a message and an outcome label', () => {
