@@ -1,5 +1,5 @@
 import type { Outbox, PendingMail } from '../../application/ports/outbox.port.js';
-import { isDue } from '../outbox-entry.js';
+import { isDue } from '../storage/outbox-entry.js';
 import { type LmdbStore, toRecordedEvent } from './lmdb-store.js';
 
 /** The outbox in the LMDB environment; a claim is one write transaction (one writer at a time, across processes). */

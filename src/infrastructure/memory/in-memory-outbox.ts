@@ -1,5 +1,5 @@
 import type { Outbox, PendingMail } from '../../application/ports/outbox.port.js';
-import { isDue } from '../outbox-entry.js';
+import { isDue } from '../storage/outbox-entry.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
 /** The outbox in memory: each method reads and writes in one synchronous step. */

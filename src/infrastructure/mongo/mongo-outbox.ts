@@ -1,13 +1,13 @@
 import type { Outbox, PendingMail } from '../../application/ports/outbox.port.js';
 import { fromEventDocument } from './mongo-documents.js';
-import type { MongoStore, OutboxDocument } from './mongo-store.js';
+import type { MongoStore } from './mongo-store.js';
 
 /** The outbox in MongoDB; each entry is leased with one findOneAndUpdate, so two instances never hold the same one. */
 export class MongoOutbox implements Outbox {
   constructor(private readonly store: MongoStore) {}
 
   private get outbox() {
-    return this.store.db.collection<OutboxDocument>('outbox');
+    return this.store.outbox;
   }
 
   async claim(now: Date, leaseMs: number, limit: number): Promise<PendingMail[]> {
