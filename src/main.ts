@@ -1,16 +1,12 @@
-import 'reflect-metadata';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { StoreHealth } from './application/ports/store-health.port.js';
-import { buildUseCases } from './application/registry.js';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
 import { listenFailure } from './infrastructure/config/startup-checks.js';
 import { configuredThreadPoolSize, threadPoolSizeFor } from './infrastructure/config/thread-pool.cjs';
 import { installRejectionPolicy } from './infrastructure/process-policy.js';
 import { createLogger } from './infrastructure/logging/logger.js';
-import { MailDispatcher } from './infrastructure/mail/mail-dispatcher.js';
 import { buildHttpServer } from './interfaces/http/server.js';
 import { ShutdownState } from './interfaces/http/shutdown-state.js';
 
@@ -29,21 +25,16 @@ export interface RunningService {
 
 export interface StartOptions extends CompositionOverrides {
   readonly logger?: Logger;
-  /** Replaces the store's own health check (tests simulate an unreachable store with it). */
-  readonly storeHealth?: StoreHealth;
   /** How long /health/ready waits for the store check (default 2 s). */
   readonly readinessTimeoutMs?: number;
 }
 
-/** The composition root: config -> container (adapters) -> ports -> use cases -> HTTP server -> listen. */
+/** The composition root: config -> container (adapters, use cases, jobs) -> HTTP server -> listen -> jobs. */
 export async function startService(env: Record<string, string | undefined> = process.env, options: StartOptions = {}): Promise<RunningService> {
   const config = loadConfig(env);
   const logger = options.logger ?? createLogger(config.logLevel);
   const composition = await compose(config, logger, options);
-  const ports = options.storeHealth ? { ...composition.ports, storeHealth: options.storeHealth } : composition.ports;
   const shutdown = new ShutdownState();
-  const useCases = buildUseCases(ports, composition.policies);
-  const mail = new MailDispatcher(useCases.deliverMail, config.mail.pollIntervalMs, logger);
   const app = buildHttpServer({
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
@@ -53,7 +44,7 @@ export async function startService(env: Record<string, string | undefined> = pro
     trustProxy: config.trustProxy,
     cors: { origins: config.corsOrigins },
     ...(config.publicApiUrl === undefined ? {} : { publicUrl: config.publicApiUrl }),
-    useCases,
+    useCases: composition.useCases,
     operations: {
       shutdown,
       observer: composition.metrics,
@@ -68,17 +59,16 @@ export async function startService(env: Record<string, string | undefined> = pro
     await composition.close();
     throw listenFailure(error, config.http.host, config.http.port);
   }
-  mail.start();
+  composition.startJobs();
   let closing: Promise<void> | undefined;
   const drainThenClose = async () => {
     shutdown.drain();
     if (config.http.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.http.shutdownDrainMs));
     await app.close();
-    await mail.stop();
     await composition.close();
   };
   const close = () => (closing ??= drainThenClose());
-  return { app, url, config, close, deliverMail: () => mail.drain() };
+  return { app, url, config, close, deliverMail: () => composition.deliverMail() };
 }
 
 const SHUTDOWN_GRACE_MS = 10_000;

@@ -1,28 +1,30 @@
-import type { ContainerModuleLoadOptions, Newable, ResolutionContext } from 'inversify';
+import type { Container, ContainerModuleLoadOptions, ResolutionContext } from 'inversify';
 import type { Token } from '../../application/di-token.js';
 
 type Bind = ContainerModuleLoadOptions['bind'];
 
-/** Reads a port from the container with the type its token carries. */
+/** Reads a binding from the container with the type its token carries. */
 export type PortGetter = <T>(token: Token<T>) => T;
 
+/** Binds `token` to a singleton that `make` builds on first use, reading what it needs through `get`. */
+export type BindPort = <T>(token: Token<T>, make: (get: PortGetter) => T) => void;
+
 /**
- * Typed bindings. inversify's own `bind(symbol)` accepts any value for any symbol (`bind(TOKEN_VERIFIER)
- * .toConstantValue(42)` compiles); these take the token's type, so a wrong binding is a compile error.
+ * The one binding style of the service: `bindPort(TOKEN, (get) => new Adapter(get(OTHER)))`. inversify's own
+ * `bind(symbol)` accepts any value for any symbol (`bind(TOKEN_VERIFIER).toConstantValue(42)` compiles) and its
+ * `@inject` decorators are not checked against the constructor's types; here both the token's type and the
+ * constructor's arguments are checked by the compiler, so a wrong binding does not compile.
  */
-export const portBinder = (bind: Bind) => ({
-  /** Binds a ready instance. */
-  constant<T>(token: Token<T>, value: T): void {
-    bind<T>(token).toConstantValue(value);
-  },
-  /** Binds a singleton of an adapter class whose constructor inversify fills from its `@inject` decorators. */
-  adapter<T>(token: Token<T>, implementation: Newable<T>): void {
-    bind<T>(token).to(implementation).inSingletonScope();
-  },
-  /** Binds a singleton built on first use from other bindings. */
-  singleton<T>(token: Token<T>, make: (get: PortGetter) => T): void {
+export const portBinder =
+  (bind: Bind): BindPort =>
+  <T>(token: Token<T>, make: (get: PortGetter) => T): void => {
     bind<T>(token)
       .toDynamicValue((context: ResolutionContext) => make((dependency) => context.get(dependency)))
       .inSingletonScope();
-  },
-});
+  };
+
+/** Reads from a loaded container with the types the tokens carry. */
+export const portGetter =
+  (container: Container): PortGetter =>
+  <T>(token: Token<T>): T =>
+    container.get<T>(token);

@@ -1,148 +1,70 @@
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { Clock } from '../../application/ports/clock.port.js';
-import { PORT_TOKENS, type Ports } from '../../application/ports/ports.js';
-import type { Policies } from '../../application/registry.js';
+import type { UseCases } from '../../application/registry.js';
 import type { Config } from '../config/config.js';
-import { LmdbEventLog } from '../lmdb/lmdb-event-log.js';
-import { LmdbOutbox } from '../lmdb/lmdb-outbox.js';
-import { LmdbSessionRepository } from '../lmdb/lmdb-session.repository.js';
-import { LmdbStoreHealth } from '../lmdb/lmdb-store-health.js';
-import { LmdbStore } from '../lmdb/lmdb-store.js';
-import { LmdbUserReadModel } from '../lmdb/lmdb-user-read-model.js';
-import { LmdbUserRepository } from '../lmdb/lmdb-user.repository.js';
-import { InMemoryEventLog } from '../memory/in-memory-event-log.js';
-import { InMemoryOutbox } from '../memory/in-memory-outbox.js';
-import { InMemorySessionRepository } from '../memory/in-memory-session.repository.js';
-import { InMemoryStoreHealth } from '../memory/in-memory-store-health.js';
-import { InMemoryStore } from '../memory/in-memory-store.js';
-import { InMemoryUserReadModel } from '../memory/in-memory-user-read-model.js';
-import { InMemoryUserRepository } from '../memory/in-memory-user.repository.js';
+import * as lmdb from '../lmdb/lmdb-storage.js';
+import * as memory from '../memory/memory-storage.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
-import { MongoEventLog } from '../mongo/mongo-event-log.js';
-import { MongoOutbox } from '../mongo/mongo-outbox.js';
-import { MongoSessionRepository } from '../mongo/mongo-session.repository.js';
-import { MongoStoreHealth } from '../mongo/mongo-store-health.js';
-import { MongoStore } from '../mongo/mongo-store.js';
-import { MongoUserReadModel } from '../mongo/mongo-user-read-model.js';
-import { MongoUserRepository } from '../mongo/mongo-user.repository.js';
-import { loadSigningKey } from '../security/signing-key.js';
-import { SessionSweeper } from '../session-sweeper.js';
-import { VerificationKeyRing, loadPreviousPublicKeys } from '../security/verification-key-ring.js';
-import { ensureWritableDataDir, dataDirFailure } from '../config/startup-checks.js';
-import { EventRetentionSweeper } from '../event-retention.js';
-import { LmdbEventPruner } from '../lmdb/lmdb-event-pruner.js';
-import { freeBytes } from '../lmdb/lmdb-write-failures.js';
+import * as mongo from '../mongo/mongo-storage.js';
+import type { Storage } from '../storage/storage.js';
+import { applicationModule } from './application.module.js';
+import { portGetter } from './bind-port.js';
 import { coreModule } from './core.module.js';
-import { type StorageAdapters, storageModule } from './storage.module.js';
-import { METRICS } from './tokens.js';
+import { jobsModule } from './jobs.module.js';
+import { securityModule } from './security.module.js';
+import { type StorageOverrides, storageModule } from './storage.module.js';
+import { JOB_RUNNER, KEY_RING, MAIL_DISPATCH_JOB, METRICS, USE_CASES } from './tokens.js';
 
 export interface Composition {
-  /** Every port, resolved: what `buildUseCases` takes. */
-  readonly ports: Ports;
-  readonly policies: Policies;
+  /** Every use case, built by the application's registry over the bound ports. */
+  readonly useCases: UseCases;
   readonly metrics: PrometheusMetrics;
-  /** Releases what the adapters hold (store handles, pools). Idempotent. */
+  /** Starts every periodic job (the JOBS list); `close()` stops them. */
+  startJobs(): void;
+  /** Delivers every mail due now, after a delivery run in flight; never rejects (a failure is logged). */
+  deliverMail(): Promise<void>;
+  /** Stops the jobs (waiting for runs in flight), then releases the store. Idempotent. */
   close(): Promise<void>;
 }
 
-type AnyStorage = StorageAdapters<object>;
-
-/** Each storage technology: how to open it, and which adapters implement the storage ports over it. */
-const storages: Record<Config['storage']['kind'], (config: Config) => Promise<AnyStorage>> = {
-  memory: () => {
-    const store = new InMemoryStore();
-    return Promise.resolve({
-      store, storeClass: InMemoryStore, close: () => store.close(),
-      users: InMemoryUserRepository, userViews: InMemoryUserReadModel, events: InMemoryEventLog, sessions: InMemorySessionRepository, outbox: InMemoryOutbox, health: InMemoryStoreHealth,
-    });
-  },
-  lmdb: (config) => {
-    ensureWritableDataDir(config.storage.dataDir);
-    const store = openLmdb(config.storage.dataDir, config.storage.minFreeBytes);
-    return Promise.resolve({
-      store, storeClass: LmdbStore, close: () => store.close(),
-      users: LmdbUserRepository, userViews: LmdbUserReadModel, events: LmdbEventLog, sessions: LmdbSessionRepository, outbox: LmdbOutbox, health: LmdbStoreHealth,
-    });
-  },
-  mongodb: async ({ storage: { mongodb }, retention }) => {
-    const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName, operationTimeoutMS: mongodb.timeoutMs, eventRetentionDays: retention.days });
-    return {
-      store, storeClass: MongoStore, close: () => store.close(),
-      users: MongoUserRepository, userViews: MongoUserReadModel, events: MongoEventLog, sessions: MongoSessionRepository, outbox: MongoOutbox, health: MongoStoreHealth,
-    };
-  },
-};
-
-const openLmdb = (dataDir: string, minFreeBytes: number): LmdbStore => {
-  try {
-    return LmdbStore.open(dataDir, minFreeBytes);
-  } catch (error) {
-    throw dataDirFailure(dataDir, 'the LMDB store cannot be opened', error);
-  }
-};
-
-/** The retention sweep of the embedded store (MongoDB has no sweep yet; the in-memory store is lost on restart anyway). */
-const retentionSweeper = (config: Config, store: object, clock: Clock, logger: Logger): EventRetentionSweeper | null =>
-  store instanceof LmdbStore
-    ? new EventRetentionSweeper(new LmdbEventPruner(store), clock, {
-        retentionDays: config.retention.days,
-        intervalMs: config.retention.sweepIntervalSeconds * 1000,
-        batchSize: 500,
-        maxBatches: 200,
-      }, logger)
-    : null;
-
-export interface CompositionOverrides {
+export interface CompositionOverrides extends StorageOverrides {
   readonly clock?: Clock;
 }
 
-const resolvePorts = (container: Container): Ports =>
-  Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, token]) => [name, container.get(token)])) as unknown as Ports;
+/** Each storage technology, by STORAGE: its `openStorage(config)`. */
+const storages: { readonly [K in Config['storage']['kind']]: (config: Config) => Promise<Storage> } = {
+  memory: memory.openStorage,
+  lmdb: lmdb.openStorage,
+  mongodb: mongo.openStorage,
+};
 
-/** Wires every adapter chosen by the configuration into one container and resolves the ports from it. */
+/**
+ * Binds everything the configuration chooses into one container and resolves what the composition root needs. The
+ * signing key is resolved before the store is opened, so that a key problem is reported before a store problem.
+ */
 export async function compose(config: Config, logger: Logger, overrides: CompositionOverrides = {}): Promise<Composition> {
-  const generatesKey = config.storage.kind !== 'memory' && !config.jwt.privateKeyPem && !config.jwt.privateKeyFile && config.env !== 'production';
-  if (generatesKey) ensureWritableDataDir(config.storage.dataDir);
-  const { key, origin } = loadSigningKey({
-    privateKeyPem: config.jwt.privateKeyPem,
-    privateKeyFile: config.jwt.privateKeyFile,
-    dataDir: config.storage.dataDir,
-    production: config.env === 'production',
-    ephemeral: config.storage.kind === 'memory',
-  });
-  if (origin !== 'configured') {
-    logger.warn({ kid: key.kid, origin }, 'no JWT_PRIVATE_KEY configured: using a generated signing key (not for production)');
-  }
-  const keyRing = new VerificationKeyRing(key, loadPreviousPublicKeys(config.jwt));
-  logger.info({ kids: keyRing.publicKeys().map((jwk) => jwk.kid) }, 'access tokens accepted from these keys (signing key first)');
-  const storage = await storages[config.storage.kind](config);
   const container = new Container();
-  let ports: Ports;
+  container.load(coreModule({ config, logger, clock: overrides.clock }), securityModule, applicationModule, jobsModule);
+  const get = portGetter(container);
+  get(KEY_RING);
+  const storage = await storages[config.storage.kind](config);
   try {
-    container.load(coreModule({ config, signingKey: key, keyRing, clock: overrides.clock, logger }), storageModule(storage));
-    ports = resolvePorts(container);
+    container.load(storageModule(storage, overrides));
+    const useCases = get(USE_CASES);
+    const metrics = get(METRICS);
+    const jobs = get(JOB_RUNNER);
+    const mail = get(MAIL_DISPATCH_JOB);
+    let closed: Promise<void> | undefined;
+    return {
+      useCases,
+      metrics,
+      startJobs: () => jobs.start(),
+      deliverMail: () => jobs.runNow(mail),
+      close: () => (closed ??= jobs.stop().then(() => storage.close())),
+    };
   } catch (error) {
     await storage.close();
     throw error;
   }
-  const sweeper = new SessionSweeper(ports.sessions, ports.clock, { intervalMs: config.sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, logger);
-  sweeper.start();
-  const retention = retentionSweeper(config, storage.store, ports.clock, logger);
-  const metrics = container.get<PrometheusMetrics>(METRICS);
-  const { store } = storage;
-  if (store instanceof LmdbStore) metrics.observeStore(() => ({ sizeBytes: store.sizeBytes(), freeBytes: freeBytes(store.dataDir) }));
-  retention?.start();
-  let closed: Promise<void> | undefined;
-  return {
-    ports,
-    policies: {
-      signInThrottle: config.throttle,
-      sessions: config.sessions,
-      mail: config.mail,
-      delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: config.mail.retryBaseMs, maxBackoffMs: config.mail.retryMaxMs },
-    },
-    metrics,
-    close: () => (closed ??= Promise.all([sweeper.stop(), retention?.stop()]).then(() => storage.close())),
-  };
 }

@@ -1,13 +1,26 @@
+import type { Logger } from 'pino';
 import { token } from '../../application/di-token.js';
+import type { Policies, UseCases } from '../../application/registry.js';
 import type { Config } from '../config/config.js';
+import type { JobRunner } from '../jobs/job-runner.js';
+import type { PeriodicJob } from '../jobs/periodic-job.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import type { ConcurrencyLimiter } from '../security/concurrency-limiter.js';
 import type { SigningKey } from '../security/signing-key.js';
 import type { VerificationKeyRing } from '../security/verification-key-ring.js';
+import type { Storage } from '../storage/storage.js';
 
-/** Tokens of infrastructure pieces that several adapters share; ports have theirs next to the port. */
+/** Tokens of what the infrastructure binds besides the ports (ports have theirs next to the port, in PORT_TOKENS). */
 export const CONFIG = token<Config>('Config');
+export const LOGGER = token<Logger>('Logger');
 export const SIGNING_KEY = token<SigningKey>('SigningKey');
 export const KEY_RING = token<VerificationKeyRing>('VerificationKeyRing');
 export const HASH_LIMITER = token<ConcurrencyLimiter>('HashLimiter');
 export const METRICS = token<PrometheusMetrics>('Metrics');
+export const STORAGE = token<Storage>('Storage');
+export const POLICIES = token<Policies>('Policies');
+export const USE_CASES = token<UseCases>('UseCases');
+/** Every periodic job of the service: the one list the runner starts and stops. */
+export const JOBS = token<readonly PeriodicJob[]>('Jobs');
+export const MAIL_DISPATCH_JOB = token<PeriodicJob>('MailDispatchJob');
+export const JOB_RUNNER = token<JobRunner>('JobRunner');

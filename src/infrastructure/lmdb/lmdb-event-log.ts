@@ -1,11 +1,9 @@
-import { inject, injectable } from 'inversify';
 import type { EmailEventQuery, EventLog, EventPage, PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { LmdbStore, toRecordedEvent } from './lmdb-store.js';
+import { type LmdbStore, toRecordedEvent } from './lmdb-store.js';
 
-@injectable()
 export class LmdbEventLog implements EventLog {
-  constructor(@inject(LmdbStore) private readonly store: LmdbStore) {}
+  constructor(private readonly store: LmdbStore) {}
 
   async append(events: readonly RecordedEvent[]): Promise<void> {
     await this.store.transaction(() => this.store.appendEventsInTransaction(events));

@@ -1,11 +1,11 @@
 import type { Database } from 'lmdb';
-import { type EventPruner, PRUNABLE_EVENT_TYPES, type PruneBatch } from '../event-retention.js';
+import { type EventPruner, type PruneBatch, RETENTION } from '../storage/retention.js';
 import type { LmdbStore } from './lmdb-store.js';
 
 /**
- * Walks the log in append order from a cursor kept in the store, so each old event is looked at once: an old
- * prunable event is removed with its index entries; an old kept one (account-defining, or a mail still in the
- * outbox) is passed over for good.
+ * Walks the log in append order from a cursor kept in the store, so each old event is looked at once: an old event
+ * RETENTION lets go is removed with its index entries; an old kept one (`keep`, a type no longer declared, or a
+ * `prune-after-sent` mail still in the outbox) is passed over for good.
  */
 export class LmdbEventPruner implements EventPruner {
   private readonly state: Database<number, string>;
@@ -26,7 +26,8 @@ export class LmdbEventPruner implements EventPruner {
         if (event.occurredAt >= cutoff.getTime()) break;
         examined += 1;
         last = seq;
-        if (PRUNABLE_EVENT_TYPES.has(event.type) && !store.outbox.doesExist(seq)) {
+        const retention = RETENTION[event.type];
+        if (retention === 'prune' || (retention === 'prune-after-sent' && !store.outbox.doesExist(seq))) {
           void store.events.remove(seq);
           void store.eventSeqById.remove(event.eventId);
           void store.eventsByEmail.remove([event.payload.email, seq]);

@@ -1,12 +1,10 @@
-import { inject, injectable } from 'inversify';
 import type { Outbox, PendingMail } from '../../application/ports/outbox.port.js';
-import { isDue } from '../outbox-entry.js';
-import { LmdbStore, toRecordedEvent } from './lmdb-store.js';
+import { isDue } from '../storage/outbox-entry.js';
+import { type LmdbStore, toRecordedEvent } from './lmdb-store.js';
 
 /** The outbox in the LMDB environment; a claim is one write transaction (one writer at a time, across processes). */
-@injectable()
 export class LmdbOutbox implements Outbox {
-  constructor(@inject(LmdbStore) private readonly store: LmdbStore) {}
+  constructor(private readonly store: LmdbStore) {}
 
   claim(now: Date, leaseMs: number, limit: number): Promise<PendingMail[]> {
     return this.store.transaction(() => {

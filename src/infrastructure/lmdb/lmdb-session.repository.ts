@@ -1,8 +1,7 @@
-import { inject, injectable } from 'inversify';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionRepository } from '../../application/ports/session-repository.port.js';
 import { Session } from '../../domain/session.js';
-import { LmdbStore, type StoredSession, toStoredSession } from './lmdb-store.js';
+import { type LmdbStore, type StoredSession, toStoredSession } from './lmdb-store.js';
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
@@ -21,9 +20,8 @@ const fromStored = (s: StoredSession): Session =>
  * Sessions in the LMDB environment, indexed by user and by expiry; a save is a compare-and-swap on `version`
  * inside the write transaction that also appends the events (LMDB has one writer at a time).
  */
-@injectable()
 export class LmdbSessionRepository implements SessionRepository {
-  constructor(@inject(LmdbStore) private readonly store: LmdbStore) {}
+  constructor(private readonly store: LmdbStore) {}
 
   async add(session: Session, events: readonly RecordedEvent[]): Promise<void> {
     const stored = toStoredSession(session.snapshot(), session.snapshot().version);

@@ -1,16 +1,14 @@
-import { inject, injectable } from 'inversify';
 import { ServiceUnavailable } from '../../application/errors.js';
 import type { StoreHealth } from '../../application/ports/store-health.port.js';
-import { LmdbStore } from './lmdb-store.js';
+import type { LmdbStore } from './lmdb-store.js';
 import { STORE_RETRY_AFTER_SECONDS, freeBytes } from './lmdb-write-failures.js';
 
 /**
  * Healthy when a write transaction commits, no commit failed within the last 10 s (a nearly full disk refuses
  * some writes and accepts small ones), and the filesystem has at least MIN_FREE_DISK_BYTES free.
  */
-@injectable()
 export class LmdbStoreHealth implements StoreHealth {
-  constructor(@inject(LmdbStore) private readonly store: LmdbStore) {}
+  constructor(private readonly store: LmdbStore) {}
 
   async check(): Promise<void> {
     const recentFailure = this.store.writeFailures.recent();

@@ -1,12 +1,12 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Database, type RootDatabase, open } from 'lmdb';
+import { type Database, type Key, type RootDatabase, open } from 'lmdb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionSnapshot } from '../../domain/session.js';
 import type { UserSnapshot } from '../../domain/user.js';
 import { ServiceUnavailable } from '../../application/errors.js';
-import { nextFailures } from '../sign-in-failures.js';
-import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
+import type { OutboxEntry } from '../storage/outbox-entry.js';
+import { type ProjectionTable, type ProjectionTables, applyProjections } from '../storage/projections.js';
 import { STORE_RETRY_AFTER_SECONDS, WriteFailures, isStoreWriteFailure, realCause } from './lmdb-write-failures.js';
 
 export interface StoredUser extends Omit<UserSnapshot, 'createdAt'> {
@@ -36,6 +36,13 @@ export const toStoredSession = (s: SessionSnapshot, version: number): StoredSess
   version,
 });
 
+/** A projection's table over an LMDB database, its keys mapped by `keyOf`; used inside a write transaction only. */
+const dbTable = <Row, K extends Key>(db: Database<Row, K>, keyOf: (key: string) => K): ProjectionTable<Row, void> => ({
+  insert: (key, row) => void db.put(keyOf(key), row),
+  update: (key, next) => void db.put(keyOf(key), next(db.get(keyOf(key)))),
+  remove: (key) => void db.remove(keyOf(key)),
+});
+
 /**
  * One LMDB environment holding users, sessions, the outbox and the event log, so that a user, the session it opened
  * and its events commit in one write transaction. Commits are flushed to disk before a write resolves (overlappingSync off):
@@ -56,6 +63,7 @@ export class LmdbStore {
   /** Per e-mail: failed sign-ins since the last successful one, newest first (epoch ms); see sign-in-failures.ts. */
   readonly signInFailures: Database<number[], string>;
   private readonly meta: Database<number, string>;
+  private readonly projections: ProjectionTables<void>;
   /** Failed commits, for readiness. */
   readonly writeFailures = new WriteFailures();
 
@@ -77,6 +85,7 @@ export class LmdbStore {
     this.sessionsByExpiry = root.openDB<null, [number, string]>({ name: 'sessions-by-expiry' });
     this.meta = root.openDB<number, string>({ name: 'meta' });
     this.signInFailures = root.openDB<number[], string>({ name: 'sign-in-failures' });
+    this.projections = { outbox: dbTable(this.outbox, (eventId) => this.seqOf(eventId)), signInFailures: dbTable(this.signInFailures, (email) => email) };
   }
 
   static open(dataDir: string, minFreeBytes = 0): LmdbStore {
@@ -107,7 +116,10 @@ export class LmdbStore {
     void this.sessionsByExpiry.put([stored.expiresAt, stored.id], null);
   }
 
-  /** Appends events inside the current write transaction; an eventId already stored is skipped. */
+  /**
+   * Appends events inside the current write transaction (an eventId already stored is skipped) and applies every
+   * projection to each new one in the same transaction.
+   */
   appendEventsInTransaction(events: readonly RecordedEvent[]): void {
     let seq = this.meta.get('event-seq') ?? 0;
     for (const event of events) {
@@ -117,12 +129,16 @@ export class LmdbStore {
       void this.eventSeqById.put(event.eventId, seq);
       void this.eventsByEmail.put([event.payload.email, seq], null);
       if (event.aggregateId !== null) void this.eventsByAggregate.put([event.aggregateId, seq], null);
-      if (needsMail(event)) void this.outbox.put(seq, newEntry(event.eventId));
-      const failures = nextFailures(this.signInFailures.get(event.payload.email), event);
-      if (failures === null) void this.signInFailures.remove(event.payload.email);
-      else if (failures) void this.signInFailures.put(event.payload.email, failures);
+      applyProjections(event, this.projections);
     }
     void this.meta.put('event-seq', seq);
+  }
+
+  /** The sequence number of a stored event (the outbox's key); throws for an event not in the log. */
+  private seqOf(eventId: string): number {
+    const seq = this.eventSeqById.get(eventId);
+    if (seq === undefined) throw new Error(`event ${eventId} is not in the log`);
+    return seq;
   }
 
   /** Bytes used on disk by the environment's data file; null when it cannot be read. */

@@ -1,11 +1,9 @@
-import { inject, injectable } from 'inversify';
 import type { UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
-import { LmdbStore } from './lmdb-store.js';
+import type { LmdbStore } from './lmdb-store.js';
 
 /** Public user views read from the `users` database; only the public fields leave this adapter. */
-@injectable()
 export class LmdbUserReadModel implements UserReadModel {
-  constructor(@inject(LmdbStore) private readonly store: LmdbStore) {}
+  constructor(private readonly store: LmdbStore) {}
 
   async findById(id: string): Promise<UserView | null> {
     const user = await Promise.resolve(this.store.users.get(id));

@@ -1,20 +1,18 @@
-import { inject, injectable } from 'inversify';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { UserNotFound } from '../../application/errors.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
 import type { Session } from '../../domain/session.js';
 import { User } from '../../domain/user.js';
-import { LmdbStore, type StoredUser, toStoredSession } from './lmdb-store.js';
+import { type LmdbStore, type StoredUser, toStoredSession } from './lmdb-store.js';
 
 const toStored = (user: User, version: number): StoredUser => {
   const snapshot = user.snapshot();
   return { ...snapshot, createdAt: snapshot.createdAt.getTime(), version };
 };
 
-@injectable()
 export class LmdbUserRepository implements UserRepository {
-  constructor(@inject(LmdbStore) private readonly store: LmdbStore) {}
+  constructor(private readonly store: LmdbStore) {}
 
   async findByEmail(email: string): Promise<User | null> {
     const id = this.store.userIdsByEmail.get(email);

@@ -1,11 +1,9 @@
-import { inject, injectable } from 'inversify';
 import type { EmailEventQuery, EventLog, EventPage, PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { InMemoryStore } from './in-memory-store.js';
+import type { InMemoryStore } from './in-memory-store.js';
 
-@injectable()
 export class InMemoryEventLog implements EventLog {
-  constructor(@inject(InMemoryStore) private readonly store: InMemoryStore) {}
+  constructor(private readonly store: InMemoryStore) {}
 
   async append(events: readonly RecordedEvent[]): Promise<void> {
     await Promise.resolve();

@@ -1,12 +1,10 @@
-import { inject, injectable } from 'inversify';
 import type { Outbox, PendingMail } from '../../application/ports/outbox.port.js';
-import { isDue } from '../outbox-entry.js';
-import { InMemoryStore } from './in-memory-store.js';
+import { isDue } from '../storage/outbox-entry.js';
+import type { InMemoryStore } from './in-memory-store.js';
 
 /** The outbox in memory: each method reads and writes in one synchronous step. */
-@injectable()
 export class InMemoryOutbox implements Outbox {
-  constructor(@inject(InMemoryStore) private readonly store: InMemoryStore) {}
+  constructor(private readonly store: InMemoryStore) {}
 
   async claim(now: Date, leaseMs: number, limit: number): Promise<PendingMail[]> {
     await Promise.resolve();

@@ -1,13 +1,11 @@
-import { inject, injectable } from 'inversify';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionRepository } from '../../application/ports/session-repository.port.js';
 import { Session } from '../../domain/session.js';
-import { InMemoryStore } from './in-memory-store.js';
+import type { InMemoryStore } from './in-memory-store.js';
 
 /** Sessions in memory; each method checks and writes in one synchronous step (atomic on Node's one thread). */
-@injectable()
 export class InMemorySessionRepository implements SessionRepository {
-  constructor(@inject(InMemoryStore) private readonly store: InMemoryStore) {}
+  constructor(private readonly store: InMemoryStore) {}
 
   async add(session: Session, events: readonly RecordedEvent[]): Promise<void> {
     await Promise.resolve();

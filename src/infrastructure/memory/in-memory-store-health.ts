@@ -1,12 +1,10 @@
-import { inject, injectable } from 'inversify';
 import { ServiceUnavailable } from '../../application/errors.js';
 import type { StoreHealth } from '../../application/ports/store-health.port.js';
-import { InMemoryStore } from './in-memory-store.js';
+import type { InMemoryStore } from './in-memory-store.js';
 
 /** Healthy while the in-memory store is open; refuses once it is closed, like a store whose handle is gone. */
-@injectable()
 export class InMemoryStoreHealth implements StoreHealth {
-  constructor(@inject(InMemoryStore) private readonly store: InMemoryStore) {}
+  constructor(private readonly store: InMemoryStore) {}
 
   async check(): Promise<void> {
     await Promise.resolve();

@@ -1,8 +1,15 @@
-import { nextFailures } from '../sign-in-failures.js';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionSnapshot } from '../../domain/session.js';
-import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
 import type { UserSnapshot } from '../../domain/user.js';
+import type { OutboxEntry } from '../storage/outbox-entry.js';
+import { type ProjectionTable, type ProjectionTables, applyProjections } from '../storage/projections.js';
+
+/** A projection's table over a Map. */
+const mapTable = <Row>(map: Map<string, Row>): ProjectionTable<Row, void> => ({
+  insert: (key, row) => void map.set(key, row),
+  update: (key, next) => void map.set(key, next(map.get(key))),
+  remove: (key) => void map.delete(key),
+});
 
 /**
  * The state behind the in-memory adapters. Each adapter method does its check-and-write in one
@@ -30,21 +37,20 @@ export class InMemoryStore {
 
   /** Per e-mail: failed sign-ins since the last successful one, newest first (epoch ms). */
   readonly signInFailures = new Map<string, number[]>();
+  private readonly projections: ProjectionTables<void> = { outbox: mapTable(this.outbox), signInFailures: mapTable(this.signInFailures) };
 
   /** Stores a new session (by copy). */
   putSession(snapshot: SessionSnapshot): void {
     this.sessions.set(snapshot.id, structuredClone(snapshot));
   }
 
+  /** Appends events (an eventId already stored is skipped) and applies every projection to each new one, in one step. */
   appendEvents(events: readonly RecordedEvent[]): void {
     for (const event of events) {
       if (this.eventIds.has(event.eventId)) continue;
       this.eventIds.add(event.eventId);
       this.events.push(structuredClone(event));
-      if (needsMail(event)) this.outbox.set(event.eventId, newEntry(event.eventId));
-      const failures = nextFailures(this.signInFailures.get(event.payload.email), event);
-      if (failures === null) this.signInFailures.delete(event.payload.email);
-      else if (failures) this.signInFailures.set(event.payload.email, failures);
+      applyProjections(event, this.projections);
     }
   }
 }

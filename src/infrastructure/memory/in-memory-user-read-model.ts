@@ -1,11 +1,9 @@
-import { inject, injectable } from 'inversify';
 import type { UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
-import { InMemoryStore } from './in-memory-store.js';
+import type { InMemoryStore } from './in-memory-store.js';
 
 /** Public user views straight from the in-memory state, the hash left where it is. */
-@injectable()
 export class InMemoryUserReadModel implements UserReadModel {
-  constructor(@inject(InMemoryStore) private readonly store: InMemoryStore) {}
+  constructor(private readonly store: InMemoryStore) {}
 
   async findById(id: string): Promise<UserView | null> {
     const user = await Promise.resolve(this.store.users.get(id));

@@ -1,15 +1,13 @@
-import { inject, injectable } from 'inversify';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { UserNotFound } from '../../application/errors.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
 import type { Session } from '../../domain/session.js';
 import { User } from '../../domain/user.js';
-import { InMemoryStore } from './in-memory-store.js';
+import type { InMemoryStore } from './in-memory-store.js';
 
-@injectable()
 export class InMemoryUserRepository implements UserRepository {
-  constructor(@inject(InMemoryStore) private readonly store: InMemoryStore) {}
+  constructor(private readonly store: InMemoryStore) {}
 
   async findByEmail(email: string): Promise<User | null> {
     const id = this.store.userIdsByEmail.get(email);

@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import type { RecordedEvent, RequestMetadata } from '../../application/ports/event-log.port.js';
 import { Session, type SessionSnapshot } from '../../domain/session.js';
 import { User } from '../../domain/user.js';
+import type { OutboxEntry } from '../storage/outbox-entry.js';
 
 /** A document of the `users` collection: `_id` is the user id; the argon2 hash is the only secret and stays here. */
 export interface UserDocument {
@@ -32,7 +33,7 @@ export const fromSessionDocument = ({ _id, ...rest }: SessionDocument): Session 
  */
 export interface EventDocument {
   _id: ObjectId;
-  /** Set on high-volume events only: when MongoDB's TTL monitor may delete the event (EVENT_RETENTION_DAYS). */
+  /** Set on the `prune` types of RETENTION only: when MongoDB's TTL monitor may delete the event (EVENT_RETENTION_DAYS). */
   expiresAt?: Date;
   eventId: string;
   type: RecordedEvent['type'];
@@ -85,3 +86,6 @@ export interface SignInFailuresDocument {
   times: number[];
   expiresAt: Date;
 }
+
+/** A document of the `outbox` collection: the delivery state of one mail, `_id` its event id, `createdAt` its event's time. */
+export type OutboxDocument = OutboxEntry & { _id: string; createdAt: Date };

@@ -1,10 +1,9 @@
-import { inject, injectable } from 'inversify';
 import type { Filter } from 'mongodb';
 import type { EmailEventQuery, EventLog, EventPage, PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
 import { decodeMongoCursor, encodeMongoCursor } from './mongo-cursor.js';
 import { type EventDocument, fromEventDocument } from './mongo-documents.js';
 import { translated } from './mongo-errors.js';
-import { MongoStore } from './mongo-store.js';
+import type { MongoStore } from './mongo-store.js';
 
 const NEWEST_FIRST = { occurredAt: -1, _id: -1 } as const;
 
@@ -12,9 +11,8 @@ const NEWEST_FIRST = { occurredAt: -1, _id: -1 } as const;
  * The event log in the `events` collection. "Newest first" is by `occurredAt`, then by the `_id` ObjectId made at
  * append (append order within one process) for events of the same instant.
  */
-@injectable()
 export class MongoEventLog implements EventLog {
-  constructor(@inject(MongoStore) private readonly store: MongoStore) {}
+  constructor(private readonly store: MongoStore) {}
 
   async append(events: readonly RecordedEvent[]): Promise<void> {
     if (events.length === 0) return;

@@ -1,15 +1,13 @@
-import { inject, injectable } from 'inversify';
 import type { Outbox, PendingMail } from '../../application/ports/outbox.port.js';
 import { fromEventDocument } from './mongo-documents.js';
-import { MongoStore, type OutboxDocument } from './mongo-store.js';
+import type { MongoStore } from './mongo-store.js';
 
 /** The outbox in MongoDB; each entry is leased with one findOneAndUpdate, so two instances never hold the same one. */
-@injectable()
 export class MongoOutbox implements Outbox {
-  constructor(@inject(MongoStore) private readonly store: MongoStore) {}
+  constructor(private readonly store: MongoStore) {}
 
   private get outbox() {
-    return this.store.db.collection<OutboxDocument>('outbox');
+    return this.store.outbox;
   }
 
   async claim(now: Date, leaseMs: number, limit: number): Promise<PendingMail[]> {

@@ -1,16 +1,14 @@
-import { inject, injectable } from 'inversify';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionRepository } from '../../application/ports/session-repository.port.js';
 import type { Session } from '../../domain/session.js';
 import { fromSessionDocument as fromDocument, toSessionDocument as toDocument } from './mongo-documents.js';
 import { translated } from './mongo-errors.js';
-import { MongoStore } from './mongo-store.js';
+import type { MongoStore } from './mongo-store.js';
 
 
 /** Sessions in MongoDB; a save is a compare-and-swap on `version` in the transaction that appends the events. */
-@injectable()
 export class MongoSessionRepository implements SessionRepository {
-  constructor(@inject(MongoStore) private readonly store: MongoStore) {}
+  constructor(private readonly store: MongoStore) {}
 
   async add(session: Session, events: readonly RecordedEvent[]): Promise<void> {
     const doc = toDocument(session.snapshot(), session.snapshot().version);

@@ -1,13 +1,11 @@
-import { inject, injectable } from 'inversify';
 import { ServiceUnavailable } from '../../application/errors.js';
 import type { StoreHealth } from '../../application/ports/store-health.port.js';
 import { STORE_RETRY_AFTER_SECONDS } from './mongo-errors.js';
-import { MongoStore } from './mongo-store.js';
+import type { MongoStore } from './mongo-store.js';
 
 /** Healthy when the primary answers a ping and acknowledges a majority write to the `health` collection. */
-@injectable()
 export class MongoStoreHealth implements StoreHealth {
-  constructor(@inject(MongoStore) private readonly store: MongoStore) {}
+  constructor(private readonly store: MongoStore) {}
 
   async check(): Promise<void> {
     try {

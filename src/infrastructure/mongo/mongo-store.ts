@@ -1,11 +1,20 @@
 import { type ClientSession, type Collection, type Db, MongoClient, MongoError, type TransactionOptions } from 'mongodb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import { type OutboxEntry, needsMail, newEntry } from '../outbox-entry.js';
-import { MAX_TRACKED_AGE_MS, nextFailures } from '../sign-in-failures.js';
+import { applyProjectionsInTransaction } from '../storage/projections.js';
+import { RETENTION } from '../storage/retention.js';
 import { withDeadline } from './mongo-deadline.js';
-import { type EventDocument, type HealthDocument, type SessionDocument, type SignInFailuresDocument, type UserDocument, toEventDocument } from './mongo-documents.js';
+import {
+  type EventDocument,
+  type HealthDocument,
+  type OutboxDocument,
+  type SessionDocument,
+  type SignInFailuresDocument,
+  type UserDocument,
+  toEventDocument,
+} from './mongo-documents.js';
 import { translated } from './mongo-errors.js';
 import { EVENT_INDEXES, OUTBOX_INDEXES, SESSION_INDEXES, USER_INDEXES } from './mongo-schema.js';
+import { projectionTables } from './mongo-projections.js';
 import { waitForWritablePrimary } from './mongo-startup-check.js';
 import { runTransaction } from './mongo-transaction.js';
 
@@ -21,18 +30,13 @@ export interface MongoSettings {
   readonly operationTimeoutMS?: number;
   /** How long start-up waits for the server to become a writable primary (default 10 s). */
   readonly startupWaitMS?: number;
-  /** EVENT_RETENTION_DAYS: high-volume events get an `expiresAt` this long after they occurred (default 90). */
+  /** EVENT_RETENTION_DAYS: events RETENTION marks `prune` get an `expiresAt` this long after they occurred (default 90). */
   readonly eventRetentionDays?: number;
 }
 
 export const DEFAULT_OPERATION_TIMEOUT_MS = 5_000;
 const DEFAULT_STARTUP_WAIT_MS = 10_000;
 const DAY_MS = 86_400_000;
-/** The high-volume types MongoDB's TTL monitor may delete; mail events are kept (a TTL index cannot see the outbox). */
-const TTL_EVENT_TYPES: ReadonlySet<string> = new Set(['SignInFailed', 'UserSignedIn', 'SessionStarted']);
-
-/** A document of the `outbox` collection: the delivery state of one mail, `_id` its event id. */
-export type OutboxDocument = OutboxEntry & { _id: string; createdAt: Date };
 
 /**
  * Thrown at start-up when no usable server answers in time, or the driver fails while preparing the database.
@@ -63,6 +67,8 @@ export class MongoStore {
   readonly users: Collection<UserDocument>;
   readonly sessions: Collection<SessionDocument>;
   readonly events: Collection<EventDocument>;
+  /** Mails not yet sent (see MongoOutbox), written with their events by the outbox projection. */
+  readonly outbox: Collection<OutboxDocument>;
   /** Per e-mail: failed sign-ins since the last successful one; removed by a TTL index 24 h after the last failure. */
   readonly signInFailures: Collection<SignInFailuresDocument>;
   readonly health: Collection<HealthDocument>;
@@ -82,6 +88,7 @@ export class MongoStore {
     this.users = db.collection<UserDocument>('users');
     this.sessions = db.collection<SessionDocument>('sessions');
     this.events = db.collection<EventDocument>('events');
+    this.outbox = db.collection<OutboxDocument>('outbox');
     this.signInFailures = db.collection<SignInFailuresDocument>('sign-in-failures');
     this.health = db.collection<HealthDocument>('health');
   }
@@ -130,7 +137,7 @@ export class MongoStore {
     await this.events.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'events-retention-ttl' });
     await this.signInFailures.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'sign-in-failures-ttl' });
     await this.sessions.createIndexes(SESSION_INDEXES);
-    await this.db.collection('outbox').createIndexes(OUTBOX_INDEXES);
+    await this.outbox.createIndexes(OUTBOX_INDEXES);
   }
 
   /**
@@ -152,29 +159,20 @@ export class MongoStore {
     });
   }
 
-  /** Appends events inside the session's transaction, in order; an eventId already stored is left as it is. */
+  /**
+   * Appends events inside the session's transaction, in order (an eventId already stored is left as it is), and
+   * applies every projection to each new one in the same transaction.
+   */
   async appendEvents(events: readonly RecordedEvent[], session: ClientSession): Promise<void> {
+    const tables = projectionTables(this, session);
     for (const event of events) {
       const { eventId, ...document } = toEventDocument(event);
-      const rest = TTL_EVENT_TYPES.has(event.type)
+      const rest = RETENTION[event.type] === 'prune'
         ? { ...document, expiresAt: new Date(event.occurredAt.getTime() + this.eventRetentionDays * DAY_MS) }
         : document;
       const written = await this.events.updateOne({ eventId }, { $setOnInsert: rest }, { session, upsert: true });
-      if (written.upsertedCount === 1 && needsMail(event)) {
-        await this.db.collection<OutboxDocument>('outbox').insertOne({ _id: eventId, ...newEntry(eventId), createdAt: event.occurredAt }, { session });
-      }
-      if (written.upsertedCount === 1) await this.trackSignInFailures(event, session);
+      if (written.upsertedCount === 1) await applyProjectionsInTransaction(event, tables);
     }
-  }
-
-  /** Keeps the per-e-mail record of failed sign-ins (see sign-in-failures.ts) in the same transaction as the event. */
-  private async trackSignInFailures(event: RecordedEvent, session: ClientSession): Promise<void> {
-    const email = event.payload.email;
-    if (event.type === 'UserSignedIn') await this.signInFailures.deleteOne({ _id: email }, { session });
-    if (event.type !== 'SignInFailed') return;
-    const current = await this.signInFailures.findOne({ _id: email }, { session });
-    const times = nextFailures(current?.times, event) ?? [];
-    await this.signInFailures.updateOne({ _id: email }, { $set: { times, expiresAt: new Date(event.occurredAt.getTime() + MAX_TRACKED_AGE_MS) } }, { session, upsert: true });
   }
 
   /** Closes the connection pool. Idempotent. */

@@ -1,4 +1,3 @@
-import { inject, injectable } from 'inversify';
 import type { ClientSession, Filter } from 'mongodb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { UserNotFound } from '../../application/errors.js';
@@ -8,15 +7,14 @@ import type { Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
 import { fromUserDocument, toSessionDocument, toUserDocument, type UserDocument } from './mongo-documents.js';
 import { isDuplicateKeyOn, translateMongoError, translated } from './mongo-errors.js';
-import { MongoStore } from './mongo-store.js';
+import type { MongoStore } from './mongo-store.js';
 
 /** The filter for a document still at `version`; documents written before versions existed have none (version 0). */
 const atVersion = (version: number): Filter<UserDocument> =>
   version === 0 ? { $or: [{ version: 0 }, { version: { $exists: false } }] } : { version };
 
-@injectable()
 export class MongoUserRepository implements UserRepository {
-  constructor(@inject(MongoStore) private readonly store: MongoStore) {}
+  constructor(private readonly store: MongoStore) {}
 
   async findByEmail(email: string): Promise<User | null> {
     const doc = await this.store.guarded((signal) => this.store.users.findOne({ email }, { signal }));

@@ -1,6 +1,5 @@
-import { inject, injectable } from 'inversify';
 import type { ActivityEntry, ActivityPage, ActivityReadModel } from '../../application/ports/activity-read-model.port.js';
-import { EVENT_LOG, type EventLog, type PageRequest, type RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { EventLog, PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
 
 const snakeCase = (type: string): string => type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();
 
@@ -17,9 +16,8 @@ export const toActivityEntry = (event: RecordedEvent): ActivityEntry => {
 };
 
 /** Account activity read straight from the event log (the events of the account's aggregate): works over every storage adapter. */
-@injectable()
 export class EventLogActivityReadModel implements ActivityReadModel {
-  constructor(@inject(EVENT_LOG) private readonly events: EventLog) {}
+  constructor(private readonly events: EventLog) {}
 
   async page(userId: string, page: PageRequest): Promise<ActivityPage> {
     const { events, nextCursor } = await this.events.findByAggregate(userId, page);

@@ -1,14 +1,12 @@
-import { inject, injectable } from 'inversify';
 import type { SessionReadModel, SessionView } from '../../application/ports/session-read-model.port.js';
-import { SESSION_REPOSITORY, type SessionRepository } from '../../application/ports/session-repository.port.js';
+import type { SessionRepository } from '../../application/ports/session-repository.port.js';
 
 /**
  * Live sessions read through the session repository: works over every storage adapter. A session record holds no
  * secret (refresh tokens are derived, never stored), so this view reads nothing it does not show.
  */
-@injectable()
 export class RepositorySessionReadModel implements SessionReadModel {
-  constructor(@inject(SESSION_REPOSITORY) private readonly sessions: SessionRepository) {}
+  constructor(private readonly sessions: SessionRepository) {}
 
   async live(userId: string, now: Date): Promise<SessionView[]> {
     const sessions = await this.sessions.findByUser(userId);

@@ -5,7 +5,7 @@ import { SignInThrottle } from '../../../src/application/policies/sign-in-thrott
 import { TooManyAttempts } from '../../../src/domain/domain-error.js';
 import { LmdbEventLog } from '../../../src/infrastructure/lmdb/lmdb-event-log.js';
 import { LmdbStore } from '../../../src/infrastructure/lmdb/lmdb-store.js';
-import { MAX_TRACKED_FAILURES } from '../../../src/infrastructure/sign-in-failures.js';
+import { MAX_TRACKED_FAILURES } from '../../../src/infrastructure/storage/sign-in-failures.js';
 import { tempDir } from '../../support/test-service.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');

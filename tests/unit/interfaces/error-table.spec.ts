@@ -1,7 +1,4 @@
 import { expect } from 'chai';
-import { ContainerModule } from 'inversify';
-import { TOKEN_VERIFIER } from '../../../src/application/ports/token-verifier.port.js';
-import { portBinder } from '../../../src/infrastructure/container/bind-port.js';
 import { ERROR_TABLE, type ErrorCode, type ErrorRow } from '../../../src/interfaces/http/shared/error-table.js';
 
 /**
@@ -22,11 +19,6 @@ export const everyRowRequired: Same<typeof ERROR_TABLE, { readonly [C in ErrorCo
 
 // @ts-expect-error a string that is not an ErrorCode is not a key of the table (fails if the table ever takes any string)
 export const notACode: keyof typeof ERROR_TABLE = 'NOT_A_CODE';
-
-export const wrongBinding = new ContainerModule(({ bind }) => {
-  // @ts-expect-error a port's token only takes a value of the port's type
-  portBinder(bind).constant(TOKEN_VERIFIER, 42);
-});
 
 describe('The error table', () => {
   it('answers every code with an error status, a message and an outcome label', () => {

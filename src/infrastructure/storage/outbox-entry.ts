@@ -1,5 +1,5 @@
-import { MAIL_EVENT_TYPES } from '../domain/mail-events.js';
-import type { RecordedEvent } from '../application/ports/event-log.port.js';
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import { MAIL_EVENT_TYPES } from '../../domain/mail-events.js';
 
 /** The delivery state of one mail, kept beside its event. Times are epoch milliseconds; 0 means "not set". */
 export interface OutboxEntry {
@@ -9,7 +9,7 @@ export interface OutboxEntry {
   readonly leaseUntil: number;
 }
 
-/** True for an event that asks for a mail to an account (every event log creates the entry in the same write). */
+/** True for an event that asks for a mail to an account (the outbox projection creates its entry in the same write). */
 export const needsMail = (event: RecordedEvent): boolean =>
   MAIL_EVENT_TYPES.has(event.type) && event.aggregateId !== null && !(event.type === 'PasswordResetRequested' && event.payload.binding === null);
 

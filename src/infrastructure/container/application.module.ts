@@ -1,0 +1,25 @@
+import { ContainerModule } from 'inversify';
+import type { Token } from '../../application/di-token.js';
+import { PORT_TOKENS, type Ports } from '../../application/ports/ports.js';
+import { buildUseCases } from '../../application/registry.js';
+import type { Config } from '../config/config.js';
+import { type PortGetter, portBinder } from './bind-port.js';
+import { CONFIG, POLICIES, USE_CASES } from './tokens.js';
+
+const resolvePorts = (get: PortGetter): Ports =>
+  Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, token]: [string, Token<unknown>]) => [name, get(token)])) as unknown as Ports;
+
+/** The settings of the application's policies, from the configuration. */
+const policiesOf = (config: Config) => ({
+  signInThrottle: config.throttle,
+  sessions: config.sessions,
+  mail: config.mail,
+  delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: config.mail.retryBaseMs, maxBackoffMs: config.mail.retryMaxMs },
+});
+
+/** The use cases, built by the application's registry from every port bound in the container. */
+export const applicationModule = new ContainerModule(({ bind }) => {
+  const bindPort = portBinder(bind);
+  bindPort(POLICIES, (get) => policiesOf(get(CONFIG)));
+  bindPort(USE_CASES, (get) => buildUseCases(resolvePorts(get), get(POLICIES)));
+});

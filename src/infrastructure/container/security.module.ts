@@ -1,0 +1,51 @@
+import { ContainerModule } from 'inversify';
+import { CLOCK } from '../../application/ports/clock.port.js';
+import { HASHING_ADMISSION } from '../../application/ports/hashing-admission.port.js';
+import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
+import { ONE_TIME_TOKENS } from '../../application/ports/one-time-tokens.port.js';
+import { PASSWORD_BLOCKLIST } from '../../application/ports/password-blocklist.port.js';
+import { PASSWORD_HASHER } from '../../application/ports/password-hasher.port.js';
+import { PUBLIC_KEY_SET } from '../../application/ports/public-key-set.port.js';
+import { REFRESH_TOKENS } from '../../application/ports/refresh-tokens.port.js';
+import { TOKEN_ISSUER } from '../../application/ports/token-issuer.port.js';
+import { TOKEN_VERIFIER } from '../../application/ports/token-verifier.port.js';
+import type { Config } from '../config/config.js';
+import { TimedPasswordHasher } from '../metrics/timed-password-hasher.js';
+import { Argon2PasswordHasher } from '../security/argon2-password-hasher.js';
+import { BoundedPasswordHasher } from '../security/bounded-password-hasher.js';
+import { ConcurrencyLimiter } from '../security/concurrency-limiter.js';
+import { HmacOneTimeTokens } from '../security/hmac-one-time-tokens.js';
+import { HmacRefreshTokens, derivedKey, refreshTokenKey } from '../security/hmac-refresh-tokens.js';
+import { JwtTokenIssuer } from '../security/jwt-token-issuer.js';
+import { JwtTokenVerifier } from '../security/jwt-token-verifier.js';
+import { keyRingFor, signingKeyFor } from '../security/service-keys.js';
+import { shedWarning } from '../security/shed-warning.js';
+import type { SigningKey } from '../security/signing-key.js';
+import { ZxcvbnPasswordBlocklist } from '../security/zxcvbn-password-blocklist.js';
+import { portBinder } from './bind-port.js';
+import { CONFIG, HASH_LIMITER, KEY_RING, LOGGER, METRICS, SIGNING_KEY } from './tokens.js';
+
+/** REFRESH_TOKEN_SECRET when set; otherwise the signing key's private bytes (HKDF separates the two uses). */
+const refreshSecret = (config: Config, signingKey: SigningKey): Buffer =>
+  config.sessions.refreshTokenSecret === undefined
+    ? signingKey.privateKey.export({ format: 'der', type: 'pkcs8' })
+    : Buffer.from(config.sessions.refreshTokenSecret, 'utf8');
+
+/** Keys, password hashing (bounded by the admission limiter, timed), access, refresh and one-time tokens, the common-password list. */
+export const securityModule = new ContainerModule(({ bind }) => {
+  const bindPort = portBinder(bind);
+  bindPort(SIGNING_KEY, (get) => signingKeyFor(get(CONFIG), get(LOGGER)));
+  bindPort(KEY_RING, (get) => keyRingFor(get(SIGNING_KEY), get(CONFIG), get(LOGGER)));
+  bindPort(PUBLIC_KEY_SET, (get) => get(KEY_RING));
+  bindPort(HASH_LIMITER, (get) => new ConcurrencyLimiter(get(CONFIG).hashing.concurrency, get(CONFIG).hashing.maxQueue, shedWarning(get(LOGGER))));
+  bindPort(HASHING_ADMISSION, (get) => get(HASH_LIMITER));
+  bindPort(
+    PASSWORD_HASHER,
+    (get) => new BoundedPasswordHasher(new TimedPasswordHasher(new Argon2PasswordHasher(get(CONFIG).argon2), get(METRICS).hashTimed), get(HASH_LIMITER)),
+  );
+  bindPort(TOKEN_ISSUER, (get) => new JwtTokenIssuer(get(SIGNING_KEY), get(CONFIG).jwt, get(CLOCK), get(ID_GENERATOR)));
+  bindPort(TOKEN_VERIFIER, (get) => new JwtTokenVerifier(get(KEY_RING), get(CONFIG).jwt, get(CLOCK)));
+  bindPort(REFRESH_TOKENS, (get) => new HmacRefreshTokens(refreshTokenKey(refreshSecret(get(CONFIG), get(SIGNING_KEY)))));
+  bindPort(ONE_TIME_TOKENS, (get) => new HmacOneTimeTokens(derivedKey(refreshSecret(get(CONFIG), get(SIGNING_KEY)), 'one-time-token-v1')));
+  bindPort(PASSWORD_BLOCKLIST, () => new ZxcvbnPasswordBlocklist());
+});

@@ -1,0 +1,44 @@
+import { dataDirFailure, ensureWritableDataDir } from '../config/startup-checks.js';
+import type { Storage } from '../storage/storage.js';
+import { LmdbEventLog } from './lmdb-event-log.js';
+import { LmdbEventPruner } from './lmdb-event-pruner.js';
+import { LmdbOutbox } from './lmdb-outbox.js';
+import { LmdbSessionRepository } from './lmdb-session.repository.js';
+import { LmdbStoreHealth } from './lmdb-store-health.js';
+import { LmdbStore } from './lmdb-store.js';
+import { LmdbUserReadModel } from './lmdb-user-read-model.js';
+import { LmdbUserRepository } from './lmdb-user.repository.js';
+import { freeBytes } from './lmdb-write-failures.js';
+
+export interface LmdbStorageConfig {
+  readonly storage: { readonly dataDir: string; readonly minFreeBytes: number };
+}
+
+const openStore = (dataDir: string, minFreeBytes: number): LmdbStore => {
+  try {
+    return LmdbStore.open(dataDir, minFreeBytes);
+  } catch (error) {
+    throw dataDirFailure(dataDir, 'the LMDB store cannot be opened', error);
+  }
+};
+
+/**
+ * The embedded store in DATA_DIR (STORAGE=lmdb, the default), behind every storage port, with the retention pruner
+ * and the size metrics. Throws a DATA_DIR failure naming the cause when the directory is not writable.
+ */
+export function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbStorageConfig): Promise<Storage> {
+  ensureWritableDataDir(dataDir);
+  const store = openStore(dataDir, minFreeBytes);
+  let closing: Promise<void> | undefined;
+  return Promise.resolve({
+    users: new LmdbUserRepository(store),
+    userViews: new LmdbUserReadModel(store),
+    events: new LmdbEventLog(store),
+    sessions: new LmdbSessionRepository(store),
+    outbox: new LmdbOutbox(store),
+    storeHealth: new LmdbStoreHealth(store),
+    pruner: new LmdbEventPruner(store),
+    sizes: () => ({ sizeBytes: store.sizeBytes(), freeBytes: freeBytes(store.dataDir) }),
+    close: () => (closing ??= store.close()),
+  });
+}

@@ -1,0 +1,22 @@
+import type { Storage } from '../storage/storage.js';
+import { InMemoryEventLog } from './in-memory-event-log.js';
+import { InMemoryOutbox } from './in-memory-outbox.js';
+import { InMemorySessionRepository } from './in-memory-session.repository.js';
+import { InMemoryStoreHealth } from './in-memory-store-health.js';
+import { InMemoryStore } from './in-memory-store.js';
+import { InMemoryUserReadModel } from './in-memory-user-read-model.js';
+import { InMemoryUserRepository } from './in-memory-user.repository.js';
+
+/** A fresh in-memory store behind every storage port (STORAGE=memory): nothing is written to disk, nothing pruned. */
+export function openStorage(): Promise<Storage> {
+  const store = new InMemoryStore();
+  return Promise.resolve({
+    users: new InMemoryUserRepository(store),
+    userViews: new InMemoryUserReadModel(store),
+    events: new InMemoryEventLog(store),
+    sessions: new InMemorySessionRepository(store),
+    outbox: new InMemoryOutbox(store),
+    storeHealth: new InMemoryStoreHealth(store),
+    close: () => store.close(),
+  });
+}

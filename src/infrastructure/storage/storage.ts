@@ -1,0 +1,28 @@
+import type { Ports } from '../../application/ports/ports.js';
+import type { EventPruner } from './retention.js';
+
+/** The ports every storage technology implements over one store, by their names in `Ports`. */
+export const STORAGE_PORTS = ['users', 'userViews', 'events', 'sessions', 'outbox', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+
+export type StoragePortName = (typeof STORAGE_PORTS)[number];
+
+export interface StoreSizes {
+  /** Bytes the store uses on disk; null when it cannot be read. */
+  readonly sizeBytes: number | null;
+  /** Bytes free on the filesystem beside it; null when it cannot be measured. */
+  readonly freeBytes: number | null;
+}
+
+/**
+ * One storage technology, opened: what each technology's `openStorage(config)` returns (memory/, lmdb/, mongo/).
+ * The adapters of the storage ports share one store, so that a user, its session and its events commit together;
+ * the optional capabilities are what only some stores have, asked for by presence rather than by store class.
+ */
+export interface Storage extends Pick<Ports, StoragePortName> {
+  /** Removes old events as RETENTION says; absent where the store does it itself (MongoDB's TTL) or forgets anyway (memory). */
+  readonly pruner?: EventPruner;
+  /** The store's size and the free disk beside it, for the metrics; absent where there is no local file. */
+  readonly sizes?: () => StoreSizes;
+  /** Releases the store (handles, pools). Idempotent. */
+  close(): Promise<void>;
+}
