@@ -14,6 +14,11 @@ export interface SessionView {
 export interface SessionReadModel {
   /** The user's live sessions (not revoked, not past a deadline at `now`), newest first; [] when none. Read-only. */
   live(userId: string, now: Date): Promise<SessionView[]>;
+  /**
+   * Whether the session with this id belongs to this user and is live at `now` (not revoked, not past a deadline);
+   * false for an unknown id. Read-only and idempotent; never throws for an unknown id.
+   */
+  isLive(sessionId: string, userId: string, now: Date): Promise<boolean>;
 }
 
 export const SESSION_READ_MODEL = token<SessionReadModel>('SessionReadModel');

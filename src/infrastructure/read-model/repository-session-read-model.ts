@@ -8,6 +8,11 @@ import type { SessionRepository } from '../../application/ports/session-reposito
 export class RepositorySessionReadModel implements SessionReadModel {
   constructor(private readonly sessions: SessionRepository) {}
 
+  async isLive(sessionId: string, userId: string, now: Date): Promise<boolean> {
+    const session = await this.sessions.findById(sessionId);
+    return session !== null && session.userId === userId && session.isLive(now);
+  }
+
   async live(userId: string, now: Date): Promise<SessionView[]> {
     const sessions = await this.sessions.findByUser(userId);
     return sessions

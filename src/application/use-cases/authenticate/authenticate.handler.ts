@@ -9,14 +9,13 @@ export interface AuthenticateQuery {
 
 /** Every authenticated route starts here: the token must verify AND its session must be live now. Writes nothing. */
 export class AuthenticateHandler {
-  constructor(private readonly deps: Pick<Ports, 'verifier' | 'sessions' | 'clock'>) {}
+  constructor(private readonly deps: Pick<Ports, 'verifier' | 'sessionViews' | 'clock'>) {}
 
   /** Returns the principal; throws InvalidToken for a token that does not verify, names no session, or whose session ended. */
   async execute(query: AuthenticateQuery): Promise<Principal> {
     const { userId, sessionId } = await this.deps.verifier.verify(query.accessToken);
     if (sessionId === null) throw new InvalidToken();
-    const session = await this.deps.sessions.findById(sessionId);
-    if (!session || session.userId !== userId || !session.isLive(this.deps.clock.now())) throw new InvalidToken();
+    if (!(await this.deps.sessionViews.isLive(sessionId, userId, this.deps.clock.now()))) throw new InvalidToken();
     return { userId, sessionId };
   }
 }
