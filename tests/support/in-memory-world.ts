@@ -1,15 +1,10 @@
 import type { Ports } from '../../src/application/ports/ports.js';
 import type { SignInThrottleSettings } from '../../src/application/policies/sign-in-throttle.js';
 import { buildUseCases } from '../../src/application/registry.js';
-import { InMemoryEventLog } from '../../src/infrastructure/memory/in-memory-event-log.js';
-import { InMemoryOutbox } from '../../src/infrastructure/memory/in-memory-outbox.js';
-import { InMemorySessionRepository } from '../../src/infrastructure/memory/in-memory-session.repository.js';
 import { HmacOneTimeTokens } from '../../src/infrastructure/security/hmac-one-time-tokens.js';
 import type { MailSettings } from '../../src/application/policies/mail.js';
-import { InMemoryStoreHealth } from '../../src/infrastructure/memory/in-memory-store-health.js';
 import { InMemoryStore } from '../../src/infrastructure/memory/in-memory-store.js';
-import { InMemoryUserReadModel } from '../../src/infrastructure/memory/in-memory-user-read-model.js';
-import { InMemoryUserRepository } from '../../src/infrastructure/memory/in-memory-user.repository.js';
+import { memoryStorageOver } from '../../src/infrastructure/memory/memory-storage.js';
 import { EventLogActivityReadModel } from '../../src/infrastructure/read-model/event-log-activity-read-model.js';
 import { RepositorySessionReadModel } from '../../src/infrastructure/read-model/repository-session-read-model.js';
 import { HmacRefreshTokens } from '../../src/infrastructure/security/hmac-refresh-tokens.js';
@@ -39,19 +34,13 @@ export interface WorldOptions {
  */
 export function inMemoryWorld(options: WorldOptions = {}) {
   const store = new InMemoryStore();
-  const events = new InMemoryEventLog(store);
+  const { close: _close, ...storage } = memoryStorageOver(store);
   const tokens = new FakeTokenIssuer();
-  const sessions = new InMemorySessionRepository(store);
   const adapters = {
-    users: new InMemoryUserRepository(store),
-    events,
-    sessions,
-    outbox: new InMemoryOutbox(store),
+    ...storage,
     mail: new MailboxSender(),
-    sessionViews: new RepositorySessionReadModel(sessions),
-    userViews: new InMemoryUserReadModel(store),
-    activity: new EventLogActivityReadModel(events),
-    storeHealth: new InMemoryStoreHealth(store),
+    sessionViews: new RepositorySessionReadModel(storage.sessions),
+    activity: new EventLogActivityReadModel(storage.events),
     hasher: new FakePasswordHasher(),
     admission: new OpenAdmission(),
     blocklist: new FakePasswordBlocklist(['password123', 'iloveyou2']),

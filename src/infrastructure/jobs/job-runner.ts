@@ -10,7 +10,7 @@ export class JobRunner {
   private readonly running = new Map<PeriodicJob, Promise<void>>();
 
   constructor(
-    readonly jobs: readonly PeriodicJob[],
+    private readonly jobs: readonly PeriodicJob[],
     private readonly logger: Pick<Logger, 'warn'>,
   ) {}
 

@@ -7,7 +7,7 @@ import type { PeriodicJob } from './periodic-job.js';
  * with the mail's content or link; it is retried with backoff by the use case.
  */
 export class MailDispatchJob implements PeriodicJob {
-  readonly name = 'mail delivery';
+  readonly name = 'mail dispatch';
 
   constructor(
     private readonly deliver: { execute(): Promise<DeliveryReport> },

@@ -7,16 +7,16 @@ import { InMemoryStore } from './in-memory-store.js';
 import { InMemoryUserReadModel } from './in-memory-user-read-model.js';
 import { InMemoryUserRepository } from './in-memory-user.repository.js';
 
+/** The in-memory adapters of every storage port over `store` (the in-memory test world uses it too). */
+export const memoryStorageOver = (store: InMemoryStore): Storage => ({
+  users: new InMemoryUserRepository(store),
+  userViews: new InMemoryUserReadModel(store),
+  events: new InMemoryEventLog(store),
+  sessions: new InMemorySessionRepository(store),
+  outbox: new InMemoryOutbox(store),
+  storeHealth: new InMemoryStoreHealth(store),
+  close: () => store.close(),
+});
+
 /** A fresh in-memory store behind every storage port (STORAGE=memory): nothing is written to disk, nothing pruned. */
-export function openStorage(): Promise<Storage> {
-  const store = new InMemoryStore();
-  return Promise.resolve({
-    users: new InMemoryUserRepository(store),
-    userViews: new InMemoryUserReadModel(store),
-    events: new InMemoryEventLog(store),
-    sessions: new InMemorySessionRepository(store),
-    outbox: new InMemoryOutbox(store),
-    storeHealth: new InMemoryStoreHealth(store),
-    close: () => store.close(),
-  });
-}
+export const openStorage = (): Promise<Storage> => Promise.resolve(memoryStorageOver(new InMemoryStore()));

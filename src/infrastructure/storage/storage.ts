@@ -24,5 +24,5 @@ export interface Storage extends Pick<Ports, StoragePortName> {
   /** The store's size and the free disk beside it, for the metrics; absent where there is no local file. */
   readonly sizes?: () => StoreSizes;
   /** Releases the store (handles, pools). Idempotent. */
-  close(): Promise<void>;
+  readonly close: () => Promise<void>;
 }
