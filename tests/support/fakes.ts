@@ -38,6 +38,19 @@ export class SequentialIds implements IdGenerator {
 }
 
 /**
+ * Deterministic ids shaped like the service's UUIDs. A refresh token is `rt1.<session id>.<generation>.<mac>` and
+ * only a UUID session id reads back, so with SequentialIds' `id-N` every refresh fails: a test of refresh needs these.
+ */
+export class UuidShapedIds implements IdGenerator {
+  private n = 0;
+
+  next(): string {
+    this.n += 1;
+    return `00000000-0000-4000-8000-${String(this.n).padStart(12, '0')}`;
+  }
+}
+
+/**
  * A working, fast stand-in for argon2: reversible on purpose so tests can see what was hashed.
  * `version` plays the role of the argon2 parameters (a hash of another version needs a rehash).
  */

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { aRequestMetadata, aSignInCommand } from '../../../../tests/support/builders.js';
 import type { WorldOptions } from '../../../../tests/support/in-memory-world.js';
 import { issuesOf, tokenIn, worldWithAda } from '../../../../tests/support/mail-world.js';
+import { UuidShapedIds } from '../../../../tests/support/fakes.js';
 import { rejection } from '../../../../tests/support/rejection.js';
+import { InvalidRefreshToken } from '../../errors.js';
 
 const metadata = aRequestMetadata();
 const NEW_PASSWORD = 'difference engine 1822';
@@ -17,14 +19,15 @@ async function resetLink(options: WorldOptions = {}) {
 
 describe('ConfirmPasswordResetHandler', () => {
   it('sets the new password, ends every session of the account, records PasswordReset and mails a notice', async () => {
-    const { world, token } = await resetLink();
+    const { world, token } = await resetLink({ replace: { ids: new UuidShapedIds() } });
     const other = await world.signIn.execute(aSignInCommand());
+    const refreshed = await world.refreshSession.execute({ refreshToken: other.refreshToken, metadata });
 
     const user = await world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata });
 
     expect(user.email).to.equal('ada@example.com');
     expect((await world.ports.sessions.findByUser(user.id)).filter((session) => !session.revoked)).to.deep.equal([]);
-    expect(await rejection(world.refreshSession.execute({ refreshToken: other.refreshToken, metadata }))).to.be.an('error');
+    expect(await rejection(world.refreshSession.execute({ refreshToken: refreshed.refreshToken, metadata }))).to.be.instanceOf(InvalidRefreshToken);
     expect(await rejection(world.signIn.execute(aSignInCommand()))).to.be.an('error');
     expect((await world.signIn.execute(aSignInCommand({ password: NEW_PASSWORD }))).user.id).to.equal(user.id);
     expect(world.store.events.some((event) => event.type === 'PasswordReset')).to.equal(true);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidRefreshToken, InvalidToken } from '../../errors.js';
-import type { IdGenerator } from '../../ports/id-generator.port.js';
+import { UuidShapedIds } from '../../../../tests/support/fakes.js';
 import { InvalidInput } from '../../../domain/domain-error.js';
 import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
@@ -8,19 +8,6 @@ import { rejection } from '../../../../tests/support/rejection.js';
 
 const DAY_MS = 86_400_000;
 const metadata = aRequestMetadata();
-
-/**
- * Deterministic ids shaped like the service's UUIDs. A refresh token is `rt1.<session id>.<generation>.<mac>` and
- * only a UUID session id reads back, so the world's default `id-N` ids would make every refresh fail.
- */
-class UuidShapedIds implements IdGenerator {
-  private n = 0;
-
-  next(): string {
-    this.n += 1;
-    return `00000000-0000-4000-8000-${String(this.n).padStart(12, '0')}`;
-  }
-}
 
 /** Ada signed up, with the session that sign-up opened (idle 14 days, absolute 30 days, 10 s of grace). */
 async function signedUp() {
