@@ -105,6 +105,21 @@ module.exports = {
       to: { path: '^src/application/ports/', dependencyTypesNot: ['type-only'] },
     },
 
+    {
+      name: 'operations-independent',
+      comment: 'An HTTP operation (src/interfaces/http/operations/<name>.ts) imports no other operation: what several share lives in http/shared. Only the list (index.ts) imports them all.',
+      severity: 'error',
+      from: { path: '^src/interfaces/http/operations/(?!index\\.ts$)' },
+      to: { path: '^src/interfaces/http/operations/' },
+    },
+    {
+      name: 'http-shared-not-operations',
+      comment: 'The shared HTTP helpers serve the operations; they never import one.',
+      severity: 'error',
+      from: { path: '^src/interfaces/http/shared/' },
+      to: { path: '^src/interfaces/http/(operations/|[^/]+$)' },
+    },
+
     // --- adapters and driving side ----------------------------------------------------------
     {
       name: 'interfaces-not-infrastructure',

@@ -4,7 +4,8 @@ import { emailField, presentedPassword } from '../shared/field-docs.js';
 import { sessionTokensData } from '../shared/openapi-schemas.js';
 import { defineOperation } from '../shared/operation.js';
 import { text } from '../shared/request-body.js';
-import { SIGN_UP_EXAMPLE } from './sign-up.js';
+
+const ADA = { email: 'ada@example.com', password: 'analytical engine 1843' };
 
 export const signIn = defineOperation({
   method: 'POST',
@@ -19,8 +20,8 @@ export const signIn = defineOperation({
     schema: object({ email: text(), password: text() }),
     docs: { email: emailField, password: presentedPassword('Never trimmed, NFKC-normalised') },
     examples: {
-      registeredUser: { summary: 'Right credentials: 201', value: { email: SIGN_UP_EXAMPLE.email, password: SIGN_UP_EXAMPLE.password } },
-      wrongPassword: { summary: 'Wrong password or unknown e-mail: 401', value: { email: SIGN_UP_EXAMPLE.email, password: 'not the password' } },
+      registeredUser: { summary: 'Right credentials: 201', value: ADA },
+      wrongPassword: { summary: 'Wrong password or unknown e-mail: 401', value: { email: ADA.email, password: 'not the password' } },
     },
   },
   success: {

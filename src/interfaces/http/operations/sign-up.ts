@@ -5,7 +5,7 @@ import { sessionTokensData } from '../shared/openapi-schemas.js';
 import { defineOperation } from '../shared/operation.js';
 import { text } from '../shared/request-body.js';
 
-export const SIGN_UP_EXAMPLE = { name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', password: 'analytical engine 1843' };
+const SIGN_UP_EXAMPLE = { name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', password: 'analytical engine 1843' };
 
 export const signUp = defineOperation({
   method: 'POST',
