@@ -2,6 +2,8 @@ import { type Parsed, hasLoneSurrogate, invalid, rawText, valid } from './valida
 
 export const EMAIL_MAX_LENGTH = 254;
 const LOCAL_PART_MAX_LENGTH = 64;
+/** Controls (Cc), format characters such as zero-width ones (Cf), line and paragraph separators, unassigned and private-use code points. */
+const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Co}]/u;
 const EMAIL_SHAPE = /^[^\s@"(),:;<>[\\\]]+@(?:[a-z0-9\p{L}\p{N}](?:[a-z0-9\p{L}\p{N}-]*[a-z0-9\p{L}\p{N}])?\.)+[a-z\p{L}]{2,}$/u;
 
 /** An e-mail address, normalised (trimmed, Unicode NFC, lower case) before any rule is applied. */
@@ -18,6 +20,7 @@ export class Email {
     if (hasLoneSurrogate(raw.value)) return invalid('email', 'must be valid Unicode text');
     const value = Email.normalise(raw.value);
     if (value.length === 0) return invalid('email', 'is required');
+    if (UNSEEN.test(value)) return invalid('email', 'must not contain control, invisible or unassigned characters');
     if (value.length > EMAIL_MAX_LENGTH) return invalid('email', `must be at most ${EMAIL_MAX_LENGTH} characters`);
     if (!EMAIL_SHAPE.test(value) || value.indexOf('@') > LOCAL_PART_MAX_LENGTH || value.includes('..')) {
       return invalid('email', 'must be a valid email address');

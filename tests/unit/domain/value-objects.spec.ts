@@ -31,6 +31,29 @@ describe('Email', () => {
     expect(messages(Email.parse('ada\ud800@example.com'))).to.deep.equal(['must be valid Unicode text']);
   });
 
+  for (const [label, address] of [
+    ['a C0 control (U+0001)', 'a\u0001b@example.com'],
+    ['DEL (U+007F)', 'victim\u007f@example.com'],
+    ['NEL, a C1 control (U+0085)', 'victim\u0085@example.com'],
+    ['a zero-width space (U+200B, Cf)', 'victim\u200b@example.com'],
+    ['a soft hyphen (U+00AD, Cf)', 'vic\u00adtim@example.com'],
+    ['a word joiner (U+2060, Cf)', 'victim\u2060@example.com'],
+    ['a line separator (U+2028, Zl)', 'vic\u2028tim@example.com'],
+    ['a paragraph separator (U+2029, Zp)', 'vic\u2029tim@example.com'],
+    ['an unassigned code point (U+0378)', 'vic\u0378tim@example.com'],
+    ['a private-use code point (U+E000)', 'vic\ue000tim@example.com'],
+  ] as const) {
+    it(`refuses ${label}: the mail would go to another mailbox than the one stored`, () => {
+      expect(messages(Email.parse(address))).to.deep.equal(['must not contain control, invisible or unassigned characters']);
+    });
+  }
+
+  it('still accepts letters of any script', () => {
+    expect(Email.parse('jos\u00e9@example.com').ok).to.equal(true);
+    expect(Email.parse('\u0441\u0435\u0440\u0433\u0435\u0439@example.com').ok).to.equal(true);
+    expect(Email.parse('\u6d4b\u8bd5@\u4f8b\u5b50.\u4e2d\u56fd').ok).to.equal(true);
+  });
+
   it('knows its local part', () => {
     expect(valueOf(Email.parse('ada@example.com')).localPart).to.equal('ada');
   });

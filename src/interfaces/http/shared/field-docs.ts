@@ -9,7 +9,8 @@ export const personName = (label: string): JsonSchema => ({ minLength: 1, maxLen
 export const emailField: JsonSchema = {
   format: 'idn-email',
   maxLength: EMAIL_MAX_LENGTH,
-  description: 'Trimmed, Unicode NFC and lower-cased before validation, uniqueness and sign-in; internationalised addresses (RFC 6531) are accepted',
+  description:
+    'Trimmed, Unicode NFC and lower-cased before validation, uniqueness and sign-in; internationalised addresses (RFC 6531) are accepted; control, invisible (format), separator, unassigned and private-use characters are refused',
 };
 
 export const newPassword = (description: string): JsonSchema => ({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description });
