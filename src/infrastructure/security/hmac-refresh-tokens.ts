@@ -21,14 +21,18 @@ export class HmacRefreshTokens implements RefreshTokens {
     return `${PREFIX}.${sessionId}.${generation}.${this.mac(sessionId, generation).toString('base64url')}`;
   }
 
+  /**
+   * The claim of a token this key issued, or null. Canonical: the token must be exactly the string `issue` gives for
+   * its claim (no leading zeros in the generation, no other spelling of the MAC's last base64url character), so one
+   * session and generation has one refresh token and no variant of it refreshes.
+   */
   read(refreshToken: string): RefreshTokenClaim | null {
     const match = TOKEN.exec(refreshToken);
     if (!match?.[1] || !match[2] || !match[3] || !UUID.test(match[1])) return null;
-    const sessionId = match[1];
-    const generation = Number(match[2]);
-    const presented = Buffer.from(match[3], 'base64url');
-    const expected = this.mac(sessionId, generation);
-    return presented.length === expected.length && timingSafeEqual(presented, expected) ? { sessionId, generation } : null;
+    const claim = { sessionId: match[1], generation: Number(match[2]) };
+    const presented = Buffer.from(refreshToken);
+    const expected = Buffer.from(this.issue(claim));
+    return presented.length === expected.length && timingSafeEqual(presented, expected) ? claim : null;
   }
 
   private mac(sessionId: string, generation: number): Buffer {
