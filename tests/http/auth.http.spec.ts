@@ -71,6 +71,19 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
       expect(res.status).to.equal(201);
     });
 
+    it('accepts the charset spelled UTF-8 or quoted, and refuses any other charset with 415 (the body is read as UTF-8)', async () => {
+      for (const contentType of ['application/json; charset=UTF-8', 'application/json;charset="utf-8"']) {
+        const res = await http(service.url, '/auth/sign-up', { body: JSON.stringify(aSignUpBody({ email: freshEmail() })), headers: { 'content-type': contentType } });
+        expect(res.status, contentType).to.equal(201);
+      }
+      for (const contentType of ['application/json; charset=utf-16', 'application/json; charset=iso-8859-1', 'application/json; charset=']) {
+        const body = Buffer.from(JSON.stringify(aSignUpBody({ email: freshEmail() })), contentType.endsWith('utf-16') ? 'utf16le' : 'latin1');
+        const res = await http(service.url, '/auth/sign-up', { body, headers: { 'content-type': contentType } });
+        expect(res.status, contentType).to.equal(415);
+        expect(res.body).to.deep.equal({ message: 'Unsupported media type', errors: [{ field: null, message: 'Content-Type must be application/json' }] });
+      }
+    });
+
     it('answers every request with an X-Request-Id, keeping a sane one the client sent', async () => {
       const res = await signIn({ email: freshEmail(), password: 'whatever password' });
       expect(res.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);

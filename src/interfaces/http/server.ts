@@ -56,6 +56,14 @@ const DEFAULT_RESET_RATE_LIMIT = { max: 10, windowMs: 15 * 60_000 };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+const CHARSET = /;\s*charset\s*=\s*("?)([^";\s]*)\1\s*(;|$)/i;
+
+/** JSON with no charset, or charset UTF-8: the body is decoded as UTF-8 (RFC 8259), so any other charset is refused. */
+const isUtf8Json = (contentType: string): boolean => {
+  if (!JSON_MEDIA_TYPE.test(contentType)) return false;
+  const charset = CHARSET.exec(contentType);
+  return charset === null ? !/;\s*charset\s*=/i.test(contentType) : charset[2]?.toLowerCase() === 'utf-8';
+};
 
 /** The request id: the offered X-Request-Id when it is a short token, a fresh UUID otherwise. */
 const requestId = (req: IncomingMessage): string => {
@@ -126,7 +134,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   app.addHook('preParsing', async (request, _reply, payload) => {
     const bodyless = request.headers['content-length'] === undefined || request.headers['content-length'] === '0';
     const skip = request.routeOptions.config.optionalBody === true && bodyless && request.headers['transfer-encoding'] === undefined;
-    if (BODY_METHODS.has(request.method) && !skip && !JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) {
+    if (BODY_METHODS.has(request.method) && !skip && !isUtf8Json(request.headers['content-type'] ?? '')) {
       throw new HttpError('UNSUPPORTED_MEDIA_TYPE');
     }
     return payload;

@@ -93,7 +93,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
   },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415, message: 'Unsupported media type', issues: body('Content-Type must be application/json'), outcome: 'invalid_input',
-    description: 'Unsupported media type: Content-Type must be application/json',
+    description: 'Unsupported media type: Content-Type must be application/json, with no charset or charset=utf-8',
   },
   RATE_LIMITED: {
     status: 429, message: 'Too many requests', issues: body('rate limit exceeded; try again later'), outcome: 'throttled', headers: ['retry-after'],
