@@ -14,8 +14,12 @@ export type PasswordReset = DomainEvent<'PasswordReset', { readonly email: strin
 
 export type MailEvent = EmailVerificationRequested | PasswordResetRequested | EmailVerified | PasswordReset;
 
-/** The event types that send a mail (when they concern an account). */
-export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set(['EmailVerificationRequested', 'PasswordResetRequested', 'PasswordReset']);
+/**
+ * The event types that send a mail (when they concern an account): the links, and a notice after every password
+ * change, by reset or by its owner (PasswordChanged, recorded by the User aggregate), so a stolen session or password
+ * cannot change it unnoticed.
+ */
+export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set(['EmailVerificationRequested', 'PasswordResetRequested', 'PasswordReset', 'PasswordChanged']);
 
 export const passwordResetRequested = (email: string, aggregateId: string | null, binding: string | null, occurredAt: Date): PasswordResetRequested => ({
   type: 'PasswordResetRequested',

@@ -58,9 +58,10 @@ export function resetMail(name: string, link: string, ttlMinutes: number): MailC
   };
 }
 
-/** The notice after a reset. */
-export function passwordChangedMail(name: string): MailContent {
-  const body = 'your password was changed, and every device was signed out. If it was not you, reset your password now.';
+/** The notice after a password change: by a reset link (every device signed out) or by the signed-in owner (every other one). */
+export function passwordChangedMail(name: string, by: 'reset' | 'owner'): MailContent {
+  const devices = by === 'reset' ? 'every device was signed out' : 'every other device was signed out';
+  const body = `your password was changed, and ${devices}. If it was not you, reset your password now.`;
   return {
     subject: 'Your password was changed',
     text: `Hello ${name},\n\n${body}\n`,

@@ -73,7 +73,9 @@ export class DeliverMailHandler {
         return resetMail(name, linkFor(this.mail, 'reset', token), Math.round(this.mail.resetTtlSeconds / 60));
       }
       case 'PasswordReset':
-        return passwordChangedMail(name);
+        return passwordChangedMail(name, 'reset');
+      case 'PasswordChanged':
+        return passwordChangedMail(name, 'owner');
       default:
         return null;
     }

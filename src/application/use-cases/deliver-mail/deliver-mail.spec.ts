@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { aSignUpCommand } from '../../../../tests/support/builders.js';
+import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { worldWithAda } from '../../../../tests/support/mail-world.js';
 
@@ -22,6 +22,22 @@ describe('DeliverMailHandler', () => {
     world.clock.advance(3_600_000);
     expect(await world.deliverMail.execute()).to.deep.equal({ sent: 0, failed: [] });
     expect(world.mail.delivered.map((mail) => mail.subject)).to.deep.equal(['Confirm your e-mail address']);
+  });
+
+  it('mails the account a notice when its owner changes the password (not only after a reset)', async () => {
+    const { world, signedUp } = await worldWithAda();
+    await world.deliverMail.execute();
+    world.mail.delivered.length = 0;
+    const principal = await world.authenticate.execute({ accessToken: signedUp.accessToken });
+
+    await world.changePassword.execute({ principal, currentPassword: 'analytical engine 1843', newPassword: 'difference engine 1822', metadata: aRequestMetadata() });
+    expect(await world.deliverMail.execute()).to.deep.equal({ sent: 1, failed: [] });
+
+    const [notice] = world.mail.delivered;
+    expect(notice?.to).to.equal('ada@example.com');
+    expect(notice?.subject).to.equal('Your password was changed');
+    expect(notice?.text).to.include('your password was changed').and.include('reset your password now');
+    expect(notice?.idempotencyKey).to.equal(world.store.events.find((event) => event.type === 'PasswordChanged')?.eventId);
   });
 
   it('escapes the name in the HTML body and keeps it as typed in the text body', async () => {
