@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { type InferType, type Schema, mixed, number, object, string } from 'yup';
 import { type TrustProxy, corsOriginsOf, durationMs, trustProxyOf } from './network-settings.js';
 
@@ -62,6 +63,7 @@ const schema = object({
   PASSWORD_RESET_WINDOW_SECONDS: positiveInt(3600, 86_400),
   PUBLIC_APP_URL: string().trim().matches(/^https?:\/\/[^\s#?]+$/, 'PUBLIC_APP_URL must be an http(s) URL without query or fragment').default('http://localhost:5173'),
   REQUIRE_VERIFIED_EMAIL: string().oneOf(['true', 'false'], 'REQUIRE_VERIFIED_EMAIL must be true or false').default('false'),
+  ALLOW_SIGNING_KEY_IN_DATA_DIR: string().oneOf(['true', 'false'], 'ALLOW_SIGNING_KEY_IN_DATA_DIR must be true or false').default('false'),
   SMTP_URL: string().trim().matches(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: string().trim().min(3).default('Account service <no-reply@localhost>'),
   MAIL_POLL_INTERVAL_MS: positiveInt(1000, 60_000),
@@ -194,9 +196,29 @@ const httpTimeouts = (env: Env): HttpTimeouts => {
   };
 };
 
+const inside = (dir: string, file: string): boolean => {
+  const path = relative(resolve(dir), resolve(file));
+  return path !== '' && !path.startsWith('..') && !isAbsolute(path);
+};
+
+/**
+ * In production, the JWT signing key may not live inside DATA_DIR (unless ALLOW_SIGNING_KEY_IN_DATA_DIR=true): without
+ * REFRESH_TOKEN_SECRET every token key is derived from it, so a copy of DATA_DIR would be enough to mint refresh
+ * tokens, rebuild reset links and sign access tokens.
+ */
+const keyOutsideDataDir = (env: Env): void => {
+  const file = env.JWT_PRIVATE_KEY_FILE;
+  if (env.NODE_ENV !== 'production' || env.ALLOW_SIGNING_KEY_IN_DATA_DIR === 'true' || file === undefined || !inside(env.DATA_DIR, file)) return;
+  throw new ConfigError(
+    `Invalid configuration: JWT_PRIVATE_KEY_FILE (${file}) is inside DATA_DIR (${env.DATA_DIR}): a copy of DATA_DIR would hold every key. ` +
+      'Keep the key elsewhere (a secret mount), or set ALLOW_SIGNING_KEY_IN_DATA_DIR=true if that directory is protected like the key itself',
+  );
+};
+
 /** Reads and validates the configuration from environment variables. Throws ConfigError. */
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
   const env = validate(raw, schema);
+  keyOutsideDataDir(env);
   return {
     env: env.NODE_ENV,
     http: {

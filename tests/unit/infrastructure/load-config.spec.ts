@@ -12,6 +12,25 @@ const failure = (env: Record<string, string>): string => {
 };
 
 describe('loadConfig', () => {
+  describe('the signing key and DATA_DIR in production', () => {
+    const production = { NODE_ENV: 'production', DATA_DIR: '/var/lib/accounts' };
+
+    it('refuses a JWT_PRIVATE_KEY_FILE inside DATA_DIR, naming both and the way out', () => {
+      for (const file of ['/var/lib/accounts/jwt.pem', '/var/lib/accounts/keys/../keys/jwt.pem', '/var/lib/accounts/sub/jwt.pem']) {
+        const message = failure({ ...production, JWT_PRIVATE_KEY_FILE: file });
+        expect(message, file).to.include('JWT_PRIVATE_KEY_FILE').and.include('inside DATA_DIR').and.include('ALLOW_SIGNING_KEY_IN_DATA_DIR=true');
+      }
+      expect(failure({ NODE_ENV: 'production', DATA_DIR: './data', JWT_PRIVATE_KEY_FILE: 'data/jwt.pem' })).to.include('inside DATA_DIR');
+    });
+
+    it('accepts a key outside DATA_DIR, a key inside it when told so, and any place outside production', () => {
+      expect(() => loadConfig({ ...production, JWT_PRIVATE_KEY_FILE: '/run/secrets/jwt.pem' })).to.not.throw();
+      expect(() => loadConfig({ ...production, JWT_PRIVATE_KEY_FILE: '/var/lib/accounts-keys/jwt.pem' })).to.not.throw();
+      expect(() => loadConfig({ ...production, JWT_PRIVATE_KEY_FILE: '/var/lib/accounts/jwt.pem', ALLOW_SIGNING_KEY_IN_DATA_DIR: 'true' })).to.not.throw();
+      expect(() => loadConfig({ DATA_DIR: '/var/lib/accounts', JWT_PRIVATE_KEY_FILE: '/var/lib/accounts/jwt.pem' })).to.not.throw();
+    });
+  });
+
   it('has the documented defaults', () => {
     const config = loadConfig({});
     expect(config.http).to.deep.equal({
