@@ -179,6 +179,7 @@ export class UnavailableEventLog implements EventLog {
   append = (): Promise<void> => down();
   findByEmail = (): Promise<RecordedEvent[]> => down();
   recentSignInFailures = (): Promise<Date[]> => down();
+  recentMailRequests = (): Promise<Date[]> => down();
   findByAggregate = (): Promise<EventPage> => down();
 }
 

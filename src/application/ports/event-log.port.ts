@@ -1,3 +1,4 @@
+import type { OneTimePurpose } from './one-time-tokens.port.js';
 import type { UserEvent, UserEventType } from '../../domain/user.js';
 import { token } from '../di-token.js';
 
@@ -57,6 +58,14 @@ export interface EventLog {
    * so its cost does not depend on the account's history. An address with none gives an empty array.
    */
   recentSignInFailures(email: string): Promise<Date[]>;
+
+  /**
+   * The instants of the reset (`PasswordResetRequested`) or verification (`EmailVerificationRequested`) mails asked
+   * for one address, newest first: at most 100 and none older than 24 h, with or without an account. Kept by
+   * `append` in the same write as the events and read as one record, so its cost does not depend on the address's
+   * history. An address with none gives an empty array.
+   */
+  recentMailRequests(purpose: OneTimePurpose, email: string): Promise<Date[]>;
 }
 
 export const EVENT_LOG = token<EventLog>('EventLog');

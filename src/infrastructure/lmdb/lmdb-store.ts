@@ -62,6 +62,7 @@ export class LmdbStore {
   readonly sessionsByExpiry: Database<null, [number, string]>;
   /** Per e-mail: failed sign-ins since the last successful one, newest first (epoch ms); see sign-in-failures.ts. */
   readonly signInFailures: Database<number[], string>;
+  readonly mailRequests: Database<number[], string>;
   private readonly meta: Database<number, string>;
   private readonly projections: ProjectionTables<void>;
   /** Failed commits, for readiness. */
@@ -85,7 +86,12 @@ export class LmdbStore {
     this.sessionsByExpiry = root.openDB<null, [number, string]>({ name: 'sessions-by-expiry' });
     this.meta = root.openDB<number, string>({ name: 'meta' });
     this.signInFailures = root.openDB<number[], string>({ name: 'sign-in-failures' });
-    this.projections = { outbox: dbTable(this.outbox, (eventId) => this.seqOf(eventId)), signInFailures: dbTable(this.signInFailures, (email) => email) };
+    this.mailRequests = root.openDB<number[], string>({ name: 'mail-requests' });
+    this.projections = {
+      outbox: dbTable(this.outbox, (eventId) => this.seqOf(eventId)),
+      signInFailures: dbTable(this.signInFailures, (email) => email),
+      mailRequests: dbTable(this.mailRequests, (key) => key),
+    };
   }
 
   static open(dataDir: string, minFreeBytes = 0): LmdbStore {

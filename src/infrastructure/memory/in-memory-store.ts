@@ -37,7 +37,13 @@ export class InMemoryStore {
 
   /** Per e-mail: failed sign-ins since the last successful one, newest first (epoch ms). */
   readonly signInFailures = new Map<string, number[]>();
-  private readonly projections: ProjectionTables<void> = { outbox: mapTable(this.outbox), signInFailures: mapTable(this.signInFailures) };
+  /** Per purpose and address: the reset or verification mails asked for, newest first (epoch ms). */
+  readonly mailRequests = new Map<string, number[]>();
+  private readonly projections: ProjectionTables<void> = {
+    outbox: mapTable(this.outbox),
+    signInFailures: mapTable(this.signInFailures),
+    mailRequests: mapTable(this.mailRequests),
+  };
 
   /** Stores a new session (by copy). */
   putSession(snapshot: SessionSnapshot): void {

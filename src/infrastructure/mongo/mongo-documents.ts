@@ -81,6 +81,13 @@ export const fromEventDocument = (doc: EventDocument): RecordedEvent =>
   }) as RecordedEvent;
 
 /** Failed sign-ins of one e-mail since its last successful one (epoch ms, newest first). */
+/** The `mailRequests` projection: `_id` is `<purpose>:<address>`; removed by the TTL monitor 24 h after its last request. */
+export interface MailRequestsDocument {
+  _id: string;
+  times: number[];
+  expiresAt: Date;
+}
+
 export interface SignInFailuresDocument {
   _id: string;
   times: number[];

@@ -1,3 +1,5 @@
+import type { OneTimePurpose } from '../../application/ports/one-time-tokens.port.js';
+import { mailRequestKey } from '../storage/mail-requests.js';
 import type { Filter } from 'mongodb';
 import type { EmailEventQuery, EventLog, EventPage, PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
 import { decodeMongoCursor, encodeMongoCursor } from './mongo-cursor.js';
@@ -28,6 +30,11 @@ export class MongoEventLog implements EventLog {
 
   async recentSignInFailures(email: string): Promise<Date[]> {
     const record = await this.store.guarded((signal) => this.store.signInFailures.findOne({ _id: email }, { signal }));
+    return (record?.times ?? []).map((time) => new Date(time));
+  }
+
+  async recentMailRequests(purpose: OneTimePurpose, email: string): Promise<Date[]> {
+    const record = await this.store.guarded((signal) => this.store.mailRequests.findOne({ _id: mailRequestKey(purpose, email) }, { signal }));
     return (record?.times ?? []).map((time) => new Date(time));
   }
 

@@ -3,11 +3,13 @@ import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { OutboxEntry } from '../storage/outbox-entry.js';
 import type { ProjectionTables } from '../storage/projections.js';
 import { MAX_TRACKED_AGE_MS } from '../storage/sign-in-failures.js';
-import type { OutboxDocument, SignInFailuresDocument } from './mongo-documents.js';
+import { MAX_MAIL_REQUEST_AGE_MS } from '../storage/mail-requests.js';
+import type { MailRequestsDocument, OutboxDocument, SignInFailuresDocument } from './mongo-documents.js';
 
 export interface ProjectionCollections {
   readonly outbox: Collection<OutboxDocument>;
   readonly signInFailures: Collection<SignInFailuresDocument>;
+  readonly mailRequests: Collection<MailRequestsDocument>;
 }
 
 const entryOf = ({ eventId, attempts, nextAttemptAt, leaseUntil }: OutboxDocument): OutboxEntry => ({ eventId, attempts, nextAttemptAt, leaseUntil });
@@ -15,11 +17,14 @@ const entryOf = ({ eventId, attempts, nextAttemptAt, leaseUntil }: OutboxDocumen
 /** The TTL monitor removes a failure record 24 h after the failure that last wrote it. */
 const failuresExpiry = (event: RecordedEvent): Date => new Date(event.occurredAt.getTime() + MAX_TRACKED_AGE_MS);
 
+/** The TTL monitor removes a mail-request record 24 h after the request that last wrote it. */
+const requestsExpiry = (event: RecordedEvent): Date => new Date(event.occurredAt.getTime() + MAX_MAIL_REQUEST_AGE_MS);
+
 /**
  * The projections' tables in MongoDB, every write in `session`'s transaction (the one appending the events). An outbox
  * document also carries `createdAt` (the event's time: claims go in that order); a failure record, its TTL `expiresAt`.
  */
-export const projectionTables = ({ outbox, signInFailures }: ProjectionCollections, session: ClientSession): ProjectionTables<Promise<void>> => ({
+export const projectionTables = ({ outbox, signInFailures, mailRequests }: ProjectionCollections, session: ClientSession): ProjectionTables<Promise<void>> => ({
   outbox: {
     insert: async (key, row, event) => {
       await outbox.insertOne({ _id: key, ...row, createdAt: event.occurredAt }, { session });
@@ -43,6 +48,18 @@ export const projectionTables = ({ outbox, signInFailures }: ProjectionCollectio
     },
     remove: async (key) => {
       await signInFailures.deleteOne({ _id: key }, { session });
+    },
+  },
+  mailRequests: {
+    insert: async (key, times, event) => {
+      await mailRequests.insertOne({ _id: key, times, expiresAt: requestsExpiry(event) }, { session });
+    },
+    update: async (key, next, event) => {
+      const current = await mailRequests.findOne({ _id: key }, { session });
+      await mailRequests.updateOne({ _id: key }, { $set: { times: next(current?.times), expiresAt: requestsExpiry(event) } }, { session, upsert: true });
+    },
+    remove: async (key) => {
+      await mailRequests.deleteOne({ _id: key }, { session });
     },
   },
 });

@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type OutboxEntry, needsMail, newEntry } from './outbox-entry.js';
+import { mailRequestKeyOf, withRequestAt } from './mail-requests.js';
 import { withFailureAt } from './sign-in-failures.js';
 
 /** How one appended event changes one record of a projection. */
@@ -22,6 +23,8 @@ export interface ProjectedRows {
   readonly outbox: OutboxEntry;
   /** The failed sign-ins of one e-mail since its last successful one, by e-mail (see sign-in-failures.ts). */
   readonly signInFailures: number[];
+  /** The reset and verification mails asked for one address, by purpose and address (see mail-requests.ts). */
+  readonly mailRequests: number[];
 }
 
 export type ProjectionName = keyof ProjectedRows;
@@ -37,6 +40,13 @@ export const PROJECTIONS: { readonly [K in ProjectionName]: EventProjection<Proj
       if (event.type !== 'SignInFailed') return null;
       const at = event.occurredAt.getTime();
       return { key: event.payload.email, change: { kind: 'update', next: (current) => withFailureAt(current, at) } };
+    },
+  },
+  mailRequests: {
+    changeOf: (event) => {
+      const key = mailRequestKeyOf(event);
+      const at = event.occurredAt.getTime();
+      return key === null ? null : { key, change: { kind: 'update', next: (current) => withRequestAt(current, at) } };
     },
   },
 };

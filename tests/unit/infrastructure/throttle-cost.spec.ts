@@ -31,6 +31,7 @@ class CountingLog {
         this.reads += 1;
         return inner.recentSignInFailures(email);
       },
+      recentMailRequests: (purpose, email) => inner.recentMailRequests(purpose, email),
     };
   }
 }

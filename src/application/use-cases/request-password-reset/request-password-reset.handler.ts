@@ -13,8 +13,9 @@ export interface RequestPasswordResetCommand {
 
 /**
  * Records a reset request; the mail leaves later, from the outbox. The same work and the same answer whether or not
- * the address has an account: one read, one append, no mail in the request. Past `resetPerAddress` requests in the
- * window nothing is recorded (and no mail sent), with the same answer again.
+ * the address has an account: one record of recent requests read, one account read, one append, no mail in the
+ * request, whatever the address's history. Past `resetPerAddress` requests in the window nothing is recorded (and no
+ * mail sent), with the same answer again.
  */
 export class RequestPasswordResetHandler {
   constructor(
@@ -28,12 +29,8 @@ export class RequestPasswordResetHandler {
     const { email } = requireAll({ email: Email.parse(command.email) });
     const now = clock.now();
     const { max, windowSeconds } = this.settings.resetPerAddress;
-    const recent = await events.findByEmail({
-      email: email.value,
-      types: ['PasswordResetRequested'],
-      since: new Date(now.getTime() - windowSeconds * 1000 + 1),
-      limit: max,
-    });
+    const since = now.getTime() - windowSeconds * 1000;
+    const recent = (await events.recentMailRequests('reset', email.value)).filter((at) => at.getTime() > since);
     const user = await users.findByEmail(email.value);
     if (recent.length >= max) return;
     const binding = user ? oneTimeTokens.bindingFor('reset', { id: user.id, email: user.email.value, passwordHash: user.passwordHash }) : null;
