@@ -45,7 +45,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     requestPasswordReset: new RequestPasswordResetHandler(ports, policies.mail),
     confirmPasswordReset: new ConfirmPasswordResetHandler(ports, policies.mail),
     verifyEmail: new VerifyEmailHandler(ports, policies.mail),
-    resendVerification: new ResendVerificationHandler(ports),
+    resendVerification: new ResendVerificationHandler(ports, policies.mail),
     deliverMail: new DeliverMailHandler(ports, policies.mail, policies.delivery),
     changeProfile: new ChangeProfileHandler(ports),
     authenticate: new AuthenticateHandler(ports),

@@ -62,6 +62,7 @@ export function inMemoryWorld(options: WorldOptions = {}) {
       publicAppUrl: 'https://app.example',
       requireVerifiedEmail: false,
       resetPerAddress: { max: 3, windowSeconds: 3600 },
+      verificationPerAddress: { max: 3, windowSeconds: 3600 },
       ...options.mail,
     },
     delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000 },

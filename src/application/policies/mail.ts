@@ -9,6 +9,8 @@ export interface MailSettings {
   readonly requireVerifiedEmail: boolean;
   /** Reset requests per address per window; past it, 202 as always, and no mail. */
   readonly resetPerAddress: { readonly max: number; readonly windowSeconds: number };
+  /** Verification mails per address (so per account) per window, the one sign-up sends included; past it, 202 and no mail. */
+  readonly verificationPerAddress: { readonly max: number; readonly windowSeconds: number };
 }
 
 export const ttlSeconds = (settings: MailSettings, purpose: OneTimePurpose): number =>
@@ -29,16 +31,23 @@ export interface MailContent {
   readonly html: string;
 }
 
+/**
+ * The greeting: the account's name only once its owner proved the address. Until then anyone may have typed both the
+ * address and the name, so a mail to an unverified address carries no text its sender chose.
+ */
+const greeting = (name: string | null) => ({ text: name === null ? 'Hello,' : `Hello ${name},`, html: name === null ? 'Hello,' : `Hello ${escapeHtml(name)},` });
+
 const page = (title: string, paragraphs: readonly string[]): string =>
   `<!doctype html><html><body><h1>${escapeHtml(title)}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>`;
 
-/** The verification mail: the user's name escaped in HTML, the link in both bodies. */
-export function verificationMail(name: string, link: string, ttlHours: number): MailContent {
+/** The verification mail: the link in both bodies. `name` is null for an address not yet verified (see greeting). */
+export function verificationMail(name: string | null, link: string, ttlHours: number): MailContent {
+  const hello = greeting(name);
   return {
     subject: 'Confirm your e-mail address',
-    text: `Hello ${name},\n\nconfirm your e-mail address by opening this link within ${ttlHours} hours:\n\n${link}\n\nIf you did not sign up, ignore this mail.\n`,
+    text: `${hello.text}\n\nconfirm your e-mail address by opening this link within ${ttlHours} hours:\n\n${link}\n\nIf you did not sign up, ignore this mail.\n`,
     html: page('Confirm your e-mail address', [
-      `Hello ${escapeHtml(name)},`,
+      hello.html,
       `confirm your e-mail address by opening <a href="${escapeHtml(link)}">this link</a> within ${ttlHours} hours.`,
       'If you did not sign up, ignore this mail.',
     ]),
@@ -46,12 +55,13 @@ export function verificationMail(name: string, link: string, ttlHours: number): 
 }
 
 /** The reset mail. */
-export function resetMail(name: string, link: string, ttlMinutes: number): MailContent {
+export function resetMail(name: string | null, link: string, ttlMinutes: number): MailContent {
+  const hello = greeting(name);
   return {
     subject: 'Reset your password',
-    text: `Hello ${name},\n\nchoose a new password by opening this link within ${ttlMinutes} minutes:\n\n${link}\n\nIf you did not ask for it, ignore this mail: your password stays as it is.\n`,
+    text: `${hello.text}\n\nchoose a new password by opening this link within ${ttlMinutes} minutes:\n\n${link}\n\nIf you did not ask for it, ignore this mail: your password stays as it is.\n`,
     html: page('Reset your password', [
-      `Hello ${escapeHtml(name)},`,
+      hello.html,
       `choose a new password by opening <a href="${escapeHtml(link)}">this link</a> within ${ttlMinutes} minutes.`,
       'If you did not ask for it, ignore this mail: your password stays as it is.',
     ]),
@@ -59,12 +69,13 @@ export function resetMail(name: string, link: string, ttlMinutes: number): MailC
 }
 
 /** The notice after a password change: by a reset link (every device signed out) or by the signed-in owner (every other one). */
-export function passwordChangedMail(name: string, by: 'reset' | 'owner'): MailContent {
+export function passwordChangedMail(name: string | null, by: 'reset' | 'owner'): MailContent {
+  const hello = greeting(name);
   const devices = by === 'reset' ? 'every device was signed out' : 'every other device was signed out';
   const body = `your password was changed, and ${devices}. If it was not you, reset your password now.`;
   return {
     subject: 'Your password was changed',
-    text: `Hello ${name},\n\n${body}\n`,
-    html: page('Your password was changed', [`Hello ${escapeHtml(name)},`, escapeHtml(body)]),
+    text: `${hello.text}\n\n${body}\n`,
+    html: page('Your password was changed', [hello.html, escapeHtml(body)]),
   };
 }

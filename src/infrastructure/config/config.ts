@@ -61,6 +61,8 @@ const schema = object({
   EMAIL_VERIFICATION_TTL_SECONDS: positiveInt(86_400, 30 * 86_400),
   PASSWORD_RESET_MAX_PER_ADDRESS: positiveInt(3, 100),
   PASSWORD_RESET_WINDOW_SECONDS: positiveInt(3600, 86_400),
+  VERIFICATION_MAIL_MAX_PER_ADDRESS: positiveInt(3, 100),
+  VERIFICATION_MAIL_WINDOW_SECONDS: positiveInt(3600, 86_400),
   PUBLIC_APP_URL: string().trim().matches(/^https?:\/\/[^\s#?]+$/, 'PUBLIC_APP_URL must be an http(s) URL without query or fragment').default('http://localhost:5173'),
   REQUIRE_VERIFIED_EMAIL: string().oneOf(['true', 'false'], 'REQUIRE_VERIFIED_EMAIL must be true or false').default('false'),
   ALLOW_SIGNING_KEY_IN_DATA_DIR: string().oneOf(['true', 'false'], 'ALLOW_SIGNING_KEY_IN_DATA_DIR must be true or false').default('false'),
@@ -112,6 +114,7 @@ export interface Config {
     readonly resetTtlSeconds: number;
     readonly verificationTtlSeconds: number;
     readonly resetPerAddress: { readonly max: number; readonly windowSeconds: number };
+    readonly verificationPerAddress: { readonly max: number; readonly windowSeconds: number };
     readonly publicAppUrl: string;
     readonly requireVerifiedEmail: boolean;
     /** Unset: mails are written as files under DATA_DIR/mail. */
@@ -245,6 +248,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       resetTtlSeconds: env.PASSWORD_RESET_TTL_SECONDS,
       verificationTtlSeconds: env.EMAIL_VERIFICATION_TTL_SECONDS,
       resetPerAddress: { max: env.PASSWORD_RESET_MAX_PER_ADDRESS, windowSeconds: env.PASSWORD_RESET_WINDOW_SECONDS },
+      verificationPerAddress: { max: env.VERIFICATION_MAIL_MAX_PER_ADDRESS, windowSeconds: env.VERIFICATION_MAIL_WINDOW_SECONDS },
       publicAppUrl: env.PUBLIC_APP_URL,
       requireVerifiedEmail: env.REQUIRE_VERIFIED_EMAIL === 'true',
       smtpUrl: env.SMTP_URL,

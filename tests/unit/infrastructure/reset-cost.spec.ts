@@ -38,7 +38,7 @@ describe('a password-reset request costs the same whatever the address has in th
     });
     const handler = new RequestPasswordResetHandler(
       { users: new LmdbUserRepository(store), events, oneTimeTokens: new HmacOneTimeTokens(Buffer.alloc(32, 9)), clock: { now: () => NOW }, ids: new SequentialIds() },
-      { resetTtlSeconds: 1800, verificationTtlSeconds: 86_400, publicAppUrl: 'https://app.example', requireVerifiedEmail: false, resetPerAddress: { max: 3, windowSeconds: 3600 } },
+      { resetTtlSeconds: 1800, verificationTtlSeconds: 86_400, publicAppUrl: 'https://app.example', requireVerifiedEmail: false, resetPerAddress: { max: 3, windowSeconds: 3600 }, verificationPerAddress: { max: 3, windowSeconds: 3600 } },
     );
 
     for (const email of ['fresh@example.com', 'busy@example.com']) {

@@ -54,12 +54,12 @@ export class DeliverMailHandler {
     if (event.aggregateId === null) return null;
     const user = await this.deps.users.findById(event.aggregateId);
     if (!user) return null;
-    const name = user.name.value;
+    const name = user.emailVerified ? user.name.value : null;
     const content = this.render(event, name);
     return content && { to: event.payload.email, ...content, idempotencyKey: event.eventId };
   }
 
-  private render(event: RecordedEvent, name: string): MailContent | null {
+  private render(event: RecordedEvent, name: string | null): MailContent | null {
     const { oneTimeTokens } = this.deps;
     const userId = event.aggregateId ?? '';
     switch (event.type) {

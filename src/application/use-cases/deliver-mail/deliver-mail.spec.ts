@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
-import { worldWithAda } from '../../../../tests/support/mail-world.js';
+import { tokenIn, worldWithAda } from '../../../../tests/support/mail-world.js';
 
 describe('DeliverMailHandler', () => {
   it('retries a refused mail with exponential backoff, and sends it exactly once when the transport accepts', async () => {
@@ -40,11 +40,26 @@ describe('DeliverMailHandler', () => {
     expect(notice?.idempotencyKey).to.equal(world.store.events.find((event) => event.type === 'PasswordChanged')?.eventId);
   });
 
-  it('escapes the name in the HTML body and keeps it as typed in the text body', async () => {
+  it('keeps the text a sender chose out of mail to an unverified address: no name in the verification mail', async () => {
+    const world = inMemoryWorld();
+    const lure = 'Security team: your account is locked, visit https://evil.example/unlock';
+    await world.signUp.execute(aSignUpCommand({ email: 'victim@example.com', name: lure }));
+    await world.deliverMail.execute();
+    const [mail] = world.mail.delivered;
+    expect(mail?.subject).to.equal('Confirm your e-mail address');
+    expect(mail?.text).to.match(/^Hello,\n/).and.not.include('evil.example');
+    expect(mail?.html).to.not.include('evil.example');
+  });
+
+  it('greets a verified address by name: escaped in the HTML body, as typed in the text body', async () => {
     const world = inMemoryWorld();
     await world.signUp.execute(aSignUpCommand({ name: '<b>Ada</b> & "co"' }));
     await world.deliverMail.execute();
-    const [mail] = world.mail.delivered;
+    await world.verifyEmail.execute({ token: tokenIn(world.mail.delivered.at(-1)), metadata: aRequestMetadata() });
+    await world.requestPasswordReset.execute({ email: 'ada@example.com', metadata: aRequestMetadata() });
+    await world.deliverMail.execute();
+    const mail = world.mail.delivered.at(-1);
+    expect(mail?.subject).to.equal('Reset your password');
     expect(mail?.html).to.include('Hello &lt;b&gt;Ada&lt;/b&gt; &amp; &quot;co&quot;,').and.not.include('<b>Ada</b>');
     expect(mail?.text).to.include('Hello <b>Ada</b> & "co",');
   });

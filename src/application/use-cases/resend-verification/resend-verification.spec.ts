@@ -20,6 +20,21 @@ describe('ResendVerificationHandler', () => {
     expect(world.mail.delivered).to.have.length(2);
   });
 
+  it('mails an address at most verificationPerAddress.max times per window, the sign-up mail included; the same answer past it', async () => {
+    const { world, signedUp } = await worldWithAda({ mail: { verificationPerAddress: { max: 3, windowSeconds: 3600 } } });
+    for (let i = 0; i < 25; i++) {
+      world.clock.advance(1_000);
+      await world.resendVerification.execute({ userId: signedUp.user.id, metadata });
+    }
+    await world.deliverMail.execute();
+    expect(world.mail.delivered, 'sign-up + 2 resends, then nothing').to.have.length(3);
+
+    world.clock.advance(3600 * 1000);
+    await world.resendVerification.execute({ userId: signedUp.user.id, metadata });
+    await world.deliverMail.execute();
+    expect(world.mail.delivered, 'a new window: one more').to.have.length(4);
+  });
+
   it('records nothing and queues no mail for an address already verified', async () => {
     const { world, signedUp } = await worldWithAda();
     await world.deliverMail.execute();
