@@ -162,6 +162,16 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
     expect((await signOut(laptop.access, 'everywhere')).status).to.equal(400);
   });
 
+  it('sign-out with {"scope": null} is a 400 on scope and ends nothing; {} is local', async () => {
+    const { access } = await signUp();
+    const res = await postJson(service.url, '/auth/sign-out', { scope: null }, bearer(access));
+    expect(res.status).to.equal(400);
+    expect(res.body.errors).to.deep.equal([{ field: 'scope', message: 'must be one of local, others, global' }]);
+    expect((await me(access)).status).to.equal(200);
+    expect((await postJson(service.url, '/auth/sign-out', {}, bearer(access))).status).to.equal(204);
+    expect((await me(access)).status).to.equal(401);
+  });
+
   it('sign-out others ends every other session and keeps this one; global ends them all', async () => {
     const a = await signUp();
     const b = await signIn(a.email);
