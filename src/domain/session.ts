@@ -52,6 +52,13 @@ export interface SessionStart {
   readonly lifetimes: SessionLifetimes;
 }
 
+/**
+ * When a session ended, or ends unless refreshed: the earlier of its revocation and its deadline. A store sweeps a
+ * session once this has passed, so a revoked session goes at the next sweep, not at its deadline.
+ */
+export const endOf = (snapshot: Pick<SessionSnapshot, 'expiresAt' | 'revokedAt'>): Date =>
+  snapshot.revokedAt !== null && snapshot.revokedAt.getTime() < snapshot.expiresAt.getTime() ? snapshot.revokedAt : snapshot.expiresAt;
+
 const plusSeconds = (at: Date, seconds: number) => new Date(at.getTime() + seconds * 1000);
 const earlier = (a: Date, b: Date) => (a.getTime() <= b.getTime() ? a : b);
 
