@@ -41,7 +41,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     refreshSession: new RefreshHandler(ports, policies.sessions),
     signOut: new SignOutHandler(ports),
     revokeSession: new RevokeSessionHandler(ports),
-    changePassword: new ChangePasswordHandler(ports, throttle),
+    changePassword: new ChangePasswordHandler(ports, throttle, policies.sessions),
     requestPasswordReset: new RequestPasswordResetHandler(ports, policies.mail),
     confirmPasswordReset: new ConfirmPasswordResetHandler(ports, policies.mail),
     verifyEmail: new VerifyEmailHandler(ports, policies.mail),

@@ -1,7 +1,10 @@
 import type { DomainEvent } from './domain-event.js';
 
-/** Why a session ended. Set once, never cleared. */
-export type RevocationReason = 'sign_out' | 'revoked' | 'password_changed' | 'reuse_detected' | 'expired';
+/**
+ * Why a session ended. Set once, never cleared. `too_many_password_failures`: wrong current passwords were presented on
+ * it (a password change) as often as allowed.
+ */
+export type RevocationReason = 'sign_out' | 'revoked' | 'password_changed' | 'reuse_detected' | 'expired' | 'too_many_password_failures';
 
 export type SessionStarted = DomainEvent<'SessionStarted', { readonly email: string; readonly sessionId: string }>;
 export type SessionRevoked = DomainEvent<'SessionRevoked', { readonly email: string; readonly sessionId: string; readonly reason: RevocationReason }>;
@@ -35,6 +38,8 @@ export interface SessionSnapshot {
   readonly userAgent: string | null;
   /** Optimistic concurrency: bumped by every stored change; a save against another version is refused. */
   readonly version: number;
+  /** Wrong current passwords presented on this session (password changes); absent in records written before it: 0. */
+  readonly passwordFailures?: number;
 }
 
 export interface SessionStart {
@@ -46,6 +51,13 @@ export interface SessionStart {
   readonly userAgent: string | null;
   readonly lifetimes: SessionLifetimes;
 }
+
+/**
+ * When a session ended, or ends unless refreshed: the earlier of its revocation and its deadline. A store sweeps a
+ * session once this has passed, so a revoked session goes at the next sweep, not at its deadline.
+ */
+export const endOf = (snapshot: Pick<SessionSnapshot, 'expiresAt' | 'revokedAt'>): Date =>
+  snapshot.revokedAt !== null && snapshot.revokedAt.getTime() < snapshot.expiresAt.getTime() ? snapshot.revokedAt : snapshot.expiresAt;
 
 const plusSeconds = (at: Date, seconds: number) => new Date(at.getTime() + seconds * 1000);
 const earlier = (a: Date, b: Date) => (a.getTime() <= b.getTime() ? a : b);
@@ -69,14 +81,14 @@ export class Session {
     const session = new Session({
       id, userId, email, createdAt: at, lastUsedAt: at, absoluteExpiresAt,
       expiresAt: earlier(absoluteExpiresAt, plusSeconds(at, lifetimes.idleSeconds)),
-      generation: 0, rotatedAt: null, revokedAt: null, revokedReason: null, clientIp, userAgent, version: 0,
+      generation: 0, rotatedAt: null, revokedAt: null, revokedReason: null, clientIp, userAgent, version: 0, passwordFailures: 0,
     });
     session.pending.push({ type: 'SessionStarted', aggregateId: id, occurredAt: at, payload: { email, sessionId: id } });
     return session;
   }
 
   static restore(snapshot: SessionSnapshot): Session {
-    return new Session(snapshot);
+    return new Session({ ...snapshot, passwordFailures: snapshot.passwordFailures ?? 0 });
   }
 
   get id(): string {
@@ -130,6 +142,17 @@ export class Session {
       type: 'SessionRevoked', aggregateId: this.state.userId, occurredAt: at,
       payload: { email: this.state.email, sessionId: this.state.id, reason },
     });
+  }
+
+  /**
+   * A wrong current password was presented on this session: counted; at `maxFailures` the session ends
+   * (SessionRevoked, reason `too_many_password_failures`), so a stolen access token cannot keep guessing.
+   */
+  passwordCheckFailed(at: Date, maxFailures: number): void {
+    if (this.revoked) return;
+    const failures = (this.state.passwordFailures ?? 0) + 1;
+    this.state = { ...this.state, passwordFailures: failures };
+    if (failures >= maxFailures) this.revoke('too_many_password_failures', at);
   }
 
   /** A rotated refresh token came back outside the grace window: RefreshTokenReused, then the session ends. */

@@ -89,5 +89,32 @@ export function sessionRepositoryContract(adapter: string, makeStorage: StorageF
       expect((await sessions.findByUser(userId)).map((s) => s.id).sort()).to.deep.equal([refreshed.id, live.id].sort());
       expect(await sessions.findById(ended[0]?.id ?? '')).to.equal(null);
     });
+
+    it('reads per user the sessions not revoked only: a revoked one is no longer found by user, still by id until swept', async () => {
+      const userId = `user-${uuid()}`;
+      const [kept, ended] = [aSession(userId), aSession(userId, 1)];
+      for (const session of [kept, ended]) await sessions.add(session, recorded(session));
+      const loaded = (await sessions.findById(ended.id)) as Session;
+      loaded.revoke('sign_out', at(10));
+      expect(await sessions.save(loaded, recorded(loaded))).to.equal(true);
+
+      expect((await sessions.findByUser(userId)).map((s) => s.id)).to.deep.equal([kept.id]);
+      expect((await sessions.findById(ended.id))?.revoked).to.equal(true);
+    });
+
+    it('sweeps a revoked session once it is revoked, long before its expiresAt, and only then', async () => {
+      const userId = `user-${uuid()}`;
+      const [kept, ended] = [aSession(userId), aSession(userId)];
+      for (const session of [kept, ended]) await sessions.add(session, recorded(session));
+      const loaded = (await sessions.findById(ended.id)) as Session;
+      loaded.revoke('sign_out', at(10));
+      expect(await sessions.save(loaded, recorded(loaded))).to.equal(true);
+
+      expect(await sessions.removeExpired(at(9), 10)).to.equal(0);
+      expect(await sessions.removeExpired(at(10), 10)).to.equal(1);
+      expect(await sessions.findById(ended.id)).to.equal(null);
+      expect((await sessions.findById(kept.id))?.id).to.equal(kept.id);
+      expect(await sessions.removeExpired(at(10), 10)).to.equal(0);
+    });
   });
 }

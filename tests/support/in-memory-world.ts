@@ -22,11 +22,18 @@ import {
 
 export interface WorldOptions {
   readonly signInThrottle?: SignInThrottleSettings;
-  readonly sessions?: SessionSettings;
+  readonly sessions?: Partial<SessionSettings>;
   readonly mail?: Partial<MailSettings>;
   /** Ports to use instead of the in-memory ones (e.g. a store that is down). */
   readonly replace?: Partial<Ports>;
 }
+
+/** The session settings of the world unless a test says otherwise: the service's defaults. */
+export const DEFAULT_SESSION_SETTINGS: SessionSettings = {
+  lifetimes: { idleSeconds: 14 * 86_400, maxSeconds: 30 * 86_400 },
+  reuseGraceSeconds: 10,
+  passwordChangeMaxFailures: 5,
+};
 
 /**
  * The application wired to working in-memory adapters, no I/O, deterministic time and ids, built by the same
@@ -55,7 +62,7 @@ export function inMemoryWorld(options: WorldOptions = {}) {
   const ports: Ports = { ...adapters, ...options.replace };
   const useCases = buildUseCases(ports, {
     signInThrottle: options.signInThrottle ?? { maxFailures: 5, windowSeconds: 900 },
-    sessions: options.sessions ?? { lifetimes: { idleSeconds: 14 * 86_400, maxSeconds: 30 * 86_400 }, reuseGraceSeconds: 10 },
+    sessions: { ...DEFAULT_SESSION_SETTINGS, ...options.sessions },
     mail: {
       resetTtlSeconds: 1800,
       verificationTtlSeconds: 86_400,

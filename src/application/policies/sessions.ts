@@ -8,6 +8,8 @@ export interface SessionSettings {
   readonly lifetimes: SessionLifetimes;
   /** How long after a rotation the previous refresh token still answers the same successor; 0 disables. */
   readonly reuseGraceSeconds: number;
+  /** Wrong current passwords one session may present (password changes) before it ends (PASSWORD_CHANGE_MAX_FAILURES). */
+  readonly passwordChangeMaxFailures: number;
 }
 
 /** What every answer that signs a session in carries. */

@@ -9,7 +9,8 @@ export interface SignInThrottleSettings {
 
 /**
  * Per-account throttling read from the event log's per-e-mail record of failures, so it holds across instances
- * sharing the store. Counts the `SignInFailed` events for an e-mail within the window that are newer than its latest
+ * sharing the store. Counts the failed sign-ins (`SignInFailed`, except a wrong current password on a password change,
+ * which its session counts) for an e-mail within the window that are newer than its latest
  * `UserSignedIn`; at `maxFailures` it refuses until the oldest counted failure leaves the window.
  * A throttle, not a lockout: nobody can lock a victim out for longer than the window.
  */

@@ -10,7 +10,10 @@ export interface SessionRepository {
   /** Returns the session with this id, or null when there is none (never stored, or swept after it ended). */
   findById(id: string): Promise<Session | null>;
 
-  /** Every stored session of the user (live, ended or revoked, not yet swept), in no particular order; [] when none. */
+  /**
+   * The user's sessions that are not revoked (past a deadline but not yet swept included), in no particular order;
+   * [] when none. Reads those only: revoked sessions cost nothing here, however many the account had.
+   */
   findByUser(userId: string): Promise<Session[]>;
 
   /**
@@ -21,8 +24,9 @@ export interface SessionRepository {
   save(session: Session, events: readonly RecordedEvent[]): Promise<boolean>;
 
   /**
-   * Deletes at most `limit` sessions whose `expiresAt` is at or before `now`, oldest first, and returns how many.
-   * Idempotent; a session refreshed meanwhile (a later `expiresAt`) is kept.
+   * Deletes at most `limit` sessions that ended at or before `now` (past `expiresAt`, or revoked: at the earlier of
+   * `revokedAt` and `expiresAt`), those that ended first first, and returns how many. Idempotent; a session refreshed
+   * meanwhile (a later `expiresAt`) is kept.
    */
   removeExpired(now: Date, limit: number): Promise<number>;
 }

@@ -55,6 +55,7 @@ const schema = object({
   REFRESH_REUSE_GRACE_SECONDS: number().integer().min(0).max(300).default(10),
   REFRESH_TOKEN_SECRET: string().trim().min(32, 'REFRESH_TOKEN_SECRET must be at least 32 characters').optional(),
   SESSION_SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
+  PASSWORD_CHANGE_MAX_FAILURES: positiveInt(5, 100),
   EVENT_RETENTION_DAYS: positiveInt(90, 3650),
   EVENT_SWEEP_INTERVAL_SECONDS: positiveInt(3600, 86_400),
   PASSWORD_RESET_TTL_SECONDS: positiveInt(1800, 86_400),
@@ -131,6 +132,8 @@ export interface Config {
     /** Keys refresh tokens; when absent they are keyed from the JWT signing key. */
     readonly refreshTokenSecret: string | undefined;
     readonly sweepIntervalSeconds: number;
+    /** Wrong current passwords one session may present on a password change before it ends. */
+    readonly passwordChangeMaxFailures: number;
   };
   /** High-volume events (failed and successful sign-ins, session starts, mail requests) older than this are removed. */
   readonly retention: { readonly days: number; readonly sweepIntervalSeconds: number };
@@ -262,6 +265,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       reuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS,
       refreshTokenSecret: env.REFRESH_TOKEN_SECRET,
       sweepIntervalSeconds: env.SESSION_SWEEP_INTERVAL_SECONDS,
+      passwordChangeMaxFailures: env.PASSWORD_CHANGE_MAX_FAILURES,
     },
     retention: { days: env.EVENT_RETENTION_DAYS, sweepIntervalSeconds: env.EVENT_SWEEP_INTERVAL_SECONDS },
     rateLimit: {

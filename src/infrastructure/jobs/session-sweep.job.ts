@@ -11,7 +11,10 @@ export interface SweepSettings {
   readonly maxBatches: number;
 }
 
-/** Removes ended sessions in bounded batches (MongoDB's TTL index does the same; the sweep is harmless there). */
+/**
+ * Removes ended sessions in bounded batches: past a deadline, or revoked (from their revocation on, so a signed-out
+ * session is gone by the next sweep). MongoDB's TTL indexes do the same; the sweep is harmless there.
+ */
 export class SessionSweepJob implements PeriodicJob {
   readonly name = 'session sweep';
   readonly intervalMs: number;

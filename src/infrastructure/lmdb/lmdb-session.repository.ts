@@ -17,7 +17,8 @@ const fromStored = (s: StoredSession): Session =>
   });
 
 /**
- * Sessions in the LMDB environment, indexed by user and by expiry; a save is a compare-and-swap on `version`
+ * Sessions in the LMDB environment, indexed per user (those not revoked, by creation and by last use) and by when
+ * they end (revoked ones at their revocation, so the sweep takes them at once); a save is a compare-and-swap on `version`
  * inside the write transaction that also appends the events (LMDB has one writer at a time).
  */
 export class LmdbSessionRepository implements SessionRepository {
@@ -40,8 +41,8 @@ export class LmdbSessionRepository implements SessionRepository {
   }
 
   async findByUser(userId: string): Promise<Session[]> {
-    const keys = this.store.sessionsByUser.getKeys({ start: [userId, ''], end: [userId, '\uffff'] });
-    return Promise.resolve([...keys].flatMap(([, id]) => {
+    const keys = this.store.liveSessionsByUser.getKeys({ start: [userId, 0], end: [userId, Number.MAX_SAFE_INTEGER] });
+    return Promise.resolve([...keys].flatMap(([, , id]) => {
       const stored = this.store.sessions.get(id);
       return stored ? [fromStored(stored)] : [];
     }));
@@ -52,24 +53,22 @@ export class LmdbSessionRepository implements SessionRepository {
     return this.store.transaction(() => {
       const current = this.store.sessions.get(snapshot.id);
       if (current?.version !== snapshot.version) return false;
-      void this.store.sessionsByExpiry.remove([current.expiresAt, current.id]);
-      this.store.putSessionInTransaction(toStoredSession(snapshot, snapshot.version + 1));
+      this.store.putSessionInTransaction(toStoredSession(snapshot, snapshot.version + 1), current);
       this.store.appendEventsInTransaction(events);
       return true;
     });
   }
 
   async removeExpired(now: Date, limit: number): Promise<number> {
-    const due = [...this.store.sessionsByExpiry.getKeys({ start: [0, ''], end: [now.getTime() + 1, ''], limit })];
+    const due = [...this.store.sessionsByEnd.getKeys({ start: [0, ''], end: [now.getTime() + 1, ''], limit })];
     if (due.length === 0) return 0;
     return this.store.transaction(() => {
       let removed = 0;
-      for (const [expiresAt, id] of due) {
+      for (const [endsAt, id] of due) {
         const current = this.store.sessions.get(id);
-        void this.store.sessionsByExpiry.remove([expiresAt, id]);
-        if (!current || current.expiresAt !== expiresAt) continue;
-        void this.store.sessions.remove(id);
-        void this.store.sessionsByUser.remove([current.userId, id]);
+        void this.store.sessionsByEnd.remove([endsAt, id]);
+        if (!current || this.store.endKeyOf(current)[0] !== endsAt) continue;
+        this.store.removeSessionInTransaction(current);
         removed += 1;
       }
       return removed;

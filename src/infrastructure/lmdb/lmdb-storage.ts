@@ -26,11 +26,17 @@ const openStore = (dataDir: string, minFreeBytes: number): LmdbStore => {
  * The embedded store in DATA_DIR (STORAGE=lmdb, the default), behind every storage port, with the retention pruner
  * and the size metrics. Throws a DATA_DIR failure naming the cause when the directory is not writable.
  */
-export function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbStorageConfig): Promise<Storage> {
+export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbStorageConfig): Promise<Storage> {
   ensureWritableDataDir(dataDir);
   const store = openStore(dataDir, minFreeBytes);
+  try {
+    await store.migrateSessionIndexes();
+  } catch (error) {
+    await store.close();
+    throw dataDirFailure(dataDir, 'the LMDB store cannot be re-indexed', error);
+  }
   let closing: Promise<void> | undefined;
-  return Promise.resolve({
+  return {
     users: new LmdbUserRepository(store),
     userViews: new LmdbUserReadModel(store),
     events: new LmdbEventLog(store),
@@ -40,5 +46,5 @@ export function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbStorageC
     pruner: new LmdbEventPruner(store),
     sizes: () => ({ sizeBytes: store.sizeBytes(), freeBytes: freeBytes(store.dataDir) }),
     close: () => (closing ??= store.close()),
-  });
+  };
 }

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionRepository } from '../../application/ports/session-repository.port.js';
-import { Session } from '../../domain/session.js';
+import { Session, endOf } from '../../domain/session.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
 /** Sessions in memory; each method checks and writes in one synchronous step (atomic on Node's one thread). */
@@ -22,14 +22,14 @@ export class InMemorySessionRepository implements SessionRepository {
 
   async findByUser(userId: string): Promise<Session[]> {
     await Promise.resolve();
-    return [...this.store.sessions.values()].filter((s) => s.userId === userId).map((s) => Session.restore(structuredClone(s)));
+    return this.store.liveSessionsOf(userId).map((s) => Session.restore(structuredClone(s)));
   }
 
   async save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {
     await Promise.resolve();
     const snapshot = session.snapshot();
     if (this.store.sessions.get(snapshot.id)?.version !== snapshot.version) return false;
-    this.store.sessions.set(snapshot.id, structuredClone({ ...snapshot, version: snapshot.version + 1 }));
+    this.store.putSession({ ...snapshot, version: snapshot.version + 1 });
     this.store.appendEvents(events);
     return true;
   }
@@ -37,10 +37,10 @@ export class InMemorySessionRepository implements SessionRepository {
   async removeExpired(now: Date, limit: number): Promise<number> {
     await Promise.resolve();
     const expired = [...this.store.sessions.values()]
-      .filter((s) => s.expiresAt.getTime() <= now.getTime())
-      .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+      .filter((s) => endOf(s).getTime() <= now.getTime())
+      .sort((a, b) => endOf(a).getTime() - endOf(b).getTime())
       .slice(0, limit);
-    for (const s of expired) this.store.sessions.delete(s.id);
+    for (const s of expired) this.store.deleteSession(s);
     return expired.length;
   }
 }

@@ -21,6 +21,8 @@ export class InMemoryStore {
   readonly events: RecordedEvent[] = [];
   readonly eventIds = new Set<string>();
   readonly sessions = new Map<string, SessionSnapshot>();
+  /** Per user: the ids of its sessions that are not revoked (what per-account reads walk). */
+  readonly liveSessionIdsByUser = new Map<string, Set<string>>();
   /** Mails not yet sent, by event id, in the order their events were appended. */
   readonly outbox = new Map<string, OutboxEntry>();
   private isClosed = false;
@@ -45,9 +47,30 @@ export class InMemoryStore {
     mailRequests: mapTable(this.mailRequests),
   };
 
-  /** Stores a new session (by copy). */
+  /** Stores a session's state (by copy), new or changed, and keeps the per-user index of those not revoked. */
   putSession(snapshot: SessionSnapshot): void {
     this.sessions.set(snapshot.id, structuredClone(snapshot));
+    const live = this.liveSessionIdsByUser.get(snapshot.userId) ?? new Set<string>();
+    if (snapshot.revokedAt === null) live.add(snapshot.id);
+    else live.delete(snapshot.id);
+    if (live.size > 0) this.liveSessionIdsByUser.set(snapshot.userId, live);
+    else this.liveSessionIdsByUser.delete(snapshot.userId);
+  }
+
+  /** Forgets a session and its index entry. */
+  deleteSession(snapshot: SessionSnapshot): void {
+    this.sessions.delete(snapshot.id);
+    const live = this.liveSessionIdsByUser.get(snapshot.userId);
+    live?.delete(snapshot.id);
+    if (live?.size === 0) this.liveSessionIdsByUser.delete(snapshot.userId);
+  }
+
+  /** The snapshots of the user's sessions that are not revoked (by reference: copy before handing out). */
+  liveSessionsOf(userId: string): SessionSnapshot[] {
+    return [...(this.liveSessionIdsByUser.get(userId) ?? [])].flatMap((id) => {
+      const snapshot = this.sessions.get(id);
+      return snapshot ? [snapshot] : [];
+    });
   }
 
   /** Appends events (an eventId already stored is skipped) and applies every projection to each new one, in one step. */

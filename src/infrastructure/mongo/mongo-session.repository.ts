@@ -26,7 +26,7 @@ export class MongoSessionRepository implements SessionRepository {
   }
 
   async findByUser(userId: string): Promise<Session[]> {
-    const docs = await this.store.guarded((signal) => this.store.sessions.find({ userId }, { signal }).toArray());
+    const docs = await this.store.guarded((signal) => this.store.sessions.find({ userId, revokedAt: null }, { signal }).toArray());
     return docs.map(fromDocument);
   }
 
@@ -44,9 +44,10 @@ export class MongoSessionRepository implements SessionRepository {
   }
 
   async removeExpired(now: Date, limit: number): Promise<number> {
-    const due = await this.store.guarded((signal) => this.store.sessions.find({ expiresAt: { $lte: now } }, { projection: { _id: 1 }, signal }).sort({ expiresAt: 1 }).limit(limit).toArray());
+    const ended = { $or: [{ expiresAt: { $lte: now } }, { revokedAt: { $lte: now } }] };
+    const due = await this.store.guarded((signal) => this.store.sessions.find(ended, { projection: { _id: 1 }, signal }).limit(limit).toArray());
     if (due.length === 0) return 0;
-    const removed = await this.store.guarded(() => this.store.sessions.deleteMany({ _id: { $in: due.map((doc) => doc._id) }, expiresAt: { $lte: now } }));
+    const removed = await this.store.guarded(() => this.store.sessions.deleteMany({ _id: { $in: due.map((doc) => doc._id) }, ...ended }));
     return removed.deletedCount;
   }
 }

@@ -21,7 +21,10 @@ export interface EventProjection<Row> {
 export interface ProjectedRows {
   /** The delivery state of a mail still to send, by its event's id (see outbox-entry.ts). */
   readonly outbox: OutboxEntry;
-  /** The failed sign-ins of one e-mail since its last successful one, by e-mail (see sign-in-failures.ts). */
+  /**
+   * The failed sign-ins of one e-mail since its last successful one, by e-mail (see sign-in-failures.ts). A wrong
+   * current password on a password change is not one: it is counted on its session instead.
+   */
   readonly signInFailures: number[];
   /** The reset and verification mails asked for one address, by purpose and address (see mail-requests.ts). */
   readonly mailRequests: number[];
@@ -37,7 +40,7 @@ export const PROJECTIONS: { readonly [K in ProjectionName]: EventProjection<Proj
   signInFailures: {
     changeOf: (event) => {
       if (event.type === 'UserSignedIn') return { key: event.payload.email, change: { kind: 'remove' } };
-      if (event.type !== 'SignInFailed') return null;
+      if (event.type !== 'SignInFailed' || event.payload.reason === 'wrong_current_password') return null;
       const at = event.occurredAt.getTime();
       return { key: event.payload.email, change: { kind: 'update', next: (current) => withFailureAt(current, at) } };
     },

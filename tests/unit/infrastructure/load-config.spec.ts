@@ -76,4 +76,11 @@ describe('loadConfig', () => {
     expect(failure({ MONGODB_TIMEOUT_MS: '30000' })).to.include('MONGODB_TIMEOUT_MS').and.include('HTTP request timeout');
     expect(failure({ MONGODB_TIMEOUT_MS: '0' })).to.include('MONGODB_TIMEOUT_MS');
   });
+
+  it('reads the session limits: wrong current passwords per session (default 5, 1 to 100)', () => {
+    expect(loadConfig({}).sessions.passwordChangeMaxFailures).to.equal(5);
+    expect(loadConfig({ PASSWORD_CHANGE_MAX_FAILURES: '3' }).sessions.passwordChangeMaxFailures).to.equal(3);
+    expect(failure({ PASSWORD_CHANGE_MAX_FAILURES: '0' })).to.include('PASSWORD_CHANGE_MAX_FAILURES');
+    expect(failure({ PASSWORD_CHANGE_MAX_FAILURES: '101' })).to.include('PASSWORD_CHANGE_MAX_FAILURES');
+  });
 });

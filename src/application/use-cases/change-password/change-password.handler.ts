@@ -2,10 +2,10 @@ import { InvalidInput } from '../../../domain/domain-error.js';
 import { PlainPassword } from '../../../domain/password.js';
 import { requireAll } from '../../../domain/validation.js';
 import { InvalidToken } from '../../errors.js';
-import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { RecordedEvent, RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { uncommon } from '../../policies/password-policy.js';
-import { revokeSessions } from '../../policies/sessions.js';
+import { type SessionSettings, revokeSessions } from '../../policies/sessions.js';
 import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
 import type { Principal } from '../../shared/principal.js';
 import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
@@ -30,14 +30,16 @@ export class ChangePasswordHandler {
   constructor(
     private readonly deps: Pick<Ports, 'users' | 'sessions' | 'events' | 'hasher' | 'blocklist' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
+    private readonly settings: Pick<SessionSettings, 'passwordChangeMaxFailures'>,
   ) {}
 
   /**
-   * Throws InvalidInput (every field at once; `currentpassword` when it does not match, which counts as a failed
-   * sign-in for the throttle), TooManyAttempts while the account is throttled, or InvalidToken for an unknown subject.
+   * Throws InvalidInput (every field at once; `currentpassword` when it does not match, which is counted on the
+   * caller's session, not as a failed sign-in: at `passwordChangeMaxFailures` that session ends), TooManyAttempts
+   * while the account's sign-in is throttled, or InvalidToken for an unknown subject.
    */
   async execute(command: ChangePasswordCommand): Promise<AccountResource> {
-    const { users, sessions, events, hasher, blocklist, clock, ids } = this.deps;
+    const { users, sessions, hasher, blocklist, clock, ids } = this.deps;
     let verified: string | null = null;
     let newHash: string | null = null;
     return untilCommitted(async () => {
@@ -51,7 +53,7 @@ export class ChangePasswordHandler {
       if (user.passwordHash !== verified) {
         if (!(await hasher.verify(user.passwordHash, input.current))) {
           user.recordFailedSignIn(clock.now(), 'wrong_current_password');
-          await events.append(recordEvents(user.pullEvents(), ids, command.metadata));
+          await this.countFailure(command, recordEvents(user.pullEvents(), ids, command.metadata));
           throw new InvalidInput([{ field: 'currentpassword', message: 'is incorrect' }]);
         }
         verified = user.passwordHash;
@@ -66,6 +68,20 @@ export class ChangePasswordHandler {
       if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata)))) return CHANGED;
       await endOthers();
       return toAccountResource(user);
+    });
+  }
+
+  /**
+   * Records the failed check (SignInFailed, reason wrong_current_password) with the caller's session's count of them,
+   * in one write; the count reaching the limit ends that session. Without a live session only the event is recorded.
+   */
+  private async countFailure(command: ChangePasswordCommand, failed: readonly RecordedEvent[]): Promise<void> {
+    const { sessions, events, clock, ids } = this.deps;
+    await untilCommitted(async () => {
+      const session = await sessions.findById(command.principal.sessionId);
+      if (!session || session.revoked) return events.append(failed);
+      session.passwordCheckFailed(clock.now(), this.settings.passwordChangeMaxFailures);
+      return (await sessions.save(session, [...failed, ...recordEvents(session.pullEvents(), ids, command.metadata)])) ? undefined : CHANGED;
     });
   }
 }

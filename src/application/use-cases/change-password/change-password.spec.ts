@@ -74,4 +74,28 @@ describe('ChangePasswordHandler (changePassword)', () => {
     const { change } = await adaOnTwoDevices();
     expect(await rejection(change(OLD, NEW, { userId: 'no-such-user', sessionId: 'no-such-session' }))).to.be.instanceOf(InvalidToken);
   });
+
+  it("counts wrong current passwords per session, apart from sign-in: the owner's sign-in is never throttled by them", async () => {
+    const { world, change } = await adaOnTwoDevices();
+    for (let i = 0; i < 5; i++) expect(await rejection(change('not the password', NEW))).to.be.instanceOf(InvalidInput);
+
+    expect((await world.signIn.execute(aSignInCommand({ password: OLD }))).user.email).to.equal('ada@example.com');
+    expect(await world.events.recentSignInFailures('ada@example.com')).to.deep.equal([]);
+  });
+
+  it('ends the session after PASSWORD_CHANGE_MAX_FAILURES wrong current passwords: its token is refused, the others live on', async () => {
+    const { world, laptop, phone, principal, change } = await adaOnTwoDevices();
+    for (let i = 0; i < 4; i++) await rejection(change('not the password', NEW));
+    expect(await world.authenticate.execute({ accessToken: laptop.accessToken })).to.deep.equal(principal);
+
+    const fifth = await rejection(change('not the password', NEW));
+    expect((fifth as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    expect(await rejection(world.authenticate.execute({ accessToken: laptop.accessToken }))).to.be.instanceOf(InvalidToken);
+    expect((await world.authenticate.execute({ accessToken: phone.accessToken })).userId).to.equal(laptop.user.id);
+    const revoked = world.store.events.flatMap((event) => (event.type === 'SessionRevoked' ? [event.payload] : []));
+    expect(revoked).to.deep.equal([{ email: 'ada@example.com', sessionId: principal.sessionId, reason: 'too_many_password_failures' }]);
+    expect(world.store.events.filter((event) => event.type === 'SignInFailed')).to.have.length(5);
+    expect((await world.signIn.execute(aSignInCommand({ password: OLD }))).user.email).to.equal('ada@example.com');
+  });
 });
+

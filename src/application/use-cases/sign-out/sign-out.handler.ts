@@ -9,7 +9,10 @@ export type SignOutScope = (typeof SIGN_OUT_SCOPES)[number];
 
 export interface SignOutCommand {
   readonly principal: Principal;
-  /** `local` (this session, the default), `others` (every other session of the account) or `global` (all of them). */
+  /**
+   * `local` (this session, the default when absent), `others` (every other session of the account) or `global` (all
+   * of them). Null is not absent: it is refused like any other value that is not a scope.
+   */
   readonly scope: unknown;
   readonly metadata: RequestMetadata;
 }
@@ -20,9 +23,9 @@ const isScope = (value: unknown): value is SignOutScope => SIGN_OUT_SCOPES.inclu
 export class SignOutHandler {
   constructor(private readonly deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>) {}
 
-  /** Throws InvalidInput for an unknown scope. Idempotent: signing out an ended session again changes nothing. */
+  /** Throws InvalidInput for an unknown scope (null included). Idempotent: signing out an ended session again changes nothing. */
   async execute(command: SignOutCommand): Promise<void> {
-    const scope = command.scope ?? 'local';
+    const scope = command.scope === undefined ? 'local' : command.scope;
     if (!isScope(scope)) throw new InvalidInput([{ field: 'scope', message: `must be one of ${SIGN_OUT_SCOPES.join(', ')}` }]);
     const { userId, sessionId } = command.principal;
     const ids =

@@ -81,4 +81,14 @@ describe('SignOutHandler (signOut)', () => {
     expect(await live()).to.deep.equal(['laptop', 'phone', 'tablet', 'grace']);
     expect(revocations()).to.deep.equal([]);
   });
+
+  it('answers a null scope with InvalidInput on scope (only an absent scope means local) and ends nothing', async () => {
+    const { live, revocations, signOut } = await adaOnThreeDevices();
+    const error = await rejection(signOut(null));
+
+    expect(error).to.be.instanceOf(InvalidInput);
+    expect((error as InvalidInput).issues).to.deep.equal([{ field: 'scope', message: 'must be one of local, others, global' }]);
+    expect(await live()).to.deep.equal(['laptop', 'phone', 'tablet', 'grace']);
+    expect(revocations()).to.deep.equal([]);
+  });
 });
