@@ -2,7 +2,8 @@
 # Multi-stage build: compile with the dev toolchain, install production dependencies on the same Debian
 # (bookworm, glibc) as the runtime so the native modules (argon2, lmdb, msgpackr-extract) use their prebuilt
 # binaries, and run as the unprivileged `node` user on a slim image without npm scripts or dev dependencies.
-# Node 24, an LTS line (package.json: engines >=22.12; Node 20 is end of life); CI tests the lowest supported line, 22.
+# Node 24, an LTS line (package.json: engines >=22.14, the first Node with the Node-API 10 that argon2's binary
+# declares; Node 20 is end of life); CI tests the newest 22 and the floor itself, 22.14.0.
 ARG BUILD_IMAGE=node:24-bookworm
 ARG RUNTIME_IMAGE=node:24-bookworm-slim
 
