@@ -77,3 +77,19 @@ describe('HTTP: slow clients meet the documented deadlines', () => {
     expect((await http(service.url, '/health/live', { method: 'GET' })).status).to.equal(200);
   });
 });
+
+describe('HTTP: a body that stalls mid-way (issue 23, finding 13)', () => {
+  let service: TestService;
+  // The idle deadline comes first here, as it can with the defaults (both 30 s): the stall must still get its 408.
+  before(async () => (service = await startTestService({ ...DEADLINES, REQUEST_TIMEOUT_MS: '5000', IDLE_TIMEOUT_MS: '800' })));
+  after(() => service.dispose());
+
+  it('is answered 408 with the error envelope and Connection: close when the socket falls idle, not closed silently', async () => {
+    const head = 'POST /auth/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n';
+    const ended = await slowClient(service.url, head + '{"email":"ada@', '');
+    expect(ended.answer).to.match(/^HTTP\/1\.1 408 /);
+    expect(ended.answer.toLowerCase()).to.include('connection: close');
+    expect(ended.answer).to.include('{"message":"Request timeout","errors":[{"field":null,"message":"the request did not arrive in time"}]}');
+    expect(ended.afterMs).to.be.within(800, 800 + 1000 + SLACK_MS);
+  });
+});

@@ -1,8 +1,9 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import { ServiceUnavailable } from '../../application/errors.js';
 import type { HashingAdmission } from '../../application/ports/hashing-admission.port.js';
-import { mapError } from './shared/error-mapper.js';
+import { HttpError, mapError } from './shared/error-mapper.js';
 import { type AuthOperation, type HttpObserver, authOutcomeOf } from './http-observer.js';
 import type { ShutdownState } from './shutdown-state.js';
 
@@ -62,16 +63,37 @@ export function edgeShedding(options: EdgeSheddingOptions): FastifyServerFactory
       return error instanceof ServiceUnavailable;
     }
   };
+  const timeout = mapError(new HttpError('REQUEST_TIMEOUT'));
+  const timeoutBody = Buffer.from(JSON.stringify(timeout.body));
+  /** The request on each socket and its answer, until the answer is sent (a socket carries one request at a time). */
+  const inFlight = new WeakMap<Socket, { readonly request: IncomingMessage; readonly response: ServerResponse }>();
+  /**
+   * A socket silent for IDLE_TIMEOUT_MS: a request whose body stopped arriving gets the table's 408 (rather than a
+   * silent close); an idle one is closed. Node's own deadlines (headers, whole request) answer 408 themselves.
+   */
+  const timedOut = (socket: Socket): void => {
+    const current = inFlight.get(socket);
+    if (!current || current.request.complete || current.response.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const { response } = current;
+    response.writeHead(timeout.status, { ...options.headers, ...timeout.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(timeoutBody.length) });
+    response.end(timeoutBody, () => socket.destroy());
+    options.logger.info({ status: timeout.status }, 'request body stalled: answered 408');
+  };
   return (handler) => {
     const { headers: headersTimeout, request: requestTimeout, checkInterval, keepAlive } = options.timeoutsMs;
     const serverOptions = { headersTimeout: Math.min(headersTimeout, requestTimeout), requestTimeout, connectionsCheckingInterval: checkInterval, keepAliveTimeout: keepAlive };
     const server: Server = createServer(serverOptions, (request, response) => {
+      inFlight.set(request.socket, { request, response });
+      response.once('close', () => inFlight.delete(request.socket));
       const route = request.method === 'POST' ? pathOf(request.url) : '';
       const operation = options.hashingRoutes.get(route);
       if (operation !== undefined && !options.shutdown.stopping && refused()) shed(request, response, route, operation);
       else handler(request, response);
     });
-    server.setTimeout(options.timeoutsMs.connection);
+    server.setTimeout(options.timeoutsMs.connection, (socket: Socket) => timedOut(socket));
     return server;
   };
 }

@@ -10,6 +10,7 @@ export type TransportErrorCode =
   | 'RATE_LIMITED'
   | 'MISSING_TOKEN'
   | 'SHUTTING_DOWN'
+  | 'REQUEST_TIMEOUT'
   | 'INTERNAL';
 
 /** Every code an error answer can carry. */
@@ -114,6 +115,10 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
   STORE_UNAVAILABLE: {
     status: 503, message: UNAVAILABLE_MESSAGE, issues: body('store unavailable'), outcome: 'store_unavailable', headers: ['retry-after'],
     description: 'The store is unreachable or cannot write; see Retry-After',
+  },
+  REQUEST_TIMEOUT: {
+    status: 408, message: 'Request timeout', issues: body('the request did not arrive in time'), outcome: 'timeout', headers: ['connection'],
+    description: 'Request timeout: the body stopped arriving (IDLE_TIMEOUT_MS) or took longer than REQUEST_TIMEOUT_MS; the connection is closed',
   },
   SHUTTING_DOWN: {
     status: 503, message: UNAVAILABLE_MESSAGE, issues: body('shutting down'), outcome: 'shed', headers: ['retry-after', 'connection'],

@@ -84,7 +84,7 @@ export const RATE_LIMITED_PREFIX = '/auth/';
 /** The error codes every operation of this shape can answer whatever its use case does: the transport's. */
 export function impliedErrors(operation: AnyOperation): ErrorCode[] {
   return [
-    ...(operation.body ? (['INVALID_INPUT', 'MALFORMED_BODY', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
+    ...(operation.body ? (['INVALID_INPUT', 'MALFORMED_BODY', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT'] as const) : []),
     ...(operation.auth === 'bearer' ? (['MISSING_TOKEN', 'INVALID_TOKEN'] as const) : []),
     ...(operation.hashes ? (['OVERLOADED'] as const) : []),
     ...(operation.path.startsWith(RATE_LIMITED_PREFIX) ? (['RATE_LIMITED'] as const) : []),
