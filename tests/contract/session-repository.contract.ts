@@ -116,5 +116,31 @@ export function sessionRepositoryContract(adapter: string, makeStorage: StorageF
       expect((await sessions.findById(kept.id))?.id).to.equal(kept.id);
       expect(await sessions.removeExpired(at(10), 10)).to.equal(0);
     });
+
+    it('saves many sessions in one compare-and-swap: all with their events, or, when one is stale, none and no event', async () => {
+      const userId = `user-${uuid()}`;
+      const all = [aSession(userId), aSession(userId), aSession(userId)];
+      for (const session of all) await sessions.add(session, recorded(session));
+      const load = async () => Promise.all(all.map(async (session) => (await sessions.findById(session.id)) as Session));
+
+      const stale = await load();
+      const [first] = await load();
+      first?.rotate(at(5), LIFETIMES);
+      expect(await sessions.save(first as Session, [])).to.equal(true);
+      for (const session of stale) session.revoke('sign_out', at(10));
+      expect(await sessions.saveMany(stale, stale.flatMap(recorded))).to.equal(false);
+      expect((await sessions.findByUser(userId)).map((s) => s.revoked)).to.deep.equal([false, false, false]);
+      expect((await storage.events.findByAggregate(userId, { limit: 10, cursor: null })).events).to.deep.equal([]);
+
+      const fresh = await load();
+      for (const session of fresh) session.revoke('sign_out', at(10));
+      expect(await sessions.saveMany(fresh, fresh.flatMap(recorded))).to.equal(true);
+      expect(await sessions.findByUser(userId)).to.deep.equal([]);
+      expect((await sessions.findById(all[0]?.id ?? ''))?.revoked).to.equal(true);
+      const revokedEvents = (await storage.events.findByAggregate(userId, { limit: 10, cursor: null })).events;
+      expect(revokedEvents.map((event) => event.type)).to.deep.equal(['SessionRevoked', 'SessionRevoked', 'SessionRevoked']);
+      expect(await sessions.saveMany(fresh, [])).to.equal(false);
+      expect(await sessions.saveMany([], [])).to.equal(true);
+    });
   });
 }

@@ -5,6 +5,8 @@ import type { PasswordHasher } from '../../src/application/ports/password-hasher
 import { InvalidToken, ServiceUnavailable } from '../../src/application/errors.js';
 import type { EventLog, EventPage, RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
+import type { SessionRepository } from '../../src/application/ports/session-repository.port.js';
+import type { Session } from '../../src/domain/session.js';
 import type { User } from '../../src/domain/user.js';
 import type { HashingAdmission } from '../../src/application/ports/hashing-admission.port.js';
 import type { MailSender, OutgoingMail } from '../../src/application/ports/mail-sender.port.js';
@@ -195,5 +197,42 @@ export class MailboxSender implements MailSender {
       throw new Error('451 try again later');
     }
     this.delivered.push(mail);
+  }
+}
+
+/**
+ * A working session repository (the one given) that counts the writes made through it: each `add`, `save` and
+ * `saveMany` is one commit of the store. For the cost of ending many sessions, which must not grow with their number.
+ */
+export class WriteCountingSessions implements SessionRepository {
+  writes = 0;
+
+  constructor(private readonly inner: SessionRepository) {}
+
+  add(session: Session, events: readonly RecordedEvent[]): Promise<void> {
+    this.writes += 1;
+    return this.inner.add(session, events);
+  }
+
+  findById(id: string): Promise<Session | null> {
+    return this.inner.findById(id);
+  }
+
+  findByUser(userId: string): Promise<Session[]> {
+    return this.inner.findByUser(userId);
+  }
+
+  save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {
+    this.writes += 1;
+    return this.inner.save(session, events);
+  }
+
+  saveMany(sessions: readonly Session[], events: readonly RecordedEvent[]): Promise<boolean> {
+    this.writes += 1;
+    return this.inner.saveMany(sessions, events);
+  }
+
+  removeExpired(now: Date, limit: number): Promise<number> {
+    return this.inner.removeExpired(now, limit);
   }
 }

@@ -24,6 +24,8 @@ export interface WorldOptions {
   readonly signInThrottle?: SignInThrottleSettings;
   readonly sessions?: Partial<SessionSettings>;
   readonly mail?: Partial<MailSettings>;
+  /** The store behind the in-memory adapters, when the test made it (to wrap an adapter over it in `replace`). */
+  readonly store?: InMemoryStore;
   /** Ports to use instead of the in-memory ones (e.g. a store that is down). */
   readonly replace?: Partial<Ports>;
 }
@@ -40,7 +42,7 @@ export const DEFAULT_SESSION_SETTINGS: SessionSettings = {
  * registry as the service (`buildUseCases`): a new use case appears here without any edit.
  */
 export function inMemoryWorld(options: WorldOptions = {}) {
-  const store = new InMemoryStore();
+  const store = options.store ?? new InMemoryStore();
   const { close: _close, ...storage } = memoryStorageOver(store);
   const tokens = new FakeTokenIssuer();
   const adapters = {

@@ -59,23 +59,34 @@ export function openSession(
   return { session, events: recordEvents(session.pullEvents(), deps.ids, metadata) };
 }
 
+/** The most sessions ended in one write; more are ended in several writes of this many (one, with the cap). */
+export const REVOCATION_BATCH = 500;
+
 /**
- * Ends each session for `reason` (SessionRevoked each). A concurrent change of a session (a refresh) makes its
- * compare-and-swap fail: it is reloaded and revoked again, so no revocation is lost (a session that keeps changing
- * under it makes it throw ServiceUnavailable rather than give up silently). Already ended ones are skipped.
+ * Ends each of the given sessions for `reason` (SessionRevoked each), in one store write per REVOCATION_BATCH
+ * sessions (`saveMany`, a compare-and-swap of them all), not one per session. A concurrent change of one of them (a
+ * refresh) makes the write fail: the batch is reloaded and revoked again, so no revocation is lost (sessions that
+ * keep changing under it make it throw ServiceUnavailable rather than give up silently). Already ended ones, and ids
+ * no longer stored, are skipped; nothing is written when none is left.
  */
 export async function revokeSessions(
   deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>,
-  sessionIds: readonly string[],
+  sessions: readonly Session[],
   reason: RevocationReason,
   metadata: RequestMetadata,
 ): Promise<void> {
-  for (const id of sessionIds) {
+  for (let start = 0; start < sessions.length; start += REVOCATION_BATCH) {
+    let batch: readonly (Session | null)[] = sessions.slice(start, start + REVOCATION_BATCH);
+    const batchIds = batch.flatMap((session) => (session ? [session.id] : []));
     await untilCommitted(async () => {
-      const session = await deps.sessions.findById(id);
-      if (!session || session.revoked) return;
-      session.revoke(reason, deps.clock.now());
-      return (await deps.sessions.save(session, recordEvents(session.pullEvents(), deps.ids, metadata))) ? undefined : CHANGED;
+      const ending = batch.filter((session): session is Session => session !== null && !session.revoked);
+      if (ending.length === 0) return;
+      const at = deps.clock.now();
+      for (const session of ending) session.revoke(reason, at);
+      const events = recordEvents(ending.flatMap((session) => session.pullEvents()), deps.ids, metadata);
+      if (await deps.sessions.saveMany(ending, events)) return;
+      batch = await Promise.all(batchIds.map((id) => deps.sessions.findById(id)));
+      return CHANGED;
     });
   }
 }

@@ -24,6 +24,14 @@ export interface SessionRepository {
   save(session: Session, events: readonly RecordedEvent[]): Promise<boolean>;
 
   /**
+   * Compare-and-swap of many sessions in one write (one transaction): stores every session's new state and the events
+   * only if each stored version is still the one it was loaded with, and returns true; returns false, writing none of
+   * them and no event, when any one changed meanwhile (reload and decide again). An empty list writes nothing and is
+   * true. Atomic in every adapter; its cost is one commit, not one per session.
+   */
+  saveMany(sessions: readonly Session[], events: readonly RecordedEvent[]): Promise<boolean>;
+
+  /**
    * Deletes at most `limit` sessions that ended at or before `now` (past `expiresAt`, or revoked: at the earlier of
    * `revokedAt` and `expiresAt`), those that ended first first, and returns how many. Idempotent; a session refreshed
    * meanwhile (a later `expiresAt`) is kept.

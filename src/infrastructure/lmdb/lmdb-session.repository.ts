@@ -59,6 +59,18 @@ export class LmdbSessionRepository implements SessionRepository {
     });
   }
 
+  async saveMany(sessions: readonly Session[], events: readonly RecordedEvent[]): Promise<boolean> {
+    if (sessions.length === 0 && events.length === 0) return true;
+    const snapshots = sessions.map((session) => session.snapshot());
+    return this.store.transaction(() => {
+      const current = snapshots.map((snapshot) => this.store.sessions.get(snapshot.id));
+      if (snapshots.some((snapshot, i) => current[i]?.version !== snapshot.version)) return false;
+      snapshots.forEach((snapshot, i) => this.store.putSessionInTransaction(toStoredSession(snapshot, snapshot.version + 1), current[i]));
+      this.store.appendEventsInTransaction(events);
+      return true;
+    });
+  }
+
   async removeExpired(now: Date, limit: number): Promise<number> {
     const due = [...this.store.sessionsByEnd.getKeys({ start: [0, ''], end: [now.getTime() + 1, ''], limit })];
     if (due.length === 0) return 0;

@@ -34,6 +34,15 @@ export class InMemorySessionRepository implements SessionRepository {
     return true;
   }
 
+  async saveMany(sessions: readonly Session[], events: readonly RecordedEvent[]): Promise<boolean> {
+    await Promise.resolve();
+    const snapshots = sessions.map((session) => session.snapshot());
+    if (snapshots.some((snapshot) => this.store.sessions.get(snapshot.id)?.version !== snapshot.version)) return false;
+    for (const snapshot of snapshots) this.store.putSession({ ...snapshot, version: snapshot.version + 1 });
+    this.store.appendEvents(events);
+    return true;
+  }
+
   async removeExpired(now: Date, limit: number): Promise<number> {
     await Promise.resolve();
     const expired = [...this.store.sessions.values()]

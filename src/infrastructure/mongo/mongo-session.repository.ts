@@ -5,6 +5,8 @@ import { fromSessionDocument as fromDocument, toSessionDocument as toDocument } 
 import { translated } from './mongo-errors.js';
 import type { MongoStore } from './mongo-store.js';
 
+/** Thrown inside a transaction to abort it when one of the sessions it swaps changed meanwhile (never escapes). */
+class StaleSessions extends Error {}
 
 /** Sessions in MongoDB; a save is a compare-and-swap on `version` in the transaction that appends the events. */
 export class MongoSessionRepository implements SessionRepository {
@@ -41,6 +43,30 @@ export class MongoSessionRepository implements SessionRepository {
         return true;
       }),
     );
+  }
+
+  async saveMany(sessions: readonly Session[], events: readonly RecordedEvent[]): Promise<boolean> {
+    if (sessions.length === 0 && events.length === 0) return true;
+    const replacements = sessions.map((session) => {
+      const snapshot = session.snapshot();
+      const { _id, ...next } = toDocument(snapshot, snapshot.version + 1);
+      return { replaceOne: { filter: { _id, version: snapshot.version }, replacement: next } };
+    });
+    try {
+      await translated(() =>
+        this.store.transaction(async (tx) => {
+          if (replacements.length > 0) {
+            const swapped = await this.store.sessions.bulkWrite(replacements, { session: tx, ordered: true });
+            if (swapped.matchedCount !== replacements.length) throw new StaleSessions();
+          }
+          await this.store.appendEvents(events, tx);
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof StaleSessions) return false;
+      throw error;
+    }
   }
 
   async removeExpired(now: Date, limit: number): Promise<number> {

@@ -59,7 +59,7 @@ export class ChangePasswordHandler {
         verified = user.passwordHash;
       }
       const endOthers = async () => {
-        const others = (await sessions.findByUser(user.id)).map((session) => session.id).filter((id) => id !== command.principal.sessionId);
+        const others = (await sessions.findByUser(user.id)).filter((session) => session.id !== command.principal.sessionId);
         await revokeSessions(this.deps, others, 'password_changed', command.metadata);
       };
       await endOthers();

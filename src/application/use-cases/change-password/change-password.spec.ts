@@ -5,6 +5,9 @@ import type { Principal } from '../../shared/principal.js';
 import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
+import { WriteCountingSessions } from '../../../../tests/support/fakes.js';
+import { InMemoryStore } from '../../../infrastructure/memory/in-memory-store.js';
+import { InMemorySessionRepository } from '../../../infrastructure/memory/in-memory-session.repository.js';
 
 const OLD = 'analytical engine 1843';
 const NEW = 'difference engine 1822';
@@ -97,5 +100,20 @@ describe('ChangePasswordHandler (changePassword)', () => {
     expect(world.store.events.filter((event) => event.type === 'SignInFailed')).to.have.length(5);
     expect((await world.signIn.execute(aSignInCommand({ password: OLD }))).user.email).to.equal('ada@example.com');
   });
-});
 
+  it('ends 40 other sessions in one store write of sessions, however many there are', async () => {
+    const store = new InMemoryStore();
+    const counted = new WriteCountingSessions(new InMemorySessionRepository(store));
+    const world = inMemoryWorld({ store, replace: { sessions: counted } });
+    const here = await world.signUp.execute(aSignUpCommand({ password: OLD }));
+    for (let i = 0; i < 40; i++) await world.signIn.execute(aSignInCommand({ password: OLD }));
+    const principal = await world.authenticate.execute({ accessToken: here.accessToken });
+
+    counted.writes = 0;
+    await world.changePassword.execute({ principal, currentPassword: OLD, newPassword: NEW, metadata });
+
+    expect(counted.writes).to.equal(1);
+    expect(world.store.events.filter((event) => event.type === 'SessionRevoked')).to.have.length(40);
+    expect((await world.ports.sessions.findByUser(here.user.id)).map((session) => session.id)).to.deep.equal([principal.sessionId]);
+  });
+});

@@ -37,7 +37,7 @@ export class ConfirmPasswordResetHandler {
         user: account,
         password: uncommon(blocklist, PlainPassword.choose(command.newPassword, email, 'newpassword'), 'newpassword'),
       });
-      const endAll = async () => revokeSessions(this.deps, (await sessions.findByUser(user.id)).map((session) => session.id), 'password_changed', command.metadata);
+      const endAll = async () => revokeSessions(this.deps, await sessions.findByUser(user.id), 'password_changed', command.metadata);
       await endAll();
       newHash ??= await hasher.hash(password);
       user.resetPassword(newHash, clock.now());

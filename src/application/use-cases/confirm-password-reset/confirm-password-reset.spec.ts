@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { aRequestMetadata, aSignInCommand } from '../../../../tests/support/builders.js';
 import type { WorldOptions } from '../../../../tests/support/in-memory-world.js';
 import { issuesOf, tokenIn, worldWithAda } from '../../../../tests/support/mail-world.js';
-import { UuidShapedIds } from '../../../../tests/support/fakes.js';
+import { UuidShapedIds, WriteCountingSessions } from '../../../../tests/support/fakes.js';
+import { InMemoryStore } from '../../../infrastructure/memory/in-memory-store.js';
+import { InMemorySessionRepository } from '../../../infrastructure/memory/in-memory-session.repository.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { InvalidRefreshToken } from '../../errors.js';
 
@@ -77,5 +79,19 @@ describe('ConfirmPasswordResetHandler', () => {
     expect(issuesOf(both).map((issue) => issue.field)).to.deep.equal(['token', 'newpassword']);
     const weakOnly = await rejection(world.confirmPasswordReset.execute({ token, newPassword: 'short', metadata }));
     expect(issuesOf(weakOnly).map((issue) => issue.field)).to.deep.equal(['newpassword']);
+  });
+
+  it('ends 40 sessions in one store write of sessions, however many there are', async () => {
+    const store = new InMemoryStore();
+    const counted = new WriteCountingSessions(new InMemorySessionRepository(store));
+    const { world, token } = await resetLink({ store, replace: { sessions: counted } });
+    for (let i = 0; i < 39; i++) await world.signIn.execute(aSignInCommand());
+
+    counted.writes = 0;
+    const user = await world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata });
+
+    expect(counted.writes).to.equal(1);
+    expect(world.store.events.filter((event) => event.type === 'SessionRevoked')).to.have.length(40);
+    expect(await world.ports.sessions.findByUser(user.id)).to.deep.equal([]);
   });
 });

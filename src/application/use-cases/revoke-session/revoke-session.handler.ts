@@ -18,6 +18,6 @@ export class RevokeSessionHandler {
   async execute(command: RevokeSessionCommand): Promise<void> {
     const session = await this.deps.sessions.findById(command.sessionId);
     if (!session || session.userId !== command.principal.userId || !session.isLive(this.deps.clock.now())) throw new SessionNotFound();
-    await revokeSessions(this.deps, [session.id], 'revoked', command.metadata);
+    await revokeSessions(this.deps, [session], 'revoked', command.metadata);
   }
 }

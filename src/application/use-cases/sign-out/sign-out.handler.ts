@@ -19,7 +19,10 @@ export interface SignOutCommand {
 
 const isScope = (value: unknown): value is SignOutScope => SIGN_OUT_SCOPES.includes(value as SignOutScope);
 
-/** Ends sessions at once: their access tokens and refresh tokens are refused from the next request on. */
+/**
+ * Ends sessions at once: their access tokens and refresh tokens are refused from the next request on. Ending many
+ * costs one store write (see revokeSessions), not one per session.
+ */
 export class SignOutHandler {
   constructor(private readonly deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>) {}
 
@@ -28,10 +31,10 @@ export class SignOutHandler {
     const scope = command.scope === undefined ? 'local' : command.scope;
     if (!isScope(scope)) throw new InvalidInput([{ field: 'scope', message: `must be one of ${SIGN_OUT_SCOPES.join(', ')}` }]);
     const { userId, sessionId } = command.principal;
-    const ids =
+    const ending =
       scope === 'local'
-        ? [sessionId]
-        : (await this.deps.sessions.findByUser(userId)).map((session) => session.id).filter((id) => scope === 'global' || id !== sessionId);
-    await revokeSessions(this.deps, ids, 'sign_out', command.metadata);
+        ? [await this.deps.sessions.findById(sessionId)].filter((session) => session !== null)
+        : (await this.deps.sessions.findByUser(userId)).filter((session) => scope === 'global' || session.id !== sessionId);
+    await revokeSessions(this.deps, ending, 'sign_out', command.metadata);
   }
 }

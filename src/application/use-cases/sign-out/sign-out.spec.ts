@@ -4,6 +4,9 @@ import { InvalidInput } from '../../../domain/domain-error.js';
 import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
+import { WriteCountingSessions } from '../../../../tests/support/fakes.js';
+import { InMemoryStore } from '../../../infrastructure/memory/in-memory-store.js';
+import { InMemorySessionRepository } from '../../../infrastructure/memory/in-memory-session.repository.js';
 
 const metadata = aRequestMetadata();
 
@@ -90,5 +93,21 @@ describe('SignOutHandler (signOut)', () => {
     expect((error as InvalidInput).issues).to.deep.equal([{ field: 'scope', message: 'must be one of local, others, global' }]);
     expect(await live()).to.deep.equal(['laptop', 'phone', 'tablet', 'grace']);
     expect(revocations()).to.deep.equal([]);
+  });
+
+  it('ends 40 other sessions in one store write, and records a SessionRevoked for each', async () => {
+    const store = new InMemoryStore();
+    const counted = new WriteCountingSessions(new InMemorySessionRepository(store));
+    const world = inMemoryWorld({ store, replace: { sessions: counted } });
+    const here = await world.signUp.execute(aSignUpCommand());
+    for (let i = 0; i < 40; i++) await world.signIn.execute(aSignInCommand());
+    const principal = await world.authenticate.execute({ accessToken: here.accessToken });
+
+    counted.writes = 0;
+    await world.signOut.execute({ principal, scope: 'others', metadata });
+
+    expect(counted.writes).to.equal(1);
+    expect(world.store.events.filter((event) => event.type === 'SessionRevoked')).to.have.length(40);
+    expect(await world.ports.sessions.findByUser(here.user.id)).to.have.length(1);
   });
 });
