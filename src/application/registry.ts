@@ -38,7 +38,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
   return {
     signUp: new SignUpHandler(ports, policies.sessions),
     signIn: new SignInHandler(ports, throttle, policies.sessions, policies.mail.requireVerifiedEmail),
-    refreshSession: new RefreshHandler(ports, policies.sessions),
+    refreshSession: new RefreshHandler(ports, policies.sessions, policies.mail.requireVerifiedEmail),
     signOut: new SignOutHandler(ports),
     revokeSession: new RevokeSessionHandler(ports),
     changePassword: new ChangePasswordHandler(ports, throttle, policies.sessions),
@@ -48,7 +48,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     resendVerification: new ResendVerificationHandler(ports, policies.mail),
     deliverMail: new DeliverMailHandler(ports, policies.mail, policies.delivery),
     changeProfile: new ChangeProfileHandler(ports),
-    authenticate: new AuthenticateHandler(ports),
+    authenticate: new AuthenticateHandler(ports, policies.mail.requireVerifiedEmail),
     getCurrentUser: new GetCurrentUserHandler(ports),
     getAccountActivity: new GetAccountActivityHandler(ports),
     exportAccount: new ExportAccountHandler(ports),

@@ -1,21 +1,37 @@
-import { InvalidToken } from '../../errors.js';
+import { EmailNotVerified, InvalidToken } from '../../errors.js';
 import type { Ports } from '../../ports/ports.js';
 import type { Principal } from '../../shared/principal.js';
 
 export interface AuthenticateQuery {
   /** The raw access token the client presented. */
   readonly accessToken: string;
+  /** The one thing an unverified account may do when REQUIRE_VERIFIED_EMAIL is on: ask for another verification mail. */
+  readonly allowUnverified?: boolean;
 }
 
-/** Every authenticated route starts here: the token must verify AND its session must be live now. Writes nothing. */
+/**
+ * Every authenticated route starts here: the token must verify AND its session must be live now; with
+ * REQUIRE_VERIFIED_EMAIL, the account's address must be verified too (but for `allowUnverified`). Writes nothing.
+ */
 export class AuthenticateHandler {
-  constructor(private readonly deps: Pick<Ports, 'verifier' | 'sessionViews' | 'clock'>) {}
+  constructor(
+    private readonly deps: Pick<Ports, 'verifier' | 'sessionViews' | 'userViews' | 'clock'>,
+    private readonly requireVerifiedEmail = false,
+  ) {}
 
-  /** Returns the principal; throws InvalidToken for a token that does not verify, names no session, or whose session ended. */
+  /**
+   * Returns the principal; throws InvalidToken for a token that does not verify, names no session, or whose session
+   * ended, and EmailNotVerified for an account whose address is not verified when that is required.
+   */
   async execute(query: AuthenticateQuery): Promise<Principal> {
     const { userId, sessionId } = await this.deps.verifier.verify(query.accessToken);
     if (sessionId === null) throw new InvalidToken();
     if (!(await this.deps.sessionViews.isLive(sessionId, userId, this.deps.clock.now()))) throw new InvalidToken();
+    if (this.requireVerifiedEmail && query.allowUnverified !== true) {
+      const user = await this.deps.userViews.findById(userId);
+      if (!user) throw new InvalidToken();
+      if (!user.emailverified) throw new EmailNotVerified();
+    }
     return { userId, sessionId };
   }
 }

@@ -1,5 +1,5 @@
 import { rawText, requireAll } from '../../../domain/validation.js';
-import { InvalidRefreshToken } from '../../errors.js';
+import { EmailNotVerified, InvalidRefreshToken } from '../../errors.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { type SessionSettings, tokensFor } from '../../policies/sessions.js';
@@ -21,9 +21,13 @@ export class RefreshHandler {
   constructor(
     private readonly deps: Pick<Ports, 'users' | 'sessions' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly settings: SessionSettings,
+    private readonly requireVerifiedEmail = false,
   ) {}
 
-  /** Throws InvalidInput for a missing token, InvalidRefreshToken for an unknown, expired, revoked or reused token (ending the session on reuse). */
+  /**
+   * Throws InvalidInput for a missing token, InvalidRefreshToken for an unknown, expired, revoked or reused token
+   * (ending the session on reuse), EmailNotVerified for an unverified account when REQUIRE_VERIFIED_EMAIL is on.
+   */
   async execute(command: RefreshCommand): Promise<AuthResult> {
     const { users, sessions, refreshTokens, clock, ids } = this.deps;
     const { token } = requireAll({ token: rawText('refreshtoken', command.refreshToken === '' ? undefined : command.refreshToken) });
@@ -44,6 +48,7 @@ export class RefreshHandler {
       }
       const user = await users.findById(session.userId);
       if (!user) throw new InvalidRefreshToken();
+      if (this.requireVerifiedEmail && !user.emailVerified) throw new EmailNotVerified();
       return { user: toAccountResource(user), ...(await tokensFor(this.deps, session)) };
     });
   }

@@ -2,6 +2,7 @@ import { invalid, requireAll } from '../../../domain/validation.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import type { MailSettings } from '../../policies/mail.js';
+import { revokeSessions } from '../../policies/sessions.js';
 import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
 import { redeem } from '../../shared/one-time-token.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
@@ -11,10 +12,14 @@ export interface VerifyEmailCommand {
   readonly metadata: RequestMetadata;
 }
 
-/** Proves the address from the link of the verification mail. */
+/**
+ * Proves the address from the link of the verification mail. With REQUIRE_VERIFIED_EMAIL, every session opened before
+ * ends: they were opened before anyone proved the address (perhaps by someone who signed up with another's address
+ * and waits for its owner to click), so the owner signs in afresh.
+ */
 export class VerifyEmailHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly settings: MailSettings,
   ) {}
 
@@ -25,6 +30,7 @@ export class VerifyEmailHandler {
       const { user } = requireAll({
         user: account.ok && account.value.emailVerified ? invalid<typeof account.value>('token', 'is invalid, expired or already used') : account,
       });
+      if (this.settings.requireVerifiedEmail) await revokeSessions(this.deps, await this.deps.sessions.findByUser(user.id), 'email_verified', command.metadata);
       user.verifyEmail(this.deps.clock.now());
       return (await this.deps.users.save(user, recordEvents(user.pullEvents(), this.deps.ids, command.metadata))) ? toAccountResource(user) : CHANGED;
     });

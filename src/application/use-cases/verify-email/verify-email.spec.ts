@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { EmailNotVerified } from '../../errors.js';
+import { EmailNotVerified, InvalidRefreshToken, InvalidToken } from '../../errors.js';
 import { aRequestMetadata, aSignInCommand } from '../../../../tests/support/builders.js';
+import { UuidShapedIds } from '../../../../tests/support/fakes.js';
 import { issuesOf, tokenIn, worldWithAda } from '../../../../tests/support/mail-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 
@@ -40,6 +41,35 @@ describe('VerifyEmailHandler', () => {
       await world.deliverMail.execute();
       await world.verifyEmail.execute({ token: tokenIn(world.mail.delivered[0]), metadata });
       expect((await world.signIn.execute(aSignInCommand())).user.emailverified).to.equal(true);
+    });
+
+    it('with requireVerifiedEmail, the session sign-up opens is good for nothing but asking for another verification mail', async () => {
+      const { world, signedUp } = await worldWithAda({ mail: { requireVerifiedEmail: true }, replace: { ids: new UuidShapedIds() } });
+      expect(await rejection(world.authenticate.execute({ accessToken: signedUp.accessToken }))).to.be.instanceOf(EmailNotVerified);
+      expect(await rejection(world.refreshSession.execute({ refreshToken: signedUp.refreshToken, metadata }))).to.be.instanceOf(EmailNotVerified);
+      const principal = await world.authenticate.execute({ accessToken: signedUp.accessToken, allowUnverified: true });
+      expect(principal.userId).to.equal(signedUp.user.id);
+    });
+
+    it('with requireVerifiedEmail, verifying the address ends every session opened before it (whoever signed up with it)', async () => {
+      const { world, signedUp } = await worldWithAda({ mail: { requireVerifiedEmail: true }, replace: { ids: new UuidShapedIds() } });
+      await world.deliverMail.execute();
+      await world.verifyEmail.execute({ token: tokenIn(world.mail.delivered[0]), metadata });
+
+      expect(await rejection(world.authenticate.execute({ accessToken: signedUp.accessToken, allowUnverified: true }))).to.be.instanceOf(InvalidToken);
+      expect(await rejection(world.refreshSession.execute({ refreshToken: signedUp.refreshToken, metadata }))).to.be.instanceOf(InvalidRefreshToken);
+      const ended = world.store.events.filter((event) => event.type === 'SessionRevoked').map((event) => (event.payload as { reason: string }).reason);
+      expect(ended).to.deep.equal(['email_verified']);
+      const signedIn = await world.signIn.execute(aSignInCommand());
+      expect((await world.authenticate.execute({ accessToken: signedIn.accessToken })).userId).to.equal(signedUp.user.id);
+    });
+
+    it('without it, the session sign-up opens works at once and outlives the verification', async () => {
+      const { world, signedUp } = await worldWithAda({ replace: { ids: new UuidShapedIds() } });
+      expect((await world.authenticate.execute({ accessToken: signedUp.accessToken })).userId).to.equal(signedUp.user.id);
+      await world.deliverMail.execute();
+      await world.verifyEmail.execute({ token: tokenIn(world.mail.delivered[0]), metadata });
+      expect((await world.authenticate.execute({ accessToken: signedUp.accessToken })).userId).to.equal(signedUp.user.id);
     });
   });
 });

@@ -22,6 +22,6 @@ export const refreshSession = defineOperation({
     description: 'New tokens; the refresh token presented is now the previous one',
     data: sessionTokensData,
   },
-  errors: ['INVALID_REFRESH_TOKEN', 'STORE_UNAVAILABLE'],
+  errors: ['INVALID_REFRESH_TOKEN', 'EMAIL_NOT_VERIFIED', 'STORE_UNAVAILABLE'],
   run: async ({ body, meta }, { refreshSession }) => sessionTokens(await refreshSession.execute({ refreshToken: body.refreshtoken, metadata: meta })),
 });

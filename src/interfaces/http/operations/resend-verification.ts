@@ -9,6 +9,7 @@ export const resendVerification = defineOperation({
   summary: 'Ask for another verification mail for the signed-in account',
   tag: 'mail',
   auth: 'bearer',
+  allowsUnverified: true,
   hashes: false,
   body: { schema: object({}), optional: true, description: 'None needed: an empty object, or no body at all' },
   success: {

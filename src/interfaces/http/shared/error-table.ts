@@ -74,7 +74,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
   },
   EMAIL_NOT_VERIFIED: {
     status: 403, message: 'Email address not verified', issues: [], outcome: 'unverified',
-    description: 'The address is not verified yet and REQUIRE_VERIFIED_EMAIL is on (only after the right password)',
+    description: 'The address is not verified yet and REQUIRE_VERIFIED_EMAIL is on (at sign-in only after the right password); only a new verification mail may be asked for',
   },
   NOT_FOUND: {
     status: 404, message: 'Not found', issues: body('no such route or method'), outcome: 'error',

@@ -59,6 +59,8 @@ export interface Operation<B extends object = object, A extends Auth = Auth> {
   readonly description?: string;
   readonly tag: Tag;
   readonly auth: A;
+  /** A bearer operation an account may call before its address is verified when REQUIRE_VERIFIED_EMAIL is on (resend). */
+  readonly allowsUnverified?: boolean;
   /** Whether it hashes a password: then hashing admission refuses it at the edge when capacity is exhausted (503). */
   readonly hashes: boolean;
   /** The outcome metrics this operation reports, if any (sign-up and sign-in). */
@@ -86,6 +88,7 @@ export function impliedErrors(operation: AnyOperation): ErrorCode[] {
   return [
     ...(operation.body ? (['INVALID_INPUT', 'MALFORMED_BODY', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT'] as const) : []),
     ...(operation.auth === 'bearer' ? (['MISSING_TOKEN', 'INVALID_TOKEN'] as const) : []),
+    ...(operation.auth === 'bearer' && operation.allowsUnverified !== true ? (['EMAIL_NOT_VERIFIED'] as const) : []),
     ...(operation.hashes ? (['OVERLOADED'] as const) : []),
     ...(operation.path.startsWith(RATE_LIMITED_PREFIX) ? (['RATE_LIMITED'] as const) : []),
     'INTERNAL',
