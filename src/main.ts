@@ -5,7 +5,7 @@ import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
 import { listenFailure } from './infrastructure/config/startup-checks.js';
 import { configuredThreadPoolSize, threadPoolSizeFor } from './infrastructure/config/thread-pool.cjs';
-import { installRejectionPolicy } from './infrastructure/process-policy.js';
+import { installRejectionPolicy, routeConsoleToLogger } from './infrastructure/process-policy.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { buildHttpServer } from './interfaces/http/server.js';
 import { ShutdownState } from './interfaces/http/shutdown-state.js';
@@ -85,7 +85,13 @@ const warnOnSmallThreadPool = (service: RunningService) => {
 /** Starts the service from the command line, stopping it gracefully on SIGTERM or SIGINT (src/start.cts calls it). */
 export async function runFromCommandLine(): Promise<void> {
   const starting = startService();
-  void starting.then((service) => installRejectionPolicy(service.app.log as Logger), () => undefined);
+  void starting.then(
+    (service) => {
+      installRejectionPolicy(service.app.log as Logger);
+      routeConsoleToLogger(service.app.log);
+    },
+    () => undefined,
+  );
   const stop = (signal: string) => {
     const deadline = (ms: number) => setTimeout(() => process.exit(1), ms).unref();
     const startGrace = deadline(SHUTDOWN_GRACE_MS);
