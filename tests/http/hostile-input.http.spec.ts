@@ -105,17 +105,20 @@ describe('HTTP: hostile input', () => {
 });
 
 describe('HTTP: slow clients', () => {
-  it('closes a connection that stalls in the middle of a request (connection timeout)', async function () {
+  it('answers 408 and closes a connection that stalls in the middle of a request (connection timeout)', async function () {
     this.timeout(10_000);
     const app = buildHttpServer(httpServerOptions(captureLogs('silent').logger, { timeoutsMs: { connection: 300, request: 300 } }));
     const url = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
     try {
       const socket = connect(Number(url.port), url.hostname);
       await once(socket, 'connect');
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
       socket.write('POST /auth/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"em');
       const closed = await Promise.race([once(socket, 'close').then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000))]);
       socket.destroy();
       expect(closed, 'the server closed the stalled connection').to.equal(true);
+      expect(answer, 'after answering 408').to.match(/^HTTP\/1\.1 408 /);
     } finally {
       await app.close();
     }
