@@ -142,5 +142,28 @@ export function sessionRepositoryContract(adapter: string, makeStorage: StorageF
       expect(await sessions.saveMany(fresh, [])).to.equal(false);
       expect(await sessions.saveMany([], [])).to.equal(true);
     });
+
+    it('finds the sessions beyond the `keep` most recently used, least recently used first, at most `max`, revoked ones left out', async () => {
+      const userId = `user-${uuid()}`;
+      const all = [0, 1, 2, 3, 4].map((start) => aSession(userId, start));
+      for (const session of all) await sessions.add(session, recorded(session));
+      const use = async (session: Session | undefined, seconds: number) => {
+        const loaded = (await sessions.findById(session?.id ?? '')) as Session;
+        loaded.rotate(at(seconds), LIFETIMES);
+        expect(await sessions.save(loaded, [])).to.equal(true);
+      };
+      await use(all[0], 50);
+      const revoked = (await sessions.findById(all[1]?.id ?? '')) as Session;
+      revoked.revoke('sign_out', at(60));
+      expect(await sessions.save(revoked, recorded(revoked))).to.equal(true);
+      const ids = async (keep: number, max: number) => (await sessions.leastRecentlyUsed(userId, keep, max)).map((s) => s.id);
+
+      expect(await ids(1, 10)).to.deep.equal([all[2]?.id, all[3]?.id, all[4]?.id]);
+      expect(await ids(2, 10)).to.deep.equal([all[2]?.id, all[3]?.id]);
+      expect(await ids(0, 2)).to.deep.equal([all[2]?.id, all[3]?.id]);
+      expect(await ids(4, 10)).to.deep.equal([]);
+      expect(await ids(9, 10)).to.deep.equal([]);
+      expect(await sessions.leastRecentlyUsed(`user-${uuid()}`, 0, 10)).to.deep.equal([]);
+    });
   });
 }

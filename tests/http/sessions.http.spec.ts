@@ -9,6 +9,7 @@ import { type TestService, startTestService } from '../support/test-service.js';
 const IDLE = 600;
 const MAX = 1800;
 const GRACE = 10;
+const CAP = 5;
 const INVALID_REFRESH = { message: 'Invalid refresh token', errors: [{ field: 'refreshtoken', message: 'is invalid, expired or revoked' }] };
 const PASSWORD = 'analytical engine 1843';
 
@@ -33,6 +34,7 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
         SESSION_IDLE_TIMEOUT_SECONDS: String(IDLE),
         SESSION_MAX_LIFETIME_SECONDS: String(MAX),
         REFRESH_REUSE_GRACE_SECONDS: String(GRACE),
+        SESSIONS_MAX_PER_ACCOUNT: String(CAP),
         RATE_LIMIT_MAX: '100000',
       },
       { clock },
@@ -211,6 +213,28 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
     expect(notMine.body).to.deep.equal(missing.body);
     expect(notMine.body).to.deep.equal({ message: 'Session not found', errors: [{ field: null, message: 'no such session' }] });
     expect((await me(second.access)).status).to.equal(200);
+  });
+
+  it('keeps at most SESSIONS_MAX_PER_ACCOUNT sessions: a sign-in beyond it ends the least recently used one (401), shown as evicted', async () => {
+    const first = await signUp('first-device');
+    clock.advance(1000);
+    const second = await signIn(first.email, 'second-device');
+    clock.advance(1000);
+    const refreshedFirst = tokensOf(await refresh(first.refresh));
+    const rest: Tokens[] = [];
+    for (let i = 0; i < CAP - 1; i++) {
+      clock.advance(1000);
+      rest.push(await signIn(first.email, `device-${i}`));
+    }
+    expect((await me(second.access)).status, 'the least recently used').to.equal(401);
+    expect((await refresh(second.refresh)).status).to.equal(401);
+    for (const { access } of [refreshedFirst, ...rest]) expect((await me(access)).status).to.equal(200);
+    const listed = (await sessionsOf(refreshedFirst.access)).body.data.sessions;
+    expect(listed).to.have.length(CAP);
+    expect(listed.map((s: { userAgent: string }) => s.userAgent)).to.not.include('second-device');
+    const feed = (await http(service.url, '/auth/me/activity', { method: 'GET', headers: bearer(refreshedFirst.access) })).body.data.events;
+    expect(feed[0]).to.deep.include({ type: 'session_revoked', reason: 'evicted' });
+    expect(feed.filter((e: { reason?: string }) => e.reason === 'evicted')).to.have.length(1);
   });
 
   it('changes the password: every other session ends, this one stays, and the new password signs in', async () => {

@@ -221,6 +221,10 @@ export class WriteCountingSessions implements SessionRepository {
     return this.inner.findByUser(userId);
   }
 
+  leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {
+    return this.inner.leastRecentlyUsed(userId, keep, max);
+  }
+
   save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {
     this.writes += 1;
     return this.inner.save(session, events);

@@ -17,6 +17,13 @@ export interface SessionRepository {
   findByUser(userId: string): Promise<Session[]>;
 
   /**
+   * The user's sessions that are not revoked beyond its `keep` most recently used ones (by `lastUsedAt`, then id),
+   * least recently used first, at most `max`; [] when it has `keep` or fewer (or none). What a sign-in over the
+   * per-account cap ends. Counts the sessions on an index and reads at most `max` of them. Read-only.
+   */
+  leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]>;
+
+  /**
    * Compare-and-swap: stores the session's new state and its events only if the stored version is still the one it
    * was loaded with, and returns true; returns false, writing nothing, when another writer got there first (reload
    * and decide again). Atomic in every adapter.

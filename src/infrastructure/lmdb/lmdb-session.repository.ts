@@ -48,6 +48,17 @@ export class LmdbSessionRepository implements SessionRepository {
     }));
   }
 
+  async leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {
+    const range = () => ({ start: [userId, 0], end: [userId, Number.MAX_SAFE_INTEGER] });
+    const beyond = Math.min(this.store.liveSessionsByUse.getKeysCount(range()) - keep, max);
+    if (beyond <= 0) return Promise.resolve([]);
+    const keys = [...this.store.liveSessionsByUse.getKeys({ ...range(), limit: beyond })];
+    return Promise.resolve(keys.flatMap(([, , id]) => {
+      const stored = this.store.sessions.get(id);
+      return stored ? [fromStored(stored)] : [];
+    }));
+  }
+
   async save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {
     const snapshot = session.snapshot();
     return this.store.transaction(() => {
@@ -63,9 +74,7 @@ export class LmdbSessionRepository implements SessionRepository {
     if (sessions.length === 0 && events.length === 0) return true;
     const snapshots = sessions.map((session) => session.snapshot());
     return this.store.transaction(() => {
-      const current = snapshots.map((snapshot) => this.store.sessions.get(snapshot.id));
-      if (snapshots.some((snapshot, i) => current[i]?.version !== snapshot.version)) return false;
-      snapshots.forEach((snapshot, i) => this.store.putSessionInTransaction(toStoredSession(snapshot, snapshot.version + 1), current[i]));
+      if (!this.store.swapSessionsInTransaction(snapshots)) return false;
       this.store.appendEventsInTransaction(events);
       return true;
     });

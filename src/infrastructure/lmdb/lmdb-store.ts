@@ -133,6 +133,17 @@ export class LmdbStore {
     this.indexSession(stored);
   }
 
+  /**
+   * Compare-and-swap of sessions inside the current write transaction: stores each snapshot at its version + 1 only
+   * if every stored version is still the snapshot's, and returns true; returns false, writing nothing, otherwise.
+   */
+  swapSessionsInTransaction(snapshots: readonly SessionSnapshot[]): boolean {
+    const current = snapshots.map((snapshot) => this.sessions.get(snapshot.id));
+    if (snapshots.some((snapshot, i) => current[i]?.version !== snapshot.version)) return false;
+    snapshots.forEach((snapshot, i) => this.putSessionInTransaction(toStoredSession(snapshot, snapshot.version + 1), current[i]));
+    return true;
+  }
+
   /** Deletes a session and its index entries inside the current write transaction. */
   removeSessionInTransaction(stored: StoredSession): void {
     this.unindexSession(stored);

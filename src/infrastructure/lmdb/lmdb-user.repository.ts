@@ -37,12 +37,14 @@ export class LmdbUserRepository implements UserRepository {
     if (!added) throw new EmailAlreadyRegistered();
   }
 
-  async save(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<boolean> {
+  async save(user: User, events: readonly RecordedEvent[], opened?: Session, ended: readonly Session[] = []): Promise<boolean> {
     const stored = toStored(user, user.nextVersion);
+    const endedSnapshots = ended.map((session) => session.snapshot());
     const outcome = await this.store.transaction(() => {
       const current = this.store.users.get(stored.id);
       if (!current) return 'missing';
       if ((current.version ?? 0) !== user.version) return 'changed';
+      if (!this.store.swapSessionsInTransaction(endedSnapshots)) return 'changed';
       void this.store.users.put(stored.id, stored);
       this.putOpened(opened);
       this.store.appendEventsInTransaction(events);

@@ -25,6 +25,12 @@ export class InMemorySessionRepository implements SessionRepository {
     return this.store.liveSessionsOf(userId).map((s) => Session.restore(structuredClone(s)));
   }
 
+  async leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {
+    await Promise.resolve();
+    const live = this.store.liveSessionsOf(userId).sort((a, b) => a.lastUsedAt.getTime() - b.lastUsedAt.getTime() || (a.id < b.id ? -1 : 1));
+    return live.slice(0, Math.min(Math.max(0, live.length - keep), max)).map((s) => Session.restore(structuredClone(s)));
+  }
+
   async save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {
     await Promise.resolve();
     const snapshot = session.snapshot();

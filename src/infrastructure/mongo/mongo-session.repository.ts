@@ -1,3 +1,4 @@
+import type { ClientSession } from 'mongodb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionRepository } from '../../application/ports/session-repository.port.js';
 import type { Session } from '../../domain/session.js';
@@ -5,8 +6,23 @@ import { fromSessionDocument as fromDocument, toSessionDocument as toDocument } 
 import { translated } from './mongo-errors.js';
 import type { MongoStore } from './mongo-store.js';
 
-/** Thrown inside a transaction to abort it when one of the sessions it swaps changed meanwhile (never escapes). */
-class StaleSessions extends Error {}
+/** Thrown inside a transaction to abort it when one of the sessions it swaps changed meanwhile (caught by its caller). */
+export class StaleSessions extends Error {}
+
+/**
+ * Compare-and-swap of sessions inside the transaction `tx`, in one bulkWrite: stores each at its version + 1 where the
+ * stored version is still its own; throws StaleSessions, so that the caller aborts the whole transaction, otherwise.
+ */
+export async function swapSessionsInTransaction(store: MongoStore, sessions: readonly Session[], tx: ClientSession): Promise<void> {
+  if (sessions.length === 0) return;
+  const replacements = sessions.map((session) => {
+    const snapshot = session.snapshot();
+    const { _id, ...next } = toDocument(snapshot, snapshot.version + 1);
+    return { replaceOne: { filter: { _id, version: snapshot.version }, replacement: next } };
+  });
+  const swapped = await store.sessions.bulkWrite(replacements, { session: tx, ordered: true });
+  if (swapped.matchedCount !== replacements.length) throw new StaleSessions();
+}
 
 /** Sessions in MongoDB; a save is a compare-and-swap on `version` in the transaction that appends the events. */
 export class MongoSessionRepository implements SessionRepository {
@@ -32,6 +48,15 @@ export class MongoSessionRepository implements SessionRepository {
     return docs.map(fromDocument);
   }
 
+  async leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {
+    const live = { userId, revokedAt: null };
+    const count = await this.store.guarded((signal) => this.store.sessions.countDocuments(live, { signal }));
+    const beyond = Math.min(count - keep, max);
+    if (beyond <= 0) return [];
+    const docs = await this.store.guarded((signal) => this.store.sessions.find(live, { signal }).sort({ lastUsedAt: 1, _id: 1 }).limit(beyond).toArray());
+    return docs.map(fromDocument);
+  }
+
   async save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {
     const snapshot = session.snapshot();
     const { _id, ...next } = toDocument(snapshot, snapshot.version + 1);
@@ -47,18 +72,10 @@ export class MongoSessionRepository implements SessionRepository {
 
   async saveMany(sessions: readonly Session[], events: readonly RecordedEvent[]): Promise<boolean> {
     if (sessions.length === 0 && events.length === 0) return true;
-    const replacements = sessions.map((session) => {
-      const snapshot = session.snapshot();
-      const { _id, ...next } = toDocument(snapshot, snapshot.version + 1);
-      return { replaceOne: { filter: { _id, version: snapshot.version }, replacement: next } };
-    });
     try {
       await translated(() =>
         this.store.transaction(async (tx) => {
-          if (replacements.length > 0) {
-            const swapped = await this.store.sessions.bulkWrite(replacements, { session: tx, ordered: true });
-            if (swapped.matchedCount !== replacements.length) throw new StaleSessions();
-          }
+          await swapSessionsInTransaction(this.store, sessions, tx);
           await this.store.appendEvents(events, tx);
         }),
       );

@@ -28,6 +28,7 @@ const REASONS: { readonly [R in SignInFailureReason | RevocationReason]: true } 
   reuse_detected: true,
   expired: true,
   too_many_password_failures: true,
+  evicted: true,
 };
 
 const snakeCase = (type: string): string => type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();
