@@ -215,6 +215,37 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
     expect((await me(second.access)).status).to.equal(200);
   });
 
+  it('pages GET /auth/sessions with limit and cursor, newest first, nextCursor null on the last page; refuses a bad limit or cursor', async () => {
+    const first = await signUp('device-0');
+    const all = [first];
+    for (let i = 1; i < 4; i++) {
+      clock.advance(1000);
+      all.push({ ...(await signIn(first.email, `device-${i}`)), email: first.email });
+    }
+    const page = (query: string) => http(service.url, `/auth/sessions${query}`, { method: 'GET', headers: bearer(first.access) });
+    const agents = (res: HttpResponse) => res.body.data.sessions.map((s: { userAgent: string }) => s.userAgent);
+
+    const one = await page('?limit=3');
+    expect(one.status).to.equal(200);
+    expect(Object.keys(one.body.data)).to.deep.equal(['sessions', 'nextCursor']);
+    expect(agents(one)).to.deep.equal(['device-3', 'device-2', 'device-1']);
+    const two = await page(`?limit=3&cursor=${encodeURIComponent(one.body.data.nextCursor)}`);
+    expect(agents(two)).to.deep.equal(['device-0']);
+    expect(two.body.data.sessions[0].current).to.equal(true);
+    expect(two.body.data.nextCursor).to.equal(null);
+    expect((await page('')).body.data).to.deep.include({ nextCursor: null });
+
+    for (const [query, field, message] of [
+      ['?limit=0', 'limit', 'must be an integer from 1 to 100'],
+      ['?limit=101', 'limit', 'must be an integer from 1 to 100'],
+      ['?cursor=bm90LWEtY3Vyc29y', 'cursor', 'is not a valid cursor'],
+    ]) {
+      const res = await page(query ?? '');
+      expect(res.status, query).to.equal(400);
+      expect(res.body.errors, query).to.deep.equal([{ field, message }]);
+    }
+  });
+
   it('keeps at most SESSIONS_MAX_PER_ACCOUNT sessions: a sign-in beyond it ends the least recently used one (401), shown as evicted', async () => {
     const first = await signUp('first-device');
     clock.advance(1000);

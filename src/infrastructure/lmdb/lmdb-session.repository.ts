@@ -1,5 +1,7 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import type { SessionRepository } from '../../application/ports/session-repository.port.js';
+import type { PageRequest } from '../../application/ports/event-log.port.js';
+import type { SessionPage, SessionRepository } from '../../application/ports/session-repository.port.js';
+import { decodeSessionCursor, encodeSessionCursor, isAfter } from '../cursor.js';
 import { Session } from '../../domain/session.js';
 import { type LmdbStore, type StoredSession, toStoredSession } from './lmdb-store.js';
 
@@ -46,6 +48,24 @@ export class LmdbSessionRepository implements SessionRepository {
       const stored = this.store.sessions.get(id);
       return stored ? [fromStored(stored)] : [];
     }));
+  }
+
+  async findPageByUser(userId: string, page: PageRequest): Promise<SessionPage> {
+    const after = page.cursor === null ? null : decodeSessionCursor(page.cursor);
+    const start = after === null ? [userId, Number.MAX_SAFE_INTEGER] : [userId, after.createdAt, after.id];
+    const keys = [...this.store.liveSessionsByUser.getKeys({ start, end: [userId, -1], reverse: true, limit: page.limit + 2 })]
+      .map(([, createdAt, id]) => ({ createdAt, id }))
+      .filter((position) => isAfter(position, after))
+      .slice(0, page.limit + 1);
+    const shown = keys.slice(0, page.limit);
+    const last = shown.at(-1);
+    return Promise.resolve({
+      sessions: shown.flatMap(({ id }) => {
+        const stored = this.store.sessions.get(id);
+        return stored ? [fromStored(stored)] : [];
+      }),
+      nextCursor: keys.length > page.limit && last ? encodeSessionCursor(last) : null,
+    });
   }
 
   async leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {

@@ -1,6 +1,8 @@
 import type { ClientSession } from 'mongodb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import type { SessionRepository } from '../../application/ports/session-repository.port.js';
+import type { PageRequest } from '../../application/ports/event-log.port.js';
+import type { SessionPage, SessionRepository } from '../../application/ports/session-repository.port.js';
+import { decodeSessionCursor, encodeSessionCursor } from '../cursor.js';
 import type { Session } from '../../domain/session.js';
 import { fromSessionDocument as fromDocument, toSessionDocument as toDocument } from './mongo-documents.js';
 import { translated } from './mongo-errors.js';
@@ -46,6 +48,20 @@ export class MongoSessionRepository implements SessionRepository {
   async findByUser(userId: string): Promise<Session[]> {
     const docs = await this.store.guarded((signal) => this.store.sessions.find({ userId, revokedAt: null }, { signal }).toArray());
     return docs.map(fromDocument);
+  }
+
+  async findPageByUser(userId: string, page: PageRequest): Promise<SessionPage> {
+    const after = page.cursor === null ? null : decodeSessionCursor(page.cursor);
+    const older = after === null ? {} : { $or: [{ createdAt: { $lt: new Date(after.createdAt) } }, { createdAt: new Date(after.createdAt), _id: { $lt: after.id } }] };
+    const docs = await this.store.guarded((signal) =>
+      this.store.sessions.find({ userId, revokedAt: null, ...older }, { signal }).sort({ createdAt: -1, _id: -1 }).limit(page.limit + 1).toArray(),
+    );
+    const shown = docs.slice(0, page.limit);
+    const last = shown.at(-1);
+    return {
+      sessions: shown.map(fromDocument),
+      nextCursor: docs.length > page.limit && last ? encodeSessionCursor({ createdAt: last.createdAt.getTime(), id: last._id }) : null,
+    };
   }
 
   async leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {
