@@ -1,5 +1,4 @@
-import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import type { PageRequest } from '../../application/ports/event-log.port.js';
+import type { PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionPage, SessionRepository } from '../../application/ports/session-repository.port.js';
 import { decodeSessionCursor, encodeSessionCursor, isAfter } from '../cursor.js';
 import { Session, endOf } from '../../domain/session.js';

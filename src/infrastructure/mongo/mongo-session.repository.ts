@@ -1,6 +1,5 @@
 import type { ClientSession } from 'mongodb';
-import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import type { PageRequest } from '../../application/ports/event-log.port.js';
+import type { PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionPage, SessionRepository } from '../../application/ports/session-repository.port.js';
 import { decodeSessionCursor, encodeSessionCursor } from '../cursor.js';
 import type { Session } from '../../domain/session.js';
