@@ -2,9 +2,18 @@ import type { DomainEvent } from './domain-event.js';
 
 /**
  * Why a session ended. Set once, never cleared. `too_many_password_failures`: wrong current passwords were presented on
- * it (a password change) as often as allowed.
+ * it (a password change) as often as allowed; `evicted`: the least recently used, ended by a sign-in over the
+ * per-account cap.
  */
-export type RevocationReason = 'sign_out' | 'revoked' | 'password_changed' | 'reuse_detected' | 'expired' | 'too_many_password_failures' | 'email_verified';
+export type RevocationReason =
+  | 'sign_out'
+  | 'revoked'
+  | 'password_changed'
+  | 'reuse_detected'
+  | 'expired'
+  | 'too_many_password_failures'
+  | 'evicted'
+  | 'email_verified';
 
 export type SessionStarted = DomainEvent<'SessionStarted', { readonly email: string; readonly sessionId: string }>;
 export type SessionRevoked = DomainEvent<'SessionRevoked', { readonly email: string; readonly sessionId: string; readonly reason: RevocationReason }>;

@@ -79,6 +79,9 @@ describeWithMongo('MongoDB adapters', (target) => {
       expect(userIndexes.find((index) => index['name'] === 'email_unique')).to.deep.include({ key: { email: 1 }, unique: true });
       expect(eventIndexes.find((index) => index['name'] === 'eventId_unique')).to.deep.include({ key: { eventId: 1 }, unique: true });
       expect(eventIndexes.map((index) => index['name'])).to.include.members(['aggregate_newest_first', 'email_type_newest_first']);
+      const sessionIndexes = await opened.sessions.listIndexes().toArray();
+      expect(sessionIndexes.map((index) => index['name'])).to.include.members(['live_by_user_newest_first', 'live_by_user_least_recently_used', 'expires_ttl']);
+      expect(sessionIndexes.find((index) => index['name'] === 'revoked_ttl')).to.deep.include({ key: { revokedAt: 1 }, expireAfterSeconds: 0 });
     });
 
     it('is atomic: when the event write fails inside the transaction, the user is not stored either', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import type { SessionRepository } from '../../src/application/ports/session-repository.port.js';
+import { InvalidCursor } from '../../src/application/errors.js';
 import { Session } from '../../src/domain/session.js';
 import { aRequestMetadata } from '../support/builders.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
@@ -141,6 +142,56 @@ export function sessionRepositoryContract(adapter: string, makeStorage: StorageF
       expect(revokedEvents.map((event) => event.type)).to.deep.equal(['SessionRevoked', 'SessionRevoked', 'SessionRevoked']);
       expect(await sessions.saveMany(fresh, [])).to.equal(false);
       expect(await sessions.saveMany([], [])).to.equal(true);
+    });
+
+    it('finds the sessions beyond the `keep` most recently used, least recently used first, at most `max`, revoked ones left out', async () => {
+      const userId = `user-${uuid()}`;
+      const all = [0, 1, 2, 3, 4].map((start) => aSession(userId, start));
+      for (const session of all) await sessions.add(session, recorded(session));
+      const use = async (session: Session | undefined, seconds: number) => {
+        const loaded = (await sessions.findById(session?.id ?? '')) as Session;
+        loaded.rotate(at(seconds), LIFETIMES);
+        expect(await sessions.save(loaded, [])).to.equal(true);
+      };
+      await use(all[0], 50);
+      const revoked = (await sessions.findById(all[1]?.id ?? '')) as Session;
+      revoked.revoke('sign_out', at(60));
+      expect(await sessions.save(revoked, recorded(revoked))).to.equal(true);
+      const ids = async (keep: number, max: number) => (await sessions.leastRecentlyUsed(userId, keep, max)).map((s) => s.id);
+
+      expect(await ids(1, 10)).to.deep.equal([all[2]?.id, all[3]?.id, all[4]?.id]);
+      expect(await ids(2, 10)).to.deep.equal([all[2]?.id, all[3]?.id]);
+      expect(await ids(0, 2)).to.deep.equal([all[2]?.id, all[3]?.id]);
+      expect(await ids(4, 10)).to.deep.equal([]);
+      expect(await ids(9, 10)).to.deep.equal([]);
+      expect(await sessions.leastRecentlyUsed(`user-${uuid()}`, 0, 10)).to.deep.equal([]);
+    });
+
+    it('pages the sessions not revoked of a user newest first (createdAt, then id), at most `limit` a page, refusing a foreign cursor', async () => {
+      const userId = `user-${uuid()}`;
+      const all = [0, 1, 1, 2, 3].map((start) => aSession(userId, start));
+      for (const session of [...all, aSession(`user-${uuid()}`, 2)]) await sessions.add(session, recorded(session));
+      const revoked = (await sessions.findById(all[3]?.id ?? '')) as Session;
+      revoked.revoke('sign_out', at(5));
+      expect(await sessions.save(revoked, recorded(revoked))).to.equal(true);
+      const expected = [all[4], all[2], all[1], all[0]].map((s) => s?.id);
+
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const page: { sessions: Session[]; nextCursor: string | null } = await sessions.findPageByUser(userId, { limit: 3, cursor });
+        expect(page.sessions.length).to.be.at.most(3);
+        seen.push(...page.sessions.map((s) => s.id));
+        cursor = page.nextCursor;
+        pages += 1;
+      } while (cursor !== null && pages < 5);
+      expect(seen).to.deep.equal(expected);
+      expect(pages).to.equal(2);
+      expect((await sessions.findPageByUser(userId, { limit: 4, cursor: null })).nextCursor).to.equal(null);
+      expect(await sessions.findPageByUser(`user-${uuid()}`, { limit: 4, cursor: null })).to.deep.equal({ sessions: [], nextCursor: null });
+      const error = await sessions.findPageByUser(userId, { limit: 3, cursor: 'bm90IGEgY3Vyc29y' }).then(() => null, (e: unknown) => e);
+      expect(error).to.be.instanceOf(InvalidCursor);
     });
   });
 }

@@ -223,6 +223,36 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       expect(await storage.sessions.findByUser(twin.id)).to.deep.equal([]);
     });
 
+    it('ends the sessions a sign-in evicts in its commit, by compare-and-swap: when one changed meanwhile, nothing is written', async () => {
+      const user = aUser();
+      const older = aSessionOf(user, 0);
+      await storage.users.add(user, [...record(user), ...recordSession(older)], older);
+
+      const stale = (await storage.users.findById(user.id)) as User;
+      stale.recordSignIn(at(5));
+      const evicted = (await storage.sessions.findById(older.id)) as Session;
+      const refreshed = (await storage.sessions.findById(older.id)) as Session;
+      refreshed.rotate(at(4), { idleSeconds: 86_400, maxSeconds: 86_400 });
+      expect(await storage.sessions.save(refreshed, [])).to.equal(true);
+      evicted.revoke('evicted', at(5));
+      const refused = aSessionOf(stale, 5);
+      expect(await storage.users.save(stale, [...record(stale), ...recordSession(refused), ...recordSession(evicted)], refused, [evicted])).to.equal(false);
+      expect(await storage.sessions.findById(refused.id)).to.equal(null);
+      expect((await storage.sessions.findById(older.id))?.revoked).to.equal(false);
+      expect(await storage.events.findByEmail({ email: user.email.value, types: ['UserSignedIn', 'SessionRevoked'], since: at(-1), limit: 10 })).to.deep.equal([]);
+
+      const loaded = (await storage.users.findById(user.id)) as User;
+      loaded.recordSignIn(at(6));
+      const again = (await storage.sessions.findById(older.id)) as Session;
+      again.revoke('evicted', at(6));
+      const opened = aSessionOf(loaded, 6);
+      expect(await storage.users.save(loaded, [...record(loaded), ...recordSession(opened), ...recordSession(again)], opened, [again])).to.equal(true);
+      expect((await storage.sessions.findByUser(user.id)).map((session) => session.id)).to.deep.equal([opened.id]);
+      expect((await storage.sessions.findById(older.id))?.snapshot().revokedReason).to.equal('evicted');
+      const revoked = await storage.events.findByEmail({ email: user.email.value, types: ['SessionRevoked'], since: at(-1), limit: 10 });
+      expect(revoked.map((event) => event.payload)).to.deep.equal([{ email: user.email.value, sessionId: older.id, reason: 'evicted' }]);
+    });
+
     it('refuses to save a user that was never added, writing nothing', async () => {
       const user = aUser();
       const error = await rejection(storage.users.save(user, record(user)));

@@ -77,6 +77,10 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     success: async (world) => ({ token: (await world.account()).accessToken, query: '?limit=5' }),
     error: { code: 'INVALID_INPUT', call: async (world) => ({ token: (await world.account()).accessToken, query: '?limit=0' }) },
   },
+  listSessions: {
+    success: async (world) => ({ token: (await world.account()).accessToken, query: '?limit=5' }),
+    error: { code: 'INVALID_CURSOR', call: async (world) => ({ token: (await world.account()).accessToken, query: '?cursor=bm90LWEtY3Vyc29y' }) },
+  },
   refreshSession: {
     success: async (world) => ({ body: { refreshtoken: (await world.account()).refreshToken } }),
     error: { code: 'INVALID_REFRESH_TOKEN', call: () => Promise.resolve({ body: { refreshtoken: 'rt1.not-a-token' } }) },

@@ -9,6 +9,7 @@ import { type TestService, startTestService } from '../support/test-service.js';
 const IDLE = 600;
 const MAX = 1800;
 const GRACE = 10;
+const CAP = 5;
 const INVALID_REFRESH = { message: 'Invalid refresh token', errors: [{ field: 'refreshtoken', message: 'is invalid, expired or revoked' }] };
 const PASSWORD = 'analytical engine 1843';
 
@@ -33,6 +34,7 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
         SESSION_IDLE_TIMEOUT_SECONDS: String(IDLE),
         SESSION_MAX_LIFETIME_SECONDS: String(MAX),
         REFRESH_REUSE_GRACE_SECONDS: String(GRACE),
+        SESSIONS_MAX_PER_ACCOUNT: String(CAP),
         RATE_LIMIT_MAX: '100000',
       },
       { clock },
@@ -211,6 +213,59 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
     expect(notMine.body).to.deep.equal(missing.body);
     expect(notMine.body).to.deep.equal({ message: 'Session not found', errors: [{ field: null, message: 'no such session' }] });
     expect((await me(second.access)).status).to.equal(200);
+  });
+
+  it('pages GET /auth/sessions with limit and cursor, newest first, nextCursor null on the last page; refuses a bad limit or cursor', async () => {
+    const first = await signUp('device-0');
+    const all = [first];
+    for (let i = 1; i < 4; i++) {
+      clock.advance(1000);
+      all.push({ ...(await signIn(first.email, `device-${i}`)), email: first.email });
+    }
+    const page = (query: string) => http(service.url, `/auth/sessions${query}`, { method: 'GET', headers: bearer(first.access) });
+    const agents = (res: HttpResponse) => res.body.data.sessions.map((s: { userAgent: string }) => s.userAgent);
+
+    const one = await page('?limit=3');
+    expect(one.status).to.equal(200);
+    expect(Object.keys(one.body.data)).to.deep.equal(['sessions', 'nextCursor']);
+    expect(agents(one)).to.deep.equal(['device-3', 'device-2', 'device-1']);
+    const two = await page(`?limit=3&cursor=${encodeURIComponent(one.body.data.nextCursor)}`);
+    expect(agents(two)).to.deep.equal(['device-0']);
+    expect(two.body.data.sessions[0].current).to.equal(true);
+    expect(two.body.data.nextCursor).to.equal(null);
+    expect((await page('')).body.data).to.deep.include({ nextCursor: null });
+
+    for (const [query, field, message] of [
+      ['?limit=0', 'limit', 'must be an integer from 1 to 100'],
+      ['?limit=101', 'limit', 'must be an integer from 1 to 100'],
+      ['?cursor=bm90LWEtY3Vyc29y', 'cursor', 'is not a valid cursor'],
+    ]) {
+      const res = await page(query ?? '');
+      expect(res.status, query).to.equal(400);
+      expect(res.body.errors, query).to.deep.equal([{ field, message }]);
+    }
+  });
+
+  it('keeps at most SESSIONS_MAX_PER_ACCOUNT sessions: a sign-in beyond it ends the least recently used one (401), shown as evicted', async () => {
+    const first = await signUp('first-device');
+    clock.advance(1000);
+    const second = await signIn(first.email, 'second-device');
+    clock.advance(1000);
+    const refreshedFirst = tokensOf(await refresh(first.refresh));
+    const rest: Tokens[] = [];
+    for (let i = 0; i < CAP - 1; i++) {
+      clock.advance(1000);
+      rest.push(await signIn(first.email, `device-${i}`));
+    }
+    expect((await me(second.access)).status, 'the least recently used').to.equal(401);
+    expect((await refresh(second.refresh)).status).to.equal(401);
+    for (const { access } of [refreshedFirst, ...rest]) expect((await me(access)).status).to.equal(200);
+    const listed = (await sessionsOf(refreshedFirst.access)).body.data.sessions;
+    expect(listed).to.have.length(CAP);
+    expect(listed.map((s: { userAgent: string }) => s.userAgent)).to.not.include('second-device');
+    const feed = (await http(service.url, '/auth/me/activity', { method: 'GET', headers: bearer(refreshedFirst.access) })).body.data.events;
+    expect(feed[0]).to.deep.include({ type: 'session_revoked', reason: 'evicted' });
+    expect(feed.filter((e: { reason?: string }) => e.reason === 'evicted')).to.have.length(1);
   });
 
   it('changes the password: every other session ends, this one stays, and the new password signs in', async () => {

@@ -3,9 +3,9 @@ import type { IdGenerator } from '../../src/application/ports/id-generator.port.
 import type { PasswordBlocklist } from '../../src/application/ports/password-blocklist.port.js';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.port.js';
 import { InvalidToken, ServiceUnavailable } from '../../src/application/errors.js';
-import type { EventLog, EventPage, RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import type { EventLog, EventPage, PageRequest, RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
-import type { SessionRepository } from '../../src/application/ports/session-repository.port.js';
+import type { SessionPage, SessionRepository } from '../../src/application/ports/session-repository.port.js';
 import type { Session } from '../../src/domain/session.js';
 import type { User } from '../../src/domain/user.js';
 import type { HashingAdmission } from '../../src/application/ports/hashing-admission.port.js';
@@ -220,6 +220,14 @@ export class WriteCountingSessions implements SessionRepository {
 
   findByUser(userId: string): Promise<Session[]> {
     return this.inner.findByUser(userId);
+  }
+
+  findPageByUser(userId: string, page: PageRequest): Promise<SessionPage> {
+    return this.inner.findPageByUser(userId, page);
+  }
+
+  leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {
+    return this.inner.leastRecentlyUsed(userId, keep, max);
   }
 
   save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {

@@ -35,6 +35,7 @@ export const DEFAULT_SESSION_SETTINGS: SessionSettings = {
   lifetimes: { idleSeconds: 14 * 86_400, maxSeconds: 30 * 86_400 },
   reuseGraceSeconds: 10,
   passwordChangeMaxFailures: 5,
+  maxPerAccount: 50,
 };
 
 /**

@@ -10,6 +10,8 @@ export interface SessionSettings {
   readonly reuseGraceSeconds: number;
   /** Wrong current passwords one session may present (password changes) before it ends (PASSWORD_CHANGE_MAX_FAILURES). */
   readonly passwordChangeMaxFailures: number;
+  /** Sessions one account keeps at most (SESSIONS_MAX_PER_ACCOUNT): a sign-in beyond it ends the least recently used. */
+  readonly maxPerAccount: number;
 }
 
 /** What every answer that signs a session in carries. */
@@ -57,6 +59,36 @@ export function openSession(
     lifetimes: settings.lifetimes,
   });
   return { session, events: recordEvents(session.pullEvents(), deps.ids, metadata) };
+}
+
+/**
+ * The most sessions one sign-in ends over the cap. One is enough once the account is at the cap; an account above it
+ * (the cap lowered, or simultaneous sign-ins) gets back to it over a few sign-ins, each commit bounded.
+ */
+export const MAX_EVICTIONS_PER_SIGN_IN = 50;
+
+/** Sessions a sign-in ends in its own commit (`users.save(user, events, opened, ended)`), with their events. */
+export interface EvictedSessions {
+  readonly ended: readonly Session[];
+  readonly events: readonly RecordedEvent[];
+}
+
+/**
+ * The cap: the account's least recently used sessions beyond `maxPerAccount - 1`, so that with the session a sign-in
+ * opens it has `maxPerAccount`; each ended (SessionRevoked, reason `evicted`; `expired` for one already past a
+ * deadline but not yet swept), not yet stored. The sign-in commits them with the account by compare-and-swap: a
+ * refresh of one of them meanwhile refuses the commit, and the sign-in decides again.
+ */
+export async function evictBeyondCap(
+  deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>,
+  settings: Pick<SessionSettings, 'maxPerAccount'>,
+  userId: string,
+  metadata: RequestMetadata,
+): Promise<EvictedSessions> {
+  const ended = await deps.sessions.leastRecentlyUsed(userId, settings.maxPerAccount - 1, MAX_EVICTIONS_PER_SIGN_IN);
+  const at = deps.clock.now();
+  for (const session of ended) session.revoke(session.isLive(at) ? 'evicted' : 'expired', at);
+  return { ended, events: recordEvents(ended.flatMap((session) => session.pullEvents()), deps.ids, metadata) };
 }
 
 /** The most sessions ended in one write; more are ended in several writes of this many (one, with the cap). */

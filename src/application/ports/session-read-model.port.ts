@@ -1,4 +1,5 @@
 import { token } from '../di-token.js';
+import type { PageRequest } from './event-log.port.js';
 
 /** One signed-in device as its owner sees it: never a token or a hash. */
 export interface SessionView {
@@ -10,8 +11,20 @@ export interface SessionView {
   readonly userAgent: string | null;
 }
 
+export interface SessionViewPage {
+  readonly sessions: readonly SessionView[];
+  /** Opaque; pass it back for the next (older) page. Null when there is nothing older. */
+  readonly nextCursor: string | null;
+}
+
 /** The query side's view of sessions. */
 export interface SessionReadModel {
+  /**
+   * One page of the user's live sessions, newest first, at most `limit` (a page may hold fewer, even none, while
+   * `nextCursor` is set: sessions past a deadline and not yet swept are left out). Bounded work whatever the account
+   * holds. An unknown user gives an empty page. Throws `InvalidCursor` for a cursor it did not issue. Read-only.
+   */
+  page(userId: string, now: Date, page: PageRequest): Promise<SessionViewPage>;
   /** The user's live sessions (not revoked, not past a deadline at `now`), newest first; [] when none. Read-only. */
   live(userId: string, now: Date): Promise<SessionView[]>;
   /**

@@ -1,6 +1,12 @@
 import type { Session } from '../../domain/session.js';
 import { token } from '../di-token.js';
-import type { RecordedEvent } from './event-log.port.js';
+import type { PageRequest, RecordedEvent } from './event-log.port.js';
+
+export interface SessionPage {
+  readonly sessions: Session[];
+  /** Opaque; pass it back for the next (older) page. Null when there is nothing older. */
+  readonly nextCursor: string | null;
+}
 
 /** Where sessions live: one record per session (no token in it), written together with its events. */
 export interface SessionRepository {
@@ -15,6 +21,21 @@ export interface SessionRepository {
    * [] when none. Reads those only: revoked sessions cost nothing here, however many the account had.
    */
   findByUser(userId: string): Promise<Session[]>;
+
+  /**
+   * One page of the user's sessions that are not revoked (past a deadline but not yet swept included), newest first
+   * (`createdAt`, then id, descending), at most `limit`; `nextCursor` (opaque) while older ones exist, else null. An
+   * unknown user gives an empty page. Reads at most `limit + 1` of them, whatever the account holds. Throws
+   * `InvalidCursor` for a cursor this adapter did not issue. Read-only.
+   */
+  findPageByUser(userId: string, page: PageRequest): Promise<SessionPage>;
+
+  /**
+   * The user's sessions that are not revoked beyond its `keep` most recently used ones (by `lastUsedAt`, then id),
+   * least recently used first, at most `max`; [] when it has `keep` or fewer (or none). What a sign-in over the
+   * per-account cap ends. Counts the sessions on an index and reads at most `max` of them. Read-only.
+   */
+  leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]>;
 
   /**
    * Compare-and-swap: stores the session's new state and its events only if the stored version is still the one it

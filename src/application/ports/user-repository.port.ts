@@ -5,7 +5,7 @@ import { token } from '../di-token.js';
 
 /**
  * Where accounts live. Every write commits the user's state, the events it produced and, when given, the session it
- * opened (sign-up, sign-in) together, in one transaction: after a crash or a failed commit all of it is there or none.
+ * opened (sign-up, sign-in) and those it ended (sign-in over the per-account cap) together, in one transaction: after a crash or a failed commit all of it is there or none.
  */
 export interface UserRepository {
   /** Returns the user with this normalised e-mail, or null when there is none. */
@@ -28,9 +28,11 @@ export interface UserRepository {
    * never refuse one another, while any change refuses the stale ones. Returns false, writing nothing, when another
    * write got there first: reload and decide again (so a sign-in never puts back a password hash that a concurrent
    * change replaced, nor opens a session on it). Events already in the log (same `eventId`) are skipped. Throws
-   * `UserNotFound` when the user was never added.
+   * `UserNotFound` when the user was never added. `ended`: sessions a sign-in ends in the same commit (over the
+   * per-account cap), each stored only if its stored version is still the one it was loaded with; when one is not,
+   * the save writes nothing at all and returns false, as for a stale user.
    */
-  save(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<boolean>;
+  save(user: User, events: readonly RecordedEvent[], opened?: Session, ended?: readonly Session[]): Promise<boolean>;
 }
 
 export const USER_REPOSITORY = token<UserRepository>('UserRepository');

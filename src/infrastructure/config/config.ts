@@ -56,6 +56,7 @@ const schema = object({
   REFRESH_TOKEN_SECRET: string().trim().min(32, 'REFRESH_TOKEN_SECRET must be at least 32 characters').optional(),
   SESSION_SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
   PASSWORD_CHANGE_MAX_FAILURES: positiveInt(5, 100),
+  SESSIONS_MAX_PER_ACCOUNT: positiveInt(50, 1000),
   EVENT_RETENTION_DAYS: positiveInt(90, 3650),
   EVENT_SWEEP_INTERVAL_SECONDS: positiveInt(3600, 86_400),
   PASSWORD_RESET_TTL_SECONDS: positiveInt(1800, 86_400),
@@ -134,6 +135,8 @@ export interface Config {
     readonly sweepIntervalSeconds: number;
     /** Wrong current passwords one session may present on a password change before it ends. */
     readonly passwordChangeMaxFailures: number;
+    /** Sessions one account keeps at most: a sign-in beyond it ends the least recently used one. */
+    readonly maxPerAccount: number;
   };
   /** High-volume events (failed and successful sign-ins, session starts, mail requests) older than this are removed. */
   readonly retention: { readonly days: number; readonly sweepIntervalSeconds: number };
@@ -266,6 +269,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       refreshTokenSecret: env.REFRESH_TOKEN_SECRET,
       sweepIntervalSeconds: env.SESSION_SWEEP_INTERVAL_SECONDS,
       passwordChangeMaxFailures: env.PASSWORD_CHANGE_MAX_FAILURES,
+      maxPerAccount: env.SESSIONS_MAX_PER_ACCOUNT,
     },
     retention: { days: env.EVENT_RETENTION_DAYS, sweepIntervalSeconds: env.EVENT_SWEEP_INTERVAL_SECONDS },
     rateLimit: {

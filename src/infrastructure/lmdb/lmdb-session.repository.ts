@@ -1,7 +1,9 @@
-import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import type { SessionRepository } from '../../application/ports/session-repository.port.js';
+import type { PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { SessionPage, SessionRepository } from '../../application/ports/session-repository.port.js';
+import { decodeSessionCursor, encodeSessionCursor, isAfter } from '../cursor.js';
 import { Session } from '../../domain/session.js';
-import { type LmdbStore, type StoredSession, toStoredSession } from './lmdb-store.js';
+import { type StoredSession, toStoredSession } from './lmdb-session-table.js';
+import type { LmdbStore } from './lmdb-store.js';
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
@@ -28,7 +30,7 @@ export class LmdbSessionRepository implements SessionRepository {
     const stored = toStoredSession(session.snapshot(), session.snapshot().version);
     const added = await this.store.transaction(() => {
       if (this.store.sessions.doesExist(stored.id)) return false;
-      this.store.putSessionInTransaction(stored);
+      this.store.sessionTable.put(stored);
       this.store.appendEventsInTransaction(events);
       return true;
     });
@@ -41,8 +43,37 @@ export class LmdbSessionRepository implements SessionRepository {
   }
 
   async findByUser(userId: string): Promise<Session[]> {
-    const keys = this.store.liveSessionsByUser.getKeys({ start: [userId, 0], end: [userId, Number.MAX_SAFE_INTEGER] });
+    const keys = this.store.sessionTable.liveByUser.getKeys({ start: [userId, 0], end: [userId, Number.MAX_SAFE_INTEGER] });
     return Promise.resolve([...keys].flatMap(([, , id]) => {
+      const stored = this.store.sessions.get(id);
+      return stored ? [fromStored(stored)] : [];
+    }));
+  }
+
+  async findPageByUser(userId: string, page: PageRequest): Promise<SessionPage> {
+    const after = page.cursor === null ? null : decodeSessionCursor(page.cursor);
+    const start = after === null ? [userId, Number.MAX_SAFE_INTEGER] : [userId, after.createdAt, after.id];
+    const keys = [...this.store.sessionTable.liveByUser.getKeys({ start, end: [userId, -1], reverse: true, limit: page.limit + 2 })]
+      .map(([, createdAt, id]) => ({ createdAt, id }))
+      .filter((position) => isAfter(position, after))
+      .slice(0, page.limit + 1);
+    const shown = keys.slice(0, page.limit);
+    const last = shown.at(-1);
+    return Promise.resolve({
+      sessions: shown.flatMap(({ id }) => {
+        const stored = this.store.sessions.get(id);
+        return stored ? [fromStored(stored)] : [];
+      }),
+      nextCursor: keys.length > page.limit && last ? encodeSessionCursor(last) : null,
+    });
+  }
+
+  async leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {
+    const range = () => ({ start: [userId, 0], end: [userId, Number.MAX_SAFE_INTEGER] });
+    const beyond = Math.min(this.store.sessionTable.liveByUse.getKeysCount(range()) - keep, max);
+    if (beyond <= 0) return Promise.resolve([]);
+    const keys = [...this.store.sessionTable.liveByUse.getKeys({ ...range(), limit: beyond })];
+    return Promise.resolve(keys.flatMap(([, , id]) => {
       const stored = this.store.sessions.get(id);
       return stored ? [fromStored(stored)] : [];
     }));
@@ -51,9 +82,7 @@ export class LmdbSessionRepository implements SessionRepository {
   async save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {
     const snapshot = session.snapshot();
     return this.store.transaction(() => {
-      const current = this.store.sessions.get(snapshot.id);
-      if (current?.version !== snapshot.version) return false;
-      this.store.putSessionInTransaction(toStoredSession(snapshot, snapshot.version + 1), current);
+      if (!this.store.sessionTable.swap([snapshot])) return false;
       this.store.appendEventsInTransaction(events);
       return true;
     });
@@ -63,24 +92,22 @@ export class LmdbSessionRepository implements SessionRepository {
     if (sessions.length === 0 && events.length === 0) return true;
     const snapshots = sessions.map((session) => session.snapshot());
     return this.store.transaction(() => {
-      const current = snapshots.map((snapshot) => this.store.sessions.get(snapshot.id));
-      if (snapshots.some((snapshot, i) => current[i]?.version !== snapshot.version)) return false;
-      snapshots.forEach((snapshot, i) => this.store.putSessionInTransaction(toStoredSession(snapshot, snapshot.version + 1), current[i]));
+      if (!this.store.sessionTable.swap(snapshots)) return false;
       this.store.appendEventsInTransaction(events);
       return true;
     });
   }
 
   async removeExpired(now: Date, limit: number): Promise<number> {
-    const due = [...this.store.sessionsByEnd.getKeys({ start: [0, ''], end: [now.getTime() + 1, ''], limit })];
+    const due = [...this.store.sessionTable.byEnd.getKeys({ start: [0, ''], end: [now.getTime() + 1, ''], limit })];
     if (due.length === 0) return 0;
     return this.store.transaction(() => {
       let removed = 0;
       for (const [endsAt, id] of due) {
         const current = this.store.sessions.get(id);
-        void this.store.sessionsByEnd.remove([endsAt, id]);
-        if (!current || this.store.endKeyOf(current)[0] !== endsAt) continue;
-        this.store.removeSessionInTransaction(current);
+        void this.store.sessionTable.byEnd.remove([endsAt, id]);
+        if (!current || this.store.sessionTable.endKeyOf(current)[0] !== endsAt) continue;
+        this.store.sessionTable.remove(current);
         removed += 1;
       }
       return removed;

@@ -2,11 +2,11 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Database, type Key, type RootDatabase, open } from 'lmdb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import type { SessionSnapshot } from '../../domain/session.js';
 import type { UserSnapshot } from '../../domain/user.js';
 import { ServiceUnavailable } from '../../application/errors.js';
 import type { OutboxEntry } from '../storage/outbox-entry.js';
 import { type ProjectionTable, type ProjectionTables, applyProjections } from '../storage/projections.js';
+import { LmdbSessionTable, SESSION_INDEX_VERSION, type StoredSession } from './lmdb-session-table.js';
 import { STORE_RETRY_AFTER_SECONDS, WriteFailures, isStoreWriteFailure, realCause } from './lmdb-write-failures.js';
 
 export interface StoredUser extends Omit<UserSnapshot, 'createdAt'> {
@@ -19,28 +19,6 @@ export interface StoredEvent extends Omit<RecordedEvent, 'occurredAt'> {
 }
 
 type SeqKey = [string, number];
-
-type DatesAsNumbers<T> = { readonly [K in keyof T]: T[K] extends Date ? number : T[K] extends Date | null ? number | null : T[K] };
-
-/** A session as stored: its snapshot with instants as epoch milliseconds. */
-export type StoredSession = DatesAsNumbers<SessionSnapshot>;
-
-export const toStoredSession = (s: SessionSnapshot, version: number): StoredSession => ({
-  ...s,
-  createdAt: s.createdAt.getTime(),
-  lastUsedAt: s.lastUsedAt.getTime(),
-  absoluteExpiresAt: s.absoluteExpiresAt.getTime(),
-  expiresAt: s.expiresAt.getTime(),
-  rotatedAt: s.rotatedAt?.getTime() ?? null,
-  revokedAt: s.revokedAt?.getTime() ?? null,
-  version,
-});
-
-/** When a stored session ended or ends (see `endOf` in the domain): the sweep's key. */
-const endOfStored = (s: StoredSession): number => (s.revokedAt !== null && s.revokedAt < s.expiresAt ? s.revokedAt : s.expiresAt);
-
-/** The layout of the session indexes; an environment written with an older one is re-indexed when opened. */
-const SESSION_INDEX_VERSION = 2;
 
 /** A projection's table over an LMDB database, its keys mapped by `keyOf`; used inside a write transaction only. */
 const dbTable = <Row, K extends Key>(db: Database<Row, K>, keyOf: (key: string) => K): ProjectionTable<Row, void> => ({
@@ -61,17 +39,11 @@ export class LmdbStore {
   readonly eventSeqById: Database<number, string>;
   readonly eventsByEmail: Database<null, SeqKey>;
   readonly eventsByAggregate: Database<null, SeqKey>;
+  /** The sessions and their indexes (see LmdbSessionTable); `sessions` is its records, for reads. */
+  readonly sessionTable: LmdbSessionTable;
   readonly sessions: Database<StoredSession, string>;
   /** Mails not yet sent, keyed by their event's sequence number (so claimed in append order). */
   readonly outbox: Database<OutboxEntry, number>;
-  /** Sessions not revoked, per user, oldest created first: [userId, createdAt, id]. */
-  readonly liveSessionsByUser: Database<null, [string, number, string]>;
-  /** Sessions not revoked, per user, least recently used first: [userId, lastUsedAt, id]. */
-  readonly liveSessionsByUse: Database<null, [string, number, string]>;
-  /** Every session by when it ended or ends (revoked: the earlier of revokedAt and expiresAt): [endsAt, id]. */
-  readonly sessionsByEnd: Database<null, [number, string]>;
-  /** The per-user index of every session, stored or revoked, before SESSION_INDEX_VERSION 2: emptied when opened. */
-  private readonly sessionsByUserV1: Database<null, [string, string]>;
   /** Per e-mail: failed sign-ins since the last successful one, newest first (epoch ms); see sign-in-failures.ts. */
   readonly signInFailures: Database<number[], string>;
   readonly mailRequests: Database<number[], string>;
@@ -92,12 +64,9 @@ export class LmdbStore {
     this.eventSeqById = root.openDB<number, string>({ name: 'events-by-id' });
     this.eventsByEmail = root.openDB<null, SeqKey>({ name: 'events-by-email' });
     this.eventsByAggregate = root.openDB<null, SeqKey>({ name: 'events-by-aggregate' });
-    this.sessions = root.openDB<StoredSession, string>({ name: 'sessions' });
+    this.sessionTable = new LmdbSessionTable(root);
+    this.sessions = this.sessionTable.records;
     this.outbox = root.openDB<OutboxEntry, number>({ name: 'outbox' });
-    this.liveSessionsByUser = root.openDB<null, [string, number, string]>({ name: 'live-sessions-by-user' });
-    this.liveSessionsByUse = root.openDB<null, [string, number, string]>({ name: 'live-sessions-by-use' });
-    this.sessionsByEnd = root.openDB<null, [number, string]>({ name: 'sessions-by-expiry' });
-    this.sessionsByUserV1 = root.openDB<null, [string, string]>({ name: 'sessions-by-user' });
     this.meta = root.openDB<number, string>({ name: 'meta' });
     this.signInFailures = root.openDB<number[], string>({ name: 'sign-in-failures' });
     this.mailRequests = root.openDB<number[], string>({ name: 'mail-requests' });
@@ -130,40 +99,6 @@ export class LmdbStore {
   }
 
   /**
-   * Writes a session and its indexes inside the current write transaction; `previous`, the state it replaces, has its
-   * index entries removed first. A revoked session leaves the per-user indexes and is keyed for the sweep by its end.
-   */
-  putSessionInTransaction(stored: StoredSession, previous?: StoredSession): void {
-    if (previous) this.unindexSession(previous);
-    void this.sessions.put(stored.id, stored);
-    this.indexSession(stored);
-  }
-
-  /** Deletes a session and its index entries inside the current write transaction. */
-  removeSessionInTransaction(stored: StoredSession): void {
-    this.unindexSession(stored);
-    void this.sessions.remove(stored.id);
-  }
-
-  /** The sweep's key of a stored session: [when it ended or ends, id]. */
-  endKeyOf(stored: StoredSession): [number, string] {
-    return [endOfStored(stored), stored.id];
-  }
-
-  private indexSession(stored: StoredSession): void {
-    void this.sessionsByEnd.put(this.endKeyOf(stored), null);
-    if (stored.revokedAt !== null) return;
-    void this.liveSessionsByUser.put([stored.userId, stored.createdAt, stored.id], null);
-    void this.liveSessionsByUse.put([stored.userId, stored.lastUsedAt, stored.id], null);
-  }
-
-  private unindexSession(stored: StoredSession): void {
-    void this.sessionsByEnd.remove(this.endKeyOf(stored));
-    void this.liveSessionsByUser.remove([stored.userId, stored.createdAt, stored.id]);
-    void this.liveSessionsByUse.remove([stored.userId, stored.lastUsedAt, stored.id]);
-  }
-
-  /**
    * Rebuilds the session indexes, in one write transaction, when the environment was written with an older layout
    * (before version 2 revoked sessions stayed in the per-user index and were swept only at their deadline). Idempotent;
    * a no-op once done.
@@ -171,10 +106,7 @@ export class LmdbStore {
   async migrateSessionIndexes(): Promise<void> {
     if (this.meta.get('session-index-version') === SESSION_INDEX_VERSION) return;
     await this.transaction(() => {
-      for (const db of [this.sessionsByUserV1, this.sessionsByEnd, this.liveSessionsByUser, this.liveSessionsByUse] as Database<null, Key>[]) {
-        for (const key of [...db.getKeys()]) void db.remove(key);
-      }
-      for (const { value } of this.sessions.getRange()) this.indexSession(value);
+      this.sessionTable.reindex();
       void this.meta.put('session-index-version', SESSION_INDEX_VERSION);
     });
   }

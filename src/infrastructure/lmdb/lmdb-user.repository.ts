@@ -4,7 +4,8 @@ import type { UserRepository } from '../../application/ports/user-repository.por
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
 import type { Session } from '../../domain/session.js';
 import { User } from '../../domain/user.js';
-import { type LmdbStore, type StoredUser, toStoredSession } from './lmdb-store.js';
+import { toStoredSession } from './lmdb-session-table.js';
+import type { LmdbStore, StoredUser } from './lmdb-store.js';
 
 const toStored = (user: User, version: number): StoredUser => {
   const snapshot = user.snapshot();
@@ -37,12 +38,14 @@ export class LmdbUserRepository implements UserRepository {
     if (!added) throw new EmailAlreadyRegistered();
   }
 
-  async save(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<boolean> {
+  async save(user: User, events: readonly RecordedEvent[], opened?: Session, ended: readonly Session[] = []): Promise<boolean> {
     const stored = toStored(user, user.nextVersion);
+    const endedSnapshots = ended.map((session) => session.snapshot());
     const outcome = await this.store.transaction(() => {
       const current = this.store.users.get(stored.id);
       if (!current) return 'missing';
       if ((current.version ?? 0) !== user.version) return 'changed';
+      if (!this.store.sessionTable.swap(endedSnapshots)) return 'changed';
       void this.store.users.put(stored.id, stored);
       this.putOpened(opened);
       this.store.appendEventsInTransaction(events);
@@ -53,6 +56,6 @@ export class LmdbUserRepository implements UserRepository {
   }
 
   private putOpened(opened: Session | undefined): void {
-    if (opened) this.store.putSessionInTransaction(toStoredSession(opened.snapshot(), opened.snapshot().version));
+    if (opened) this.store.sessionTable.put(toStoredSession(opened.snapshot(), opened.snapshot().version));
   }
 }

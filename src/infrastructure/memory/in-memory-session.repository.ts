@@ -1,5 +1,6 @@
-import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import type { SessionRepository } from '../../application/ports/session-repository.port.js';
+import type { PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { SessionPage, SessionRepository } from '../../application/ports/session-repository.port.js';
+import { decodeSessionCursor, encodeSessionCursor, isAfter } from '../cursor.js';
 import { Session, endOf } from '../../domain/session.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
@@ -23,6 +24,28 @@ export class InMemorySessionRepository implements SessionRepository {
   async findByUser(userId: string): Promise<Session[]> {
     await Promise.resolve();
     return this.store.liveSessionsOf(userId).map((s) => Session.restore(structuredClone(s)));
+  }
+
+  async findPageByUser(userId: string, page: PageRequest): Promise<SessionPage> {
+    await Promise.resolve();
+    const after = page.cursor === null ? null : decodeSessionCursor(page.cursor);
+    const newestFirst = this.store
+      .liveSessionsOf(userId)
+      .map((s) => ({ snapshot: s, position: { createdAt: s.createdAt.getTime(), id: s.id } }))
+      .filter(({ position }) => isAfter(position, after))
+      .sort((a, b) => b.position.createdAt - a.position.createdAt || (a.position.id < b.position.id ? 1 : -1));
+    const shown = newestFirst.slice(0, page.limit);
+    const last = shown.at(-1);
+    return {
+      sessions: shown.map(({ snapshot }) => Session.restore(structuredClone(snapshot))),
+      nextCursor: newestFirst.length > page.limit && last ? encodeSessionCursor(last.position) : null,
+    };
+  }
+
+  async leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {
+    await Promise.resolve();
+    const live = this.store.liveSessionsOf(userId).sort((a, b) => a.lastUsedAt.getTime() - b.lastUsedAt.getTime() || (a.id < b.id ? -1 : 1));
+    return live.slice(0, Math.min(Math.max(0, live.length - keep), max)).map((s) => Session.restore(structuredClone(s)));
   }
 
   async save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {

@@ -15,12 +15,14 @@ export const EVENT_INDEXES: IndexDescription[] = [
 
 /**
  * Indexes of the `sessions` collection. Per user, the sessions not revoked (`revokedAt: null` is an equality on the
- * index, so revoked ones are never walked): newest first (listing, sign-out of others). Two TTL indexes, so MongoDB's
+ * index, so revoked ones are never walked): newest first (listing, sign-out of others) and least recently used first
+(the per-account cap). Two TTL indexes, so MongoDB's
  * own monitor deletes a session once a deadline passed or once it was revoked (the batched sweep does the same, and
  * elsewhere). Earlier versions had `by_user` ({ userId: 1 }); it is no longer used and may be dropped.
  */
 export const SESSION_INDEXES: IndexDescription[] = [
   { key: { userId: 1, revokedAt: 1, createdAt: -1, _id: -1 }, name: 'live_by_user_newest_first' },
+  { key: { userId: 1, revokedAt: 1, lastUsedAt: 1, _id: 1 }, name: 'live_by_user_least_recently_used' },
   { key: { expiresAt: 1 }, name: 'expires_ttl', expireAfterSeconds: 0 },
   { key: { revokedAt: 1 }, name: 'revoked_ttl', expireAfterSeconds: 0 },
 ];

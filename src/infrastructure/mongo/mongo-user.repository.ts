@@ -8,6 +8,7 @@ import type { User } from '../../domain/user.js';
 import { fromUserDocument, toSessionDocument, toUserDocument, type UserDocument } from './mongo-documents.js';
 import { isDuplicateKeyOn, translateMongoError, translated } from './mongo-errors.js';
 import type { MongoStore } from './mongo-store.js';
+import { StaleSessions, swapSessionsInTransaction } from './mongo-session.repository.js';
 
 /** The filter for a document still at `version`; documents written before versions existed have none (version 0). */
 const atVersion = (version: number): Filter<UserDocument> =>
@@ -39,7 +40,17 @@ export class MongoUserRepository implements UserRepository {
     }
   }
 
-  async save(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<boolean> {
+  async save(user: User, events: readonly RecordedEvent[], opened?: Session, ended: readonly Session[] = []): Promise<boolean> {
+    try {
+      return await this.saveOrAbort(user, events, opened, ended);
+    } catch (error) {
+      if (error instanceof StaleSessions) return false;
+      throw error;
+    }
+  }
+
+  /** The save in one transaction; an ended session that changed meanwhile aborts it with StaleSessions. */
+  private saveOrAbort(user: User, events: readonly RecordedEvent[], opened: Session | undefined, ended: readonly Session[]): Promise<boolean> {
     const { _id, ...state } = toUserDocument(user, user.nextVersion);
     return translated(() =>
       this.store.transaction(async (session) => {
@@ -51,6 +62,7 @@ export class MongoUserRepository implements UserRepository {
           if ((await this.store.users.countDocuments({ _id }, { session, limit: 1 })) === 0) throw new UserNotFound(_id);
           return false;
         }
+        await swapSessionsInTransaction(this.store, ended, session);
         await this.insertOpened(opened, session);
         await this.store.appendEvents(events, session);
         return true;

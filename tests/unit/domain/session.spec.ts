@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Session } from '../../../src/domain/session.js';
+import { Session, endOf } from '../../../src/domain/session.js';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -61,4 +61,28 @@ describe('Session', () => {
     ]);
     expect(session.snapshot().revokedReason).to.equal('reuse_detected');
   });
+
+  it('counts wrong current passwords and ends itself at the limit (too_many_password_failures); a record without the count reads 0', () => {
+    const session = aSession();
+    session.pullEvents();
+    for (let i = 0; i < 4; i++) session.passwordCheckFailed(at(i), 5);
+    expect(session.revoked).to.equal(false);
+    expect(session.snapshot().passwordFailures).to.equal(4);
+    session.passwordCheckFailed(at(5), 5);
+    expect(session.snapshot()).to.include({ revokedReason: 'too_many_password_failures', passwordFailures: 5 });
+    expect(session.pullEvents().map((event) => event.type)).to.deep.equal(['SessionRevoked']);
+    const { passwordFailures: _dropped, ...older } = aSession().snapshot();
+    expect(Session.restore(older).snapshot().passwordFailures).to.equal(0);
+  });
+
+  it('ends, for the sweep, at its deadline, or at its revocation when that came first', () => {
+    const session = aSession();
+    expect(endOf(session.snapshot())).to.deep.equal(at(100));
+    session.revoke('sign_out', at(10));
+    expect(endOf(session.snapshot())).to.deep.equal(at(10));
+    const late = aSession();
+    late.revoke('expired', at(120));
+    expect(endOf(late.snapshot())).to.deep.equal(at(100));
+  });
 });
+

@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import { expect } from 'chai';
 import { Session } from '../../../src/domain/session.js';
 import { openStorage } from '../../../src/infrastructure/lmdb/lmdb-storage.js';
-import { LmdbStore, toStoredSession } from '../../../src/infrastructure/lmdb/lmdb-store.js';
+import { toStoredSession } from '../../../src/infrastructure/lmdb/lmdb-session-table.js';
+import { LmdbStore } from '../../../src/infrastructure/lmdb/lmdb-store.js';
 import { tempDir } from '../../support/test-service.js';
 
 const T0 = new Date('2026-05-01T00:00:00.000Z');
@@ -28,7 +29,7 @@ describe('LMDB: an environment written before the session index layout 2 is re-i
         const stored = toStoredSession(session.snapshot(), 0);
         void old.sessions.put(stored.id, stored);
         void oldUserIndex.put([stored.userId, stored.id], null);
-        void old.sessionsByEnd.put([stored.expiresAt, stored.id], null);
+        void old.sessionTable.byEnd.put([stored.expiresAt, stored.id], null);
       }
     });
     await old.close();

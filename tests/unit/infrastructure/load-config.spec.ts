@@ -83,4 +83,11 @@ describe('loadConfig', () => {
     expect(failure({ PASSWORD_CHANGE_MAX_FAILURES: '0' })).to.include('PASSWORD_CHANGE_MAX_FAILURES');
     expect(failure({ PASSWORD_CHANGE_MAX_FAILURES: '101' })).to.include('PASSWORD_CHANGE_MAX_FAILURES');
   });
+
+  it('reads the per-account session cap (default 50, 1 to 1000)', () => {
+    expect(loadConfig({}).sessions.maxPerAccount).to.equal(50);
+    expect(loadConfig({ SESSIONS_MAX_PER_ACCOUNT: '3' }).sessions.maxPerAccount).to.equal(3);
+    expect(failure({ SESSIONS_MAX_PER_ACCOUNT: '0' })).to.include('SESSIONS_MAX_PER_ACCOUNT');
+    expect(failure({ SESSIONS_MAX_PER_ACCOUNT: '1001' })).to.include('SESSIONS_MAX_PER_ACCOUNT');
+  });
 });

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { rejection } from '../../../../tests/support/rejection.js';
+import { InvalidCursor } from '../../errors.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -25,8 +27,9 @@ describe('ListSessionsHandler (listSessions)', () => {
     const { world, started, laptop, phone, tablet, principalOf } = await adaOnThreeDevices();
     const principal = await principalOf(phone.accessToken);
     const ids = await Promise.all([tablet, phone, laptop].map(async ({ accessToken }) => (await principalOf(accessToken)).sessionId));
-    const sessions = await world.listSessions.execute({ principal });
+    const { sessions, nextCursor } = await world.listSessions.execute({ principal });
 
+    expect(nextCursor).to.equal(null);
     expect(sessions.map((session) => session.id)).to.deep.equal(ids);
     expect(sessions.map(({ userAgent, clientIp, createdAt, current }) => ({ userAgent, clientIp, createdAt, current }))).to.deep.equal([
       { userAgent: 'tablet', clientIp: null, createdAt: started[2], current: false },
@@ -44,20 +47,35 @@ describe('ListSessionsHandler (listSessions)', () => {
     const laptopSession = (await principalOf(laptop.accessToken)).sessionId;
     world.clock.advance(14 * DAY_MS - 2 * HOUR_MS);
 
-    const sessions = await world.listSessions.execute({ principal });
+    const { sessions } = await world.listSessions.execute({ principal });
     expect(sessions.map(({ id, current }) => ({ id, current }))).to.deep.equal([{ id: principal.sessionId, current: true }]);
     expect(sessions.map((session) => session.id)).to.not.include(laptopSession);
-    expect((await world.listSessions.execute({ principal: grace })).map(({ id, current }) => ({ id, current }))).to.deep.equal([{ id: grace.sessionId, current: true }]);
+    expect((await world.listSessions.execute({ principal: grace })).sessions.map(({ id, current }) => ({ id, current }))).to.deep.equal([{ id: grace.sessionId, current: true }]);
   });
 
   it('marks none current for a principal whose session is not among them, and writes nothing', async () => {
     const { world, laptop, principalOf } = await adaOnThreeDevices();
     const { userId } = await principalOf(laptop.accessToken);
     const eventsBefore = world.store.events.length;
-    const sessions = await world.listSessions.execute({ principal: { userId, sessionId: 'ended-elsewhere' } });
+    const { sessions } = await world.listSessions.execute({ principal: { userId, sessionId: 'ended-elsewhere' } });
 
     expect(sessions).to.have.length(3);
     expect(sessions.filter((session) => session.current)).to.deep.equal([]);
     expect(world.store.events).to.have.length(eventsBefore);
   });
+
+  it('pages: at most `limit` sessions newest first, and a nextCursor for the older ones until the last page', async () => {
+    const { world, laptop, phone, tablet, principalOf } = await adaOnThreeDevices();
+    const principal = await principalOf(phone.accessToken);
+    const ids = await Promise.all([tablet, phone, laptop].map(async ({ accessToken }) => (await principalOf(accessToken)).sessionId));
+
+    const first = await world.listSessions.execute({ principal, limit: 2 });
+    expect(first.sessions.map((session) => session.id)).to.deep.equal(ids.slice(0, 2));
+    expect(first.nextCursor).to.be.a('string');
+    const second = await world.listSessions.execute({ principal, limit: 2, cursor: first.nextCursor });
+    expect(second.sessions.map((session) => session.id)).to.deep.equal(ids.slice(2));
+    expect(second.nextCursor).to.equal(null);
+    expect(await rejection(world.listSessions.execute({ principal, cursor: 'not-a-cursor' }))).to.be.instanceOf(InvalidCursor);
+  });
 });
+

@@ -33,7 +33,7 @@ describe('RevokeSessionHandler (revokeSession)', () => {
       payload: { email: 'ada@example.com', sessionId: phoneSession, reason: 'revoked' },
       metadata,
     });
-    expect((await world.listSessions.execute({ principal })).map((session) => session.id)).to.deep.equal([principal.sessionId]);
+    expect((await world.listSessions.execute({ principal })).sessions.map((session) => session.id)).to.deep.equal([principal.sessionId]);
   });
 
   it("answers another account's session id with SessionNotFound and leaves that session alive", async () => {

@@ -7,7 +7,7 @@ import { EmailNotVerified } from '../../errors.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
 import type { Ports } from '../../ports/ports.js';
-import { type SessionSettings, openSession, tokensFor } from '../../policies/sessions.js';
+import { type SessionSettings, evictBeyondCap, openSession, tokensFor } from '../../policies/sessions.js';
 import { type AuthResult, recordEvents, toAccountResource } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
@@ -20,13 +20,14 @@ export interface SignInCommand {
 
 /**
  * Authenticates by e-mail and password and starts a session; records the outcome in the event log either way. The
- * account (UserSignedIn, a rehash) and the new session commit together as a compare-and-swap on the account: when a
+ * account (UserSignedIn, a rehash), the new session and the sessions it ends over the per-account cap (the least
+ * recently used, reason `evicted`) commit together as a compare-and-swap on the account and on those sessions: when a
  * password change lands while the password is being verified, the sign-in reloads and checks the new hash, so it
  * neither writes the old hash back nor opens a session that the change did not end.
  */
 export class SignInHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'events' | 'hasher' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'events' | 'hasher' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly settings: SessionSettings,
     private readonly requireVerifiedEmail = false,
@@ -69,7 +70,8 @@ export class SignInHandler {
       user.recordSignIn(clock.now());
       const userEvents = recordEvents(user.pullEvents(), ids, command.metadata);
       const opened = openSession(this.deps, this.settings, { id: user.id, email: user.email.value }, command.metadata);
-      if (!(await users.save(user, [...userEvents, ...opened.events], opened.session))) return CHANGED;
+      const evicted = await evictBeyondCap(this.deps, this.settings, user.id, command.metadata);
+      if (!(await users.save(user, [...userEvents, ...opened.events, ...evicted.events], opened.session, evicted.ended))) return CHANGED;
       return { user: toAccountResource(user), ...(await tokensFor(this.deps, opened.session)) };
     });
   }

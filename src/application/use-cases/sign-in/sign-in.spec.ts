@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { ServiceUnavailable } from '../../errors.js';
 import { InvalidCredentials, InvalidInput } from '../../../domain/domain-error.js';
 import { aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
-import { UnavailableEventLog, UnavailableUserRepository } from '../../../../tests/support/fakes.js';
+import { UnavailableEventLog, UnavailableUserRepository, UuidShapedIds } from '../../../../tests/support/fakes.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { InvalidToken } from '../../errors.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 
 
@@ -79,4 +80,33 @@ describe('SignInHandler', () => {
     await world.signIn.execute(aSignInCommand());
     expect((await world.users.findByEmail('ada@example.com'))?.passwordHash).to.equal('fake$v1$analytical engine 1843');
   });
+
+  it('keeps at most SESSIONS_MAX_PER_ACCOUNT sessions: a sign-in beyond it ends the least recently used one in its commit', async () => {
+    const world = inMemoryWorld({ sessions: { maxPerAccount: 3 }, replace: { ids: new UuidShapedIds() } });
+    const metadata = { requestId: null, clientIp: null, userAgent: null };
+    const first = await world.signUp.execute(aSignUpCommand());
+    world.clock.advance(1000);
+    const second = await world.signIn.execute(aSignInCommand());
+    world.clock.advance(1000);
+    const third = await world.signIn.execute(aSignInCommand());
+    world.clock.advance(1000);
+    const refreshedFirst = await world.refreshSession.execute({ refreshToken: first.refreshToken, metadata });
+    world.clock.advance(1000);
+    const authenticates = (accessToken: string) =>
+      world.authenticate.execute({ accessToken }).then(
+        () => true,
+        (error: unknown) => (error instanceof InvalidToken ? false : Promise.reject(error as Error)),
+      );
+    const secondSession = (await world.authenticate.execute({ accessToken: second.accessToken })).sessionId;
+
+    const fourth = await world.signIn.execute(aSignInCommand());
+
+    expect(await authenticates(second.accessToken), 'the least recently used').to.equal(false);
+    for (const { accessToken } of [refreshedFirst, third, fourth]) expect(await authenticates(accessToken)).to.equal(true);
+    expect(await world.ports.sessions.findByUser(first.user.id)).to.have.length(3);
+    const revoked = world.store.events.flatMap((event) => (event.type === 'SessionRevoked' ? [event.payload] : []));
+    expect(revoked).to.deep.equal([{ email: 'ada@example.com', sessionId: secondSession, reason: 'evicted' }]);
+    expect(world.store.events.slice(-3).map((event) => event.type)).to.deep.equal(['UserSignedIn', 'SessionStarted', 'SessionRevoked']);
+  });
 });
+

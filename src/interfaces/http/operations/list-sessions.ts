@@ -1,22 +1,31 @@
+import { SESSIONS_PAGE_DEFAULT, SESSIONS_PAGE_MAX } from '../../../application/registry.js';
 import { defineOperation } from '../shared/operation.js';
+import { pageQuerySchema, parsePageQuery } from '../shared/page-query.js';
 import { sessionEntry, sessionResource } from '../shared/session-resource.js';
 
 export const listSessions = defineOperation({
   method: 'GET',
   path: '/auth/sessions',
   operationId: 'listSessions',
-  summary: 'The signed-in devices of the account: live sessions, newest first',
+  summary: 'The signed-in devices of the account: live sessions, newest first, one page at a time',
   tag: 'sessions',
   auth: 'bearer',
   hashes: false,
+  query: pageQuerySchema(SESSIONS_PAGE_MAX, SESSIONS_PAGE_DEFAULT),
   success: {
     status: 200,
     message: 'Sessions retrieved successfully',
-    description: 'Live sessions, exactly one of them current',
-    data: { type: 'object', required: ['sessions'], additionalProperties: false, properties: { sessions: { type: 'array', items: sessionEntry } } },
+    description: 'One page of live sessions, the caller\'s marked current; nextCursor is null on the last page',
+    data: {
+      type: 'object',
+      required: ['sessions', 'nextCursor'],
+      additionalProperties: false,
+      properties: { sessions: { type: 'array', items: sessionEntry }, nextCursor: { type: ['string', 'null'] } },
+    },
   },
-  errors: ['STORE_UNAVAILABLE'],
-  run: async ({ principal }, { listSessions }) => ({
-    sessions: (await listSessions.execute({ principal })).map((session) => ({ ...sessionResource(session), current: session.current })),
-  }),
+  errors: ['INVALID_INPUT', 'INVALID_CURSOR', 'STORE_UNAVAILABLE'],
+  run: async ({ principal, query }, { listSessions }) => {
+    const page = await listSessions.execute({ principal, ...parsePageQuery(query, SESSIONS_PAGE_MAX) });
+    return { sessions: page.sessions.map((session) => ({ ...sessionResource(session), current: session.current })), nextCursor: page.nextCursor };
+  },
 });

@@ -28,6 +28,7 @@ const REASONS: { readonly [R in SignInFailureReason | RevocationReason]: true } 
   reuse_detected: true,
   expired: true,
   too_many_password_failures: true,
+  evicted: true,
   email_verified: true,
 };
 
