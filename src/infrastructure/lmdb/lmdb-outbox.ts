@@ -2,19 +2,26 @@ import type { DeadLetter, Outbox, PendingMail } from '../../application/ports/ou
 import { type OutboxEntry, deadEntry, deadLetterOf, failedEntry, isDue } from '../storage/outbox-entry.js';
 import { type LmdbStore, toRecordedEvent } from './lmdb-store.js';
 
-/** The outbox in the LMDB environment; a claim is one write transaction (one writer at a time, across processes). */
+/**
+ * The outbox in the LMDB environment; a claim is one write transaction (one writer at a time, across processes) that
+ * reads only the due entries, from the due index ([dueAt, seq]): entries waiting for a retry or a lease, and the
+ * dead letters, cost a claim nothing.
+ */
 export class LmdbOutbox implements Outbox {
   constructor(private readonly store: LmdbStore) {}
 
   claim(now: Date, leaseMs: number, limit: number): Promise<PendingMail[]> {
+    const at = now.getTime();
     return this.store.transaction(() => {
       const claimed: PendingMail[] = [];
-      for (const { key: seq, value: entry } of this.store.outbox.getRange({})) {
-        if (claimed.length >= limit) break;
-        if (!isDue(entry, now.getTime())) continue;
+      for (const [dueAt, seq] of [...this.store.outboxDue.getKeys({ end: [at + 1], limit })]) {
+        const entry = this.store.outbox.get(seq);
         const stored = this.store.events.get(seq);
-        if (!stored) continue;
-        void this.store.outbox.put(seq, { ...entry, leaseUntil: now.getTime() + leaseMs });
+        if (!entry || !stored || !isDue(entry, at)) {
+          void this.store.outboxDue.remove([dueAt, seq]);
+          continue;
+        }
+        this.store.putOutboxEntryInTransaction(seq, { ...entry, leaseUntil: at + leaseMs }, entry);
         claimed.push({ event: toRecordedEvent(stored), attempts: entry.attempts });
       }
       return claimed;
@@ -23,7 +30,7 @@ export class LmdbOutbox implements Outbox {
 
   async markSent(eventId: string): Promise<void> {
     const seq = this.store.eventSeqById.get(eventId);
-    if (seq !== undefined) await this.store.transaction(() => void this.store.outbox.remove(seq));
+    if (seq !== undefined) await this.store.transaction(() => this.store.removeOutboxEntryInTransaction(seq));
   }
 
   markFailed(eventId: string, nextAttemptAt: Date, error: string): Promise<void> {
@@ -34,6 +41,7 @@ export class LmdbOutbox implements Outbox {
     return this.update(eventId, (entry) => deadEntry(entry, at.getTime(), error));
   }
 
+  /** Walks the outbox (an operator's query, not the dispatcher's). */
   async deadLetters(limit: number): Promise<DeadLetter[]> {
     const dead: DeadLetter[] = [];
     for (const { value } of this.store.outbox.getRange({})) {
@@ -43,10 +51,10 @@ export class LmdbOutbox implements Outbox {
     return dead.sort((a, b) => b.failedAt.getTime() - a.failedAt.getTime()).slice(0, limit);
   }
 
+  /** The due index's entry count, from LMDB's statistics: nothing is read. */
   async pendingCount(): Promise<number> {
-    let pending = 0;
-    for (const { value } of this.store.outbox.getRange({})) if (value.deadAt === undefined) pending += 1;
-    return pending;
+    await Promise.resolve();
+    return (this.store.outboxDue.getStats() as { entryCount: number }).entryCount;
   }
 
   private async update(eventId: string, next: (entry: OutboxEntry) => OutboxEntry): Promise<void> {
@@ -54,7 +62,7 @@ export class LmdbOutbox implements Outbox {
     if (seq === undefined) return;
     await this.store.transaction(() => {
       const entry = this.store.outbox.get(seq);
-      if (entry) void this.store.outbox.put(seq, next(entry));
+      if (entry) this.store.putOutboxEntryInTransaction(seq, next(entry), entry);
     });
   }
 }

@@ -5,7 +5,7 @@ import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { SessionSnapshot } from '../../domain/session.js';
 import type { UserSnapshot } from '../../domain/user.js';
 import { ServiceUnavailable } from '../../application/errors.js';
-import type { OutboxEntry } from '../storage/outbox-entry.js';
+import { type OutboxEntry, dueAtOf } from '../storage/outbox-entry.js';
 import { type ProjectionTable, type ProjectionTables, applyProjections } from '../storage/projections.js';
 import { STORE_RETRY_AFTER_SECONDS, WriteFailures, isStoreWriteFailure, realCause } from './lmdb-write-failures.js';
 
@@ -41,6 +41,8 @@ const endOfStored = (s: StoredSession): number => (s.revokedAt !== null && s.rev
 
 /** The layout of the session indexes; an environment written with an older one is re-indexed when opened. */
 const SESSION_INDEX_VERSION = 2;
+/** The layout of the outbox's due index; an environment written before it had one is indexed when opened. */
+const OUTBOX_INDEX_VERSION = 1;
 
 /** A projection's table over an LMDB database, its keys mapped by `keyOf`; used inside a write transaction only. */
 const dbTable = <Row, K extends Key>(db: Database<Row, K>, keyOf: (key: string) => K): ProjectionTable<Row, void> => ({
@@ -64,6 +66,8 @@ export class LmdbStore {
   readonly sessions: Database<StoredSession, string>;
   /** Mails not yet sent, keyed by their event's sequence number (so claimed in append order). */
   readonly outbox: Database<OutboxEntry, number>;
+  /** Every outbox entry but the dead letters, by when it may next be claimed: [dueAt, seq] (see dueAtOf). */
+  readonly outboxDue: Database<null, [number, number]>;
   /** Sessions not revoked, per user, oldest created first: [userId, createdAt, id]. */
   readonly liveSessionsByUser: Database<null, [string, number, string]>;
   /** Sessions not revoked, per user, least recently used first: [userId, lastUsedAt, id]. */
@@ -94,6 +98,7 @@ export class LmdbStore {
     this.eventsByAggregate = root.openDB<null, SeqKey>({ name: 'events-by-aggregate' });
     this.sessions = root.openDB<StoredSession, string>({ name: 'sessions' });
     this.outbox = root.openDB<OutboxEntry, number>({ name: 'outbox' });
+    this.outboxDue = root.openDB<null, [number, number]>({ name: 'outbox-due' });
     this.liveSessionsByUser = root.openDB<null, [string, number, string]>({ name: 'live-sessions-by-user' });
     this.liveSessionsByUse = root.openDB<null, [string, number, string]>({ name: 'live-sessions-by-use' });
     this.sessionsByEnd = root.openDB<null, [number, string]>({ name: 'sessions-by-expiry' });
@@ -102,7 +107,15 @@ export class LmdbStore {
     this.signInFailures = root.openDB<number[], string>({ name: 'sign-in-failures' });
     this.mailRequests = root.openDB<number[], string>({ name: 'mail-requests' });
     this.projections = {
-      outbox: dbTable(this.outbox, (eventId) => this.seqOf(eventId)),
+      outbox: {
+        insert: (eventId, row) => this.putOutboxEntryInTransaction(this.seqOf(eventId), row),
+        update: (eventId, next) => {
+          const seq = this.seqOf(eventId);
+          const previous = this.outbox.get(seq);
+          this.putOutboxEntryInTransaction(seq, next(previous), previous);
+        },
+        remove: (eventId) => this.removeOutboxEntryInTransaction(this.seqOf(eventId)),
+      },
       signInFailures: dbTable(this.signInFailures, (email) => email),
       mailRequests: dbTable(this.mailRequests, (key) => key),
     };
@@ -143,6 +156,41 @@ export class LmdbStore {
   removeSessionInTransaction(stored: StoredSession): void {
     this.unindexSession(stored);
     void this.sessions.remove(stored.id);
+  }
+
+  /**
+   * Writes an outbox entry and its due-index key inside the current write transaction; `previous`, the state it
+   * replaces, has its key removed first. A dead letter has no key: no claim ever reads it.
+   */
+  putOutboxEntryInTransaction(seq: number, entry: OutboxEntry, previous?: OutboxEntry): void {
+    const before = previous && dueAtOf(previous);
+    if (before !== undefined && before !== null) void this.outboxDue.remove([before, seq]);
+    void this.outbox.put(seq, entry);
+    const due = dueAtOf(entry);
+    if (due !== null) void this.outboxDue.put([due, seq], null);
+  }
+
+  /** Deletes an outbox entry and its due-index key inside the current write transaction; none is harmless. */
+  removeOutboxEntryInTransaction(seq: number): void {
+    const entry = this.outbox.get(seq);
+    if (!entry) return;
+    const due = dueAtOf(entry);
+    if (due !== null) void this.outboxDue.remove([due, seq]);
+    void this.outbox.remove(seq);
+  }
+
+  /** Builds the outbox's due index, in one write transaction, when the environment was written without it. Idempotent. */
+  async migrateOutboxIndex(): Promise<void> {
+    if (this.meta.get('outbox-index-version') === OUTBOX_INDEX_VERSION) return;
+    await this.transaction(() => {
+      if (this.meta.get('outbox-index-version') === OUTBOX_INDEX_VERSION) return;
+      for (const key of [...this.outboxDue.getKeys()]) void this.outboxDue.remove(key);
+      for (const { key, value } of this.outbox.getRange()) {
+        const due = dueAtOf(value);
+        if (due !== null) void this.outboxDue.put([due, key], null);
+      }
+      void this.meta.put('outbox-index-version', OUTBOX_INDEX_VERSION);
+    });
   }
 
   /** The sweep's key of a stored session: [when it ended or ends, id]. */

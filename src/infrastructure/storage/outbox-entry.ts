@@ -23,6 +23,9 @@ export const newEntry = (eventId: string): OutboxEntry => ({ eventId, attempts: 
 /** Due: not a dead letter, not waiting for a retry and not leased by anyone at `now`. */
 export const isDue = (entry: OutboxEntry, now: number): boolean => entry.deadAt === undefined && entry.nextAttemptAt <= now && entry.leaseUntil <= now;
 
+/** When the entry may next be claimed (its retry time or the end of its lease, the later); null for a dead letter. */
+export const dueAtOf = (entry: OutboxEntry): number | null => (entry.deadAt === undefined ? Math.max(entry.nextAttemptAt, entry.leaseUntil) : null);
+
 /** The entry after one more failed delivery, due again at `nextAttemptAt`, lease released. */
 export const failedEntry = (entry: OutboxEntry, nextAttemptAt: number, error: string): OutboxEntry => ({
   ...entry,
