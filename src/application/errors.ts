@@ -100,3 +100,14 @@ export class UserNotFound extends Error {
     this.name = 'UserNotFound';
   }
 }
+
+/**
+ * Thrown by a MailSender whose transport refused a mail for good (an SMTP 5xx: no such mailbox, policy rejection):
+ * sending it again cannot succeed, so the outbox dead-letters it at once instead of retrying.
+ */
+export class MailRefusedPermanently extends Error {
+  constructor(message: string, options?: { readonly cause?: unknown }) {
+    super(message, options);
+    this.name = 'MailRefusedPermanently';
+  }
+}

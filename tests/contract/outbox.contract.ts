@@ -81,12 +81,12 @@ export function outboxContract(adapter: string, makeStorage: StorageFactory): vo
       const reset = aResetRequest();
       await storage.events.append([reset]);
       await storage.outbox.claim(at(1), LEASE_MS, 10);
-      await storage.outbox.markFailed(reset.eventId, at(5));
+      await storage.outbox.markFailed(reset.eventId, at(5), '451 try again later');
       expect(await storage.outbox.claim(at(4), LEASE_MS, 10)).to.deep.equal([]);
       const retry = await storage.outbox.claim(at(5), LEASE_MS, 10);
       expect(idsOf(retry)).to.deep.equal([reset.eventId]);
       expect(retry[0]?.attempts).to.equal(1);
-      await storage.outbox.markFailed(reset.eventId, at(9));
+      await storage.outbox.markFailed(reset.eventId, at(9), '451 try again later');
       expect((await storage.outbox.claim(at(9), LEASE_MS, 10))[0]?.attempts).to.equal(2);
     });
 
@@ -108,6 +108,22 @@ export function outboxContract(adapter: string, makeStorage: StorageFactory): vo
       const all = claims.flatMap(idsOf);
       expect(new Set(all).size, 'no entry is leased twice').to.equal(all.length);
       expect(all.sort()).to.deep.equal(resets.map((event) => event.eventId).sort());
+    });
+
+    it('dead-letters an entry: never claimed again, kept with its attempts, time and last error for an operator, not pending', async () => {
+      const [doomed, other] = [aResetRequest(), aResetRequest()];
+      await storage.events.append([doomed, other]);
+      const pendingBefore = await storage.outbox.pendingCount();
+      await storage.outbox.claim(at(1), LEASE_MS, 10);
+      await storage.outbox.markFailed(doomed.eventId, at(2), '451 try again later');
+      expect(idsOf(await storage.outbox.claim(at(2), LEASE_MS, 10))).to.deep.equal([doomed.eventId]);
+      await storage.outbox.markDead(doomed.eventId, at(3), '550 no such mailbox');
+      await storage.outbox.markDead(doomed.eventId, at(4), 'marked twice');
+      await storage.outbox.markDead(uniqueId('never-recorded'), at(4), 'unknown');
+      expect(idsOf(await storage.outbox.claim(at(100_000), LEASE_MS, 10))).to.deep.equal([other.eventId]);
+      const dead = (await storage.outbox.deadLetters(100)).filter((letter) => letter.eventId === doomed.eventId);
+      expect(dead).to.deep.equal([{ eventId: doomed.eventId, attempts: 2, failedAt: at(3), lastError: '550 no such mailbox' }]);
+      expect(await storage.outbox.pendingCount()).to.equal(pendingBefore - 1);
     });
   });
 }

@@ -178,6 +178,27 @@ describe('HTTP: password reset and e-mail verification over real SMTP', () => {
     expect(warnings.length).to.be.at.least(3);
   });
 
+  it('dead-letters a mail the SMTP server refuses permanently (5xx) at once: no retry, a warn line with its event id, counted in /metrics', async () => {
+    const earlier = inbox.refusals.length;
+    inbox.refuseNext(1, 550);
+    const { email } = await signUp();
+    await service.deliverMail();
+    expect(inbox.refusals.slice(earlier)).to.deep.equal([email]);
+    for (const wait of [RETRY_BASE_MS, 2 * RETRY_BASE_MS, 4 * RETRY_BASE_MS]) {
+      await sleep(wait + 5);
+      await service.deliverMail();
+    }
+    expect(inbox.refusals.slice(earlier), 'never offered again').to.deep.equal([email]);
+    expect(mailsTo(email)).to.deep.equal([]);
+    const dead = logs.parsed().filter((line) => line['msg'] === 'mail dead-lettered; it will not be retried');
+    expect(dead).to.have.length(1);
+    expect(dead[0]?.['level']).to.equal(40);
+    expect(dead[0]?.['eventId']).to.match(/^[0-9a-f-]{36}$/);
+    const metrics = await http(service.url, '/metrics', { method: 'GET' });
+    expect(metrics.text).to.match(/^account_mail_dead_letters_total 1$/m);
+    expect(metrics.text).to.match(/^account_mail_pending 0$/m);
+  });
+
   it('keeps every token out of DATA_DIR, the logs and the event log (the SMTP server is the only holder)', async () => {
     await signUp();
     const { email } = await signUp();

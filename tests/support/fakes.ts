@@ -2,7 +2,7 @@ import type { Clock } from '../../src/application/ports/clock.port.js';
 import type { IdGenerator } from '../../src/application/ports/id-generator.port.js';
 import type { PasswordBlocklist } from '../../src/application/ports/password-blocklist.port.js';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.port.js';
-import { InvalidToken, ServiceUnavailable } from '../../src/application/errors.js';
+import { InvalidToken, MailRefusedPermanently, ServiceUnavailable } from '../../src/application/errors.js';
 import type { EventLog, EventPage, PageRequest, RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
 import type { SessionPage, SessionRepository } from '../../src/application/ports/session-repository.port.js';
@@ -189,9 +189,15 @@ export class UnavailableEventLog implements EventLog {
 export class MailboxSender implements MailSender {
   readonly delivered: OutgoingMail[] = [];
   refusing = 0;
+  /** How many of the next mails to refuse for good (an SMTP 5xx). */
+  refusingPermanently = 0;
 
   async send(mail: OutgoingMail): Promise<void> {
     await Promise.resolve();
+    if (this.refusingPermanently > 0) {
+      this.refusingPermanently -= 1;
+      throw new MailRefusedPermanently('550 no such mailbox');
+    }
     if (this.refusing > 0) {
       this.refusing -= 1;
       throw new Error('451 try again later');

@@ -12,8 +12,8 @@ export interface SmtpInbox {
   readonly received: ReceivedMail[];
   /** Recipients refused so far (451, "try again later"). */
   readonly refusals: string[];
-  /** How many of the next recipients to refuse with 451, like a greylisting or overloaded server. */
-  refuseNext(count: number): void;
+  /** How many of the next recipients to refuse, with 451 (greylisting, overload) or a permanent 5xx code. */
+  refuseNext(count: number, responseCode?: number): void;
   close(): Promise<void>;
 }
 
@@ -26,6 +26,7 @@ export async function startSmtpInbox(credentials = { user: 'mailer', pass: 's3cr
   const received: ReceivedMail[] = [];
   const refusals: string[] = [];
   let refusing = 0;
+  let refusalCode = 451;
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
@@ -38,7 +39,8 @@ export async function startSmtpInbox(credentials = { user: 'mailer', pass: 's3cr
       if (refusing > 0) {
         refusing -= 1;
         refusals.push(address.address);
-        callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
+        const text = refusalCode >= 500 ? 'no such mailbox' : 'try again later';
+        callback(Object.assign(new Error(text), { responseCode: refusalCode }));
         return;
       }
       callback();
@@ -61,7 +63,10 @@ export async function startSmtpInbox(credentials = { user: 'mailer', pass: 's3cr
     url: `smtp://${credentials.user}:${credentials.pass}@127.0.0.1:${port}`,
     received,
     refusals,
-    refuseNext: (count) => void (refusing = count),
+    refuseNext: (count, responseCode = 451) => {
+      refusing = count;
+      refusalCode = responseCode;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -11,7 +11,10 @@ export interface OutgoingMail {
 
 /** Hands mails to a transport (SMTP, or files for a newcomer). */
 export interface MailSender {
-  /** Resolves once the transport accepted the mail; rejects when it did not (the caller retries later). */
+  /**
+   * Resolves once the transport accepted the mail. Rejects with MailRefusedPermanently (application/errors) when the
+   * transport refused it for good (an SMTP 5xx: never retried), with any other error when it may succeed later.
+   */
   send(mail: OutgoingMail): Promise<void>;
 }
 

@@ -7,6 +7,17 @@ export interface PendingMail {
   readonly attempts: number;
 }
 
+/** A mail given up for good (too many failures, or refused for good), kept for an operator; never its content. */
+export interface DeadLetter {
+  readonly eventId: string;
+  /** Failed deliveries, the last one included. */
+  readonly attempts: number;
+  /** When it was given up. */
+  readonly failedAt: Date;
+  /** The transport's error text of the last failure. */
+  readonly lastError: string;
+}
+
 /**
  * The delivery state of the mails that events ask for. An entry is created by the event log itself, in the same
  * transaction as the event (for the types in MAIL_EVENT_TYPES that concern an account): nothing committed is lost.
@@ -21,8 +32,23 @@ export interface Outbox {
   /** Marks the entry sent: it is never claimed again. Idempotent. */
   markSent(eventId: string): Promise<void>;
 
-  /** Records a failed delivery: one more attempt, the next not before `nextAttemptAt`; releases the lease. */
-  markFailed(eventId: string, nextAttemptAt: Date): Promise<void>;
+  /**
+   * Records a failed delivery: one more attempt, the next not before `nextAttemptAt`, `error` kept as the last error
+   * text; releases the lease. An unknown id is ignored.
+   */
+  markFailed(eventId: string, nextAttemptAt: Date, error: string): Promise<void>;
+
+  /**
+   * Gives the entry up after one more failed delivery at `at`: it leaves the due queue for good and is kept as a dead
+   * letter with `error`. Idempotent (a dead letter keeps its first time and error); an unknown id is ignored.
+   */
+  markDead(eventId: string, at: Date, error: string): Promise<void>;
+
+  /** Up to `limit` dead letters, the most recent first; [] when there are none. */
+  deadLetters(limit: number): Promise<DeadLetter[]>;
+
+  /** How many mails wait to be sent (due, leased or backing off; not the dead letters). */
+  pendingCount(): Promise<number>;
 }
 
 export const OUTBOX = token<Outbox>('Outbox');

@@ -73,6 +73,7 @@ const schema = object({
   MAIL_POLL_INTERVAL_MS: positiveInt(1000, 60_000),
   MAIL_RETRY_BASE_MS: positiveInt(1000, 3_600_000),
   MAIL_RETRY_MAX_MS: positiveInt(300_000, 86_400_000),
+  MAIL_MAX_ATTEMPTS: positiveInt(8, 1000),
   THROTTLE_MAX_FAILURES: positiveInt(5, 1000),
   THROTTLE_WINDOW_SECONDS: positiveInt(900, 24 * 3600),
   RATE_LIMIT_MAX: positiveInt(100, 1_000_000),
@@ -126,6 +127,8 @@ export interface Config {
     /** A failed delivery is retried after `retryBaseMs`, doubled per failure, at most `retryMaxMs`. */
     readonly retryBaseMs: number;
     readonly retryMaxMs: number;
+    /** A mail that failed this many times is given up (a dead letter, kept for an operator). */
+    readonly maxAttempts: number;
   };
   readonly sessions: {
     readonly lifetimes: { readonly idleSeconds: number; readonly maxSeconds: number };
@@ -262,6 +265,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       pollIntervalMs: env.MAIL_POLL_INTERVAL_MS,
       retryBaseMs: env.MAIL_RETRY_BASE_MS,
       retryMaxMs: Math.max(env.MAIL_RETRY_MAX_MS, env.MAIL_RETRY_BASE_MS),
+      maxAttempts: env.MAIL_MAX_ATTEMPTS,
     },
     sessions: {
       lifetimes: { idleSeconds: env.SESSION_IDLE_TIMEOUT_SECONDS, maxSeconds: env.SESSION_MAX_LIFETIME_SECONDS },

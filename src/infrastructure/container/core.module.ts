@@ -35,8 +35,9 @@ export const coreModule = ({ config, logger, clock }: CoreSettings) =>
     bindPort(ID_GENERATOR, () => new RandomUuidGenerator());
     bindPort(METRICS, (get) => {
       const metrics = new PrometheusMetrics(get(HASH_LIMITER));
-      const { sizes } = get(STORAGE);
+      const { sizes, outbox } = get(STORAGE);
       if (sizes) metrics.observeStore(sizes);
+      metrics.observeOutbox(() => outbox.pendingCount());
       return metrics;
     });
     bindPort(MAIL_SENDER, (get) =>

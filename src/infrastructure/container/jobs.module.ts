@@ -6,12 +6,12 @@ import { JobRunner } from '../jobs/job-runner.js';
 import { MailDispatchJob } from '../jobs/mail-dispatch.job.js';
 import { SessionSweepJob } from '../jobs/session-sweep.job.js';
 import { portBinder } from './bind-port.js';
-import { CONFIG, JOBS, JOB_RUNNER, LOGGER, MAIL_DISPATCH_JOB, STORAGE, USE_CASES } from './tokens.js';
+import { CONFIG, JOBS, JOB_RUNNER, LOGGER, MAIL_DISPATCH_JOB, METRICS, STORAGE, USE_CASES } from './tokens.js';
 
 /** Every periodic job, in the one list the runner starts and stops. A new job is its class and one line here. */
 export const jobsModule = new ContainerModule(({ bind }) => {
   const bindPort = portBinder(bind);
-  bindPort(MAIL_DISPATCH_JOB, (get) => new MailDispatchJob(get(USE_CASES).deliverMail, get(CONFIG).mail.pollIntervalMs, get(LOGGER)));
+  bindPort(MAIL_DISPATCH_JOB, (get) => new MailDispatchJob(get(USE_CASES).deliverMail, get(CONFIG).mail.pollIntervalMs, get(LOGGER), get(METRICS).mailDeadLettered));
   bindPort(JOBS, (get) => {
     const { sessions, retention } = get(CONFIG);
     const { pruner } = get(STORAGE);

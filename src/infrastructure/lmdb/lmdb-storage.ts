@@ -31,6 +31,7 @@ export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbSt
   const store = openStore(dataDir, minFreeBytes);
   try {
     await store.migrateSessionIndexes();
+    await store.migrateOutboxIndex();
   } catch (error) {
     await store.close();
     throw dataDirFailure(dataDir, 'the LMDB store cannot be re-indexed', error);

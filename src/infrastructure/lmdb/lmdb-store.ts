@@ -4,7 +4,7 @@ import { type Database, type Key, type RootDatabase, open } from 'lmdb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { UserSnapshot } from '../../domain/user.js';
 import { ServiceUnavailable } from '../../application/errors.js';
-import type { OutboxEntry } from '../storage/outbox-entry.js';
+import { type OutboxEntry, dueAtOf } from '../storage/outbox-entry.js';
 import { type ProjectionTable, type ProjectionTables, applyProjections } from '../storage/projections.js';
 import { LmdbSessionTable, SESSION_INDEX_VERSION, type StoredSession } from './lmdb-session-table.js';
 import { STORE_RETRY_AFTER_SECONDS, WriteFailures, isStoreWriteFailure, realCause } from './lmdb-write-failures.js';
@@ -19,6 +19,9 @@ export interface StoredEvent extends Omit<RecordedEvent, 'occurredAt'> {
 }
 
 type SeqKey = [string, number];
+
+/** The layout of the outbox's due index; an environment written before it had one is indexed when opened. */
+const OUTBOX_INDEX_VERSION = 1;
 
 /** A projection's table over an LMDB database, its keys mapped by `keyOf`; used inside a write transaction only. */
 const dbTable = <Row, K extends Key>(db: Database<Row, K>, keyOf: (key: string) => K): ProjectionTable<Row, void> => ({
@@ -44,6 +47,8 @@ export class LmdbStore {
   readonly sessions: Database<StoredSession, string>;
   /** Mails not yet sent, keyed by their event's sequence number (so claimed in append order). */
   readonly outbox: Database<OutboxEntry, number>;
+  /** Every outbox entry but the dead letters, by when it may next be claimed: [dueAt, seq] (see dueAtOf). */
+  readonly outboxDue: Database<null, [number, number]>;
   /** Per e-mail: failed sign-ins since the last successful one, newest first (epoch ms); see sign-in-failures.ts. */
   readonly signInFailures: Database<number[], string>;
   readonly mailRequests: Database<number[], string>;
@@ -67,11 +72,20 @@ export class LmdbStore {
     this.sessionTable = new LmdbSessionTable(root);
     this.sessions = this.sessionTable.records;
     this.outbox = root.openDB<OutboxEntry, number>({ name: 'outbox' });
+    this.outboxDue = root.openDB<null, [number, number]>({ name: 'outbox-due' });
     this.meta = root.openDB<number, string>({ name: 'meta' });
     this.signInFailures = root.openDB<number[], string>({ name: 'sign-in-failures' });
     this.mailRequests = root.openDB<number[], string>({ name: 'mail-requests' });
     this.projections = {
-      outbox: dbTable(this.outbox, (eventId) => this.seqOf(eventId)),
+      outbox: {
+        insert: (eventId, row) => this.putOutboxEntryInTransaction(this.seqOf(eventId), row),
+        update: (eventId, next) => {
+          const seq = this.seqOf(eventId);
+          const previous = this.outbox.get(seq);
+          this.putOutboxEntryInTransaction(seq, next(previous), previous);
+        },
+        remove: (eventId) => this.removeOutboxEntryInTransaction(this.seqOf(eventId)),
+      },
       signInFailures: dbTable(this.signInFailures, (email) => email),
       mailRequests: dbTable(this.mailRequests, (key) => key),
     };
@@ -96,6 +110,41 @@ export class LmdbStore {
       this.writeFailures.record(cause);
       throw new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS, cause);
     }
+  }
+
+  /**
+   * Writes an outbox entry and its due-index key inside the current write transaction; `previous`, the state it
+   * replaces, has its key removed first. A dead letter has no key: no claim ever reads it.
+   */
+  putOutboxEntryInTransaction(seq: number, entry: OutboxEntry, previous?: OutboxEntry): void {
+    const before = previous && dueAtOf(previous);
+    if (before !== undefined && before !== null) void this.outboxDue.remove([before, seq]);
+    void this.outbox.put(seq, entry);
+    const due = dueAtOf(entry);
+    if (due !== null) void this.outboxDue.put([due, seq], null);
+  }
+
+  /** Deletes an outbox entry and its due-index key inside the current write transaction; none is harmless. */
+  removeOutboxEntryInTransaction(seq: number): void {
+    const entry = this.outbox.get(seq);
+    if (!entry) return;
+    const due = dueAtOf(entry);
+    if (due !== null) void this.outboxDue.remove([due, seq]);
+    void this.outbox.remove(seq);
+  }
+
+  /** Builds the outbox's due index, in one write transaction, when the environment was written without it. Idempotent. */
+  async migrateOutboxIndex(): Promise<void> {
+    if (this.meta.get('outbox-index-version') === OUTBOX_INDEX_VERSION) return;
+    await this.transaction(() => {
+      if (this.meta.get('outbox-index-version') === OUTBOX_INDEX_VERSION) return;
+      for (const key of [...this.outboxDue.getKeys()]) void this.outboxDue.remove(key);
+      for (const { key, value } of this.outbox.getRange()) {
+        const due = dueAtOf(value);
+        if (due !== null) void this.outboxDue.put([due, key], null);
+      }
+      void this.meta.put('outbox-index-version', OUTBOX_INDEX_VERSION);
+    });
   }
 
   /**

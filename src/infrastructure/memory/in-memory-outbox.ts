@@ -1,5 +1,5 @@
-import type { Outbox, PendingMail } from '../../application/ports/outbox.port.js';
-import { isDue } from '../storage/outbox-entry.js';
+import type { DeadLetter, Outbox, PendingMail } from '../../application/ports/outbox.port.js';
+import { deadEntry, deadLetterOf, failedEntry, isDue } from '../storage/outbox-entry.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
 /** The outbox in memory: each method reads and writes in one synchronous step. */
@@ -25,9 +25,28 @@ export class InMemoryOutbox implements Outbox {
     this.store.outbox.delete(eventId);
   }
 
-  async markFailed(eventId: string, nextAttemptAt: Date): Promise<void> {
+  async markFailed(eventId: string, nextAttemptAt: Date, error: string): Promise<void> {
     await Promise.resolve();
     const entry = this.store.outbox.get(eventId);
-    if (entry) this.store.outbox.set(eventId, { ...entry, attempts: entry.attempts + 1, nextAttemptAt: nextAttemptAt.getTime(), leaseUntil: 0 });
+    if (entry?.deadAt === undefined && entry) this.store.outbox.set(eventId, failedEntry(entry, nextAttemptAt.getTime(), error));
+  }
+
+  async markDead(eventId: string, at: Date, error: string): Promise<void> {
+    await Promise.resolve();
+    const entry = this.store.outbox.get(eventId);
+    if (entry) this.store.outbox.set(eventId, deadEntry(entry, at.getTime(), error));
+  }
+
+  async deadLetters(limit: number): Promise<DeadLetter[]> {
+    await Promise.resolve();
+    const dead = [...this.store.outbox.values()].flatMap((entry) => deadLetterOf(entry) ?? []);
+    return dead.sort((a, b) => b.failedAt.getTime() - a.failedAt.getTime()).slice(0, limit);
+  }
+
+  async pendingCount(): Promise<number> {
+    await Promise.resolve();
+    let pending = 0;
+    for (const entry of this.store.outbox.values()) if (entry.deadAt === undefined) pending += 1;
+    return pending;
   }
 }

@@ -21,6 +21,7 @@ export class PrometheusMetrics {
   private readonly httpDuration: Histogram<'route' | 'method' | 'status'>;
   private readonly outcomes: Record<string, Counter<'outcome'>> = {};
   private readonly hashDuration: Histogram<'operation'>;
+  private readonly mailDeadLetters: Counter;
 
   constructor(hashLimiter: { stats(): LimiterStats }) {
     const registers = [this.registry];
@@ -37,6 +38,11 @@ export class PrometheusMetrics {
       help: 'argon2id work per operation (hash, verify, verify_dummy), excluding time queued',
       labelNames: ['operation'],
       buckets: HASH_BUCKETS,
+      registers,
+    });
+    this.mailDeadLetters = new Counter({
+      name: 'account_mail_dead_letters_total',
+      help: 'Mails given up (too many failed deliveries, or refused for good by the SMTP server) and kept for an operator',
       registers,
     });
     new Gauge({
@@ -88,6 +94,23 @@ export class PrometheusMetrics {
       },
     });
   }
+
+  /** Publishes how many mails wait in the outbox (read at each scrape; left out when the store cannot say). */
+  observeOutbox(pendingCount: () => Promise<number>): void {
+    new Gauge({
+      name: 'account_mail_pending',
+      help: 'Mails waiting in the outbox to be sent (due, leased or backing off; dead letters excluded)',
+      registers: [this.registry],
+      async collect() {
+        const pending = await pendingCount().catch(() => null);
+        if (pending !== null) this.set(pending);
+      },
+    });
+  }
+
+  readonly mailDeadLettered = (): void => {
+    this.mailDeadLetters.inc();
+  };
 
   get contentType(): string {
     return this.registry.contentType;

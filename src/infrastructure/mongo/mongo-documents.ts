@@ -95,4 +95,4 @@ export interface SignInFailuresDocument {
 }
 
 /** A document of the `outbox` collection: the delivery state of one mail, `_id` its event id, `createdAt` its event's time. */
-export type OutboxDocument = OutboxEntry & { _id: string; createdAt: Date };
+export type OutboxDocument = OutboxEntry & { _id: string; createdAt: Date; claimId?: string };

@@ -27,5 +27,12 @@ export const SESSION_INDEXES: IndexDescription[] = [
   { key: { revokedAt: 1 }, name: 'revoked_ttl', expireAfterSeconds: 0 },
 ];
 
-/** Indexes of the `outbox` collection: due entries are claimed in append order. */
-export const OUTBOX_INDEXES: IndexDescription[] = [{ key: { nextAttemptAt: 1, leaseUntil: 1, createdAt: 1 }, name: 'due_in_order' }];
+/**
+ * Indexes of the `outbox` collection. `due_in_order`: a claim reads only the due entries (next attempt and lease at or
+ * before now), oldest due first, from the index (a dead letter's `nextAttemptAt` is NEVER: out of every claim's
+ * range); `dead_letters`: the dead letters alone, newest first, for an operator.
+ */
+export const OUTBOX_INDEXES: IndexDescription[] = [
+  { key: { nextAttemptAt: 1, leaseUntil: 1, createdAt: 1 }, name: 'due_in_order' },
+  { key: { deadAt: -1 }, name: 'dead_letters', partialFilterExpression: { deadAt: { $exists: true } } },
+];

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { DeadLetter } from '../../application/ports/outbox.port.js';
 import { MAIL_EVENT_TYPES } from '../../domain/mail-events.js';
 
 /** The delivery state of one mail, kept beside its event. Times are epoch milliseconds; 0 means "not set". */
@@ -7,6 +8,10 @@ export interface OutboxEntry {
   readonly attempts: number;
   readonly nextAttemptAt: number;
   readonly leaseUntil: number;
+  /** Set once the mail is given up (a dead letter): it is never claimed again, kept for an operator. */
+  readonly deadAt?: number;
+  /** The text of the last failure (a transport error, never the mail's content). */
+  readonly lastError?: string;
 }
 
 /** True for an event that asks for a mail to an account (the outbox projection creates its entry in the same write). */
@@ -15,5 +20,25 @@ export const needsMail = (event: RecordedEvent): boolean =>
 
 export const newEntry = (eventId: string): OutboxEntry => ({ eventId, attempts: 0, nextAttemptAt: 0, leaseUntil: 0 });
 
-/** Due: not waiting for a retry and not leased by anyone at `now`. */
-export const isDue = (entry: OutboxEntry, now: number): boolean => entry.nextAttemptAt <= now && entry.leaseUntil <= now;
+/** Due: not a dead letter, not waiting for a retry and not leased by anyone at `now`. */
+export const isDue = (entry: OutboxEntry, now: number): boolean => entry.deadAt === undefined && entry.nextAttemptAt <= now && entry.leaseUntil <= now;
+
+/** When the entry may next be claimed (its retry time or the end of its lease, the later); null for a dead letter. */
+export const dueAtOf = (entry: OutboxEntry): number | null => (entry.deadAt === undefined ? Math.max(entry.nextAttemptAt, entry.leaseUntil) : null);
+
+/** The entry after one more failed delivery, due again at `nextAttemptAt`, lease released. */
+export const failedEntry = (entry: OutboxEntry, nextAttemptAt: number, error: string): OutboxEntry => ({
+  ...entry,
+  attempts: entry.attempts + 1,
+  nextAttemptAt,
+  leaseUntil: 0,
+  lastError: error,
+});
+
+/** The entry given up after one more failed delivery at `at`: a dead letter. Unchanged when it is one already. */
+export const deadEntry = (entry: OutboxEntry, at: number, error: string): OutboxEntry =>
+  entry.deadAt === undefined ? { ...failedEntry(entry, 0, error), deadAt: at } : entry;
+
+/** The dead letter an entry is, for an operator; null for a live entry. */
+export const deadLetterOf = (entry: OutboxEntry): DeadLetter | null =>
+  entry.deadAt === undefined ? null : { eventId: entry.eventId, attempts: entry.attempts, failedAt: new Date(entry.deadAt), lastError: entry.lastError ?? '' };

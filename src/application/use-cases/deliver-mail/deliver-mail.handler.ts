@@ -1,3 +1,4 @@
+import { MailRefusedPermanently } from '../../errors.js';
 import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
 import type { Ports } from '../../ports/ports.js';
@@ -10,17 +11,33 @@ export interface DeliverySettings {
   /** First retry after this; doubled per failed attempt, up to `maxBackoffMs`. */
   readonly baseBackoffMs: number;
   readonly maxBackoffMs: number;
+  /** A mail that failed this many times is given up: a dead letter. */
+  readonly maxAttempts: number;
+}
+
+/** One failed delivery: retried later, or, when `deadLetter`, given up for good and kept for an operator. */
+export interface DeliveryFailure {
+  readonly eventId: string;
+  /** Failed deliveries so far, this one included. */
+  readonly attempts: number;
+  readonly error: unknown;
+  readonly deadLetter: boolean;
 }
 
 export interface DeliveryReport {
   readonly sent: number;
-  readonly failed: ReadonlyArray<{ readonly eventId: string; readonly attempts: number; readonly error: unknown }>;
+  readonly failed: readonly DeliveryFailure[];
 }
+
+/** The longest error text kept with a dead letter. */
+const MAX_ERROR_TEXT = 500;
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_TEXT);
 
 /**
  * Delivers due mails from the outbox, at least once: claim (a lease, so instances sharing the store do not send one
  * mail twice in the normal case), render, send with the event id as idempotency key, mark sent; a failure is retried
- * with exponential backoff. Mails are rendered at send time: the token is derived again from the event, never read.
+ * with exponential backoff, and given up (a dead letter) after `maxAttempts` failures or at once when the transport
+ * refuses the mail for good. Mails are rendered at send time: the token is derived again from the event, never read.
  */
 export class DeliverMailHandler {
   constructor(
@@ -33,7 +50,7 @@ export class DeliverMailHandler {
     const { outbox, clock } = this.deps;
     const due = await outbox.claim(clock.now(), this.delivery.leaseMs, this.delivery.batchSize);
     let sent = 0;
-    const failed: Array<{ eventId: string; attempts: number; error: unknown }> = [];
+    const failed: DeliveryFailure[] = [];
     for (const { event, attempts } of due) {
       try {
         const mail = await this.compose(event);
@@ -41,12 +58,22 @@ export class DeliverMailHandler {
         await outbox.markSent(event.eventId);
         sent += mail ? 1 : 0;
       } catch (error) {
-        const backoff = Math.min(this.delivery.baseBackoffMs * 2 ** attempts, this.delivery.maxBackoffMs);
-        await outbox.markFailed(event.eventId, new Date(clock.now().getTime() + backoff));
-        failed.push({ eventId: event.eventId, attempts: attempts + 1, error });
+        failed.push(await this.recordFailure(event.eventId, attempts + 1, error));
       }
     }
     return { sent, failed };
+  }
+
+  private async recordFailure(eventId: string, attempts: number, error: unknown): Promise<DeliveryFailure> {
+    const { outbox, clock } = this.deps;
+    const now = clock.now().getTime();
+    const deadLetter = error instanceof MailRefusedPermanently || attempts >= this.delivery.maxAttempts;
+    if (deadLetter) await outbox.markDead(eventId, new Date(now), errorText(error));
+    else {
+      const backoff = Math.min(this.delivery.baseBackoffMs * 2 ** (attempts - 1), this.delivery.maxBackoffMs);
+      await outbox.markFailed(eventId, new Date(now + backoff), errorText(error));
+    }
+    return { eventId, attempts, error, deadLetter };
   }
 
   /** The mail an event asks for, or null when there is none to send (no account, or not a mail event). */

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { tokenIn, worldWithAda } from '../../../../tests/support/mail-world.js';
+import { InMemoryOutbox } from '../../../infrastructure/memory/in-memory-outbox.js';
 
 describe('DeliverMailHandler', () => {
   it('retries a refused mail with exponential backoff, and sends it exactly once when the transport accepts', async () => {
@@ -78,5 +79,39 @@ describe('DeliverMailHandler', () => {
     world.clock.advance(1_000);
     expect(await world.deliverMail.execute()).to.deep.equal({ sent: 1, failed: [] });
     expect(world.mail.delivered.map((mail) => mail.idempotencyKey)).to.deep.equal([requested?.eventId]);
+  });
+
+  it('dead-letters a mail after MAIL_MAX_ATTEMPTS (8) failures: reported once as a dead letter, kept with its last error, never retried', async () => {
+    const { world } = await worldWithAda();
+    const requested = world.store.events.find((event) => event.type === 'EmailVerificationRequested');
+    world.mail.refusing = 1_000;
+    const reports = [];
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      reports.push(await world.deliverMail.execute());
+      world.clock.advance(300_000);
+    }
+    expect(reports.map((report) => report.failed.map((failure) => [failure.attempts, failure.deadLetter])).flat()).to.deep.equal([
+      ...[1, 2, 3, 4, 5, 6, 7].map((attempts) => [attempts, false]),
+      [8, true],
+    ]);
+    world.clock.advance(3_600_000);
+    expect(await world.deliverMail.execute()).to.deep.equal({ sent: 0, failed: [] });
+    const outbox = new InMemoryOutbox(world.store);
+    expect(await outbox.deadLetters(10)).to.deep.equal([{ eventId: requested?.eventId, attempts: 8, failedAt: new Date(world.clock.now().getTime() - 3_900_000), lastError: '451 try again later' }]);
+    expect(await outbox.pendingCount()).to.equal(0);
+  });
+
+  it('dead-letters at once a mail the transport refuses for good (an SMTP 5xx), keeping the others going', async () => {
+    const { world } = await worldWithAda();
+    await world.requestPasswordReset.execute({ email: 'ada@example.com', metadata: aRequestMetadata() });
+    world.mail.refusingPermanently = 1;
+
+    const report = await world.deliverMail.execute();
+
+    expect(report.sent).to.equal(1);
+    expect(report.failed.map(({ attempts, deadLetter }) => ({ attempts, deadLetter }))).to.deep.equal([{ attempts: 1, deadLetter: true }]);
+    world.clock.advance(3_600_000);
+    expect(await world.deliverMail.execute()).to.deep.equal({ sent: 0, failed: [] });
+    expect((await new InMemoryOutbox(world.store).deadLetters(10)).map((dead) => dead.lastError)).to.deep.equal(['550 no such mailbox']);
   });
 });
