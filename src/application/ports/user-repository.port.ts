@@ -5,7 +5,8 @@ import { token } from '../di-token.js';
 
 /**
  * Where accounts live. Every write commits the user's state, the events it produced and, when given, the session it
- * opened (sign-up, sign-in) and those it ended (sign-in over the per-account cap) together, in one transaction: after a crash or a failed commit all of it is there or none.
+ * opened (sign-up, sign-in) and those it ended (sign-in over the per-account cap) together, in one transaction: after a
+ * crash or a failed commit all of it is there or none.
  */
 export interface UserRepository {
   /** Returns the user with this normalised e-mail, or null when there is none. */
