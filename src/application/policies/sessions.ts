@@ -73,6 +73,9 @@ export interface EvictedSessions {
   readonly events: readonly RecordedEvent[];
 }
 
+/** No session ended (what a sign-in ends after it lost a commit: see SignInHandler). */
+export const NOTHING_EVICTED: EvictedSessions = { ended: [], events: [] };
+
 /**
  * The cap: the account's least recently used sessions beyond `maxPerAccount - 1`, so that with the session a sign-in
  * opens it has `maxPerAccount`; each ended (SessionRevoked, reason `evicted`; `expired` for one already past a

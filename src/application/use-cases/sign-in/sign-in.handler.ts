@@ -7,7 +7,7 @@ import { EmailNotVerified } from '../../errors.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
 import type { Ports } from '../../ports/ports.js';
-import { type SessionSettings, evictBeyondCap, openSession, tokensFor } from '../../policies/sessions.js';
+import { NOTHING_EVICTED, type SessionSettings, evictBeyondCap, openSession, tokensFor } from '../../policies/sessions.js';
 import { type AuthResult, recordEvents, toAccountResource } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
@@ -37,6 +37,10 @@ export class SignInHandler {
    * Throws InvalidInput; TooManyAttempts (before any hashing, recording nothing) while the e-mail is throttled;
    * InvalidCredentials for an unknown e-mail and a wrong password alike; or EmailNotVerified (after the right
    * password) when verified addresses are required.
+   *
+   * Simultaneous sign-ins to an account at SESSIONS_MAX_PER_ACCOUNT pick the same least recently used session to end:
+   * one wins and the others would lose again and again. After a lost commit a sign-in ends none, so the account may
+   * stand a few sessions over the cap until its next sign-in, which ends them all (up to MAX_EVICTIONS_PER_SIGN_IN).
    */
   async execute(command: SignInCommand): Promise<AuthResult> {
     const { users, events, hasher, clock, ids } = this.deps;
@@ -47,6 +51,7 @@ export class SignInHandler {
     await this.throttle.check(email.value);
     let verified: string | null = null;
     let rehash: { readonly of: string; readonly to: string } | null = null;
+    let lostACommit = false;
     return untilCommitted(async () => {
       const user = await users.findByEmail(email.value);
       if (!user) {
@@ -70,8 +75,11 @@ export class SignInHandler {
       user.recordSignIn(clock.now());
       const userEvents = recordEvents(user.pullEvents(), ids, command.metadata);
       const opened = openSession(this.deps, this.settings, { id: user.id, email: user.email.value }, command.metadata);
-      const evicted = await evictBeyondCap(this.deps, this.settings, user.id, command.metadata);
-      if (!(await users.save(user, [...userEvents, ...opened.events, ...evicted.events], opened.session, evicted.ended))) return CHANGED;
+      const evicted = lostACommit ? NOTHING_EVICTED : await evictBeyondCap(this.deps, this.settings, user.id, command.metadata);
+      if (!(await users.save(user, [...userEvents, ...opened.events, ...evicted.events], opened.session, evicted.ended))) {
+        lostACommit = true;
+        return CHANGED;
+      }
       return { user: toAccountResource(user), ...(await tokensFor(this.deps, opened.session)) };
     });
   }
