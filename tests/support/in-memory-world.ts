@@ -75,7 +75,7 @@ export function inMemoryWorld(options: WorldOptions = {}) {
       verificationPerAddress: { max: 3, windowSeconds: 3600 },
       ...options.mail,
     },
-    delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000, maxAttempts: 8 },
+    delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000, maxAttempts: 8, sendConcurrency: 8 },
   });
   return { store, ...adapters, ports, useCases, ...useCases };
 }

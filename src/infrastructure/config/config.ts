@@ -74,6 +74,9 @@ const schema = object({
   MAIL_RETRY_BASE_MS: positiveInt(1000, 3_600_000),
   MAIL_RETRY_MAX_MS: positiveInt(300_000, 86_400_000),
   MAIL_MAX_ATTEMPTS: positiveInt(8, 1000),
+  MAIL_SEND_CONCURRENCY: positiveInt(8, 256),
+  MAIL_BATCH_SIZE: positiveInt(50, 1000),
+  MAIL_LEASE_MS: number().integer().min(1000).max(600_000).default(10_000),
   THROTTLE_MAX_FAILURES: positiveInt(5, 1000),
   THROTTLE_WINDOW_SECONDS: positiveInt(900, 24 * 3600),
   RATE_LIMIT_MAX: positiveInt(100, 1_000_000),
@@ -129,6 +132,10 @@ export interface Config {
     readonly retryMaxMs: number;
     /** A mail that failed this many times is given up (a dead letter, kept for an operator). */
     readonly maxAttempts: number;
+    /** Mails sent at once; mails claimed per poll; how long a claimed mail is reserved for this instance. */
+    readonly sendConcurrency: number;
+    readonly batchSize: number;
+    readonly leaseMs: number;
   };
   readonly sessions: {
     readonly lifetimes: { readonly idleSeconds: number; readonly maxSeconds: number };
@@ -266,6 +273,9 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       retryBaseMs: env.MAIL_RETRY_BASE_MS,
       retryMaxMs: Math.max(env.MAIL_RETRY_MAX_MS, env.MAIL_RETRY_BASE_MS),
       maxAttempts: env.MAIL_MAX_ATTEMPTS,
+      sendConcurrency: env.MAIL_SEND_CONCURRENCY,
+      batchSize: env.MAIL_BATCH_SIZE,
+      leaseMs: env.MAIL_LEASE_MS,
     },
     sessions: {
       lifetimes: { idleSeconds: env.SESSION_IDLE_TIMEOUT_SECONDS, maxSeconds: env.SESSION_MAX_LIFETIME_SECONDS },

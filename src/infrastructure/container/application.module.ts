@@ -14,7 +14,14 @@ const policiesOf = (config: Config) => ({
   signInThrottle: config.throttle,
   sessions: config.sessions,
   mail: config.mail,
-  delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: config.mail.retryBaseMs, maxBackoffMs: config.mail.retryMaxMs, maxAttempts: config.mail.maxAttempts },
+  delivery: {
+    leaseMs: config.mail.leaseMs,
+    batchSize: config.mail.batchSize,
+    baseBackoffMs: config.mail.retryBaseMs,
+    maxBackoffMs: config.mail.retryMaxMs,
+    maxAttempts: config.mail.maxAttempts,
+    sendConcurrency: config.mail.sendConcurrency,
+  },
 });
 
 /** The use cases, built by the application's registry from every port bound in the container. */

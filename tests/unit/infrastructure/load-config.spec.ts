@@ -67,6 +67,15 @@ describe('loadConfig', () => {
     expect(message).to.include('ARGON2_MEMORY_KIB');
   });
 
+  it('reads the outbox settings, with their defaults, and refuses values out of range', () => {
+    const { mail } = loadConfig({});
+    expect([mail.maxAttempts, mail.sendConcurrency, mail.batchSize, mail.leaseMs]).to.deep.equal([8, 8, 50, 10_000]);
+    const set = loadConfig({ MAIL_MAX_ATTEMPTS: '3', MAIL_SEND_CONCURRENCY: '16', MAIL_BATCH_SIZE: '100', MAIL_LEASE_MS: '5000' }).mail;
+    expect([set.maxAttempts, set.sendConcurrency, set.batchSize, set.leaseMs]).to.deep.equal([3, 16, 100, 5_000]);
+    const message = failure({ MAIL_MAX_ATTEMPTS: '0', MAIL_SEND_CONCURRENCY: '1000', MAIL_BATCH_SIZE: 'many', MAIL_LEASE_MS: '500' });
+    for (const name of ['MAIL_MAX_ATTEMPTS', 'MAIL_SEND_CONCURRENCY', 'MAIL_BATCH_SIZE', 'MAIL_LEASE_MS']) expect(message).to.include(name);
+  });
+
   it('refuses an out-of-range port', () => {
     expect(failure({ PORT: '70000' })).to.include('PORT');
   });

@@ -13,6 +13,8 @@ export interface DeliverySettings {
   readonly maxBackoffMs: number;
   /** A mail that failed this many times is given up: a dead letter. */
   readonly maxAttempts: number;
+  /** Mails being sent at once, at most: a slow or hanging address holds up no other mail. */
+  readonly sendConcurrency: number;
 }
 
 /** One failed delivery: retried later, or, when `deadLetter`, given up for good and kept for an operator. */
@@ -31,6 +33,15 @@ export interface DeliveryReport {
 
 /** The longest error text kept with a dead letter. */
 const MAX_ERROR_TEXT = 500;
+/** Runs `work` on every item, at most `limit` at once; resolves once all are done, rejects with the first rejection. */
+async function forEachBounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let item = items[next++]; item !== undefined; item = items[next++]) await work(item);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_TEXT);
 
 /**
@@ -51,7 +62,7 @@ export class DeliverMailHandler {
     const due = await outbox.claim(clock.now(), this.delivery.leaseMs, this.delivery.batchSize);
     let sent = 0;
     const failed: DeliveryFailure[] = [];
-    for (const { event, attempts } of due) {
+    await forEachBounded(due, this.delivery.sendConcurrency, async ({ event, attempts }) => {
       try {
         const mail = await this.compose(event);
         if (mail) await this.deps.mail.send(mail);
@@ -60,7 +71,7 @@ export class DeliverMailHandler {
       } catch (error) {
         failed.push(await this.recordFailure(event.eventId, attempts + 1, error));
       }
-    }
+    });
     return { sent, failed };
   }
 

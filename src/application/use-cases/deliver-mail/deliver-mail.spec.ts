@@ -114,4 +114,28 @@ describe('DeliverMailHandler', () => {
     expect(await world.deliverMail.execute()).to.deep.equal({ sent: 0, failed: [] });
     expect((await new InMemoryOutbox(world.store).deadLetters(10)).map((dead) => dead.lastError)).to.deep.equal(['550 no such mailbox']);
   });
+
+  it('sends up to MAIL_SEND_CONCURRENCY (8) mails at once: a slow address holds up no other mail', async () => {
+    const world = inMemoryWorld();
+    for (let i = 0; i < 12; i++) await world.signUp.execute(aSignUpCommand({ email: `user${i}@example.com` }));
+    const release: Array<() => void> = [];
+    let inFlight = 0;
+    let most = 0;
+    const send = world.mail.send.bind(world.mail);
+    world.mail.send = async (mail) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      if (mail.to === 'user0@example.com') await new Promise<void>((resolve) => release.push(resolve));
+      else await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight -= 1;
+      await send(mail);
+    };
+
+    const run = world.deliverMail.execute();
+    for (let waited = 0; world.mail.delivered.length < 11 && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(world.mail.delivered.map((mail) => mail.to), 'every other mail leaves while user0 hangs').to.have.length(11);
+    release.forEach((resolve) => resolve());
+    expect(await run).to.deep.equal({ sent: 12, failed: [] });
+    expect(most).to.equal(8);
+  });
 });
