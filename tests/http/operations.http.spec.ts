@@ -31,8 +31,8 @@ interface Account {
 interface World {
   /** A new account, signed up over HTTP. */
   account(): Promise<Account>;
-  /** The token of the newest mail to this address, after delivering what is due. */
-  mailedToken(email: string): Promise<string>;
+  /** The token of the newest mail of this subject to this address, after delivering what is due (mails leave concurrently). */
+  mailedToken(email: string, subject: 'Reset your password' | 'Confirm your e-mail address'): Promise<string>;
 }
 
 interface Scenario {
@@ -112,14 +112,14 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     success: async (world) => {
       const { email } = await world.account();
       await request('POST', '/auth/password-reset', { body: { email } });
-      return { body: { token: await world.mailedToken(email), newpassword: NEW_PASSWORD } };
+      return { body: { token: await world.mailedToken(email, 'Reset your password'), newpassword: NEW_PASSWORD } };
     },
     error: { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: { token: 'reset1.forged', newpassword: NEW_PASSWORD } }) },
   },
   verifyEmail: {
     success: async (world) => {
       const { email } = await world.account();
-      return { body: { token: await world.mailedToken(email) } };
+      return { body: { token: await world.mailedToken(email, 'Confirm your e-mail address') } };
     },
     error: notAnObject,
   },
@@ -160,9 +160,9 @@ const world: World = {
     expect(res.status, res.text).to.equal(201);
     return { email, password: body['password'] as string, accessToken: res.body.data.accesstoken, refreshToken: res.body.data.refreshtoken };
   },
-  mailedToken: async (email) => {
+  mailedToken: async (email, subject) => {
     await service.deliverMail();
-    const mail = inbox.received.filter((received) => received.envelopeTo.includes(email)).at(-1);
+    const mail = inbox.received.filter((received) => received.envelopeTo.includes(email) && received.parsed.subject === subject).at(-1);
     return tokenInText(mail?.parsed.text);
   },
 };
