@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import type { MailSender, OutgoingMail } from '../../src/application/ports/mail-sender.port.js';
@@ -93,5 +95,25 @@ describe('MailSender: SMTP refusals', () => {
     expect(inbox.received).to.have.length(1);
     sender.close();
     wrongPassword.close();
+  });
+});
+
+describe('MailSender: an SMTP server that hangs (issue 23, finding 5)', () => {
+  it('gives up within a third of the outbox lease (here 3 s: 1 s), so another instance never sends the mail twice', async function () {
+    this.timeout(10_000);
+    const silent = createServer((socket) => socket.on('error', () => undefined));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    const sender = new SmtpMailSender(`smtp://mailer:s3cret-smtp@127.0.0.1:${port}`, FROM, 3_000);
+    try {
+      const started = Date.now();
+      const error = await Promise.race([rejection(sender.send(aMail())), new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5_000))]);
+      expect(error, 'the send gave up').to.be.an('error');
+      expect(Date.now() - started).to.be.below(3_000);
+    } finally {
+      sender.close();
+      silent.close();
+    }
   });
 });

@@ -11,6 +11,18 @@ const isPermanent = (error: unknown): boolean => {
   return typeof code === 'number' && code >= 500 && code < 600;
 };
 
+const TIMEOUTS = ['connectionTimeout', 'greetingTimeout', 'socketTimeout'] as const;
+
+/**
+ * The SMTP URL with a deadline for each stage of a send, as query parameters (nodemailer reads its options from the
+ * URL's query and ignores any passed beside a URL); one the operator set in the URL is kept.
+ */
+const withTimeouts = (smtpUrl: string, stageMs: number): string => {
+  const url = new URL(smtpUrl);
+  for (const name of TIMEOUTS) if (!url.searchParams.has(name)) url.searchParams.set(name, String(stageMs));
+  return url.toString();
+};
+
 /**
  * SMTP through nodemailer. A 5xx refusal rejects with MailRefusedPermanently (never retried); anything else
  * (4xx, a network failure, a timeout) rejects with nodemailer's error, retried later. `SMTP_URL` as nodemailer reads it: `smtp://user:pass@host:587` (STARTTLS when the
@@ -19,8 +31,13 @@ const isPermanent = (error: unknown): boolean => {
 export class SmtpMailSender implements MailSender {
   private readonly transport: Transporter;
 
-  constructor(smtpUrl: string, private readonly from: string) {
-    this.transport = nodemailer.createTransport(smtpUrl);
+  /**
+   * `leaseMs` is how long the dispatcher holds a mail before another instance may send it: each stage of a send
+   * (connecting, the greeting, any silence afterwards) gives up after a third of it, so a send that hangs fails (and
+   * is retried) before the lease runs out, instead of being sent twice.
+   */
+  constructor(smtpUrl: string, private readonly from: string, leaseMs = 30_000) {
+    this.transport = nodemailer.createTransport(withTimeouts(smtpUrl, Math.max(1000, Math.floor(leaseMs / 3))));
   }
 
   async send(mail: OutgoingMail): Promise<void> {
