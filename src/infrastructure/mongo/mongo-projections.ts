@@ -1,7 +1,7 @@
 import type { ClientSession, Collection } from 'mongodb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { OutboxEntry } from '../storage/outbox-entry.js';
-import type { ProjectionTables } from '../storage/projections.js';
+import type { ProjectionTable, ProjectionTables } from '../storage/projections.js';
 import { MAX_TRACKED_AGE_MS } from '../storage/sign-in-failures.js';
 import { MAX_MAIL_REQUEST_AGE_MS } from '../storage/mail-requests.js';
 import type { MailRequestsDocument, OutboxDocument, SignInFailuresDocument } from './mongo-documents.js';
@@ -19,6 +19,24 @@ const failuresExpiry = (event: RecordedEvent): Date => new Date(event.occurredAt
 
 /** The TTL monitor removes a mail-request record 24 h after the request that last wrote it. */
 const requestsExpiry = (event: RecordedEvent): Date => new Date(event.occurredAt.getTime() + MAX_MAIL_REQUEST_AGE_MS);
+
+/** A record of instants by key (sign-in failures, mail requests), with the TTL `expiresAt` that `expiry` gives it. */
+const timesTable = (
+  collection: Collection<{ _id: string; times: number[]; expiresAt: Date }>,
+  expiry: (event: RecordedEvent) => Date,
+  session: ClientSession,
+): ProjectionTable<number[], Promise<void>> => ({
+  insert: async (key, times, event) => {
+    await collection.insertOne({ _id: key, times, expiresAt: expiry(event) }, { session });
+  },
+  update: async (key, next, event) => {
+    const current = await collection.findOne({ _id: key }, { session });
+    await collection.updateOne({ _id: key }, { $set: { times: next(current?.times), expiresAt: expiry(event) } }, { session, upsert: true });
+  },
+  remove: async (key) => {
+    await collection.deleteOne({ _id: key }, { session });
+  },
+});
 
 /**
  * The projections' tables in MongoDB, every write in `session`'s transaction (the one appending the events). An outbox
@@ -38,28 +56,6 @@ export const projectionTables = ({ outbox, signInFailures, mailRequests }: Proje
       await outbox.deleteOne({ _id: key }, { session });
     },
   },
-  signInFailures: {
-    insert: async (key, times, event) => {
-      await signInFailures.insertOne({ _id: key, times, expiresAt: failuresExpiry(event) }, { session });
-    },
-    update: async (key, next, event) => {
-      const current = await signInFailures.findOne({ _id: key }, { session });
-      await signInFailures.updateOne({ _id: key }, { $set: { times: next(current?.times), expiresAt: failuresExpiry(event) } }, { session, upsert: true });
-    },
-    remove: async (key) => {
-      await signInFailures.deleteOne({ _id: key }, { session });
-    },
-  },
-  mailRequests: {
-    insert: async (key, times, event) => {
-      await mailRequests.insertOne({ _id: key, times, expiresAt: requestsExpiry(event) }, { session });
-    },
-    update: async (key, next, event) => {
-      const current = await mailRequests.findOne({ _id: key }, { session });
-      await mailRequests.updateOne({ _id: key }, { $set: { times: next(current?.times), expiresAt: requestsExpiry(event) } }, { session, upsert: true });
-    },
-    remove: async (key) => {
-      await mailRequests.deleteOne({ _id: key }, { session });
-    },
-  },
+  signInFailures: timesTable(signInFailures, failuresExpiry, session),
+  mailRequests: timesTable(mailRequests, requestsExpiry, session),
 });
