@@ -43,7 +43,7 @@ export const coreModule = ({ config, logger, clock }: CoreSettings) =>
     bindPort(MAIL_SENDER, (get) =>
       config.mail.smtpUrl === undefined
         ? new FileMailSender(join(config.storage.dataDir, 'mail'), config.mail.from, get(LOGGER))
-        : new SmtpMailSender(config.mail.smtpUrl, config.mail.from, config.mail.leaseMs),
+        : new SmtpMailSender(config.mail.smtpUrl, config.mail.from, config.mail.leaseMs, config.mail.sendConcurrency),
     );
     bindPort(ACTIVITY_READ_MODEL, (get) => new EventLogActivityReadModel(get(EVENT_LOG)));
     bindPort(SESSION_READ_MODEL, (get) => new RepositorySessionReadModel(get(SESSION_REPOSITORY)));
