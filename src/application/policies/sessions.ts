@@ -87,11 +87,31 @@ export async function evictBeyondCap(
   settings: Pick<SessionSettings, 'maxPerAccount'>,
   userId: string,
   metadata: RequestMetadata,
+  keep = settings.maxPerAccount - 1,
 ): Promise<EvictedSessions> {
-  const ended = await deps.sessions.leastRecentlyUsed(userId, settings.maxPerAccount - 1, MAX_EVICTIONS_PER_SIGN_IN);
+  const ended = await deps.sessions.leastRecentlyUsed(userId, keep, MAX_EVICTIONS_PER_SIGN_IN);
   const at = deps.clock.now();
   for (const session of ended) session.revoke(session.isLive(at) ? 'evicted' : 'expired', at);
   return { ended, events: recordEvents(ended.flatMap((session) => session.pullEvents()), deps.ids, metadata) };
+}
+
+/**
+ * Brings an account back to `maxPerAccount` sessions after a sign-in committed without ending any (it lost a race for
+ * the least recently used one: see SignInHandler): ends the sessions beyond the cap in one write (`saveMany`), reading
+ * again after a lost write, at most 8 times. Best effort: the sign-in has succeeded already, and the account's next
+ * sign-in ends whatever is left, so a failure here is swallowed.
+ */
+export async function trimToCap(
+  deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>,
+  settings: Pick<SessionSettings, 'maxPerAccount'>,
+  userId: string,
+  metadata: RequestMetadata,
+): Promise<void> {
+  await untilCommitted(async () => {
+    const { ended, events } = await evictBeyondCap(deps, settings, userId, metadata, settings.maxPerAccount);
+    if (ended.length === 0) return;
+    return (await deps.sessions.saveMany(ended, events)) ? undefined : CHANGED;
+  }).catch(() => undefined);
 }
 
 /** The most sessions ended in one write; more are ended in several writes of this many (one, with the cap). */

@@ -56,7 +56,7 @@ const schema = object({
   REFRESH_TOKEN_SECRET: string().trim().min(32, 'REFRESH_TOKEN_SECRET must be at least 32 characters').optional(),
   SESSION_SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
   PASSWORD_CHANGE_MAX_FAILURES: positiveInt(5, 100),
-  SESSIONS_MAX_PER_ACCOUNT: positiveInt(50, 1000),
+  SESSIONS_MAX_PER_ACCOUNT: positiveInt(50, 100_000),
   EVENT_RETENTION_DAYS: positiveInt(90, 3650),
   EVENT_SWEEP_INTERVAL_SECONDS: positiveInt(3600, 86_400),
   PASSWORD_RESET_TTL_SECONDS: positiveInt(1800, 86_400),

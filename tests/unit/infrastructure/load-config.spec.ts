@@ -97,6 +97,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}).sessions.maxPerAccount).to.equal(50);
     expect(loadConfig({ SESSIONS_MAX_PER_ACCOUNT: '3' }).sessions.maxPerAccount).to.equal(3);
     expect(failure({ SESSIONS_MAX_PER_ACCOUNT: '0' })).to.include('SESSIONS_MAX_PER_ACCOUNT');
-    expect(failure({ SESSIONS_MAX_PER_ACCOUNT: '1001' })).to.include('SESSIONS_MAX_PER_ACCOUNT');
+    expect(loadConfig({ SESSIONS_MAX_PER_ACCOUNT: '20000' }).sessions.maxPerAccount).to.equal(20_000);
+    expect(failure({ SESSIONS_MAX_PER_ACCOUNT: '100001' })).to.include('SESSIONS_MAX_PER_ACCOUNT');
   });
 });

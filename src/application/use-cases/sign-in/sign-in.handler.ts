@@ -7,7 +7,7 @@ import { EmailNotVerified } from '../../errors.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
 import type { Ports } from '../../ports/ports.js';
-import { NOTHING_EVICTED, type SessionSettings, evictBeyondCap, openSession, tokensFor } from '../../policies/sessions.js';
+import { NOTHING_EVICTED, type SessionSettings, evictBeyondCap, openSession, tokensFor, trimToCap } from '../../policies/sessions.js';
 import { type AuthResult, recordEvents, toAccountResource } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
@@ -39,8 +39,8 @@ export class SignInHandler {
    * password) when verified addresses are required.
    *
    * Simultaneous sign-ins to an account at SESSIONS_MAX_PER_ACCOUNT pick the same least recently used session to end:
-   * one wins and the others would lose again and again. After a lost commit a sign-in ends none, so the account may
-   * stand a few sessions over the cap until its next sign-in, which ends them all (up to MAX_EVICTIONS_PER_SIGN_IN).
+   * one wins and the others would lose again and again. After a lost commit a sign-in ends none in its commit, and
+   * brings the account back to the cap in a write of its own once it has succeeded (trimToCap).
    */
   async execute(command: SignInCommand): Promise<AuthResult> {
     const { users, events, hasher, clock, ids } = this.deps;
@@ -52,7 +52,7 @@ export class SignInHandler {
     let verified: string | null = null;
     let rehash: { readonly of: string; readonly to: string } | null = null;
     let lostACommit = false;
-    return untilCommitted(async () => {
+    const result = await untilCommitted(async () => {
       const user = await users.findByEmail(email.value);
       if (!user) {
         await hasher.verifyDummy(password);
@@ -82,5 +82,7 @@ export class SignInHandler {
       }
       return { user: toAccountResource(user), ...(await tokensFor(this.deps, opened.session)) };
     });
+    if (lostACommit) await trimToCap(this.deps, this.settings, result.user.id, command.metadata);
+    return result;
   }
 }

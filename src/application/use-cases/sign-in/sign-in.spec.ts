@@ -81,7 +81,7 @@ describe('SignInHandler', () => {
     expect((await world.users.findByEmail('ada@example.com'))?.passwordHash).to.equal('fake$v1$analytical engine 1843');
   });
 
-  it('lets simultaneous sign-ins to an account at the cap all succeed (none is refused for losing an eviction); the next one brings it back to the cap', async () => {
+  it('lets simultaneous sign-ins to an account at the cap all succeed (none is refused for losing an eviction), and leaves it at the cap', async () => {
     const world = inMemoryWorld({ sessions: { maxPerAccount: 3 }, replace: { ids: new UuidShapedIds() } });
     const { user } = await world.signUp.execute(aSignUpCommand());
     for (let i = 0; i < 2; i++) await world.signIn.execute(aSignInCommand());
@@ -89,8 +89,7 @@ describe('SignInHandler', () => {
     const outcomes = await Promise.allSettled(Array.from({ length: 24 }, () => world.signIn.execute(aSignInCommand())));
     expect(outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => String((outcome).reason))).to.deep.equal([]);
 
-    await world.signIn.execute(aSignInCommand());
-    expect(await world.ports.sessions.findByUser(user.id), 'back at the cap').to.have.length(3);
+    expect(await world.ports.sessions.findByUser(user.id), 'back at the cap once they are done').to.have.length(3);
   });
 
   it('keeps at most SESSIONS_MAX_PER_ACCOUNT sessions: a sign-in beyond it ends the least recently used one in its commit', async () => {
