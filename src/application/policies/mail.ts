@@ -1,3 +1,4 @@
+import type { EventLog } from '../ports/event-log.port.js';
 import type { OneTimePurpose } from '../ports/one-time-tokens.port.js';
 
 export interface MailSettings {
@@ -11,6 +12,21 @@ export interface MailSettings {
   readonly resetPerAddress: { readonly max: number; readonly windowSeconds: number };
   /** Verification mails per address (so per account) per window, the one sign-up sends included; past it, 202 and no mail. */
   readonly verificationPerAddress: { readonly max: number; readonly windowSeconds: number };
+}
+
+/**
+ * Whether an address already had `cap.max` mails of this purpose within `cap.windowSeconds` before `now` (the
+ * per-address caps of reset and verification mails): one record read, whatever the address's history.
+ */
+export async function atMailCap(
+  events: Pick<EventLog, 'recentMailRequests'>,
+  purpose: OneTimePurpose,
+  email: string,
+  cap: { readonly max: number; readonly windowSeconds: number },
+  now: Date,
+): Promise<boolean> {
+  const since = now.getTime() - cap.windowSeconds * 1000;
+  return (await events.recentMailRequests(purpose, email)).filter((at) => at.getTime() > since).length >= cap.max;
 }
 
 export const ttlSeconds = (settings: MailSettings, purpose: OneTimePurpose): number =>

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { MailSender, OutgoingMail } from '../../application/ports/mail-sender.port.js';
-import { messageIdOf } from './smtp-mail-sender.js';
+import { messageOf } from './smtp-mail-sender.js';
 
 /**
  * The embedded default: each mail written as an RFC 5322 `.eml` file under `DATA_DIR/mail/`, named by its
@@ -22,14 +22,7 @@ export class FileMailSender implements MailSender {
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    const info = (await this.compose.sendMail({
-      from: this.from,
-      to: mail.to,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-      messageId: messageIdOf(mail.idempotencyKey),
-    })) as { message: Buffer };
+    const info = (await this.compose.sendMail(messageOf(this.from, mail))) as { message: Buffer };
     await mkdir(this.directory, { recursive: true });
     const file = join(this.directory, `${mail.idempotencyKey}.eml`);
     await writeFile(`${file}.tmp`, info.message, { mode: 0o600 });

@@ -5,6 +5,16 @@ import type { MailSender, OutgoingMail } from '../../application/ports/mail-send
 /** Message-ID from the idempotency key: a redelivered mail carries the same id, so a mail client shows it once. */
 export const messageIdOf = (key: string): string => `<${key}@account-service>`;
 
+/** The message nodemailer builds for a mail, the same for every sender. */
+export const messageOf = (from: string, mail: OutgoingMail) => ({
+  from,
+  to: mail.to,
+  subject: mail.subject,
+  text: mail.text,
+  html: mail.html,
+  messageId: messageIdOf(mail.idempotencyKey),
+});
+
 /** True for nodemailer's error of a reply in the 5xx class: the server refused for good (RFC 5321, 4.2.1). */
 const isPermanent = (error: unknown): boolean => {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
@@ -44,14 +54,7 @@ export class SmtpMailSender implements MailSender {
 
   async send(mail: OutgoingMail): Promise<void> {
     try {
-      await this.transport.sendMail({
-        from: this.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        messageId: messageIdOf(mail.idempotencyKey),
-      });
+      await this.transport.sendMail(messageOf(this.from, mail));
     } catch (error) {
       if (isPermanent(error)) throw new MailRefusedPermanently((error as Error).message, { cause: error });
       throw error;

@@ -3,7 +3,7 @@ import { passwordResetRequested } from '../../../domain/mail-events.js';
 import { requireAll } from '../../../domain/validation.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
-import type { MailSettings } from '../../policies/mail.js';
+import { type MailSettings, atMailCap } from '../../policies/mail.js';
 import { recordEvents } from '../../shared/auth-result.js';
 
 export interface RequestPasswordResetCommand {
@@ -28,11 +28,9 @@ export class RequestPasswordResetHandler {
     const { users, events, oneTimeTokens, clock, ids } = this.deps;
     const { email } = requireAll({ email: Email.parse(command.email) });
     const now = clock.now();
-    const { max, windowSeconds } = this.settings.resetPerAddress;
-    const since = now.getTime() - windowSeconds * 1000;
-    const recent = (await events.recentMailRequests('reset', email.value)).filter((at) => at.getTime() > since);
+    const capped = await atMailCap(events, 'reset', email.value, this.settings.resetPerAddress, now);
     const user = await users.findByEmail(email.value);
-    if (recent.length >= max) return;
+    if (capped) return;
     const binding = user ? oneTimeTokens.bindingFor('reset', { id: user.id, email: user.email.value, passwordHash: user.passwordHash }) : null;
     await events.append(recordEvents([passwordResetRequested(email.value, user?.id ?? null, binding, now)], ids, command.metadata));
   }

@@ -1,6 +1,6 @@
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
-import type { MailSettings } from '../../policies/mail.js';
+import { type MailSettings, atMailCap } from '../../policies/mail.js';
 import { recordEvents } from '../../shared/auth-result.js';
 import { bindingOf } from '../../shared/one-time-token.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
@@ -22,13 +22,11 @@ export class ResendVerificationHandler {
   ) {}
 
   async execute(command: ResendVerificationCommand): Promise<void> {
-    const { max, windowSeconds } = this.settings.verificationPerAddress;
     await untilCommitted(async () => {
       const user = await this.deps.users.findById(command.userId);
       if (!user || user.emailVerified) return;
       const now = this.deps.clock.now();
-      const recent = await this.deps.events.recentMailRequests('verify', user.email.value);
-      if (recent.filter((at) => at.getTime() > now.getTime() - windowSeconds * 1000).length >= max) return;
+      if (await atMailCap(this.deps.events, 'verify', user.email.value, this.settings.verificationPerAddress, now)) return;
       user.requestEmailVerification(bindingOf(this.deps.oneTimeTokens, 'verify', user), now);
       return (await this.deps.users.save(user, recordEvents(user.pullEvents(), this.deps.ids, command.metadata))) ? undefined : CHANGED;
     });
