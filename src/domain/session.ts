@@ -49,6 +49,11 @@ export interface SessionSnapshot {
   readonly version: number;
   /** Wrong current passwords presented on this session (password changes); absent in records written before it: 0. */
   readonly passwordFailures?: number;
+  /**
+   * The account's session epoch the session belongs to (see `User.endSessions`): it is live only while the account is
+   * still at this epoch. Absent in records written before epochs existed: 0.
+   */
+  readonly epoch?: number;
 }
 
 export interface SessionStart {
@@ -59,6 +64,8 @@ export interface SessionStart {
   readonly clientIp: string | null;
   readonly userAgent: string | null;
   readonly lifetimes: SessionLifetimes;
+  /** The account's session epoch at the start (`User.sessionEpoch`). */
+  readonly epoch: number;
 }
 
 /**
@@ -85,19 +92,19 @@ export class Session {
   private constructor(private state: SessionSnapshot) {}
 
   static start(start: SessionStart): Session {
-    const { id, userId, email, at, clientIp, userAgent, lifetimes } = start;
+    const { id, userId, email, at, clientIp, userAgent, lifetimes, epoch } = start;
     const absoluteExpiresAt = plusSeconds(at, lifetimes.maxSeconds);
     const session = new Session({
       id, userId, email, createdAt: at, lastUsedAt: at, absoluteExpiresAt,
       expiresAt: earlier(absoluteExpiresAt, plusSeconds(at, lifetimes.idleSeconds)),
-      generation: 0, rotatedAt: null, revokedAt: null, revokedReason: null, clientIp, userAgent, version: 0, passwordFailures: 0,
+      generation: 0, rotatedAt: null, revokedAt: null, revokedReason: null, clientIp, userAgent, version: 0, passwordFailures: 0, epoch,
     });
     session.pending.push({ type: 'SessionStarted', aggregateId: id, occurredAt: at, payload: { email, sessionId: id } });
     return session;
   }
 
   static restore(snapshot: SessionSnapshot): Session {
-    return new Session({ ...snapshot, passwordFailures: snapshot.passwordFailures ?? 0 });
+    return new Session({ ...snapshot, passwordFailures: snapshot.passwordFailures ?? 0, epoch: snapshot.epoch ?? 0 });
   }
 
   get id(): string {
@@ -116,9 +123,25 @@ export class Session {
     return this.state.revokedAt !== null;
   }
 
-  /** Not revoked, and neither deadline passed. */
-  isLive(at: Date): boolean {
-    return !this.revoked && at.getTime() < this.state.expiresAt.getTime();
+  /** The account's session epoch this session belongs to. */
+  get epoch(): number {
+    return this.state.epoch ?? 0;
+  }
+
+  /**
+   * Not revoked, neither deadline passed, and not ended with the account's other sessions: the account is still at
+   * the session's epoch (`accountEpoch`, `User.sessionEpoch`).
+   */
+  isLive(at: Date, accountEpoch: number): boolean {
+    return !this.revoked && at.getTime() < this.state.expiresAt.getTime() && this.epoch === accountEpoch;
+  }
+
+  /**
+   * Moves the session into the account's new epoch: the one session that outlives the ending of all the others
+   * (`User.endSessions` with this session kept). Stored by compare-and-swap with the account.
+   */
+  carryInto(epoch: number): void {
+    this.state = { ...this.state, epoch };
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { DomainEvent } from './domain-event.js';
 import type { MailEvent } from './mail-events.js';
-import type { SessionEvent } from './session.js';
+import type { RevocationReason, SessionEvent } from './session.js';
 import { Email } from './email.js';
 import { PersonName } from './person-name.js';
 
@@ -12,6 +12,12 @@ export type ProfileChanged = DomainEvent<'ProfileChanged', { readonly email: str
 export type PasswordChanged = DomainEvent<'PasswordChanged', { readonly email: string }>;
 export type SignInFailureReason = 'unknown_email' | 'wrong_password' | 'wrong_current_password';
 export type SignInFailed = DomainEvent<'SignInFailed', { readonly email: string; readonly reason: SignInFailureReason }>;
+/** Why every session of an account (but perhaps the caller's) ended at once. */
+export type SessionsEndedReason = Extract<RevocationReason, 'sign_out' | 'password_changed' | 'email_verified'>;
+export type SessionsEnded = DomainEvent<
+  'SessionsEnded',
+  { readonly email: string; readonly reason: SessionsEndedReason; readonly keptSessionId: string | null }
+>;
 
 export type UserEvent =
   | UserRegistered
@@ -20,6 +26,7 @@ export type UserEvent =
   | ProfileChanged
   | PasswordChanged
   | SignInFailed
+  | SessionsEnded
   | SessionEvent
   | MailEvent;
 export type UserEventType = UserEvent['type'];
@@ -41,6 +48,11 @@ export interface UserSnapshot {
   readonly createdAt: Date;
   /** Absent in records written before verification existed: read as false. */
   readonly emailVerified?: boolean;
+  /**
+   * Moves on by one each time every session of the account ends at once (`endSessions`); a session is live only while
+   * its own epoch is this one. Absent in records written before epochs existed: 0.
+   */
+  readonly sessionEpoch?: number;
   /**
    * Optimistic concurrency: the stored version this state was loaded at (0 for a new user; absent in records written
    * before versions existed, read as 0). A save against another stored version is refused, so no change is lost.
@@ -70,13 +82,14 @@ export class User {
     private hash: string,
     readonly createdAt: Date,
     private verified: boolean,
+    private epoch: number,
     /** The stored version this state was loaded at; a save is a compare-and-swap against it. */
     readonly version: number,
   ) {}
 
   static register(registration: Registration): User {
     const { id, name, lastname, email, passwordHash, at } = registration;
-    const user = new User(id, name, lastname, email, passwordHash, at, false, 0);
+    const user = new User(id, name, lastname, email, passwordHash, at, false, 0, 0);
     user.pending.push({ type: 'UserRegistered', aggregateId: id, occurredAt: at, payload: { email: email.value } });
     return user;
   }
@@ -90,6 +103,7 @@ export class User {
       snapshot.passwordHash,
       snapshot.createdAt,
       snapshot.emailVerified ?? false,
+      snapshot.sessionEpoch ?? 0,
       snapshot.version ?? 0,
     );
   }
@@ -173,6 +187,23 @@ export class User {
     this.pending.push({ type: 'PasswordRehashed', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
 
+  /** The epoch of the account's live sessions: a session of another epoch ended (see `endSessions`). */
+  get sessionEpoch(): number {
+    return this.epoch;
+  }
+
+  /**
+   * Ends every session of the account at once, in the account's own write: the epoch moves on, so every session of
+   * the old one is no longer live, however many there are (one write, not one per session); records SessionsEnded.
+   * `keptSessionId`, the caller's session that stays (sign-out `others`, a password change), is then carried into
+   * the new epoch by the caller (`Session.carryInto`), in the same commit.
+   */
+  endSessions(reason: SessionsEndedReason, at: Date, keptSessionId: string | null): void {
+    this.epoch += 1;
+    this.stateChanged = true;
+    this.pending.push({ type: 'SessionsEnded', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value, reason, keptSessionId } });
+  }
+
   /** Returns the events recorded since the last call, and forgets them. */
   pullEvents(): UserEvent[] {
     const events = this.pending;
@@ -189,6 +220,7 @@ export class User {
       passwordHash: this.hash,
       createdAt: this.createdAt,
       emailVerified: this.verified,
+      sessionEpoch: this.epoch,
       version: this.version,
     };
   }

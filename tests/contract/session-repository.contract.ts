@@ -13,7 +13,7 @@ let counter = 0;
 const uuid = () => `00000000-0000-4000-8000-${String(process.pid % 1e6).padStart(6, '0')}${String(++counter).padStart(6, '0')}`;
 
 const aSession = (userId: string, start = 0) =>
-  Session.start({ id: uuid(), userId, email: `${userId}@example.com`, at: at(start), clientIp: '203.0.113.7', userAgent: 'agent', lifetimes: LIFETIMES });
+  Session.start({ id: uuid(), userId, email: `${userId}@example.com`, at: at(start), clientIp: '203.0.113.7', userAgent: 'agent', lifetimes: LIFETIMES, epoch: 0 });
 
 const recorded = (session: Session): RecordedEvent[] =>
   session.pullEvents().map((event) => ({ ...event, eventId: `ev-${uuid()}`, metadata: aRequestMetadata() }));
@@ -34,9 +34,9 @@ export function sessionRepositoryContract(adapter: string, makeStorage: StorageF
       const session = aSession(userId);
       await sessions.add(session, recorded(session));
       expect((await sessions.findById(session.id))?.snapshot()).to.deep.equal(session.snapshot());
-      expect((await sessions.findByUser(userId)).map((s) => s.id)).to.deep.equal([session.id]);
+      expect((await sessions.findByUser(userId, 0)).map((s) => s.id)).to.deep.equal([session.id]);
       expect(await sessions.findById(uuid())).to.equal(null);
-      expect(await sessions.findByUser(`user-${uuid()}`)).to.deep.equal([]);
+      expect(await sessions.findByUser(`user-${uuid()}`, 0)).to.deep.equal([]);
       const page = await storage.events.findByAggregate(session.id, { limit: 10, cursor: null });
       expect(page.events.map((event) => event.type)).to.deep.equal(['SessionStarted']);
     });
@@ -87,7 +87,7 @@ export function sessionRepositoryContract(adapter: string, makeStorage: StorageF
       expect(await sessions.removeExpired(at(150), 2)).to.equal(2);
       expect(await sessions.removeExpired(at(150), 2)).to.equal(1);
       expect(await sessions.removeExpired(at(150), 2)).to.equal(0);
-      expect((await sessions.findByUser(userId)).map((s) => s.id).sort()).to.deep.equal([refreshed.id, live.id].sort());
+      expect((await sessions.findByUser(userId, 0)).map((s) => s.id).sort()).to.deep.equal([refreshed.id, live.id].sort());
       expect(await sessions.findById(ended[0]?.id ?? '')).to.equal(null);
     });
 
@@ -99,7 +99,7 @@ export function sessionRepositoryContract(adapter: string, makeStorage: StorageF
       loaded.revoke('sign_out', at(10));
       expect(await sessions.save(loaded, recorded(loaded))).to.equal(true);
 
-      expect((await sessions.findByUser(userId)).map((s) => s.id)).to.deep.equal([kept.id]);
+      expect((await sessions.findByUser(userId, 0)).map((s) => s.id)).to.deep.equal([kept.id]);
       expect((await sessions.findById(ended.id))?.revoked).to.equal(true);
     });
 
@@ -130,13 +130,13 @@ export function sessionRepositoryContract(adapter: string, makeStorage: StorageF
       expect(await sessions.save(first as Session, [])).to.equal(true);
       for (const session of stale) session.revoke('sign_out', at(10));
       expect(await sessions.saveMany(stale, stale.flatMap(recorded))).to.equal(false);
-      expect((await sessions.findByUser(userId)).map((s) => s.revoked)).to.deep.equal([false, false, false]);
+      expect((await sessions.findByUser(userId, 0)).map((s) => s.revoked)).to.deep.equal([false, false, false]);
       expect((await storage.events.findByAggregate(userId, { limit: 10, cursor: null })).events).to.deep.equal([]);
 
       const fresh = await load();
       for (const session of fresh) session.revoke('sign_out', at(10));
       expect(await sessions.saveMany(fresh, fresh.flatMap(recorded))).to.equal(true);
-      expect(await sessions.findByUser(userId)).to.deep.equal([]);
+      expect(await sessions.findByUser(userId, 0)).to.deep.equal([]);
       expect((await sessions.findById(all[0]?.id ?? ''))?.revoked).to.equal(true);
       const revokedEvents = (await storage.events.findByAggregate(userId, { limit: 10, cursor: null })).events;
       expect(revokedEvents.map((event) => event.type)).to.deep.equal(['SessionRevoked', 'SessionRevoked', 'SessionRevoked']);
@@ -157,14 +157,14 @@ export function sessionRepositoryContract(adapter: string, makeStorage: StorageF
       const revoked = (await sessions.findById(all[1]?.id ?? '')) as Session;
       revoked.revoke('sign_out', at(60));
       expect(await sessions.save(revoked, recorded(revoked))).to.equal(true);
-      const ids = async (keep: number, max: number) => (await sessions.leastRecentlyUsed(userId, keep, max)).map((s) => s.id);
+      const ids = async (keep: number, max: number) => (await sessions.leastRecentlyUsed(userId, 0, keep, max)).map((s) => s.id);
 
       expect(await ids(1, 10)).to.deep.equal([all[2]?.id, all[3]?.id, all[4]?.id]);
       expect(await ids(2, 10)).to.deep.equal([all[2]?.id, all[3]?.id]);
       expect(await ids(0, 2)).to.deep.equal([all[2]?.id, all[3]?.id]);
       expect(await ids(4, 10)).to.deep.equal([]);
       expect(await ids(9, 10)).to.deep.equal([]);
-      expect(await sessions.leastRecentlyUsed(`user-${uuid()}`, 0, 10)).to.deep.equal([]);
+      expect(await sessions.leastRecentlyUsed(`user-${uuid()}`, 0, 0, 10)).to.deep.equal([]);
     });
 
     it('pages the sessions not revoked of a user newest first (createdAt, then id), at most `limit` a page, refusing a foreign cursor', async () => {
@@ -180,7 +180,7 @@ export function sessionRepositoryContract(adapter: string, makeStorage: StorageF
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const page: { sessions: Session[]; nextCursor: string | null } = await sessions.findPageByUser(userId, { limit: 3, cursor });
+        const page: { sessions: Session[]; nextCursor: string | null } = await sessions.findPageByUser(userId, 0, { limit: 3, cursor });
         expect(page.sessions.length).to.be.at.most(3);
         seen.push(...page.sessions.map((s) => s.id));
         cursor = page.nextCursor;
@@ -188,9 +188,9 @@ export function sessionRepositoryContract(adapter: string, makeStorage: StorageF
       } while (cursor !== null && pages < 5);
       expect(seen).to.deep.equal(expected);
       expect(pages).to.equal(2);
-      expect((await sessions.findPageByUser(userId, { limit: 4, cursor: null })).nextCursor).to.equal(null);
-      expect(await sessions.findPageByUser(`user-${uuid()}`, { limit: 4, cursor: null })).to.deep.equal({ sessions: [], nextCursor: null });
-      const error = await sessions.findPageByUser(userId, { limit: 3, cursor: 'bm90IGEgY3Vyc29y' }).then(() => null, (e: unknown) => e);
+      expect((await sessions.findPageByUser(userId, 0, { limit: 4, cursor: null })).nextCursor).to.equal(null);
+      expect(await sessions.findPageByUser(`user-${uuid()}`, 0, { limit: 4, cursor: null })).to.deep.equal({ sessions: [], nextCursor: null });
+      const error = await sessions.findPageByUser(userId, 0, { limit: 3, cursor: 'bm90IGEgY3Vyc29y' }).then(() => null, (e: unknown) => e);
       expect(error).to.be.instanceOf(InvalidCursor);
     });
   });

@@ -54,7 +54,7 @@ const record = (user: User): RecordedEvent[] =>
 
 /** A session opened for `user` at `minutes`, as sign-up and sign-in open one (random UUID id, like the service's). */
 const aSessionOf = (user: User, minutes: number): Session =>
-  Session.start({ id: randomUUID(), userId: user.id, email: user.email.value, at: at(minutes), clientIp: '203.0.113.7', userAgent: 'agent', lifetimes: { idleSeconds: 86_400, maxSeconds: 86_400 } });
+  Session.start({ id: randomUUID(), userId: user.id, email: user.email.value, at: at(minutes), clientIp: '203.0.113.7', userAgent: 'agent', lifetimes: { idleSeconds: 86_400, maxSeconds: 86_400 }, epoch: user.sessionEpoch });
 
 const recordSession = (session: Session): RecordedEvent[] =>
   session.pullEvents().map((event) => ({ ...event, eventId: uniqueId('evt'), metadata: aRequestMetadata() }));
@@ -178,7 +178,7 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       }));
       expect(results).to.deep.equal(copies.map(() => true));
       expect((await storage.users.findById(user.id))?.version).to.equal(0);
-      expect(await storage.sessions.findByUser(user.id)).to.have.length(10);
+      expect(await storage.sessions.findByUser(user.id, 0)).to.have.length(10);
 
       const changer = (await storage.users.findById(user.id)) as User;
       const stale = (await storage.users.findById(user.id)) as User;
@@ -212,7 +212,7 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       loaded.recordSignIn(at(5));
       const atSignIn = aSessionOf(loaded, 5);
       expect(await storage.users.save(loaded, [...record(loaded), ...recordSession(atSignIn)], atSignIn)).to.equal(true);
-      expect((await storage.sessions.findByUser(user.id)).map((session) => session.id).sort()).to.deep.equal([atSignUp.id, atSignIn.id].sort());
+      expect((await storage.sessions.findByUser(user.id, 0)).map((session) => session.id).sort()).to.deep.equal([atSignUp.id, atSignIn.id].sort());
       const started = await storage.events.findByEmail({ email: user.email.value, types: ['SessionStarted'], since: at(-1), limit: 10 });
       expect(started.map((event) => event.aggregateId).sort()).to.deep.equal([atSignUp.id, atSignIn.id].sort());
 
@@ -220,7 +220,7 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       const refused = aSessionOf(twin, 7);
       expect(await rejection(storage.users.add(twin, [...record(twin), ...recordSession(refused)], refused))).to.be.instanceOf(EmailAlreadyRegistered);
       expect(await storage.sessions.findById(refused.id)).to.equal(null);
-      expect(await storage.sessions.findByUser(twin.id)).to.deep.equal([]);
+      expect(await storage.sessions.findByUser(twin.id, 0)).to.deep.equal([]);
     });
 
     it('ends the sessions a sign-in evicts in its commit, by compare-and-swap: when one changed meanwhile, nothing is written', async () => {
@@ -247,10 +247,51 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       again.revoke('evicted', at(6));
       const opened = aSessionOf(loaded, 6);
       expect(await storage.users.save(loaded, [...record(loaded), ...recordSession(opened), ...recordSession(again)], opened, [again])).to.equal(true);
-      expect((await storage.sessions.findByUser(user.id)).map((session) => session.id)).to.deep.equal([opened.id]);
+      expect((await storage.sessions.findByUser(user.id, 0)).map((session) => session.id)).to.deep.equal([opened.id]);
       expect((await storage.sessions.findById(older.id))?.snapshot().revokedReason).to.equal('evicted');
       const revoked = await storage.events.findByEmail({ email: user.email.value, types: ['SessionRevoked'], since: at(-1), limit: 10 });
       expect(revoked.map((event) => event.payload)).to.deep.equal([{ email: user.email.value, sessionId: older.id, reason: 'evicted' }]);
+    });
+
+    it('ends every session of an account but the kept one in its own commit (a new session epoch), and the sweep removes the rest', async () => {
+      const user = aUser();
+      const first = aSessionOf(user, 0);
+      await storage.users.add(user, [...record(user), ...recordSession(first)], first);
+      const others: Session[] = [];
+      for (let n = 1; n <= 4; n++) {
+        const loaded = (await storage.users.findById(user.id)) as User;
+        const opened = aSessionOf(loaded, n);
+        expect(await storage.users.save(loaded, recordSession(opened), opened)).to.equal(true);
+        others.push(opened);
+      }
+      const stale = (await storage.users.findById(user.id)) as User;
+
+      const ending = (await storage.users.findById(user.id)) as User;
+      const kept = (await storage.sessions.findById(others[0]?.id ?? '')) as Session;
+      ending.endSessions('sign_out', at(10), kept.id);
+      kept.carryInto(ending.sessionEpoch);
+      expect(await storage.users.save(ending, record(ending), undefined, [kept])).to.equal(true);
+
+      expect((await storage.users.findById(user.id))?.sessionEpoch).to.equal(1);
+      expect((await storage.sessions.findByUser(user.id, 1)).map((session) => session.id)).to.deep.equal([kept.id]);
+      expect((await storage.sessions.findPageByUser(user.id, 1, { limit: 10, cursor: null })).sessions.map((session) => session.id)).to.deep.equal([kept.id]);
+      expect((await storage.sessions.leastRecentlyUsed(user.id, 1, 0, 10)).map((session) => session.id)).to.deep.equal([kept.id]);
+      const ended = await storage.events.findByEmail({ email: user.email.value, types: ['SessionsEnded'], since: at(-1), limit: 10 });
+      expect(ended.map((event) => event.payload)).to.deep.equal([{ email: user.email.value, reason: 'sign_out', keptSessionId: kept.id }]);
+
+      stale.recordSignIn(at(11));
+      const raced = aSessionOf(stale, 11);
+      expect(await storage.users.save(stale, [...record(stale), ...recordSession(raced)], raced)).to.equal(false);
+      const later = (await storage.users.findById(user.id)) as User;
+      const opened = aSessionOf(later, 12);
+      expect(await storage.users.save(later, recordSession(opened), opened)).to.equal(true);
+      expect((await storage.sessions.findByUser(user.id, 1)).map((session) => session.id).sort()).to.deep.equal([kept.id, opened.id].sort());
+
+      await storage.sessions.removeExpired(at(13), 100);
+      for (const session of [first, ...others.slice(1)]) expect(await storage.sessions.findById(session.id), session.id).to.equal(null);
+      expect((await storage.sessions.findById(kept.id))?.epoch).to.equal(1);
+      expect((await storage.sessions.findById(opened.id))?.epoch).to.equal(1);
+      expect(await storage.sessions.findById(raced.id)).to.equal(null);
     });
 
     it('refuses to save a user that was never added, writing nothing', async () => {

@@ -284,7 +284,7 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
     expect((await refresh(elsewhere.refresh)).status).to.equal(401);
     expect((await postJson(service.url, '/auth/sign-in', { email: here.email, password: PASSWORD })).status).to.equal(401);
     expect((await postJson(service.url, '/auth/sign-in', { email: here.email, password: 'a brand new passphrase' })).status).to.equal(201);
-    expect(await activityTypes(here.access)).to.include.members(['password_changed', 'session_revoked']);
+    expect(await activityTypes(here.access)).to.include.members(['password_changed', 'sessions_ended']);
   });
 
   it('a wrong current password is a 400 for currentpassword; after 5 the session ends (401), and sign-in is not throttled', async () => {

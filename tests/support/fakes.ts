@@ -224,16 +224,16 @@ export class WriteCountingSessions implements SessionRepository {
     return this.inner.findById(id);
   }
 
-  findByUser(userId: string): Promise<Session[]> {
-    return this.inner.findByUser(userId);
+  findByUser(userId: string, epoch: number): Promise<Session[]> {
+    return this.inner.findByUser(userId, epoch);
   }
 
-  findPageByUser(userId: string, page: PageRequest): Promise<SessionPage> {
-    return this.inner.findPageByUser(userId, page);
+  findPageByUser(userId: string, epoch: number, page: PageRequest): Promise<SessionPage> {
+    return this.inner.findPageByUser(userId, epoch, page);
   }
 
-  leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {
-    return this.inner.leastRecentlyUsed(userId, keep, max);
+  leastRecentlyUsed(userId: string, epoch: number, keep: number, max: number): Promise<Session[]> {
+    return this.inner.leastRecentlyUsed(userId, epoch, keep, max);
   }
 
   save(session: Session, events: readonly RecordedEvent[]): Promise<boolean> {

@@ -49,7 +49,7 @@ export function inMemoryWorld(options: WorldOptions = {}) {
   const adapters = {
     ...storage,
     mail: new MailboxSender(),
-    sessionViews: new RepositorySessionReadModel(storage.sessions),
+    sessionViews: new RepositorySessionReadModel(storage.sessions, storage.users),
     activity: new EventLogActivityReadModel(storage.events),
     hasher: new FakePasswordHasher(),
     admission: new OpenAdmission(),

@@ -1,6 +1,7 @@
 import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 import { type RevocationReason, Session, type SessionLifetimes } from '../../domain/session.js';
+import type { SessionsEndedReason, User } from '../../domain/user.js';
 import { recordEvents } from '../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../shared/optimistic.js';
 
@@ -46,7 +47,7 @@ export interface OpenedSession {
 export function openSession(
   deps: Pick<Ports, 'clock' | 'ids'>,
   settings: SessionSettings,
-  account: { readonly id: string; readonly email: string },
+  account: { readonly id: string; readonly email: string; readonly sessionEpoch: number },
   metadata: RequestMetadata,
 ): OpenedSession {
   const session = Session.start({
@@ -57,6 +58,7 @@ export function openSession(
     clientIp: metadata.clientIp,
     userAgent: metadata.userAgent,
     lifetimes: settings.lifetimes,
+    epoch: account.sessionEpoch,
   });
   return { session, events: recordEvents(session.pullEvents(), deps.ids, metadata) };
 }
@@ -85,13 +87,13 @@ export const NOTHING_EVICTED: EvictedSessions = { ended: [], events: [] };
 export async function evictBeyondCap(
   deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>,
   settings: Pick<SessionSettings, 'maxPerAccount'>,
-  userId: string,
+  account: { readonly id: string; readonly sessionEpoch: number },
   metadata: RequestMetadata,
   keep = settings.maxPerAccount - 1,
 ): Promise<EvictedSessions> {
-  const ended = await deps.sessions.leastRecentlyUsed(userId, keep, MAX_EVICTIONS_PER_SIGN_IN);
+  const ended = await deps.sessions.leastRecentlyUsed(account.id, account.sessionEpoch, keep, MAX_EVICTIONS_PER_SIGN_IN);
   const at = deps.clock.now();
-  for (const session of ended) session.revoke(session.isLive(at) ? 'evicted' : 'expired', at);
+  for (const session of ended) session.revoke(session.isLive(at, account.sessionEpoch) ? 'evicted' : 'expired', at);
   return { ended, events: recordEvents(ended.flatMap((session) => session.pullEvents()), deps.ids, metadata) };
 }
 
@@ -102,16 +104,33 @@ export async function evictBeyondCap(
  * sign-in ends whatever is left, so a failure here is swallowed.
  */
 export async function trimToCap(
-  deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>,
+  deps: Pick<Ports, 'users' | 'sessions' | 'clock' | 'ids'>,
   settings: Pick<SessionSettings, 'maxPerAccount'>,
   userId: string,
   metadata: RequestMetadata,
 ): Promise<void> {
   await untilCommitted(async () => {
-    const { ended, events } = await evictBeyondCap(deps, settings, userId, metadata, settings.maxPerAccount);
+    const account = await deps.users.findById(userId);
+    if (!account) return;
+    const { ended, events } = await evictBeyondCap(deps, settings, account, metadata, settings.maxPerAccount);
     if (ended.length === 0) return;
     return (await deps.sessions.saveMany(ended, events)) ? undefined : CHANGED;
   }).catch(() => undefined);
+}
+
+/**
+ * Ends every session of `user` at once but `kept` (the caller's, for sign-out `others` and a password change; null
+ * for none): the account's epoch moves on (`User.endSessions`, SessionsEnded) and `kept`, when still live, moves
+ * with it (`Session.carryInto`). Returns the sessions to store by compare-and-swap in the account's own write
+ * (`users.save(user, events, undefined, changed)`): ending 20,000 sessions is that one write, not 20,000. The
+ * sessions of the old epoch are no longer live for any read (authentication, refresh, listing, the cap), and the
+ * store's sweep removes them later, a batch at a time.
+ */
+export function endAllSessions(user: User, reason: SessionsEndedReason, at: Date, kept: Session | null): Session[] {
+  const keep = kept !== null && kept.userId === user.id && kept.isLive(at, user.sessionEpoch) ? kept : null;
+  user.endSessions(reason, at, keep?.id ?? null);
+  keep?.carryInto(user.sessionEpoch);
+  return keep ? [keep] : [];
 }
 
 /** The most sessions ended in one write; more are ended in several writes of this many (one, with the cap). */

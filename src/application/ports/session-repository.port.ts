@@ -17,25 +17,26 @@ export interface SessionRepository {
   findById(id: string): Promise<Session | null>;
 
   /**
-   * The user's sessions that are not revoked (past a deadline but not yet swept included), in no particular order;
-   * [] when none. Reads those only: revoked sessions cost nothing here, however many the account had.
+   * The user's sessions of the account's session epoch `epoch` (`User.sessionEpoch`) that are not revoked (past a
+   * deadline but not yet swept included), in no particular order; [] when none. Reads those only: revoked sessions,
+   * and those of older epochs (ended all at once), cost nothing here, however many the account had.
    */
-  findByUser(userId: string): Promise<Session[]>;
+  findByUser(userId: string, epoch: number): Promise<Session[]>;
 
   /**
-   * One page of the user's sessions that are not revoked (past a deadline but not yet swept included), newest first
+   * One page of the user's sessions of epoch `epoch` that are not revoked (past a deadline but not yet swept included), newest first
    * (`createdAt`, then id, descending), at most `limit`; `nextCursor` (opaque) while older ones exist, else null. An
    * unknown user gives an empty page. Reads at most `limit + 1` of them, whatever the account holds. Throws
    * `InvalidCursor` for a cursor this adapter did not issue. Read-only.
    */
-  findPageByUser(userId: string, page: PageRequest): Promise<SessionPage>;
+  findPageByUser(userId: string, epoch: number, page: PageRequest): Promise<SessionPage>;
 
   /**
-   * The user's sessions that are not revoked beyond its `keep` most recently used ones (by `lastUsedAt`, then id),
+   * The user's sessions of epoch `epoch` that are not revoked beyond its `keep` most recently used ones (by `lastUsedAt`, then id),
    * least recently used first, at most `max`; [] when it has `keep` or fewer (or none). What a sign-in over the
    * per-account cap ends. Counts the sessions on an index and reads at most `max` of them. Read-only.
    */
-  leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]>;
+  leastRecentlyUsed(userId: string, epoch: number, keep: number, max: number): Promise<Session[]>;
 
   /**
    * Compare-and-swap: stores the session's new state and its events only if the stored version is still the one it
@@ -54,8 +55,9 @@ export interface SessionRepository {
 
   /**
    * Deletes at most `limit` sessions that ended at or before `now` (past `expiresAt`, or revoked: at the earlier of
-   * `revokedAt` and `expiresAt`), those that ended first first, and returns how many. Idempotent; a session refreshed
-   * meanwhile (a later `expiresAt`) is kept.
+   * `revokedAt` and `expiresAt`), those that ended first first, and sessions of an epoch older than their account's
+   * (ended all at once: see `UserRepository.save`), and returns how many. Idempotent; a session refreshed meanwhile
+   * (a later `expiresAt`) is kept.
    */
   removeExpired(now: Date, limit: number): Promise<number>;
 }

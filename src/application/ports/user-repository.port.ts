@@ -5,7 +5,8 @@ import { token } from '../di-token.js';
 
 /**
  * Where accounts live. Every write commits the user's state, the events it produced and, when given, the session it
- * opened (sign-up, sign-in) and those it ended (sign-in over the per-account cap) together, in one transaction: after a
+ * opened (sign-up, sign-in) and those it changed (ended over the per-account cap, or the one kept when all the others
+ * end) together, in one transaction: after a
  * crash or a failed commit all of it is there or none.
  */
 export interface UserRepository {
@@ -29,11 +30,14 @@ export interface UserRepository {
    * never refuse one another, while any change refuses the stale ones. Returns false, writing nothing, when another
    * write got there first: reload and decide again (so a sign-in never puts back a password hash that a concurrent
    * change replaced, nor opens a session on it). Events already in the log (same `eventId`) are skipped. Throws
-   * `UserNotFound` when the user was never added. `ended`: sessions a sign-in ends in the same commit (over the
-   * per-account cap), each stored only if its stored version is still the one it was loaded with; when one is not,
-   * the save writes nothing at all and returns false, as for a stale user.
+   * `UserNotFound` when the user was never added. `changed`: sessions changed in the same commit (those a sign-in
+   * ends over the per-account cap; the one kept when the account's sessions end at once), each stored only if its
+   * stored version is still the one it was loaded with; when one is not, the save writes nothing at all and returns
+   * false, as for a stale user. When the save moves the account's `sessionEpoch` on, the sessions of the older epochs
+   * are no longer read by any per-account read; the store removes them later (`SessionRepository.removeExpired`) or
+   * in this commit, never one write per session from the caller.
    */
-  save(user: User, events: readonly RecordedEvent[], opened?: Session, ended?: readonly Session[]): Promise<boolean>;
+  save(user: User, events: readonly RecordedEvent[], opened?: Session, changed?: readonly Session[]): Promise<boolean>;
 }
 
 export const USER_REPOSITORY = token<UserRepository>('UserRepository');

@@ -8,6 +8,7 @@ import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
 import { MAIL_SENDER } from '../../application/ports/mail-sender.port.js';
 import { SESSION_READ_MODEL } from '../../application/ports/session-read-model.port.js';
 import { SESSION_REPOSITORY } from '../../application/ports/session-repository.port.js';
+import { USER_REPOSITORY } from '../../application/ports/user-repository.port.js';
 import type { Config } from '../config/config.js';
 import { FileMailSender } from '../mail/file-mail-sender.js';
 import { SmtpMailSender } from '../mail/smtp-mail-sender.js';
@@ -46,5 +47,5 @@ export const coreModule = ({ config, logger, clock }: CoreSettings) =>
         : new SmtpMailSender(config.mail.smtpUrl, config.mail.from, config.mail.leaseMs, config.mail.sendConcurrency),
     );
     bindPort(ACTIVITY_READ_MODEL, (get) => new EventLogActivityReadModel(get(EVENT_LOG)));
-    bindPort(SESSION_READ_MODEL, (get) => new RepositorySessionReadModel(get(SESSION_REPOSITORY)));
+    bindPort(SESSION_READ_MODEL, (get) => new RepositorySessionReadModel(get(SESSION_REPOSITORY), get(USER_REPOSITORY)));
   });

@@ -21,19 +21,28 @@ export const toStoredSession = (s: SessionSnapshot, version: number): StoredSess
 const endOfStored = (s: StoredSession): number => (s.revokedAt !== null && s.revokedAt < s.expiresAt ? s.revokedAt : s.expiresAt);
 
 /** The layout of the session indexes; an environment written with an older one is re-indexed when opened. */
-export const SESSION_INDEX_VERSION = 2;
+export const SESSION_INDEX_VERSION = 3;
+
+type LiveKey = [userId: string, epoch: number, at: number, id: string];
+
+/** The range of a user's live-index keys of one session epoch. */
+export const epochRange = (userId: string, epoch: number) => ({ start: [userId, epoch, 0], end: [userId, epoch, Number.MAX_SAFE_INTEGER] });
 
 /**
- * The sessions of an LMDB environment and their indexes. Per user, only the sessions that are not revoked (so
- * per-account reads never walk ended ones): by creation (listing) and by last use (the cap). Every session by when it
- * ended or ends (the sweep), a revoked one at its revocation. The write methods run inside the caller's transaction.
+ * The sessions of an LMDB environment and their indexes. Per user and session epoch, only the sessions that are not
+ * revoked (so per-account reads, which read the account's current epoch, never walk ended ones): by creation
+ * (listing) and by last use (the cap). Every session by when it ended or ends (the sweep), a revoked one at its
+ * revocation. The accounts whose epoch moved on while older-epoch sessions remain (`endedEpochs`, drained by the
+ * sweep). The write methods run inside the caller's transaction.
  */
 export class LmdbSessionTable {
   readonly records: Database<StoredSession, string>;
-  /** [userId, createdAt, id] of the sessions not revoked. */
-  readonly liveByUser: Database<null, [string, number, string]>;
-  /** [userId, lastUsedAt, id] of the sessions not revoked. */
-  readonly liveByUse: Database<null, [string, number, string]>;
+  /** [userId, epoch, createdAt, id] of the sessions not revoked. */
+  readonly liveByUser: Database<null, LiveKey>;
+  /** [userId, epoch, lastUsedAt, id] of the sessions not revoked. */
+  readonly liveByUse: Database<null, LiveKey>;
+  /** The ids of the accounts whose session epoch moved on, while sessions of an older epoch may remain. */
+  readonly endedEpochs: Database<null, string>;
   /** [endsAt, id] of every session. */
   readonly byEnd: Database<null, [number, string]>;
   /** The per-user index of every session, revoked ones included, before SESSION_INDEX_VERSION 2: emptied by reindex(). */
@@ -41,8 +50,9 @@ export class LmdbSessionTable {
 
   constructor(root: RootDatabase) {
     this.records = root.openDB<StoredSession, string>({ name: 'sessions' });
-    this.liveByUser = root.openDB<null, [string, number, string]>({ name: 'live-sessions-by-user' });
-    this.liveByUse = root.openDB<null, [string, number, string]>({ name: 'live-sessions-by-use' });
+    this.liveByUser = root.openDB<null, LiveKey>({ name: 'live-sessions-by-user' });
+    this.liveByUse = root.openDB<null, LiveKey>({ name: 'live-sessions-by-use' });
+    this.endedEpochs = root.openDB<null, string>({ name: 'sessions-ended-epochs' });
     this.byEnd = root.openDB<null, [number, string]>({ name: 'sessions-by-expiry' });
     this.byUserV1 = root.openDB<null, [string, string]>({ name: 'sessions-by-user' });
   }
@@ -76,6 +86,20 @@ export class LmdbSessionTable {
     return [endOfStored(stored), stored.id];
   }
 
+  /**
+   * Removes at most `limit` sessions not revoked of an epoch older than `currentEpoch` of the user `userId`, and
+   * returns how many; when fewer were left, the user leaves `endedEpochs`.
+   */
+  removeEndedEpochs(userId: string, currentEpoch: number, limit: number): number {
+    const keys = [...this.liveByUser.getKeys({ start: [userId, -1], end: [userId, currentEpoch], limit })];
+    for (const [, , , id] of keys) {
+      const stored = this.records.get(id);
+      if (stored) this.remove(stored);
+    }
+    if (keys.length < limit) void this.endedEpochs.remove(userId);
+    return keys.length;
+  }
+
   /** Empties every session index (the old one included) and rebuilds them from the records. */
   reindex(): void {
     for (const db of [this.byUserV1, this.byEnd, this.liveByUser, this.liveByUse] as Database<null, Key>[]) {
@@ -87,13 +111,13 @@ export class LmdbSessionTable {
   private index(stored: StoredSession): void {
     void this.byEnd.put(this.endKeyOf(stored), null);
     if (stored.revokedAt !== null) return;
-    void this.liveByUser.put([stored.userId, stored.createdAt, stored.id], null);
-    void this.liveByUse.put([stored.userId, stored.lastUsedAt, stored.id], null);
+    void this.liveByUser.put([stored.userId, stored.epoch ?? 0, stored.createdAt, stored.id], null);
+    void this.liveByUse.put([stored.userId, stored.epoch ?? 0, stored.lastUsedAt, stored.id], null);
   }
 
   private unindex(stored: StoredSession): void {
     void this.byEnd.remove(this.endKeyOf(stored));
-    void this.liveByUser.remove([stored.userId, stored.createdAt, stored.id]);
-    void this.liveByUse.remove([stored.userId, stored.lastUsedAt, stored.id]);
+    void this.liveByUser.remove([stored.userId, stored.epoch ?? 0, stored.createdAt, stored.id]);
+    void this.liveByUse.remove([stored.userId, stored.epoch ?? 0, stored.lastUsedAt, stored.id]);
   }
 }

@@ -2,7 +2,7 @@ import type { PageRequest, RecordedEvent } from '../../application/ports/event-l
 import type { SessionPage, SessionRepository } from '../../application/ports/session-repository.port.js';
 import { decodeSessionCursor, encodeSessionCursor, isAfter } from '../cursor.js';
 import { Session } from '../../domain/session.js';
-import { type StoredSession, toStoredSession } from './lmdb-session-table.js';
+import { type StoredSession, epochRange, toStoredSession } from './lmdb-session-table.js';
 import type { LmdbStore } from './lmdb-store.js';
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
@@ -42,19 +42,19 @@ export class LmdbSessionRepository implements SessionRepository {
     return stored ? fromStored(stored) : null;
   }
 
-  async findByUser(userId: string): Promise<Session[]> {
-    const keys = this.store.sessionTable.liveByUser.getKeys({ start: [userId, 0], end: [userId, Number.MAX_SAFE_INTEGER] });
-    return Promise.resolve([...keys].flatMap(([, , id]) => {
+  async findByUser(userId: string, epoch: number): Promise<Session[]> {
+    const keys = this.store.sessionTable.liveByUser.getKeys(epochRange(userId, epoch));
+    return Promise.resolve([...keys].flatMap(([, , , id]) => {
       const stored = this.store.sessions.get(id);
       return stored ? [fromStored(stored)] : [];
     }));
   }
 
-  async findPageByUser(userId: string, page: PageRequest): Promise<SessionPage> {
+  async findPageByUser(userId: string, epoch: number, page: PageRequest): Promise<SessionPage> {
     const after = page.cursor === null ? null : decodeSessionCursor(page.cursor);
-    const start = after === null ? [userId, Number.MAX_SAFE_INTEGER] : [userId, after.createdAt, after.id];
-    const keys = [...this.store.sessionTable.liveByUser.getKeys({ start, end: [userId, -1], reverse: true, limit: page.limit + 2 })]
-      .map(([, createdAt, id]) => ({ createdAt, id }))
+    const start = after === null ? [userId, epoch, Number.MAX_SAFE_INTEGER] : [userId, epoch, after.createdAt, after.id];
+    const keys = [...this.store.sessionTable.liveByUser.getKeys({ start, end: [userId, epoch, -1], reverse: true, limit: page.limit + 2 })]
+      .map(([, , createdAt, id]) => ({ createdAt, id }))
       .filter((position) => isAfter(position, after))
       .slice(0, page.limit + 1);
     const shown = keys.slice(0, page.limit);
@@ -68,12 +68,11 @@ export class LmdbSessionRepository implements SessionRepository {
     });
   }
 
-  async leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {
-    const range = () => ({ start: [userId, 0], end: [userId, Number.MAX_SAFE_INTEGER] });
-    const beyond = Math.min(this.store.sessionTable.liveByUse.getKeysCount(range()) - keep, max);
+  async leastRecentlyUsed(userId: string, epoch: number, keep: number, max: number): Promise<Session[]> {
+    const beyond = Math.min(this.store.sessionTable.liveByUse.getKeysCount(epochRange(userId, epoch)) - keep, max);
     if (beyond <= 0) return Promise.resolve([]);
-    const keys = [...this.store.sessionTable.liveByUse.getKeys({ ...range(), limit: beyond })];
-    return Promise.resolve(keys.flatMap(([, , id]) => {
+    const keys = [...this.store.sessionTable.liveByUse.getKeys({ ...epochRange(userId, epoch), limit: beyond })];
+    return Promise.resolve(keys.flatMap(([, , , id]) => {
       const stored = this.store.sessions.get(id);
       return stored ? [fromStored(stored)] : [];
     }));
@@ -99,16 +98,22 @@ export class LmdbSessionRepository implements SessionRepository {
   }
 
   async removeExpired(now: Date, limit: number): Promise<number> {
-    const due = [...this.store.sessionTable.byEnd.getKeys({ start: [0, ''], end: [now.getTime() + 1, ''], limit })];
-    if (due.length === 0) return 0;
+    const table = this.store.sessionTable;
+    const due = [...table.byEnd.getKeys({ start: [0, ''], end: [now.getTime() + 1, ''], limit })];
+    const accounts = [...table.endedEpochs.getKeys({ limit: Math.max(0, limit - due.length) })];
+    if (due.length === 0 && accounts.length === 0) return 0;
     return this.store.transaction(() => {
       let removed = 0;
       for (const [endsAt, id] of due) {
         const current = this.store.sessions.get(id);
-        void this.store.sessionTable.byEnd.remove([endsAt, id]);
-        if (!current || this.store.sessionTable.endKeyOf(current)[0] !== endsAt) continue;
-        this.store.sessionTable.remove(current);
+        void table.byEnd.remove([endsAt, id]);
+        if (!current || table.endKeyOf(current)[0] !== endsAt) continue;
+        table.remove(current);
         removed += 1;
+      }
+      for (const userId of accounts) {
+        if (removed >= limit) break;
+        removed += table.removeEndedEpochs(userId, this.store.users.get(userId)?.sessionEpoch ?? 0, limit - removed);
       }
       return removed;
     });

@@ -38,15 +38,17 @@ export class LmdbUserRepository implements UserRepository {
     if (!added) throw new EmailAlreadyRegistered();
   }
 
-  async save(user: User, events: readonly RecordedEvent[], opened?: Session, ended: readonly Session[] = []): Promise<boolean> {
+  async save(user: User, events: readonly RecordedEvent[], opened?: Session, changed: readonly Session[] = []): Promise<boolean> {
     const stored = toStored(user, user.nextVersion);
-    const endedSnapshots = ended.map((session) => session.snapshot());
+    const changedSnapshots = changed.map((session) => session.snapshot());
     const outcome = await this.store.transaction(() => {
       const current = this.store.users.get(stored.id);
       if (!current) return 'missing';
       if ((current.version ?? 0) !== user.version) return 'changed';
-      if (!this.store.sessionTable.swap(endedSnapshots)) return 'changed';
+      if (!this.store.sessionTable.swap(changedSnapshots)) return 'changed';
       void this.store.users.put(stored.id, stored);
+      // The account's sessions ended at once: the sweep removes those of the older epochs, a batch at a time.
+      if ((stored.sessionEpoch ?? 0) !== (current.sessionEpoch ?? 0)) void this.store.sessionTable.endedEpochs.put(stored.id, null);
       this.putOpened(opened);
       this.store.appendEventsInTransaction(events);
       return 'saved';

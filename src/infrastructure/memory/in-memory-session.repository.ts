@@ -21,16 +21,16 @@ export class InMemorySessionRepository implements SessionRepository {
     return snapshot ? Session.restore(structuredClone(snapshot)) : null;
   }
 
-  async findByUser(userId: string): Promise<Session[]> {
+  async findByUser(userId: string, epoch: number): Promise<Session[]> {
     await Promise.resolve();
-    return this.store.liveSessionsOf(userId).map((s) => Session.restore(structuredClone(s)));
+    return this.store.liveSessionsOf(userId, epoch).map((s) => Session.restore(structuredClone(s)));
   }
 
-  async findPageByUser(userId: string, page: PageRequest): Promise<SessionPage> {
+  async findPageByUser(userId: string, epoch: number, page: PageRequest): Promise<SessionPage> {
     await Promise.resolve();
     const after = page.cursor === null ? null : decodeSessionCursor(page.cursor);
     const newestFirst = this.store
-      .liveSessionsOf(userId)
+      .liveSessionsOf(userId, epoch)
       .map((s) => ({ snapshot: s, position: { createdAt: s.createdAt.getTime(), id: s.id } }))
       .filter(({ position }) => isAfter(position, after))
       .sort((a, b) => b.position.createdAt - a.position.createdAt || (a.position.id < b.position.id ? 1 : -1));
@@ -42,9 +42,9 @@ export class InMemorySessionRepository implements SessionRepository {
     };
   }
 
-  async leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {
+  async leastRecentlyUsed(userId: string, epoch: number, keep: number, max: number): Promise<Session[]> {
     await Promise.resolve();
-    const live = this.store.liveSessionsOf(userId).sort((a, b) => a.lastUsedAt.getTime() - b.lastUsedAt.getTime() || (a.id < b.id ? -1 : 1));
+    const live = this.store.liveSessionsOf(userId, epoch).sort((a, b) => a.lastUsedAt.getTime() - b.lastUsedAt.getTime() || (a.id < b.id ? -1 : 1));
     return live.slice(0, Math.min(Math.max(0, live.length - keep), max)).map((s) => Session.restore(structuredClone(s)));
   }
 
@@ -72,7 +72,8 @@ export class InMemorySessionRepository implements SessionRepository {
       .filter((s) => endOf(s).getTime() <= now.getTime())
       .sort((a, b) => endOf(a).getTime() - endOf(b).getTime())
       .slice(0, limit);
-    for (const s of expired) this.store.deleteSession(s);
-    return expired.length;
+    const removed = [...expired, ...this.store.sessionsOfEndedEpochs(limit - expired.length)];
+    for (const s of removed) this.store.deleteSession(s);
+    return removed.length;
   }
 }

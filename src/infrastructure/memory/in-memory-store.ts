@@ -65,12 +65,28 @@ export class InMemoryStore {
     if (live?.size === 0) this.liveSessionIdsByUser.delete(snapshot.userId);
   }
 
-  /** The snapshots of the user's sessions that are not revoked (by reference: copy before handing out). */
-  liveSessionsOf(userId: string): SessionSnapshot[] {
+  /**
+   * The snapshots of the user's sessions that are not revoked, of session epoch `epoch` (by reference: copy before
+   * handing out); every epoch when `epoch` is undefined.
+   */
+  liveSessionsOf(userId: string, epoch?: number): SessionSnapshot[] {
     return [...(this.liveSessionIdsByUser.get(userId) ?? [])].flatMap((id) => {
       const snapshot = this.sessions.get(id);
-      return snapshot ? [snapshot] : [];
+      return snapshot && (epoch === undefined || (snapshot.epoch ?? 0) === epoch) ? [snapshot] : [];
     });
+  }
+
+  /** Sessions not revoked of an epoch older than their account's (ended all at once), at most `limit`. */
+  sessionsOfEndedEpochs(limit: number): SessionSnapshot[] {
+    const ended: SessionSnapshot[] = [];
+    for (const [userId] of this.liveSessionIdsByUser) {
+      const epoch = this.users.get(userId)?.sessionEpoch ?? 0;
+      for (const snapshot of this.liveSessionsOf(userId)) {
+        if (ended.length >= limit) return ended;
+        if ((snapshot.epoch ?? 0) < epoch) ended.push(snapshot);
+      }
+    }
+    return ended;
   }
 
   /** Appends events (an eventId already stored is skipped) and applies every projection to each new one, in one step. */

@@ -31,16 +31,16 @@ export class InMemoryUserRepository implements UserRepository {
     this.store.appendEvents(events);
   }
 
-  async save(user: User, events: readonly RecordedEvent[], opened?: Session, ended: readonly Session[] = []): Promise<boolean> {
+  async save(user: User, events: readonly RecordedEvent[], opened?: Session, changed: readonly Session[] = []): Promise<boolean> {
     await Promise.resolve();
     const stored = this.store.users.get(user.id);
     if (!stored) throw new UserNotFound(user.id);
     if ((stored.version ?? 0) !== user.version) return false;
-    const endedSnapshots = ended.map((session) => session.snapshot());
-    if (endedSnapshots.some((snapshot) => this.store.sessions.get(snapshot.id)?.version !== snapshot.version)) return false;
+    const changedSnapshots = changed.map((session) => session.snapshot());
+    if (changedSnapshots.some((snapshot) => this.store.sessions.get(snapshot.id)?.version !== snapshot.version)) return false;
     this.store.users.set(user.id, structuredClone({ ...user.snapshot(), version: user.nextVersion }));
     if (opened) this.store.putSession(opened.snapshot());
-    for (const snapshot of endedSnapshots) this.store.putSession({ ...snapshot, version: snapshot.version + 1 });
+    for (const snapshot of changedSnapshots) this.store.putSession({ ...snapshot, version: snapshot.version + 1 });
     this.store.appendEvents(events);
     return true;
   }

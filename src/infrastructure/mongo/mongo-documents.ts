@@ -1,4 +1,4 @@
-import { ObjectId } from 'mongodb';
+import { type Filter, ObjectId } from 'mongodb';
 import type { RecordedEvent, RequestMetadata } from '../../application/ports/event-log.port.js';
 import { Session, type SessionSnapshot } from '../../domain/session.js';
 import { User } from '../../domain/user.js';
@@ -14,6 +14,8 @@ export interface UserDocument {
   createdAt: Date;
   /** Absent in documents written before verification existed (read as false). */
   emailVerified?: boolean;
+  /** See UserSnapshot.sessionEpoch; absent in documents written before it existed (read as 0). */
+  sessionEpoch?: number;
   /** Optimistic concurrency (see UserSnapshot.version); absent in documents written before it existed (read as 0). */
   version?: number;
   /** Incremented by every save, so that every save writes the document (see MongoUserRepository.save). */
@@ -22,6 +24,15 @@ export interface UserDocument {
 
 /** A document of the `sessions` collection: the snapshot, `_id` the session id. No token, no hash of one. */
 export type SessionDocument = Omit<SessionSnapshot, 'id'> & { _id: string };
+
+/**
+ * The filter for sessions of session epoch `epoch`. Documents written before epochs existed have none (epoch 0):
+ * `null` matches a missing field (the driver's types know no null for an optional field, hence the cast).
+ */
+export const ofEpoch = (epoch: number): Filter<SessionDocument> => (epoch === 0 ? { epoch: { $in: [0, null] } } : { epoch }) as Filter<SessionDocument>;
+
+/** The filter for sessions of an epoch older than `epoch` (ended all at once; see MongoUserRepository.save). */
+export const beforeEpoch = (epoch: number): Filter<SessionDocument> => ({ $or: [{ epoch: { $lt: epoch } }, { epoch: null }] }) as Filter<SessionDocument>;
 
 export const toSessionDocument = ({ id, ...rest }: SessionSnapshot, version: number): SessionDocument => ({ _id: id, ...rest, version });
 export const fromSessionDocument = ({ _id, ...rest }: SessionDocument): Session => Session.restore({ id: _id, ...rest });
@@ -50,14 +61,14 @@ export interface HealthDocument {
 }
 
 export const toUserDocument = (user: User, version: number): UserDocument => {
-  const { id, name, lastname, email, passwordHash, createdAt, emailVerified } = user.snapshot();
-  return { _id: id, name, lastname, email, passwordHash, createdAt, emailVerified: emailVerified ?? false, version };
+  const { id, name, lastname, email, passwordHash, createdAt, emailVerified, sessionEpoch } = user.snapshot();
+  return { _id: id, name, lastname, email, passwordHash, createdAt, emailVerified: emailVerified ?? false, sessionEpoch: sessionEpoch ?? 0, version };
 };
 
 export const fromUserDocument = (doc: UserDocument): User =>
   User.restore({
     id: doc._id, name: doc.name, lastname: doc.lastname, email: doc.email, passwordHash: doc.passwordHash,
-    createdAt: doc.createdAt, emailVerified: doc.emailVerified ?? false, version: doc.version ?? 0,
+    createdAt: doc.createdAt, emailVerified: doc.emailVerified ?? false, sessionEpoch: doc.sessionEpoch ?? 0, version: doc.version ?? 0,
   });
 
 export const toEventDocument = (event: RecordedEvent): EventDocument => ({

@@ -3,7 +3,7 @@ import type { PageRequest, RecordedEvent } from '../../application/ports/event-l
 import type { SessionPage, SessionRepository } from '../../application/ports/session-repository.port.js';
 import { decodeSessionCursor, encodeSessionCursor } from '../cursor.js';
 import type { Session } from '../../domain/session.js';
-import { fromSessionDocument as fromDocument, toSessionDocument as toDocument } from './mongo-documents.js';
+import { fromSessionDocument as fromDocument, ofEpoch, toSessionDocument as toDocument } from './mongo-documents.js';
 import { translated } from './mongo-errors.js';
 import type { MongoStore } from './mongo-store.js';
 
@@ -25,7 +25,11 @@ export async function swapSessionsInTransaction(store: MongoStore, sessions: rea
   if (swapped.matchedCount !== replacements.length) throw new StaleSessions();
 }
 
-/** Sessions in MongoDB; a save is a compare-and-swap on `version` in the transaction that appends the events. */
+/**
+ * Sessions in MongoDB; a save is a compare-and-swap on `version` in the transaction that appends the events. Sessions
+ * of an older session epoch than their account's are deleted in the account's own transaction, server-side (see
+ * MongoUserRepository.save), so the sweep here only meets expired and revoked ones.
+ */
 export class MongoSessionRepository implements SessionRepository {
   constructor(private readonly store: MongoStore) {}
 
@@ -44,16 +48,16 @@ export class MongoSessionRepository implements SessionRepository {
     return doc ? fromDocument(doc) : null;
   }
 
-  async findByUser(userId: string): Promise<Session[]> {
-    const docs = await this.store.guarded((signal) => this.store.sessions.find({ userId, revokedAt: null }, { signal }).toArray());
+  async findByUser(userId: string, epoch: number): Promise<Session[]> {
+    const docs = await this.store.guarded((signal) => this.store.sessions.find({ userId, revokedAt: null, ...ofEpoch(epoch) }, { signal }).toArray());
     return docs.map(fromDocument);
   }
 
-  async findPageByUser(userId: string, page: PageRequest): Promise<SessionPage> {
+  async findPageByUser(userId: string, epoch: number, page: PageRequest): Promise<SessionPage> {
     const after = page.cursor === null ? null : decodeSessionCursor(page.cursor);
     const older = after === null ? {} : { $or: [{ createdAt: { $lt: new Date(after.createdAt) } }, { createdAt: new Date(after.createdAt), _id: { $lt: after.id } }] };
     const docs = await this.store.guarded((signal) =>
-      this.store.sessions.find({ userId, revokedAt: null, ...older }, { signal }).sort({ createdAt: -1, _id: -1 }).limit(page.limit + 1).toArray(),
+      this.store.sessions.find({ userId, revokedAt: null, ...ofEpoch(epoch), ...older }, { signal }).sort({ createdAt: -1, _id: -1 }).limit(page.limit + 1).toArray(),
     );
     const shown = docs.slice(0, page.limit);
     const last = shown.at(-1);
@@ -63,8 +67,8 @@ export class MongoSessionRepository implements SessionRepository {
     };
   }
 
-  async leastRecentlyUsed(userId: string, keep: number, max: number): Promise<Session[]> {
-    const live = { userId, revokedAt: null };
+  async leastRecentlyUsed(userId: string, epoch: number, keep: number, max: number): Promise<Session[]> {
+    const live = { userId, revokedAt: null, ...ofEpoch(epoch) };
     const count = await this.store.guarded((signal) => this.store.sessions.countDocuments(live, { signal }));
     const beyond = Math.min(count - keep, max);
     if (beyond <= 0) return [];

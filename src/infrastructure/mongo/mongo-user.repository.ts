@@ -5,7 +5,7 @@ import type { UserRepository } from '../../application/ports/user-repository.por
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
 import type { Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
-import { fromUserDocument, toSessionDocument, toUserDocument, type UserDocument } from './mongo-documents.js';
+import { beforeEpoch, fromUserDocument, toSessionDocument, toUserDocument, type UserDocument } from './mongo-documents.js';
 import { isDuplicateKeyOn, translateMongoError, translated } from './mongo-errors.js';
 import type { MongoStore } from './mongo-store.js';
 import { StaleSessions, swapSessionsInTransaction } from './mongo-session.repository.js';
@@ -40,29 +40,40 @@ export class MongoUserRepository implements UserRepository {
     }
   }
 
-  async save(user: User, events: readonly RecordedEvent[], opened?: Session, ended: readonly Session[] = []): Promise<boolean> {
+  async save(user: User, events: readonly RecordedEvent[], opened?: Session, changed: readonly Session[] = []): Promise<boolean> {
     try {
-      return await this.saveOrAbort(user, events, opened, ended);
+      return await this.saveOrAbort(user, events, opened, changed);
     } catch (error) {
       if (error instanceof StaleSessions) return false;
       throw error;
     }
   }
 
-  /** The save in one transaction; an ended session that changed meanwhile aborts it with StaleSessions. */
-  private saveOrAbort(user: User, events: readonly RecordedEvent[], opened: Session | undefined, ended: readonly Session[]): Promise<boolean> {
+  /**
+   * The save in one transaction; a session of `changed` that changed meanwhile aborts it with StaleSessions. When the
+   * account's session epoch moves on, its sessions of older epochs are deleted in the same transaction: one statement
+   * run by the server, whatever their number (the one kept is in `changed`, already carried into the new epoch).
+   */
+  private saveOrAbort(user: User, events: readonly RecordedEvent[], opened: Session | undefined, changed: readonly Session[]): Promise<boolean> {
     const { _id, ...state } = toUserDocument(user, user.nextVersion);
     return translated(() =>
       this.store.transaction(async (session) => {
         // `commits` changes on every save, so the update is a real write even when the state is unchanged (a sign-in):
         // MongoDB detects write conflicts only between writes, and a transaction that merely read the user could
         // otherwise commit a session next to a password change it never saw.
-        const updated = await this.store.users.updateOne({ _id, ...atVersion(user.version) }, { $set: state, $inc: { commits: 1 } }, { session });
-        if (updated.matchedCount === 0) {
+        const before = await this.store.users.findOneAndUpdate(
+          { _id, ...atVersion(user.version) },
+          { $set: state, $inc: { commits: 1 } },
+          { session, returnDocument: 'before', projection: { sessionEpoch: 1 } },
+        );
+        if (before === null) {
           if ((await this.store.users.countDocuments({ _id }, { session, limit: 1 })) === 0) throw new UserNotFound(_id);
           return false;
         }
-        await swapSessionsInTransaction(this.store, ended, session);
+        await swapSessionsInTransaction(this.store, changed, session);
+        if (user.sessionEpoch !== (before.sessionEpoch ?? 0)) {
+          await this.store.sessions.deleteMany({ userId: _id, ...beforeEpoch(user.sessionEpoch) }, { session });
+        }
         await this.insertOpened(opened, session);
         await this.store.appendEvents(events, session);
         return true;

@@ -23,6 +23,7 @@ export const RETENTION: { readonly [T in EventType]: Retention } = {
   EmailVerified: 'keep',
   PasswordReset: 'keep',
   SessionRevoked: 'keep',
+  SessionsEnded: 'keep',
   RefreshTokenReused: 'keep',
   SignInFailed: 'prune',
   UserSignedIn: 'prune',

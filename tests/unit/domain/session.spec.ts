@@ -5,7 +5,7 @@ const T0 = new Date('2026-01-01T00:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 const LIFETIMES = { idleSeconds: 100, maxSeconds: 250 };
 const aSession = () =>
-  Session.start({ id: 's-1', userId: 'u-1', email: 'ada@example.com', at: T0, clientIp: '203.0.113.7', userAgent: 'agent', lifetimes: LIFETIMES });
+  Session.start({ id: 's-1', userId: 'u-1', email: 'ada@example.com', at: T0, clientIp: '203.0.113.7', userAgent: 'agent', lifetimes: LIFETIMES, epoch: 0 });
 
 describe('Session', () => {
   it('starts at generation 0 with SessionStarted (the session is its aggregate), live until the idle deadline', () => {
@@ -14,18 +14,18 @@ describe('Session', () => {
       { type: 'SessionStarted', aggregateId: 's-1', occurredAt: T0, payload: { email: 'ada@example.com', sessionId: 's-1' } },
     ]);
     expect(session.generation).to.equal(0);
-    expect(session.isLive(at(99))).to.equal(true);
-    expect(session.isLive(at(100))).to.equal(false);
+    expect(session.isLive(at(99), 0)).to.equal(true);
+    expect(session.isLive(at(100), 0)).to.equal(false);
   });
 
   it('restarts the idle deadline on rotation but never passes the absolute one', () => {
     const session = aSession();
     session.rotate(at(90), LIFETIMES);
-    expect(session.isLive(at(189))).to.equal(true);
+    expect(session.isLive(at(189), 0)).to.equal(true);
     session.rotate(at(180), LIFETIMES);
     expect(session.generation).to.equal(2);
-    expect(session.isLive(at(249))).to.equal(true);
-    expect(session.isLive(at(250))).to.equal(false);
+    expect(session.isLive(at(249), 0)).to.equal(true);
+    expect(session.isLive(at(250), 0)).to.equal(false);
   });
 
   it('decides: current generation rotates, the previous one within grace is grace, anything else is reuse', () => {
@@ -47,7 +47,7 @@ describe('Session', () => {
     session.revoke('sign_out', at(1));
     session.revoke('password_changed', at(2));
     expect(session.snapshot()).to.deep.include({ revokedAt: at(1), revokedReason: 'sign_out' });
-    expect(session.isLive(at(1))).to.equal(false);
+    expect(session.isLive(at(1), 0)).to.equal(false);
     expect(session.pullEvents().map((event) => event.payload)).to.deep.equal([{ email: 'ada@example.com', sessionId: 's-1', reason: 'sign_out' }]);
   });
 
@@ -84,5 +84,16 @@ describe('Session', () => {
     late.revoke('expired', at(120));
     expect(endOf(late.snapshot())).to.deep.equal(at(100));
   });
-});
 
+  it("is live only while its account is at the session's epoch; carried into a new one, it lives there alone", () => {
+    const session = aSession();
+    const { epoch: _omitted, ...older } = session.snapshot();
+    const restoredOld = Session.restore(older);
+    expect(restoredOld.epoch).to.equal(0);
+    expect(session.isLive(at(10), 1)).to.equal(false);
+    session.carryInto(1);
+    expect(session.isLive(at(10), 1)).to.equal(true);
+    expect(session.isLive(at(10), 0)).to.equal(false);
+    expect(session.snapshot().epoch).to.equal(1);
+  });
+});

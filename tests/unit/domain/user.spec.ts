@@ -79,6 +79,7 @@ describe('User', () => {
       ['a reset', (user: User) => user.resetPassword('hash-2', later)],
       ['a rehash', (user: User) => user.rehashPassword('hash-2', later)],
       ['a verification', (user: User) => user.verifyEmail(later)],
+      ['the end of all its sessions', (user: User) => user.endSessions('sign_out', later, null)],
     ] as const) {
       it(`moves its version on by one for ${change}`, () => {
         const user = loaded(3);
@@ -86,5 +87,25 @@ describe('User', () => {
         expect({ changed: user.changed, next: user.nextVersion }).to.deep.equal({ changed: true, next: 4 });
       });
     }
+  });
+
+  describe('session epochs (ending every session at once)', () => {
+    it('reads a record without an epoch (written before epochs existed) as epoch 0', () => {
+      const { sessionEpoch: _omitted, ...older } = registered().snapshot();
+      expect(User.restore(older).sessionEpoch).to.equal(0);
+    });
+
+    it('moves its epoch on by one for each ending, recording SessionsEnded with the reason and the kept session', () => {
+      const user = registered();
+      user.pullEvents();
+      user.endSessions('sign_out', later, 'session-7');
+      user.endSessions('password_changed', later, null);
+      expect(user.sessionEpoch).to.equal(2);
+      expect(User.restore(user.snapshot()).sessionEpoch).to.equal(2);
+      expect(user.pullEvents()).to.deep.equal([
+        { type: 'SessionsEnded', aggregateId: 'user-1', occurredAt: later, payload: { email: 'ada@example.com', reason: 'sign_out', keptSessionId: 'session-7' } },
+        { type: 'SessionsEnded', aggregateId: 'user-1', occurredAt: later, payload: { email: 'ada@example.com', reason: 'password_changed', keptSessionId: null } },
+      ]);
+    });
   });
 });

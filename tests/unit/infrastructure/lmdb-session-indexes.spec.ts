@@ -9,7 +9,7 @@ import { tempDir } from '../../support/test-service.js';
 const T0 = new Date('2026-05-01T00:00:00.000Z');
 const LIFETIMES = { idleSeconds: 3600, maxSeconds: 86_400 };
 const aSession = (id: string) =>
-  Session.start({ id, userId: 'u-1', email: 'ada@example.com', at: T0, clientIp: null, userAgent: null, lifetimes: LIFETIMES });
+  Session.start({ id, userId: 'u-1', email: 'ada@example.com', at: T0, clientIp: null, userAgent: null, lifetimes: LIFETIMES, epoch: 0 });
 
 describe('LMDB: an environment written before the session index layout 2 is re-indexed when opened', () => {
   let dir: string;
@@ -36,7 +36,7 @@ describe('LMDB: an environment written before the session index layout 2 is re-i
 
     const storage = await openStorage({ storage: { dataDir: dir, minFreeBytes: 0 } });
     try {
-      expect((await storage.sessions.findByUser('u-1')).map((session) => session.id)).to.deep.equal([live.id]);
+      expect((await storage.sessions.findByUser('u-1', 0)).map((session) => session.id)).to.deep.equal([live.id]);
       expect(await storage.sessions.removeExpired(new Date(T0.getTime() + 2000), 10)).to.equal(1);
       expect(await storage.sessions.findById(revoked.id)).to.equal(null);
       expect((await storage.sessions.findById(live.id))?.id).to.equal(live.id);
@@ -45,7 +45,7 @@ describe('LMDB: an environment written before the session index layout 2 is re-i
     }
     const reopened = await openStorage({ storage: { dataDir: dir, minFreeBytes: 0 } });
     try {
-      expect((await reopened.sessions.findByUser('u-1')).map((session) => session.id)).to.deep.equal([live.id]);
+      expect((await reopened.sessions.findByUser('u-1', 0)).map((session) => session.id)).to.deep.equal([live.id]);
     } finally {
       await reopened.close();
     }

@@ -5,7 +5,7 @@ import { InvalidToken } from '../../errors.js';
 import type { RecordedEvent, RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { uncommon } from '../../policies/password-policy.js';
-import { type SessionSettings, revokeSessions } from '../../policies/sessions.js';
+import { type SessionSettings, endAllSessions } from '../../policies/sessions.js';
 import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
 import type { Principal } from '../../shared/principal.js';
 import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
@@ -20,11 +20,10 @@ export interface ChangePasswordCommand {
 }
 
 /**
- * Changes the password of the signed-in account; every other session ends, the caller's stays. The other sessions
- * are ended first (a failed change leaves the password as it was, never sessions alive after a change), the password
- * is stored by compare-and-swap, and the sessions are looked up once more: a sign-in that verified the old password
- * and committed in between (a sign-in changes no state, so it does not refuse this save) is ended too, and any later
- * one is refused by the version this save moved on.
+ * Changes the password of the signed-in account; every other session ends, the caller's stays. The new hash and the
+ * end of the other sessions are one compare-and-swap write of the account (endAllSessions: its session epoch moves
+ * on, the caller's session with it): a sign-in that verified the old password and committed before it opened its
+ * session in the old epoch, so it is ended too, and any later one is refused by the version this save moved on.
  */
 export class ChangePasswordHandler {
   constructor(
@@ -58,15 +57,11 @@ export class ChangePasswordHandler {
         }
         verified = user.passwordHash;
       }
-      const endOthers = async () => {
-        const others = (await sessions.findByUser(user.id)).filter((session) => session.id !== command.principal.sessionId);
-        await revokeSessions(this.deps, others, 'password_changed', command.metadata);
-      };
-      await endOthers();
       newHash ??= await hasher.hash(input.next);
-      user.changePassword(newHash, clock.now());
-      if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata)))) return CHANGED;
-      await endOthers();
+      const at = clock.now();
+      user.changePassword(newHash, at);
+      const kept = endAllSessions(user, 'password_changed', at, await sessions.findById(command.principal.sessionId));
+      if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata), undefined, kept))) return CHANGED;
       return toAccountResource(user);
     });
   }

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { InvalidToken } from '../../errors.js';
+import { InvalidRefreshToken, InvalidToken } from '../../errors.js';
 import { InvalidCredentials, InvalidInput } from '../../../domain/domain-error.js';
 import type { Principal } from '../../shared/principal.js';
 import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
-import { WriteCountingSessions } from '../../../../tests/support/fakes.js';
+import { UuidShapedIds, WriteCountingSessions } from '../../../../tests/support/fakes.js';
 import { InMemoryStore } from '../../../infrastructure/memory/in-memory-store.js';
 import { InMemorySessionRepository } from '../../../infrastructure/memory/in-memory-session.repository.js';
 
@@ -15,7 +15,7 @@ const metadata = aRequestMetadata();
 
 /** Ada on a laptop (sign-up, the caller) and a phone (sign-in). */
 async function adaOnTwoDevices() {
-  const world = inMemoryWorld();
+  const world = inMemoryWorld({ replace: { ids: new UuidShapedIds() } });
   const laptop = await world.signUp.execute(aSignUpCommand({ password: OLD }));
   const phone = await world.signIn.execute(aSignInCommand({ password: OLD }));
   const principal = await world.authenticate.execute({ accessToken: laptop.accessToken });
@@ -36,15 +36,16 @@ describe('ChangePasswordHandler (changePassword)', () => {
     expect((await world.signIn.execute(aSignInCommand({ password: NEW }))).user.id).to.equal(laptop.user.id);
   });
 
-  it("ends every other session of the account with SessionRevoked(password_changed) and keeps the caller's", async () => {
+  it("ends every other session of the account with SessionsEnded(password_changed) and keeps the caller's", async () => {
     const { world, laptop, phone, principal, change } = await adaOnTwoDevices();
-    const phoneSession = (await world.authenticate.execute({ accessToken: phone.accessToken })).sessionId;
     await change(OLD, NEW);
 
     expect(await world.authenticate.execute({ accessToken: laptop.accessToken })).to.deep.equal(principal);
     expect(await rejection(world.authenticate.execute({ accessToken: phone.accessToken }))).to.be.instanceOf(InvalidToken);
-    const revoked = world.store.events.flatMap((event) => (event.type === 'SessionRevoked' ? [event.payload] : []));
-    expect(revoked).to.deep.equal([{ email: 'ada@example.com', sessionId: phoneSession, reason: 'password_changed' }]);
+    expect(await rejection(world.refreshSession.execute({ refreshToken: phone.refreshToken, metadata }))).to.be.instanceOf(InvalidRefreshToken);
+    expect((await world.refreshSession.execute({ refreshToken: laptop.refreshToken, metadata })).user.id).to.equal(laptop.user.id);
+    const ended = world.store.events.flatMap((event) => (event.type === 'SessionsEnded' ? [event.payload] : []));
+    expect(ended).to.deep.equal([{ email: 'ada@example.com', reason: 'password_changed', keptSessionId: principal.sessionId }]);
   });
 
   it('refuses a wrong current password with InvalidInput on currentpassword, records SignInFailed, and changes nothing', async () => {
@@ -101,7 +102,7 @@ describe('ChangePasswordHandler (changePassword)', () => {
     expect((await world.signIn.execute(aSignInCommand({ password: OLD }))).user.email).to.equal('ada@example.com');
   });
 
-  it('ends 40 other sessions in one store write of sessions, however many there are', async () => {
+  it('ends 40 other sessions in the one write of the account that stores the new password, writing none of the 40', async () => {
     const store = new InMemoryStore();
     const counted = new WriteCountingSessions(new InMemorySessionRepository(store));
     const world = inMemoryWorld({ store, replace: { sessions: counted } });
@@ -110,10 +111,11 @@ describe('ChangePasswordHandler (changePassword)', () => {
     const principal = await world.authenticate.execute({ accessToken: here.accessToken });
 
     counted.writes = 0;
+    const eventsBefore = world.store.events.length;
     await world.changePassword.execute({ principal, currentPassword: OLD, newPassword: NEW, metadata });
 
-    expect(counted.writes).to.equal(1);
-    expect(world.store.events.filter((event) => event.type === 'SessionRevoked')).to.have.length(40);
-    expect((await world.ports.sessions.findByUser(here.user.id)).map((session) => session.id)).to.deep.equal([principal.sessionId]);
+    expect(counted.writes).to.equal(0);
+    expect(world.store.events.slice(eventsBefore).map((event) => event.type)).to.deep.equal(['PasswordChanged', 'SessionsEnded']);
+    expect((await world.sessionViews.live(here.user.id, world.ports.clock.now())).map((session) => session.id)).to.deep.equal([principal.sessionId]);
   });
 });

@@ -4,7 +4,7 @@ import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import type { MailSettings } from '../../policies/mail.js';
 import { uncommon } from '../../policies/password-policy.js';
-import { revokeSessions } from '../../policies/sessions.js';
+import { endAllSessions } from '../../policies/sessions.js';
 import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
 import { redeem } from '../../shared/one-time-token.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
@@ -17,7 +17,7 @@ export interface ConfirmPasswordResetCommand {
 
 /**
  * Sets a new password from a reset link; every session of the account ends; a notice mail follows (PasswordReset).
- * Stored like a password change (sessions ended before, the password by compare-and-swap, sessions ended again after,
+ * Stored like a password change (the hash and the end of every session in one compare-and-swap write of the account,
  * so a sign-in that raced it is ended too); a password changed meanwhile kills the link (it is bound to the hash).
  */
 export class ConfirmPasswordResetHandler {
@@ -28,7 +28,7 @@ export class ConfirmPasswordResetHandler {
 
   /** Throws InvalidInput listing `token` (invalid, expired or used) and `newpassword` (the sign-up rules) together. */
   async execute(command: ConfirmPasswordResetCommand): Promise<AccountResource> {
-    const { users, sessions, hasher, blocklist, clock, ids } = this.deps;
+    const { users, hasher, blocklist, clock, ids } = this.deps;
     let newHash: string | null = null;
     return untilCommitted(async () => {
       const account = await redeem(this.deps, 'reset', command.token, this.settings.resetTtlSeconds);
@@ -37,12 +37,11 @@ export class ConfirmPasswordResetHandler {
         user: account,
         password: uncommon(blocklist, PlainPassword.choose(command.newPassword, email, 'newpassword'), 'newpassword'),
       });
-      const endAll = async () => revokeSessions(this.deps, await sessions.findByUser(user.id), 'password_changed', command.metadata);
-      await endAll();
       newHash ??= await hasher.hash(password);
-      user.resetPassword(newHash, clock.now());
+      const at = clock.now();
+      user.resetPassword(newHash, at);
+      endAllSessions(user, 'password_changed', at, null);
       if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata)))) return CHANGED;
-      await endAll();
       return toAccountResource(user);
     });
   }

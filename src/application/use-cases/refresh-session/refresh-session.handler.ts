@@ -36,9 +36,12 @@ export class RefreshHandler {
     return untilCommitted(async () => {
       const session = await sessions.findById(claim.sessionId);
       if (!session || session.revoked) throw new InvalidRefreshToken();
+      const user = await users.findById(session.userId);
+      // Ended with the account's other sessions (a newer session epoch): nothing left to record on it.
+      if (!user || session.epoch !== user.sessionEpoch) throw new InvalidRefreshToken();
       const now = clock.now();
       const decision = session.decide(claim.generation, now, this.settings.reuseGraceSeconds);
-      if (!session.isLive(now)) session.revoke('expired', now);
+      if (!session.isLive(now, user.sessionEpoch)) session.revoke('expired', now);
       else if (decision === 'reuse') session.reuseDetected(now);
       else if (decision === 'rotate') session.rotate(now, this.settings.lifetimes);
       if (decision !== 'grace' || session.revoked) {
@@ -46,8 +49,6 @@ export class RefreshHandler {
         if (!saved) return CHANGED;
         if (session.revoked) throw new InvalidRefreshToken();
       }
-      const user = await users.findById(session.userId);
-      if (!user) throw new InvalidRefreshToken();
       if (this.requireVerifiedEmail && !user.emailVerified) throw new EmailNotVerified();
       return { user: toAccountResource(user), ...(await tokensFor(this.deps, session)) };
     });

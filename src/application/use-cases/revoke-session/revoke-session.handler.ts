@@ -12,12 +12,12 @@ export interface RevokeSessionCommand {
 
 /** Signs one of the caller's devices out by session id. */
 export class RevokeSessionHandler {
-  constructor(private readonly deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>) {}
+  constructor(private readonly deps: Pick<Ports, 'users' | 'sessions' | 'clock' | 'ids'>) {}
 
   /** Throws SessionNotFound unless the id is one of the caller's live sessions (another account's looks the same). */
   async execute(command: RevokeSessionCommand): Promise<void> {
-    const session = await this.deps.sessions.findById(command.sessionId);
-    if (!session || session.userId !== command.principal.userId || !session.isLive(this.deps.clock.now())) throw new SessionNotFound();
+    const [session, user] = await Promise.all([this.deps.sessions.findById(command.sessionId), this.deps.users.findById(command.principal.userId)]);
+    if (!session || !user || session.userId !== user.id || !session.isLive(this.deps.clock.now(), user.sessionEpoch)) throw new SessionNotFound();
     await revokeSessions(this.deps, [session], 'revoked', command.metadata);
   }
 }

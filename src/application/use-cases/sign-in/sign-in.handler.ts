@@ -74,8 +74,9 @@ export class SignInHandler {
       }
       user.recordSignIn(clock.now());
       const userEvents = recordEvents(user.pullEvents(), ids, command.metadata);
-      const opened = openSession(this.deps, this.settings, { id: user.id, email: user.email.value }, command.metadata);
-      const evicted = lostACommit ? NOTHING_EVICTED : await evictBeyondCap(this.deps, this.settings, user.id, command.metadata);
+      const account = { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch };
+      const opened = openSession(this.deps, this.settings, account, command.metadata);
+      const evicted = lostACommit ? NOTHING_EVICTED : await evictBeyondCap(this.deps, this.settings, account, command.metadata);
       if (!(await users.save(user, [...userEvents, ...opened.events, ...evicted.events], opened.session, evicted.ended))) {
         lostACommit = true;
         return CHANGED;

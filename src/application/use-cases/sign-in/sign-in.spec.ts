@@ -89,7 +89,7 @@ describe('SignInHandler', () => {
     const outcomes = await Promise.allSettled(Array.from({ length: 24 }, () => world.signIn.execute(aSignInCommand())));
     expect(outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => String((outcome).reason))).to.deep.equal([]);
 
-    expect(await world.ports.sessions.findByUser(user.id), 'back at the cap once they are done').to.have.length(3);
+    expect(await world.ports.sessions.findByUser(user.id, 0), 'back at the cap once they are done').to.have.length(3);
   });
 
   it('keeps at most SESSIONS_MAX_PER_ACCOUNT sessions: a sign-in beyond it ends the least recently used one in its commit', async () => {
@@ -114,7 +114,7 @@ describe('SignInHandler', () => {
 
     expect(await authenticates(second.accessToken), 'the least recently used').to.equal(false);
     for (const { accessToken } of [refreshedFirst, third, fourth]) expect(await authenticates(accessToken)).to.equal(true);
-    expect(await world.ports.sessions.findByUser(first.user.id)).to.have.length(3);
+    expect(await world.ports.sessions.findByUser(first.user.id, 0)).to.have.length(3);
     const revoked = world.store.events.flatMap((event) => (event.type === 'SessionRevoked' ? [event.payload] : []));
     expect(revoked).to.deep.equal([{ email: 'ada@example.com', sessionId: secondSession, reason: 'evicted' }]);
     expect(world.store.events.slice(-3).map((event) => event.type)).to.deep.equal(['UserSignedIn', 'SessionStarted', 'SessionRevoked']);

@@ -1,7 +1,9 @@
 import { InvalidInput } from '../../../domain/domain-error.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
-import { revokeSessions } from '../../policies/sessions.js';
+import { endAllSessions, revokeSessions } from '../../policies/sessions.js';
+import { recordEvents } from '../../shared/auth-result.js';
+import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 import type { Principal } from '../../shared/principal.js';
 
 export const SIGN_OUT_SCOPES = ['local', 'others', 'global'] as const;
@@ -20,21 +22,30 @@ export interface SignOutCommand {
 const isScope = (value: unknown): value is SignOutScope => SIGN_OUT_SCOPES.includes(value as SignOutScope);
 
 /**
- * Ends sessions at once: their access tokens and refresh tokens are refused from the next request on. Ending many
- * costs one store write (see revokeSessions), not one per session.
+ * Ends sessions at once: their access tokens and refresh tokens are refused from the next request on. `others` and
+ * `global` cost one write of the account however many sessions it holds (endAllSessions: the account's session epoch
+ * moves on, the caller's session with it for `others`), not one per session.
  */
 export class SignOutHandler {
-  constructor(private readonly deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>) {}
+  constructor(private readonly deps: Pick<Ports, 'users' | 'sessions' | 'clock' | 'ids'>) {}
 
   /** Throws InvalidInput for an unknown scope (null included). Idempotent: signing out an ended session again changes nothing. */
   async execute(command: SignOutCommand): Promise<void> {
     const scope = command.scope === undefined ? 'local' : command.scope;
     if (!isScope(scope)) throw new InvalidInput([{ field: 'scope', message: `must be one of ${SIGN_OUT_SCOPES.join(', ')}` }]);
     const { userId, sessionId } = command.principal;
-    const ending =
-      scope === 'local'
-        ? [await this.deps.sessions.findById(sessionId)].filter((session) => session !== null)
-        : (await this.deps.sessions.findByUser(userId)).filter((session) => scope === 'global' || session.id !== sessionId);
-    await revokeSessions(this.deps, ending, 'sign_out', command.metadata);
+    const { users, sessions, clock, ids } = this.deps;
+    if (scope === 'local') {
+      const session = await sessions.findById(sessionId);
+      await revokeSessions(this.deps, session ? [session] : [], 'sign_out', command.metadata);
+      return;
+    }
+    await untilCommitted(async () => {
+      const [user, caller] = await Promise.all([users.findById(userId), sessions.findById(sessionId)]);
+      const at = clock.now();
+      if (!user || !caller?.isLive(at, user.sessionEpoch)) return; // the caller's session ended already: nothing to do
+      const changed = endAllSessions(user, 'sign_out', at, scope === 'others' ? caller : null);
+      return (await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata), undefined, changed)) ? undefined : CHANGED;
+    });
   }
 }

@@ -34,8 +34,10 @@ async function adaOnThreeDevices() {
   };
   const revocations = () =>
     world.store.events.flatMap((event) => (event.type === 'SessionRevoked' ? [{ sessionId: event.payload.sessionId, reason: event.payload.reason }] : []));
+  const endings = () =>
+    world.store.events.flatMap((event) => (event.type === 'SessionsEnded' ? [{ reason: event.payload.reason, keptSessionId: event.payload.keptSessionId }] : []));
   const signOut = (scope: unknown) => world.signOut.execute({ principal, scope, metadata });
-  return { world, principal, live, revocations, signOut };
+  return { world, principal, live, revocations, endings, signOut };
 }
 
 describe('SignOutHandler (signOut)', () => {
@@ -47,21 +49,33 @@ describe('SignOutHandler (signOut)', () => {
     expect(revocations()).to.deep.equal([{ sessionId: principal.sessionId, reason: 'sign_out' }]);
   });
 
-  it('ends every other session of the account for scope others, and keeps the calling one', async () => {
-    const { principal, live, revocations, signOut } = await adaOnThreeDevices();
+  it('ends every other session of the account for scope others, and keeps the calling one: one SessionsEnded(sign_out)', async () => {
+    const { principal, live, revocations, endings, signOut } = await adaOnThreeDevices();
     await signOut('others');
 
     expect(await live()).to.deep.equal(['phone', 'grace']);
-    expect(revocations()).to.have.length(2);
-    expect(revocations().map((revocation) => revocation.sessionId)).to.not.include(principal.sessionId);
+    expect(endings()).to.deep.equal([{ reason: 'sign_out', keptSessionId: principal.sessionId }]);
+    expect(revocations()).to.deep.equal([]);
   });
 
   it('ends every session of the account for scope global, and none of another account', async () => {
-    const { live, revocations, signOut } = await adaOnThreeDevices();
+    const { live, endings, signOut } = await adaOnThreeDevices();
     await signOut('global');
 
     expect(await live()).to.deep.equal(['grace']);
-    expect(revocations().map((revocation) => revocation.reason)).to.deep.equal(['sign_out', 'sign_out', 'sign_out']);
+    expect(endings()).to.deep.equal([{ reason: 'sign_out', keptSessionId: null }]);
+  });
+
+  it('keeps ending the sessions opened after an earlier sign-out of the others (each ending moves the epoch on)', async () => {
+    const { world, principal, live, endings, signOut } = await adaOnThreeDevices();
+    await signOut('others');
+    const later = await world.signIn.execute(aSignInCommand());
+    expect(await world.authenticate.execute({ accessToken: later.accessToken })).to.include({ userId: principal.userId });
+    await signOut('others');
+
+    expect(await live()).to.deep.equal(['phone', 'grace']);
+    expect(await rejection(world.authenticate.execute({ accessToken: later.accessToken }))).to.be.instanceOf(InvalidToken);
+    expect(endings()).to.have.length(2);
   });
 
   it('is idempotent: signing out an ended session again records nothing more', async () => {
@@ -70,9 +84,9 @@ describe('SignOutHandler (signOut)', () => {
     const eventsAfterFirst = world.store.events.length;
     await signOut('local');
     await signOut('global');
+    await signOut('others');
 
-    expect(world.store.events.filter((event) => event.type === 'SessionRevoked')).to.have.length(3);
-    expect(world.store.events.length).to.equal(eventsAfterFirst + 2);
+    expect(world.store.events.length).to.equal(eventsAfterFirst);
   });
 
   it('answers an unknown scope with InvalidInput on scope and ends nothing', async () => {
@@ -95,7 +109,7 @@ describe('SignOutHandler (signOut)', () => {
     expect(revocations()).to.deep.equal([]);
   });
 
-  it('ends 40 other sessions in one store write, and records a SessionRevoked for each', async () => {
+  it('ends 40 other sessions with one write of the account and one SessionsEnded, writing none of the 40', async () => {
     const store = new InMemoryStore();
     const counted = new WriteCountingSessions(new InMemorySessionRepository(store));
     const world = inMemoryWorld({ store, replace: { sessions: counted } });
@@ -104,10 +118,13 @@ describe('SignOutHandler (signOut)', () => {
     const principal = await world.authenticate.execute({ accessToken: here.accessToken });
 
     counted.writes = 0;
+    const eventsBefore = world.store.events.length;
     await world.signOut.execute({ principal, scope: 'others', metadata });
 
-    expect(counted.writes).to.equal(1);
-    expect(world.store.events.filter((event) => event.type === 'SessionRevoked')).to.have.length(40);
-    expect(await world.ports.sessions.findByUser(here.user.id)).to.have.length(1);
+    expect(counted.writes).to.equal(0);
+    expect(world.store.events.slice(eventsBefore).map((event) => event.type)).to.deep.equal(['SessionsEnded']);
+    const user = await world.ports.users.findById(here.user.id);
+    expect((await world.ports.sessions.findByUser(here.user.id, user?.sessionEpoch ?? -1)).map((session) => session.id)).to.deep.equal([principal.sessionId]);
+    expect((await world.sessionViews.live(here.user.id, world.ports.clock.now())).map((session) => session.id)).to.deep.equal([principal.sessionId]);
   });
 });

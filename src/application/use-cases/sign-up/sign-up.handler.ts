@@ -52,7 +52,7 @@ export class SignUpHandler {
     });
     user.requestEmailVerification(bindingOf(this.deps.oneTimeTokens, 'verify', user), clock.now());
     const userEvents = recordEvents(user.pullEvents(), ids, command.metadata);
-    const opened = openSession(this.deps, this.settings, { id: user.id, email: user.email.value }, command.metadata);
+    const opened = openSession(this.deps, this.settings, { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch }, command.metadata);
     await users.add(user, [...userEvents, ...opened.events], opened.session);
     return { user: toAccountResource(user), ...(await tokensFor(this.deps, opened.session)) };
   }

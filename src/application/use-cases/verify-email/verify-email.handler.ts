@@ -2,7 +2,7 @@ import { invalid, requireAll } from '../../../domain/validation.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import type { MailSettings } from '../../policies/mail.js';
-import { revokeSessions } from '../../policies/sessions.js';
+import { endAllSessions } from '../../policies/sessions.js';
 import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
 import { redeem } from '../../shared/one-time-token.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
@@ -30,8 +30,9 @@ export class VerifyEmailHandler {
       const { user } = requireAll({
         user: account.ok && account.value.emailVerified ? invalid<typeof account.value>('token', 'is invalid, expired or already used') : account,
       });
-      if (this.settings.requireVerifiedEmail) await revokeSessions(this.deps, await this.deps.sessions.findByUser(user.id), 'email_verified', command.metadata);
-      user.verifyEmail(this.deps.clock.now());
+      const at = this.deps.clock.now();
+      user.verifyEmail(at);
+      if (this.settings.requireVerifiedEmail) endAllSessions(user, 'email_verified', at, null);
       return (await this.deps.users.save(user, recordEvents(user.pullEvents(), this.deps.ids, command.metadata))) ? toAccountResource(user) : CHANGED;
     });
   }

@@ -58,7 +58,7 @@ describe('VerifyEmailHandler', () => {
 
       expect(await rejection(world.authenticate.execute({ accessToken: signedUp.accessToken, allowUnverified: true }))).to.be.instanceOf(InvalidToken);
       expect(await rejection(world.refreshSession.execute({ refreshToken: signedUp.refreshToken, metadata }))).to.be.instanceOf(InvalidRefreshToken);
-      const ended = world.store.events.filter((event) => event.type === 'SessionRevoked').map((event) => (event.payload as { reason: string }).reason);
+      const ended = world.store.events.filter((event) => event.type === 'SessionsEnded').map((event) => (event.payload as { reason: string }).reason);
       expect(ended).to.deep.equal(['email_verified']);
       const signedIn = await world.signIn.execute(aSignInCommand());
       expect((await world.authenticate.execute({ accessToken: signedIn.accessToken })).userId).to.equal(signedUp.user.id);

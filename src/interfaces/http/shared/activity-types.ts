@@ -11,6 +11,7 @@ const EVENT_TYPES: { readonly [T in UserEventType]: true } = {
   SignInFailed: true,
   SessionStarted: true,
   SessionRevoked: true,
+  SessionsEnded: true,
   RefreshTokenReused: true,
   EmailVerificationRequested: true,
   PasswordResetRequested: true,
