@@ -5,7 +5,9 @@
  * change with the account full of live sessions, while /health/live is sampled every 10 ms; (3) a reset request for
  * an address with 100,000 events against one for a fresh address; (4) whether the outbox keeps up with a mixed load
  * (sign-ups and reset requests) delivering to a local SMTP sink. Prints a table and one JSON object.
- * `--sessions N` (default 20000) sets the number of sign-ins of (1) and (2).
+ * `--sessions N` (default 20000) sets the number of sign-ins of (1) and (2); `--mail-rate N` (default 300, the
+ * issue's load) the paced load of (4), which also runs once as fast as 4 clients are answered (reported, no target);
+ * `--only outbox` runs (4) alone.
  */
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -15,16 +17,21 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import type { RecordedEvent } from '../src/application/ports/event-log.port.js';
 import { ConfigError, loadConfig } from '../src/infrastructure/config/config.js';
 import { LmdbEventLog } from '../src/infrastructure/lmdb/lmdb-event-log.js';
 import { LmdbStore } from '../src/infrastructure/lmdb/lmdb-store.js';
+import { SmtpMailSender } from '../src/infrastructure/mail/smtp-mail-sender.js';
 import { type Server, startServer } from './processes.js';
 import { median } from './timing.js';
 
-const { values: options } = parseArgs({ options: { sessions: { type: 'string', default: '20000' } } });
+const { values: options } = parseArgs({
+  options: { sessions: { type: 'string', default: '20000' }, 'mail-rate': { type: 'string', default: '300' }, only: { type: 'string' } },
+});
+/** The paced mail load of (4): the issue's "mixed load producing ~300 mail events/s". */
+const MAIL_RATE = Number(options['mail-rate']);
+if (!Number.isInteger(MAIL_RATE) || MAIL_RATE < 1) throw new Error(`--mail-rate must be a positive integer, not ${options['mail-rate']}`);
 const SIGN_INS = Number(options.sessions);
 if (!Number.isInteger(SIGN_INS) || SIGN_INS < 1) throw new Error(`--sessions must be a positive integer, not ${options.sessions}`);
 
@@ -38,6 +45,9 @@ const RESET_SAMPLES = 50;
 const RESET_WARMUP = 2;
 const MAIL_LOAD_SECONDS = 20;
 const MAIL_WORKERS = 4;
+/** Clients of the paced load: enough that a slow answer never delays the next request's start. */
+const PACED_WORKERS = 64;
+const SINK_CEILING_CONCURRENCY = 8;
 const MAIL_POLL_INTERVAL_MS = 50;
 /** How long the outbox is given after the load to deliver what is left (the rest is reported, not waited for). */
 const DRAIN_WAIT_MS = 10_000;
@@ -200,6 +210,7 @@ async function startSink(): Promise<{ url: string; delivered: () => number; clos
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    disableReverseLookup: true,
     onData(stream, _session, callback) {
       stream.on('data', () => undefined);
       stream.on('end', () => {
@@ -217,16 +228,19 @@ async function startSink(): Promise<{ url: string; delivered: () => number; clos
 }
 
 /**
- * The sink's own ceiling for a sender like the service's (nodemailer, one connection per mail, one mail at a time):
- * mails per second sent straight from this process.
+ * The sink's own ceiling for the service's sender (SmtpMailSender: pooled connections with Nagle off, CONCURRENCY
+ * mails at once, as MAIL_SEND_CONCURRENCY's default): mails per second sent straight from this process.
  */
 async function sinkCeiling(url: string, mails: number): Promise<number> {
-  const transport = nodemailer.createTransport(url);
+  const sender = new SmtpMailSender(url, 'bench@example.com', 10_000, SINK_CEILING_CONCURRENCY);
   const started = performance.now();
-  for (let i = 0; i < mails; i += 1) {
-    await transport.sendMail({ from: 'bench@example.com', to: `ceiling-${i}@example.com`, subject: 'ceiling', text: 'a mail of about the size of the service\'s', html: '<p>a mail</p>' });
-  }
-  transport.close();
+  let next = 0;
+  await Promise.all(Array.from({ length: SINK_CEILING_CONCURRENCY }, async () => {
+    for (let i = next++; i < mails; i = next++) {
+      await sender.send({ to: `ceiling-${i}@example.com`, subject: 'ceiling', text: 'a mail of about the size of the service\'s', html: '<p>a mail</p>', idempotencyKey: `ceiling-${i}` });
+    }
+  }));
+  sender.close();
   return mails / ((performance.now() - started) / 1000);
 }
 
@@ -246,6 +260,112 @@ const slope = (points: readonly { x: number; y: number }[]): number => {
   return den === 0 ? 0 : num / den;
 };
 
+type Start = (name: string, env: Record<string, string>) => Promise<Server>;
+
+/**
+ * (4) The outbox under a mixed load: sign-ups (a verification mail each) and reset requests (a reset mail each),
+ * MAIL_LOAD_SECONDS long. `ratePerSecond`: the requests are paced to that many a second (open loop: a request is
+ * started on schedule, whatever the previous ones do); null: MAIL_WORKERS clients as fast as they are answered.
+ */
+async function outboxUnderLoad(start: Start, ratePerSecond: number | null) {
+  const workers = ratePerSecond === null ? MAIL_WORKERS : PACED_WORKERS;
+  const pace = ratePerSecond === null ? `${MAIL_WORKERS} clients as fast as answered` : `paced to ${ratePerSecond} requests a second`;
+  log(`(4) ${MAIL_LOAD_SECONDS} s of sign-ups and reset requests (${pace}), SMTP to a local sink, MAIL_POLL_INTERVAL_MS ${MAIL_POLL_INTERVAL_MS}...`);
+  const sink = await startSink();
+  const ceilingMails = 1000;
+  const ceilingPerSecond = await sinkCeiling(sink.url, ceilingMails);
+  const sinkBefore = sink.delivered();
+  const mail = await start(ratePerSecond === null ? 'mail-all-out' : 'mail-paced', { SMTP_URL: sink.url, MAIL_POLL_INTERVAL_MS: String(MAIL_POLL_INTERVAL_MS) });
+  let produced = 0;
+  let signUps = 0;
+  let resets = 0;
+  const accounts: string[] = [];
+  const samples: { t: number; pending: number; delivered: number; produced: number }[] = [];
+  const loadStarted = performance.now();
+  const elapsed = () => (performance.now() - loadStarted) / 1000;
+  let loading = true;
+  const sampler = (async () => {
+    while (loading) {
+      samples.push({ t: elapsed(), pending: await pendingMails(mail), delivered: sink.delivered() - sinkBefore, produced });
+      await sleep(250);
+    }
+  })();
+  let tickets = 0;
+  /** Paced: waits for the next request's slot (false once the load is over); all out: goes on at once. */
+  const nextSlot = async (): Promise<boolean> => {
+    if (ratePerSecond === null) return elapsed() < MAIL_LOAD_SECONDS;
+    const due = tickets++ / ratePerSecond;
+    if (due >= MAIL_LOAD_SECONDS) return false;
+    const wait = due - elapsed();
+    if (wait > 0) await sleep(wait * 1000);
+    return true;
+  };
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      for (let i = 0; await nextSlot(); i += 1) {
+        if (i % 2 === 0 || accounts.length === 0) {
+          const address = `mail-${worker}-${i}@example.com`;
+          await signUp(mail, address);
+          accounts.push(address);
+          signUps += 1;
+        } else {
+          // Each address gets at most PASSWORD_RESET_MAX_PER_ADDRESS resets; addresses are picked round-robin.
+          const address = accounts[(resets * 7) % accounts.length] ?? '';
+          expectStatus(await call(mail, 'POST', '/auth/password-reset', { email: address }), 202, 'reset');
+          resets += 1;
+        }
+        produced += 1;
+      }
+    }),
+  );
+  const loadSeconds = elapsed();
+  loading = false;
+  await sampler;
+  const deliveredDuringLoad = sink.delivered() - sinkBefore;
+  const pendingAtEnd = await pendingMails(mail);
+  const drainStarted = performance.now();
+  while (sink.delivered() - sinkBefore < produced && performance.now() - drainStarted < DRAIN_WAIT_MS) await sleep(50);
+  const drainSeconds = (performance.now() - drainStarted) / 1000;
+  const deliveredInAll = sink.delivered() - sinkBefore;
+  const pendingAfterDrain = await pendingMails(mail);
+  await mail.stop();
+  await sink.close();
+  const producedPerSecond = produced / loadSeconds;
+  const pendingGrowthPerSecond = slope(samples.map(({ t, pending }) => ({ x: t, y: pending })));
+  const pendingFlat = pendingGrowthPerSecond <= TARGETS.pendingGrowthPerProduced * producedPerSecond;
+  const part4 = {
+    load: pace,
+    seconds: round(loadSeconds),
+    pollIntervalMs: MAIL_POLL_INTERVAL_MS,
+    signUps,
+    resetRequests: resets,
+    produced,
+    producedPerSecond: round(producedPerSecond),
+    deliveredPerSecond: round(deliveredDuringLoad / loadSeconds),
+    pending: {
+      source: 'account_mail_pending (GET /metrics), every 250 ms',
+      samples: samples.length,
+      p50: percentile(samples.map((s) => s.pending), 50),
+      max: Math.max(...samples.map((s) => s.pending)),
+      atEnd: pendingAtEnd,
+      growthPerSecond: round(pendingGrowthPerSecond, 2),
+      everySecond: samples.filter((_, i) => i % 4 === 0).map((s) => s.pending),
+    },
+    sinkCeilingPerSecond: { value: round(ceilingPerSecond), how: `${ceilingMails} mails sent straight to the sink by the service's SmtpMailSender, ${SINK_CEILING_CONCURRENCY} at once` },
+    afterLoad: {
+      waitedSeconds: round(drainSeconds, 2),
+      delivered: deliveredInAll,
+      of: produced,
+      pending: pendingAfterDrain,
+      deliveredPerSecondWhileDraining: round((deliveredInAll - deliveredDuringLoad) / drainSeconds),
+    },
+    target: `pending flat: least-squares growth <= ${TARGETS.pendingGrowthPerProduced} x produced/s, and every mail delivered`,
+    verdict: verdict(pendingFlat && deliveredInAll === produced),
+  };
+
+  return part4;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const loadAverageAtStart = loadavg().map((value) => round(value, 2));
@@ -259,6 +379,13 @@ async function main(): Promise<void> {
     return server;
   };
   try {
+    if (options.only !== undefined) {
+      if (options.only !== 'outbox') throw new Error(`--only takes outbox, not ${options.only}`);
+      const paced = await outboxUnderLoad(start, MAIL_RATE);
+      const allOut = await outboxUnderLoad(start, null);
+      console.log(JSON.stringify({ date: new Date().toISOString(), machine: { cpus: availableParallelism(), node: process.version }, paced, allOut }, null, 2));
+      return;
+    }
     // (1) The cap: SIGN_INS sign-ins to one account with the default SESSIONS_MAX_PER_ACCOUNT.
     log(`(1) ${SIGN_INS} sign-ins to one account, SESSIONS_MAX_PER_ACCOUNT default (${loadConfig({}).sessions.maxPerAccount})...`);
     const capped = await start('cap', {});
@@ -373,88 +500,8 @@ async function main(): Promise<void> {
       verdict: verdict(resetRatio <= TARGETS.resetRatioMax),
     };
 
-    // (4) The outbox under a mixed load: sign-ups (a verification mail each) and reset requests (a reset mail each).
-    log(`(4) ${MAIL_LOAD_SECONDS} s of sign-ups and reset requests (${MAIL_WORKERS} at a time), SMTP to a local sink, MAIL_POLL_INTERVAL_MS ${MAIL_POLL_INTERVAL_MS}...`);
-    const sink = await startSink();
-    const ceilingMails = 30;
-    const ceilingPerSecond = await sinkCeiling(sink.url, ceilingMails);
-    const sinkBefore = sink.delivered();
-    const mail = await start('mail', { SMTP_URL: sink.url, MAIL_POLL_INTERVAL_MS: String(MAIL_POLL_INTERVAL_MS) });
-    let produced = 0;
-    let signUps = 0;
-    let resets = 0;
-    const accounts: string[] = [];
-    const samples: { t: number; pending: number; delivered: number; produced: number }[] = [];
-    const loadStarted = performance.now();
-    const elapsed = () => (performance.now() - loadStarted) / 1000;
-    let loading = true;
-    const sampler = (async () => {
-      while (loading) {
-        samples.push({ t: elapsed(), pending: await pendingMails(mail), delivered: sink.delivered() - sinkBefore, produced });
-        await sleep(250);
-      }
-    })();
-    await Promise.all(
-      Array.from({ length: MAIL_WORKERS }, async (_, worker) => {
-        for (let i = 0; elapsed() < MAIL_LOAD_SECONDS; i += 1) {
-          if (i % 2 === 0 || accounts.length === 0) {
-            const address = `mail-${worker}-${i}@example.com`;
-            await signUp(mail, address);
-            accounts.push(address);
-            signUps += 1;
-          } else {
-            // Each address gets at most PASSWORD_RESET_MAX_PER_ADDRESS resets; addresses are picked round-robin.
-            const address = accounts[(resets * 7) % accounts.length] ?? '';
-            expectStatus(await call(mail, 'POST', '/auth/password-reset', { email: address }), 202, 'reset');
-            resets += 1;
-          }
-          produced += 1;
-        }
-      }),
-    );
-    const loadSeconds = elapsed();
-    loading = false;
-    await sampler;
-    const deliveredDuringLoad = sink.delivered() - sinkBefore;
-    const pendingAtEnd = await pendingMails(mail);
-    const drainStarted = performance.now();
-    while (sink.delivered() - sinkBefore < produced && performance.now() - drainStarted < DRAIN_WAIT_MS) await sleep(50);
-    const drainSeconds = (performance.now() - drainStarted) / 1000;
-    const deliveredInAll = sink.delivered() - sinkBefore;
-    const pendingAfterDrain = await pendingMails(mail);
-    await mail.stop();
-    await sink.close();
-    const producedPerSecond = produced / loadSeconds;
-    const pendingGrowthPerSecond = slope(samples.map(({ t, pending }) => ({ x: t, y: pending })));
-    const pendingFlat = pendingGrowthPerSecond <= TARGETS.pendingGrowthPerProduced * producedPerSecond;
-    const part4 = {
-      seconds: round(loadSeconds),
-      pollIntervalMs: MAIL_POLL_INTERVAL_MS,
-      signUps,
-      resetRequests: resets,
-      produced,
-      producedPerSecond: round(producedPerSecond),
-      deliveredPerSecond: round(deliveredDuringLoad / loadSeconds),
-      pending: {
-        source: 'account_mail_pending (GET /metrics), every 250 ms',
-        samples: samples.length,
-        p50: percentile(samples.map((s) => s.pending), 50),
-        max: Math.max(...samples.map((s) => s.pending)),
-        atEnd: pendingAtEnd,
-        growthPerSecond: round(pendingGrowthPerSecond, 2),
-        everySecond: samples.filter((_, i) => i % 4 === 0).map((s) => s.pending),
-      },
-      sinkCeilingPerSecond: { value: round(ceilingPerSecond), how: `${ceilingMails} mails sent straight to the sink by nodemailer, one connection per mail, one at a time (as the service sends)` },
-      afterLoad: {
-        waitedSeconds: round(drainSeconds, 2),
-        delivered: deliveredInAll,
-        of: produced,
-        pending: pendingAfterDrain,
-        deliveredPerSecondWhileDraining: round((deliveredInAll - deliveredDuringLoad) / drainSeconds),
-      },
-      target: `pending flat: least-squares growth <= ${TARGETS.pendingGrowthPerProduced} x produced/s, and every mail delivered`,
-      verdict: verdict(pendingFlat && deliveredInAll === produced),
-    };
+    const part4 = await outboxUnderLoad(start, MAIL_RATE);
+    const part4AllOut = await outboxUnderLoad(start, null);
 
     const results = {
       date: new Date().toISOString(),
@@ -466,6 +513,7 @@ async function main(): Promise<void> {
       fullAccount: part2,
       resetRequest: part3,
       outbox: part4,
+      outboxAllOut: { ...part4AllOut, target: 'none: how fast this machine produces and delivers with no pacing (the load generator and the sink share its CPUs)', verdict: 'INFO' },
       totalSeconds: round((performance.now() - started) / 1000),
     };
     const rows = [
@@ -475,7 +523,8 @@ async function main(): Promise<void> {
       { part: '(2) POST /auth/password', figure: `${part2.passwordChange.ms} ms (${part2.passwordChange.liveBefore} live before)`, target: part2.passwordChange.target, verdict: part2.passwordChange.verdict },
       { part: '(2) GET /health/live meanwhile', figure: `p50 ${part2.healthLive.measured.p50Ms} ms, p99 ${part2.healthLive.measured.p99Ms} ms (seeding: p99 ${part2.healthLive.byPhase['seeding']?.p99Ms ?? NaN} ms)`, target: part2.healthLive.target, verdict: part2.healthLive.verdict },
       { part: `(3) reset: ${RESET_EVENTS} events / fresh`, figure: `${part3.abusedMedianMs} / ${part3.freshMedianMs} ms = ${part3.ratio}`, target: part3.target, verdict: part3.verdict },
-      { part: '(4) outbox: produced/s, delivered/s', figure: `${part4.producedPerSecond} / ${part4.deliveredPerSecond} (sink ceiling ${part4.sinkCeilingPerSecond.value}); pending max ${part4.pending.max}, +${part4.pending.growthPerSecond}/s`, target: 'pending flat, all delivered', verdict: part4.verdict },
+      { part: `(4) outbox, paced ${MAIL_RATE}/s: produced/s, delivered/s`, figure: `${part4.producedPerSecond} / ${part4.deliveredPerSecond} (sink ceiling ${part4.sinkCeilingPerSecond.value}); pending max ${part4.pending.max}, +${part4.pending.growthPerSecond}/s`, target: 'pending flat, all delivered', verdict: part4.verdict },
+      { part: '(4) outbox, all out: produced/s, delivered/s', figure: `${part4AllOut.producedPerSecond} / ${part4AllOut.deliveredPerSecond}; pending max ${part4AllOut.pending.max}, +${part4AllOut.pending.growthPerSecond}/s`, target: '(none)', verdict: 'INFO' },
     ];
     console.table(rows);
     console.log(JSON.stringify(results, null, 2));

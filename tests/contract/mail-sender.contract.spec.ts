@@ -1,9 +1,11 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 import type { MailSender, OutgoingMail } from '../../src/application/ports/mail-sender.port.js';
 import { FileMailSender } from '../../src/infrastructure/mail/file-mail-sender.js';
 import { SmtpMailSender } from '../../src/infrastructure/mail/smtp-mail-sender.js';
@@ -116,4 +118,54 @@ describe('MailSender: an SMTP server that hangs (issue 23, finding 5)', () => {
       silent.close();
     }
   });
+});
+
+/** A self-signed certificate for 127.0.0.1 made by openssl, or null where openssl is missing. */
+function selfSignedCertificate(): { key: string; cert: string } | null {
+  const dir = tempDir('smtp-tls-');
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+  } catch {
+    return null;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('MailSender: TLS over the connection the sender opens itself (TCP_NODELAY)', () => {
+  for (const mode of ['implicit TLS (smtps:)', 'STARTTLS (smtp:, requireTLS)'] as const) {
+    it(`delivers over ${mode}`, async function () {
+      const certificate = selfSignedCertificate();
+      if (!certificate) {
+        (this.test as unknown as { parent: { skipReason: string } }).parent.skipReason = 'needs openssl to make a certificate for the test SMTP server';
+        this.skip();
+      }
+      const implicit = mode.startsWith('implicit');
+      const received: string[] = [];
+      const server = new SMTPServer({
+        ...certificate, secure: implicit, authOptional: true, logger: false, disableReverseLookup: true,
+        onData(stream, session, callback) {
+          stream.on('data', () => undefined);
+          stream.on('end', () => {
+            received.push(`${session.secure ? 'tls' : 'plain'} ${session.envelope.rcptTo.map((to) => to.address).join(',')}`);
+            callback();
+          });
+        },
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+      const { port } = server.server.address() as AddressInfo;
+      const url = implicit ? `smtps://127.0.0.1:${port}?tls.rejectUnauthorized=false` : `smtp://127.0.0.1:${port}?requireTLS=true&tls.rejectUnauthorized=false`;
+      const sender = new SmtpMailSender(url, FROM);
+      try {
+        await sender.send(aMail({ to: 'ada@example.com' }));
+        await sender.send(aMail({ to: 'grace@example.com', idempotencyKey: 'second' }));
+        expect(received).to.deep.equal(['tls ada@example.com', 'tls grace@example.com']);
+      } finally {
+        sender.close();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    });
+  }
 });

@@ -35,7 +35,7 @@ export function outboxContract(adapter: string, makeStorage: StorageFactory): vo
       for (;;) {
         const stale = await storage.outbox.claim(at(10_000_000), LEASE_MS, 100);
         if (stale.length === 0) break;
-        for (const mail of stale) await storage.outbox.markSent(mail.event.eventId);
+        await storage.outbox.markSent(stale.map((mail) => mail.event.eventId));
       }
     });
     afterEach(async () => storage.dispose());
@@ -94,9 +94,9 @@ export function outboxContract(adapter: string, makeStorage: StorageFactory): vo
       const [first, second] = [aResetRequest(), aResetRequest()];
       await storage.events.append([first, second]);
       await storage.outbox.claim(at(1), LEASE_MS, 10);
-      await storage.outbox.markSent(first?.eventId ?? '');
-      await storage.outbox.markSent(first?.eventId ?? '');
-      await storage.outbox.markSent(uniqueId('never-recorded'));
+      await storage.outbox.markSent([first?.eventId ?? '']);
+      await storage.outbox.markSent([first?.eventId ?? '', uniqueId('never-recorded')]);
+      await storage.outbox.markSent([]);
       expect(idsOf(await storage.outbox.claim(at(100_000), LEASE_MS, 10))).to.deep.equal([second?.eventId]);
     });
 

@@ -29,8 +29,11 @@ export interface Outbox {
    */
   claim(now: Date, leaseMs: number, limit: number): Promise<PendingMail[]>;
 
-  /** Marks the entry sent: it is never claimed again. Idempotent. */
-  markSent(eventId: string): Promise<void>;
+  /**
+   * Marks the entries sent, all in one store write (a dispatcher marks a whole batch at once): they are never claimed
+   * again. Idempotent; unknown ids are ignored; an empty list writes nothing.
+   */
+  markSent(eventIds: readonly string[]): Promise<void>;
 
   /**
    * Records a failed delivery: one more attempt, the next not before `nextAttemptAt`, `error` kept as the last error

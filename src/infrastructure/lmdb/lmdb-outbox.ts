@@ -28,9 +28,12 @@ export class LmdbOutbox implements Outbox {
     });
   }
 
-  async markSent(eventId: string): Promise<void> {
-    const seq = this.store.eventSeqById.get(eventId);
-    if (seq !== undefined) await this.store.transaction(() => this.store.removeOutboxEntryInTransaction(seq));
+  async markSent(eventIds: readonly string[]): Promise<void> {
+    const seqs = eventIds.flatMap((eventId) => {
+      const seq = this.store.eventSeqById.get(eventId);
+      return seq === undefined ? [] : [seq];
+    });
+    if (seqs.length > 0) await this.store.transaction(() => seqs.forEach((seq) => this.store.removeOutboxEntryInTransaction(seq)));
   }
 
   markFailed(eventId: string, nextAttemptAt: Date, error: string): Promise<void> {

@@ -20,9 +20,9 @@ export class InMemoryOutbox implements Outbox {
     return claimed;
   }
 
-  async markSent(eventId: string): Promise<void> {
+  async markSent(eventIds: readonly string[]): Promise<void> {
     await Promise.resolve();
-    this.store.outbox.delete(eventId);
+    for (const eventId of eventIds) this.store.outbox.delete(eventId);
   }
 
   async markFailed(eventId: string, nextAttemptAt: Date, error: string): Promise<void> {

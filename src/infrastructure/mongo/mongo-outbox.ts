@@ -51,8 +51,8 @@ export class MongoOutbox implements Outbox {
     });
   }
 
-  async markSent(eventId: string): Promise<void> {
-    await this.store.guarded(() => this.outbox.deleteOne({ _id: eventId }));
+  async markSent(eventIds: readonly string[]): Promise<void> {
+    if (eventIds.length > 0) await this.store.guarded(() => this.outbox.deleteMany({ _id: { $in: [...eventIds] } }));
   }
 
   async markFailed(eventId: string, nextAttemptAt: Date, error: string): Promise<void> {

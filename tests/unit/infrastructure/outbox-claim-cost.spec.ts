@@ -79,7 +79,7 @@ describe('an outbox claim reads only the due entries, through the due index (fin
     expect(await outbox.claim(new Date(NOW + 9_999), 10_000, 10)).to.deep.equal([]);
     expect((await outbox.claim(new Date(NOW + 10_000), HOUR, 10)).map((mail) => mail.event.eventId)).to.deep.equal([leased.eventId]);
     expect((await outbox.claim(new Date(NOW + 20_000), 10_000, 10)).map((mail) => [mail.event.eventId, mail.attempts])).to.deep.equal([[failing.eventId, 1]]);
-    await outbox.markSent(failing.eventId);
+    await outbox.markSent([failing.eventId]);
     expect(await outbox.claim(new Date(NOW + 2 * HOUR), 10_000, 10)).to.have.length(1);
   });
 

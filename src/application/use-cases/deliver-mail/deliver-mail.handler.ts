@@ -45,8 +45,9 @@ async function forEachBounded<T>(items: readonly T[], limit: number, work: (item
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_TEXT);
 
 /**
- * Delivers due mails from the outbox, at least once: claim (a lease, so instances sharing the store do not send one
- * mail twice in the normal case), render, send with the event id as idempotency key, mark sent; a failure is retried
+ * Delivers due mails from the outbox, at least once: claim a batch (a lease, so instances sharing the store do not
+ * send one mail twice in the normal case), render, send with the event id as idempotency key, and mark the sent ones
+ * of the batch in one write once its sends are done (a crash before that sends them again); a failure is retried
  * with exponential backoff, and given up (a dead letter) after `maxAttempts` failures or at once when the transport
  * refuses the mail for good. Mails are rendered at send time: the token is derived again from the event, never read.
  */
@@ -61,17 +62,19 @@ export class DeliverMailHandler {
     const { outbox, clock } = this.deps;
     const due = await outbox.claim(clock.now(), this.delivery.leaseMs, this.delivery.batchSize);
     let sent = 0;
+    const done: string[] = [];
     const failed: DeliveryFailure[] = [];
     await forEachBounded(due, this.delivery.sendConcurrency, async ({ event, attempts }) => {
       try {
         const mail = await this.compose(event);
         if (mail) await this.deps.mail.send(mail);
-        await outbox.markSent(event.eventId);
+        done.push(event.eventId);
         sent += mail ? 1 : 0;
       } catch (error) {
         failed.push(await this.recordFailure(event.eventId, attempts + 1, error));
       }
     });
+    await outbox.markSent(done);
     return { sent, failed };
   }
 

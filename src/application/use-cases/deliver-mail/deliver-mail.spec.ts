@@ -138,4 +138,21 @@ describe('DeliverMailHandler', () => {
     expect(await run).to.deep.equal({ sent: 12, failed: [] });
     expect(most).to.equal(8);
   });
+
+  it('marks the mails of a batch sent in one outbox write, after their sends, and never claims them again', async () => {
+    const world = inMemoryWorld();
+    for (let i = 0; i < 12; i++) await world.signUp.execute(aSignUpCommand({ email: `user${i}@example.com` }));
+    const marks: string[][] = [];
+    const markSent = world.outbox.markSent.bind(world.outbox);
+    world.outbox.markSent = async (eventIds) => {
+      marks.push([...eventIds]);
+      await markSent(eventIds);
+    };
+
+    expect(await world.deliverMail.execute()).to.deep.equal({ sent: 12, failed: [] });
+    expect(marks.map((ids) => ids.length)).to.deep.equal([12]);
+    expect(await world.outbox.pendingCount()).to.equal(0);
+    expect(await world.deliverMail.execute()).to.deep.equal({ sent: 0, failed: [] });
+    expect(world.mail.delivered).to.have.length(12);
+  });
 });
