@@ -32,7 +32,7 @@ export interface StartOptions extends CompositionOverrides {
 /** The composition root: config -> container (adapters, use cases, jobs) -> HTTP server -> listen -> jobs. */
 export async function startService(env: Record<string, string | undefined> = process.env, options: StartOptions = {}): Promise<RunningService> {
   const config = loadConfig(env);
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
   const composition = await compose(config, logger, options);
   const shutdown = new ShutdownState();
   const app = buildHttpServer({

@@ -15,6 +15,9 @@ const readableBy = (read: (raw: string) => unknown, expected: string) =>
 const MONGODB_TIMEOUT_MAX_MS = 25_000;
 
 const STORAGE_KINDS = ['lmdb', 'memory', 'mongodb'] as const;
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export type StorageKind = (typeof STORAGE_KINDS)[number];
 
 /** Every setting the service reads, with its environment variable, default and bounds. */
@@ -29,6 +32,7 @@ const schema = object({
   MONGODB_TIMEOUT_MS: number().integer().min(100).max(MONGODB_TIMEOUT_MAX_MS, `MONGODB_TIMEOUT_MS must be at most ${MONGODB_TIMEOUT_MAX_MS} (below the 30 s HTTP request timeout)`).default(5_000),
   MONGODB_DB: string().trim().matches(/^[^/\\. "$*<>:|?]{1,63}$/, 'MONGODB_DB must be a valid MongoDB database name').default('accounts'),
   LOG_LEVEL: string().oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: mixed<LogFormat>().oneOf(LOG_FORMATS).default('auto'),
   BODY_LIMIT_BYTES: positiveInt(16 * 1024, 1024 * 1024),
   SHUTDOWN_DRAIN_MS: number().integer().min(0).max(120_000).default(0),
   HEADERS_TIMEOUT_MS: positiveInt(10_000, 600_000),
@@ -112,6 +116,8 @@ export interface Config {
     readonly mongodb: { readonly uri: string | undefined; readonly dbName: string; readonly timeoutMs: number };
   };
   readonly logLevel: string;
+  /** `auto`: pretty lines when stdout is a terminal, JSON otherwise. */
+  readonly logFormat: LogFormat;
   readonly argon2: { readonly memoryKiB: number; readonly timeCost: number; readonly parallelism: number };
   /** threadNice: how much lower the hashing threads' scheduling priority is (applied by src/start.cts). */
   readonly hashing: { readonly concurrency: number; readonly maxQueue: number; readonly threadNice: number };
@@ -257,6 +263,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB, timeoutMs: env.MONGODB_TIMEOUT_MS },
     },
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX, threadNice: env.HASH_THREAD_NICE },
     throttle: { maxFailures: env.THROTTLE_MAX_FAILURES, windowSeconds: env.THROTTLE_WINDOW_SECONDS },

@@ -1,4 +1,5 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
+import pretty from 'pino-pretty';
 
 /** Paths censored in every log line, wherever a secret could travel. */
 export const REDACTED_PATHS = [
@@ -40,8 +41,23 @@ export function safeError(error: unknown, depth = 0): Record<string, unknown> {
   };
 }
 
-/** A JSON logger to stdout (or the given stream) with secrets redacted. */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+/**
+ * Whether a logger writes pretty lines for a person (`pretty`, or `auto` on a terminal) rather than JSON (`json`, or
+ * `auto` on a pipe or a file, where log collectors read it).
+ */
+export const writesPretty = (format: 'auto' | 'json' | 'pretty', isTty: boolean): boolean => format === 'pretty' || (format === 'auto' && isTty);
+
+/** Pretty lines (pino-pretty) to `destination` (stdout: 1), written synchronously: no worker thread, nothing lost at exit. */
+const prettyTo = (destination: DestinationStream | 1, colorize: boolean): DestinationStream =>
+  pretty({ sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service', destination });
+
+/**
+ * A logger with secrets redacted, to stdout or the given stream: JSON, or pretty lines when `format` says so
+ * (LOG_FORMAT, `auto` asks whether stdout is a terminal; see `writesPretty`). Redaction applies before either.
+ */
+export function createLogger(level: string, destination?: DestinationStream, format: 'auto' | 'json' | 'pretty' = 'json'): Logger {
+  const isTty = destination === undefined && process.stdout.isTTY === true;
+  const stream = writesPretty(format, isTty) ? prettyTo(destination ?? 1, isTty) : destination;
   return pino(
     {
       level,
@@ -50,6 +66,6 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       base: { service: 'account-service' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    destination,
+    stream,
   );
 }
