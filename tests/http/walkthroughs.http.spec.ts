@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { type TestService, startTestService } from '../support/test-service.js';
@@ -62,7 +62,7 @@ describe('HTTP: walk-throughs run by bash (curl, jq) against a started service, 
   /** Runs a block twice in a row, each run with its own $RANDOM seed; the problems of each run. */
   const twice = async (block: WalkthroughBlock): Promise<string[][]> => {
     const runs: string[][] = [];
-    for (const _ of [1, 2]) runs.push(problemsOf(block, await runWalkthrough(block, { port, seed: ++seed })));
+    for (const _ of [1, 2]) runs.push(problemsOf(block, await runWalkthrough(block, { port, seed: ++seed, dataDir: service.dataDir })));
     return runs;
   };
   const expectKept = async (block: WalkthroughBlock) => {
@@ -138,6 +138,13 @@ describe('HTTP: walk-throughs run by bash (curl, jq) against a started service, 
       expect(problems).to.have.length(2);
       expect(problems[0]).to.equal('inline.md:6: # → 200\n    never reached');
       expect(problems[1]).to.match(/^the script exited with status 1 /);
+    });
+
+    it("runs where data/ is the service's DATA_DIR and node_modules/ the repository's, as in the repository root", async function () {
+      this.timeout(60_000);
+      const block = inline(`test "$(cd data && pwd -P)" = "${realpathSync(service.dataDir)}"\nnode -e "require('jsonwebtoken')"\ncurl -s localhost:3000/health/live   # → 200`);
+      const run = await runWalkthrough(block, { port, seed: ++seed, dataDir: service.dataDir });
+      expect(problemsOf(block, run)).to.deep.equal([]);
     });
 
     it('sends localhost:3000 to the started service only, and records each answer', async function () {

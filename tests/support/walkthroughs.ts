@@ -31,7 +31,9 @@
  * - Runs as often as you like: use a new address each run, `EMAIL="ada-$(date +%s)-$RANDOM@example.com"`. The
  *   runner runs every block twice in a row against one service, and gives each run its own seed for `$RANDOM`
  *   so that two runs in the same second still differ.
- * - The script runs under `set -e -o pipefail`: a command that fails fails the walk-through.
+ * - The script runs under `set -e -o pipefail`: a command that fails fails the walk-through. It runs in a
+ *   directory where `data/` is the service's DATA_DIR and `node_modules/` the repository's, as if in the repository
+ *   root after `npm start` (so `data/mail/*.eml` can be read); pick a mail by its address, not by being newest.
  *
  * RUNNING THEM (tests/http/walkthroughs.http.spec.ts)
  *
@@ -43,9 +45,11 @@
  * are the block's). After the script ends, each reached promise is checked against its snapshot with `jq`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..');
 
 /** A `# → STATUS CHECK...` comment: what the answer of the last curl before it must be. */
 export interface Promised {
@@ -235,19 +239,32 @@ const readReached = (dir: string, block: WalkthroughBlock): Reached[] =>
       };
     });
 
+/** Where and against what a block runs. */
+export interface RunOptions {
+  /** The started service listens on 127.0.0.1:port; it stands in for localhost:3000. */
+  readonly port: number;
+  /** Seeds `$RANDOM`: give every run against one service its own. */
+  readonly seed: number;
+  /** The service's DATA_DIR: the script sees it as `data/` (as `npm start` in the repository root would). */
+  readonly dataDir?: string;
+}
+
 /**
- * Runs one block with bash against the service listening on 127.0.0.1:`port`, which stands in for localhost:3000.
- * `seed` seeds `$RANDOM`: give every run against one service its own. Asynchronous, so that a service in this
- * very process can answer.
+ * Runs one block with bash in a fresh working directory (holding `data/` when given and the repository's
+ * `node_modules/`, as the repository root would). Asynchronous, so that a service in this very process can answer.
  */
-export const runWalkthrough = async (block: WalkthroughBlock, options: { port: number; seed: number }): Promise<WalkthroughRun> => {
+export const runWalkthrough = async (block: WalkthroughBlock, options: RunOptions): Promise<WalkthroughRun> => {
   const dir = mkdtempSync(join(tmpdir(), 'walkthrough-'));
   try {
-    writeFileSync(join(dir, 'prelude.sh'), PRELUDE);
-    writeFileSync(join(dir, 'block.sh'), instrument(block));
-    writeFileSync(join(dir, 'reached'), '');
-    const env = { ...process.env, BASH_ENV: join(dir, 'prelude.sh'), WALKTHROUGH_DIR: dir, WALKTHROUGH_PORT: String(options.port), WALKTHROUGH_SEED: String(options.seed) };
-    const child = spawn('bash', ['--noprofile', '--norc', join(dir, 'block.sh')], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (options.dataDir !== undefined) symlinkSync(options.dataDir, join(dir, 'data'));
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    const state = join(dir, '.walkthrough');
+    mkdirSync(state);
+    writeFileSync(join(state, 'prelude.sh'), PRELUDE);
+    writeFileSync(join(state, 'block.sh'), instrument(block));
+    writeFileSync(join(state, 'reached'), '');
+    const env = { ...process.env, BASH_ENV: join(state, 'prelude.sh'), WALKTHROUGH_DIR: state, WALKTHROUGH_PORT: String(options.port), WALKTHROUGH_SEED: String(options.seed) };
+    const child = spawn('bash', ['--noprofile', '--norc', join(state, 'block.sh')], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -256,7 +273,7 @@ export const runWalkthrough = async (block: WalkthroughBlock, options: { port: n
       child.on('error', reject);
       child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
     });
-    return { exitCode, stdout, stderr, reached: readReached(dir, block) };
+    return { exitCode, stdout, stderr, reached: readReached(state, block) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
