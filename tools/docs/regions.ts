@@ -31,16 +31,26 @@ export interface Region {
 }
 
 /** A marker is a whole line, so that a page may quote the syntax inline without opening a region. */
-const MARKER = /^<!-- (\/?)generated:(\S+?) -->$/gm;
+const MARKER = /^<!-- (\/?)generated:(\S+?) -->\r?$/gm;
+/** A line that was meant as a marker (a comment naming `generated:`) but is not spelled as one: it would be ignored. */
+const NEAR_MARKER = /^\s*<!--\s*\/?\s*generated\s*:.*-->\s*$/;
+
+const misspelledMarkers = (text: string, file: string): string[] =>
+  text.split('\n').flatMap((line, index) =>
+    NEAR_MARKER.test(line) && !new RegExp(MARKER.source).test(line)
+      ? [`${file}:${index + 1}: not a marker as written; spell it <!-- generated:NAME --> or <!-- /generated:NAME -->, alone on its line`]
+      : [],
+  );
 
 const lineAt = (text: string, index: number): number => text.slice(0, index).split('\n').length;
 
 /**
  * The regions of a page, in order. Throws a RegionError naming every problem (file and line): a name with no
- * generator, nested or unclosed regions, a stray closing marker.
+ * generator, nested or unclosed regions, a stray closing marker, a misspelled marker (which would be skipped
+ * silently, leaving its region unchecked).
  */
 export function findRegions(text: string, file: string, generators: Readonly<Record<string, RegionGenerator>> = REGION_GENERATORS): Region[] {
-  const problems: string[] = [];
+  const problems = misspelledMarkers(text, file);
   const regions: Region[] = [];
   let open: { name: string; start: number; line: number } | null = null;
   for (const match of text.matchAll(MARKER)) {

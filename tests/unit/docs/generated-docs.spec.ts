@@ -135,6 +135,15 @@ describe('Generated docs: the pages say what the code says', () => {
       ).to.throw(/opens inside region "greeting"/);
     });
 
+    it('reports a misspelled marker line instead of skipping its region silently', () => {
+      expect(() => findRegions('text\n<!--generated:greeting-->\nx\n<!-- /generated:greeting -->\n', 'p.md', generators)).to.throw(/p\.md:2: not a marker as written/);
+    });
+
+    it('reads markers on a page saved with CRLF line endings', () => {
+      const page = 'a\r\n<!-- generated:greeting -->\r\nold\r\n<!-- /generated:greeting -->\r\n';
+      expect(fillRegions(page, 'p.md', generators)).to.equal('a\r\n<!-- generated:greeting -->\r\nhello\n<!-- /generated:greeting -->\r\n');
+    });
+
     it('ignores a marker quoted inside a sentence, so a page may show the syntax', () => {
       const page = 'Write `<!-- generated:anything -->` on a line of its own.\n';
       expect(findRegions(page, 'p.md', generators)).to.deep.equal([]);
