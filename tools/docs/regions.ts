@@ -30,14 +30,26 @@ export interface Region {
   readonly end: number;
 }
 
-/** A marker is a whole line, so that a page may quote the syntax inline without opening a region. */
+/** A marker is a whole line outside code blocks, so that a page may quote the syntax without opening a region. */
 const MARKER = /^<!-- (\/?)generated:(\S+?) -->\r?$/gm;
 /** A line that was meant as a marker (a comment naming `generated:`) but is not spelled as one: it would be ignored. */
 const NEAR_MARKER = /^\s*<!--\s*\/?\s*generated\s*:.*-->\s*$/;
 
-const misspelledMarkers = (text: string, file: string): string[] =>
+/** The 1-based numbers of the lines inside fenced code blocks: a marker shown there as an example is no marker. */
+const fencedLines = (text: string): Set<number> => {
+  const fenced = new Set<number>();
+  let inside = false;
+  text.split('\n').forEach((line, index) => {
+    const fence = /^\s*(```|~~~)/.test(line);
+    if (inside || fence) fenced.add(index + 1);
+    if (fence) inside = !inside;
+  });
+  return fenced;
+};
+
+const misspelledMarkers = (text: string, file: string, fenced: Set<number>): string[] =>
   text.split('\n').flatMap((line, index) =>
-    NEAR_MARKER.test(line) && !new RegExp(MARKER.source).test(line)
+    !fenced.has(index + 1) && NEAR_MARKER.test(line) && !new RegExp(MARKER.source).test(line)
       ? [`${file}:${index + 1}: not a marker as written; spell it <!-- generated:NAME --> or <!-- /generated:NAME -->, alone on its line`]
       : [],
   );
@@ -50,12 +62,14 @@ const lineAt = (text: string, index: number): number => text.slice(0, index).spl
  * silently, leaving its region unchecked).
  */
 export function findRegions(text: string, file: string, generators: Readonly<Record<string, RegionGenerator>> = REGION_GENERATORS): Region[] {
-  const problems = misspelledMarkers(text, file);
+  const fenced = fencedLines(text);
+  const problems = misspelledMarkers(text, file, fenced);
   const regions: Region[] = [];
   let open: { name: string; start: number; line: number } | null = null;
   for (const match of text.matchAll(MARKER)) {
     const [marker, slash, name = ''] = match;
     const line = lineAt(text, match.index);
+    if (fenced.has(line)) continue;
     const where = `${file}:${line}`;
     if (slash === '') {
       if (open) problems.push(`${where}: region "${name}" opens inside region "${open.name}" (opened on line ${open.line})`);

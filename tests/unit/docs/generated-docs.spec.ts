@@ -144,8 +144,8 @@ describe('Generated docs: the pages say what the code says', () => {
       expect(fillRegions(page, 'p.md', generators)).to.equal('a\r\n<!-- generated:greeting -->\r\nhello\n<!-- /generated:greeting -->\r\n');
     });
 
-    it('ignores a marker quoted inside a sentence, so a page may show the syntax', () => {
-      const page = 'Write `<!-- generated:anything -->` on a line of its own.\n';
+    it('ignores a marker quoted inside a sentence or a fenced code block, so a page may show the syntax', () => {
+      const page = 'Write `<!-- generated:anything -->` on a line of its own:\n\n```html\n<!-- generated:anything -->\n<!--generated:anything-->\n```\n';
       expect(findRegions(page, 'p.md', generators)).to.deep.equal([]);
       expect(fillRegions(page, 'p.md', generators)).to.equal(page);
     });
