@@ -4,7 +4,8 @@ import { type InferType, type Schema, mixed, number, object, string } from 'yup'
 import { type TrustProxy, corsOriginsOf, durationMs, trustProxyOf } from './network-settings.js';
 
 const port = (fallback: number) => number().integer().min(0).max(65535).default(fallback);
-const positiveInt = (fallback: number, max: number) => number().integer().min(1).max(max).default(fallback);
+/** A fallback given as a function is computed at start (it depends on the machine): the docs then say what it is. */
+const positiveInt = (fallback: number | (() => number), max: number) => number().integer().min(1).max(max).default(fallback);
 const optionalText = () => string().trim().optional();
 const readableBy = (read: (raw: string) => unknown, expected: string) =>
   string()
@@ -20,8 +21,12 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export type StorageKind = (typeof STORAGE_KINDS)[number];
 
-/** Every setting the service reads, with its environment variable, default and bounds. */
-const schema = object({
+/**
+ * Every setting the service reads, with its environment variable, default and bounds. Exported so that
+ * docs/configuration.md is generated from it (tools/generate-docs.ts); what each variable means is in
+ * config-descriptions.ts, typed by this schema's keys.
+ */
+export const CONFIG_SCHEMA = object({
   NODE_ENV: string().oneOf(['development', 'production', 'test']).default('development'),
   PORT: port(3000),
   HOST: string().trim().min(1).default('0.0.0.0'),
@@ -44,7 +49,7 @@ const schema = object({
   ARGON2_MEMORY_KIB: number().integer().min(1024).max(1024 * 1024).default(19456),
   ARGON2_TIME_COST: positiveInt(2, 20),
   ARGON2_PARALLELISM: positiveInt(1, 16),
-  HASH_CONCURRENCY: positiveInt(availableParallelism(), 256),
+  HASH_CONCURRENCY: positiveInt(() => availableParallelism(), 256),
   HASH_QUEUE_MAX: number().integer().min(0).max(100_000).default(64),
   HASH_THREAD_NICE: number().integer().min(0).max(19).default(0),
   JWT_PRIVATE_KEY: optionalText(),
@@ -91,7 +96,10 @@ const schema = object({
   PUBLIC_API_URL: string().trim().matches(/^https?:\/\/[^\s#?]+[^/\s#?]$/, 'PUBLIC_API_URL must be an http(s) URL without query, fragment or trailing slash').optional(),
 });
 
-type Env = InferType<typeof schema>;
+type Env = InferType<typeof CONFIG_SCHEMA>;
+
+/** The name of an environment variable the service reads. */
+export type ConfigVariable = keyof typeof CONFIG_SCHEMA.fields;
 
 export interface Config {
   readonly env: Env['NODE_ENV'];
@@ -242,7 +250,7 @@ const keyOutsideDataDir = (env: Env): void => {
 
 /** Reads and validates the configuration from environment variables. Throws ConfigError. */
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
-  const env = validate(raw, schema);
+  const env = validate(raw, CONFIG_SCHEMA);
   keyOutsideDataDir(env);
   return {
     env: env.NODE_ENV,

@@ -1,0 +1,230 @@
+import type { ConfigVariable } from './config.js';
+
+/**
+ * The topics the configuration reference is grouped by, in the order it lists them. A tuple rather than headings
+ * typed into the docs, so that the grouping is checked like the rest: every variable names one of these.
+ */
+export const CONFIG_SECTIONS = [
+  'HTTP server',
+  'Storage',
+  'Logging',
+  'Password hashing',
+  'Access tokens and signing keys',
+  'Sessions',
+  'Sign-in throttle and rate limits',
+  'Mail, password reset and e-mail verification',
+  'Browser apps and proxies',
+  'Event retention',
+] as const;
+
+export type ConfigSection = (typeof CONFIG_SECTIONS)[number];
+
+/** What an operator needs to know about one variable besides its default and bounds (those come from the schema). */
+export interface ConfigDescription {
+  readonly section: ConfigSection;
+  /** What the variable does; markdown, one line. */
+  readonly meaning: string;
+  /**
+   * What leaving the variable unset means, for a variable whose schema has no fixed default: none at all, or one
+   * computed at start (which would differ from machine to machine in the docs). Required for a computed default.
+   */
+  readonly whenUnset?: string;
+}
+
+/**
+ * The meaning of every environment variable of CONFIG_SCHEMA, next to the schema so that the two change together:
+ * the mapped type makes a variable without a description a compile error, and docs/configuration.md is generated
+ * from this table and the schema (`npm run docs:generate`). Within a section, rows keep this table's order.
+ */
+export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescription } = {
+  NODE_ENV: { section: 'HTTP server', meaning: '`production` requires a configured JWT key (and keeps it out of `DATA_DIR`)' },
+  PORT: { section: 'HTTP server', meaning: 'HTTP port (`0` picks a free one)' },
+  HOST: { section: 'HTTP server', meaning: 'interface to listen on' },
+  BODY_LIMIT_BYTES: { section: 'HTTP server', meaning: 'larger bodies get 413' },
+  SHUTDOWN_DRAIN_MS: {
+    section: 'HTTP server',
+    meaning: 'on SIGTERM, how long readiness fails while requests are still served, before the server stops accepting',
+  },
+  HEADERS_TIMEOUT_MS: {
+    section: 'HTTP server',
+    meaning: 'request line and headers must arrive within this (slowloris); else 408 and the socket is closed; at most `REQUEST_TIMEOUT_MS`',
+  },
+  REQUEST_TIMEOUT_MS: { section: 'HTTP server', meaning: 'the whole request, body included, must arrive within this; else 408' },
+  IDLE_TIMEOUT_MS: { section: 'HTTP server', meaning: 'a socket that sends nothing for this long is closed' },
+  KEEP_ALIVE_TIMEOUT_MS: { section: 'HTTP server', meaning: 'how long an idle keep-alive socket waits for its next request' },
+  TIMEOUT_CHECK_INTERVAL_MS: {
+    section: 'HTTP server',
+    meaning: 'how often the header and request deadlines are checked (a deadline may overrun by this much)',
+  },
+  MAX_CONNECTIONS: {
+    section: 'HTTP server',
+    meaning: 'open connections at most; more are closed as they arrive. Keep it below `ulimit -n` minus ~100',
+  },
+
+  STORAGE: {
+    section: 'Storage',
+    meaning: '`lmdb` (embedded, persistent), `memory` (lost on restart) or `mongodb`; an explicit value wins over `MONGODB_URI`',
+    whenUnset: '`lmdb`, or `mongodb` when `MONGODB_URI` is set',
+  },
+  DATA_DIR: { section: 'Storage', meaning: 'where LMDB keeps `accounts.lmdb` and where a generated signing key is kept' },
+  MIN_FREE_DISK_BYTES: {
+    section: 'Storage',
+    meaning: 'readiness answers 503 while the filesystem of `DATA_DIR` has less free space (embedded store; `0` turns it off)',
+  },
+  MONGODB_URI: {
+    section: 'Storage',
+    meaning: 'connection string of a MongoDB replica set (or mongos); setting it selects `mongodb`, required for `STORAGE=mongodb`',
+  },
+  MONGODB_DB: { section: 'Storage', meaning: 'MongoDB database name' },
+  MONGODB_TIMEOUT_MS: {
+    section: 'Storage',
+    meaning:
+      'deadline of one MongoDB operation or transaction, retries included, and the `wtimeoutMS` of every write (kept below the 30 s HTTP request timeout); past it the request gets `503`',
+  },
+
+  LOG_LEVEL: { section: 'Logging', meaning: 'pino level: `fatal` … `trace`, or `silent`' },
+  LOG_FORMAT: {
+    section: 'Logging',
+    meaning: '`json` (one JSON object a line, for log collectors), `pretty` (readable lines, pino-pretty), or `auto`: pretty when stdout is a terminal, JSON otherwise',
+  },
+
+  ARGON2_MEMORY_KIB: { section: 'Password hashing', meaning: 'argon2id memory cost (OWASP)' },
+  ARGON2_TIME_COST: { section: 'Password hashing', meaning: 'argon2id iterations' },
+  ARGON2_PARALLELISM: { section: 'Password hashing', meaning: 'argon2id lanes' },
+  HASH_CONCURRENCY: {
+    section: 'Password hashing',
+    meaning:
+      "argon2 operations run at once; libuv's pool gets this many threads plus 4 (`UV_THREADPOOL_SIZE`, set by `dist/start.cjs`; a larger value already set is kept)",
+    whenUnset: 'the number of CPUs (`os.availableParallelism()`)',
+  },
+  HASH_QUEUE_MAX: { section: 'Password hashing', meaning: 'argon2 operations allowed to wait; past it: 503 at once' },
+  HASH_THREAD_NICE: {
+    section: 'Password hashing',
+    meaning: 'lowers the hashing threads\' scheduling priority by this much (Linux), so the event loop wins a contended core; see "Hashing threads" in the README',
+  },
+
+  JWT_PRIVATE_KEY: {
+    section: 'Access tokens and signing keys',
+    meaning: 'PEM EC P-256 private key (ES256)',
+    whenUnset: 'none: outside production a key is generated once and kept in `DATA_DIR`; production refuses to start without this or `JWT_PRIVATE_KEY_FILE`',
+  },
+  JWT_PRIVATE_KEY_FILE: {
+    section: 'Access tokens and signing keys',
+    meaning: 'path to that PEM, instead of the variable; in production it may not lie inside `DATA_DIR` (the service refuses to start)',
+  },
+  ALLOW_SIGNING_KEY_IN_DATA_DIR: {
+    section: 'Access tokens and signing keys',
+    meaning: '`true` lets a production key file lie inside `DATA_DIR`: only where that directory is protected like the key itself',
+  },
+  JWT_ISSUER: { section: 'Access tokens and signing keys', meaning: '`iss` claim' },
+  JWT_AUDIENCE: { section: 'Access tokens and signing keys', meaning: '`aud` claim' },
+  JWT_TTL_SECONDS: { section: 'Access tokens and signing keys', meaning: 'access token lifetime' },
+  JWT_PREVIOUS_PUBLIC_KEYS_DIR: {
+    section: 'Access tokens and signing keys',
+    meaning: 'directory of PEM public keys (`*.pem`) still accepted and published in the JWK Set (see key rotation)',
+  },
+  JWT_PREVIOUS_PUBLIC_KEY_FILES: { section: 'Access tokens and signing keys', meaning: 'comma-separated paths of such PEM public keys' },
+
+  SESSION_IDLE_TIMEOUT_SECONDS: { section: 'Sessions', meaning: 'a session ends this long after its last refresh' },
+  SESSION_MAX_LIFETIME_SECONDS: { section: 'Sessions', meaning: 'and this long after sign-in at the latest' },
+  REFRESH_REUSE_GRACE_SECONDS: {
+    section: 'Sessions',
+    meaning: 'the previous refresh token answers the same successor for this long after a rotation; `0` disables',
+  },
+  REFRESH_TOKEN_SECRET: {
+    section: 'Sessions',
+    meaning: 'keys refresh tokens; set it (the same on every instance) if you rotate signing keys, or every session ends with the old key',
+    whenUnset: 'derived from the JWT signing key',
+  },
+  SESSION_SWEEP_INTERVAL_SECONDS: { section: 'Sessions', meaning: 'how often ended sessions are removed' },
+  SESSIONS_MAX_PER_ACCOUNT: {
+    section: 'Sessions',
+    meaning:
+      'sessions one account keeps at most; a sign-in beyond it ends the least recently used one (`evicted` in the activity feed; listing is paged and ending them all is one write, so a large cap stays cheap)',
+  },
+  PASSWORD_CHANGE_MAX_FAILURES: {
+    section: 'Sessions',
+    meaning: 'wrong current passwords one session may send to `POST /auth/password` (not counted by the sign-in throttle); the last one ends that session',
+  },
+
+  THROTTLE_MAX_FAILURES: {
+    section: 'Sign-in throttle and rate limits',
+    meaning: 'failed sign-ins for one e-mail within the window after which it gets 429',
+  },
+  THROTTLE_WINDOW_SECONDS: { section: 'Sign-in throttle and rate limits', meaning: 'the throttling window' },
+  RATE_LIMIT_MAX: {
+    section: 'Sign-in throttle and rate limits',
+    meaning: 'requests to `/auth/*` per client address per window; more get 429',
+  },
+  RATE_LIMIT_WINDOW: { section: 'Sign-in throttle and rate limits', meaning: 'that window: milliseconds (`60000`) or a duration: `30s`, `15m`, `1 minute`, `1h`' },
+  PASSWORD_RESET_RATE_LIMIT_MAX: {
+    section: 'Sign-in throttle and rate limits',
+    meaning: 'reset requests and confirmations per client address per 15 minutes; more get 429',
+  },
+
+  SMTP_URL: {
+    section: 'Mail, password reset and e-mail verification',
+    meaning:
+      '`smtp://user:pass@host:587` (STARTTLS when the server offers it; add `?requireTLS=true` to insist) or `smtps://user:pass@host:465` (implicit TLS), as nodemailer reads it',
+    whenUnset: 'none: mails are written to `DATA_DIR/mail/*.eml`',
+  },
+  MAIL_FROM: { section: 'Mail, password reset and e-mail verification', meaning: 'the From of every mail' },
+  PUBLIC_APP_URL: { section: 'Mail, password reset and e-mail verification', meaning: "your front end's base URL for the links" },
+  REQUIRE_VERIFIED_EMAIL: {
+    section: 'Mail, password reset and e-mail verification',
+    meaning: '`true`: sign-in of an unverified account answers 403, the tokens sign-up gives it work only for resend, and verifying ends the sessions opened before',
+  },
+  PASSWORD_RESET_TTL_SECONDS: { section: 'Mail, password reset and e-mail verification', meaning: 'a reset link works this long' },
+  EMAIL_VERIFICATION_TTL_SECONDS: { section: 'Mail, password reset and e-mail verification', meaning: 'a verification link works this long' },
+  PASSWORD_RESET_MAX_PER_ADDRESS: {
+    section: 'Mail, password reset and e-mail verification',
+    meaning: 'reset mails per address per window; more requests get the same 202 and no mail',
+  },
+  PASSWORD_RESET_WINDOW_SECONDS: { section: 'Mail, password reset and e-mail verification', meaning: 'that window' },
+  VERIFICATION_MAIL_MAX_PER_ADDRESS: {
+    section: 'Mail, password reset and e-mail verification',
+    meaning: 'verification mails per address (so per account) per window, the one sign-up sends included; more resends get the same 202 and no mail',
+  },
+  VERIFICATION_MAIL_WINDOW_SECONDS: { section: 'Mail, password reset and e-mail verification', meaning: 'that window' },
+  MAIL_POLL_INTERVAL_MS: { section: 'Mail, password reset and e-mail verification', meaning: 'how often the dispatcher looks for due mails' },
+  MAIL_RETRY_BASE_MS: {
+    section: 'Mail, password reset and e-mail verification',
+    meaning: 'first retry delay after a failed delivery, doubled per failure up to `MAIL_RETRY_MAX_MS`',
+  },
+  MAIL_RETRY_MAX_MS: {
+    section: 'Mail, password reset and e-mail verification',
+    meaning: 'the longest retry delay (never below `MAIL_RETRY_BASE_MS`)',
+  },
+  MAIL_MAX_ATTEMPTS: {
+    section: 'Mail, password reset and e-mail verification',
+    meaning: 'failed deliveries after which a mail is given up (a dead letter, kept for an operator); an SMTP 5xx gives it up at once',
+  },
+  MAIL_SEND_CONCURRENCY: { section: 'Mail, password reset and e-mail verification', meaning: 'mails sent at once by one instance' },
+  MAIL_BATCH_SIZE: { section: 'Mail, password reset and e-mail verification', meaning: 'mails claimed from the store per poll' },
+  MAIL_LEASE_MS: {
+    section: 'Mail, password reset and e-mail verification',
+    meaning:
+      "how long a claimed mail is reserved for the instance that claimed it; a killed instance's mails wait this long; each stage of an SMTP send (connecting, the greeting, any silence) gives up after a third of it, so a hanging server fails the send before another instance may send it again (a `connectionTimeout`, `greetingTimeout` or `socketTimeout` in `SMTP_URL`'s query wins)",
+  },
+
+  CORS_ORIGINS: {
+    section: 'Browser apps and proxies',
+    meaning: 'origins browser apps may call the API from: comma-separated exact origins (`https://app.example.com,http://localhost:5173`) or `*` (see "Browser apps" in the README)',
+    whenUnset: 'none: no CORS headers at all',
+  },
+  PUBLIC_API_URL: {
+    section: 'Browser apps and proxies',
+    meaning: "the API's public base URL, listed as the OpenAPI `servers` entry",
+    whenUnset: 'none: `/` (the host serving the document)',
+  },
+  TRUST_PROXY: {
+    section: 'Browser apps and proxies',
+    meaning: '`true`, a hop count (`1`) or addresses/CIDRs (`10.0.0.0/8,127.0.0.1`): whose `X-Forwarded-For` gives the client address',
+  },
+
+  EVENT_RETENTION_DAYS: {
+    section: 'Event retention',
+    meaning: 'sign-in, session-start and mail-request events older than this are removed (see "Faults and limits" in the README)',
+  },
+  EVENT_SWEEP_INTERVAL_SECONDS: { section: 'Event retention', meaning: 'how often the LMDB retention sweep runs' },
+};
