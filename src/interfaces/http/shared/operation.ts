@@ -71,6 +71,8 @@ export interface Operation<B extends object = object, A extends Auth = Auth> {
   /** 'reset': the stricter per-client limit on password-reset routes, on top of the one on every /auth route. */
   readonly rateLimit?: 'reset';
   readonly success: Success;
+  /** Named components (namedSchema) this operation's schemas refer to by componentRef, beyond the shared ones. */
+  readonly schemas?: readonly JsonSchema[];
   /** The codes `run` can end in, besides those registerOperation implies (see impliedErrors). Checked by the compiler. */
   readonly errors: readonly ErrorCode[];
   run(input: OperationInput<B, A>, useCases: UseCases): Promise<unknown>;
