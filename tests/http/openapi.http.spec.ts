@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { http } from '../support/http-client.js';
 import { OPERATIONS } from '../../src/interfaces/http/operations/index.js';
+import { ERROR_TABLE } from '../../src/interfaces/http/shared/error-table.js';
+import { impliedErrors } from '../../src/interfaces/http/shared/operation.js';
 import { type OpenApiDocument, dereference, inlinedComponents, operationsOf, refsIn, resolvePointer, responseSchema, schemaErrors } from '../support/openapi-check.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
@@ -167,5 +169,35 @@ describe('HTTP: OpenAPI 3.1 document at /docs/json, and the server answering as 
       expect(schemaErrors(schema, { message: 'x', data: { user: { id: 'not-a-uuid', name: 'A', lastname: 'B', email: 'a@b.co' }, accesstoken: 't' } })).to.not.equal(null);
       expect(schemaErrors(responseSchema(doc, '/auth/sign-up', 'post', 400), { message: 'x', errors: [{ field: 1 }] })).to.not.equal(null);
     });
+  });
+});
+
+describe('HTTP: the OpenAPI document lists every status each operation can answer', () => {
+  let service: TestService;
+  let doc: OpenApiDocument;
+  before(async () => {
+    service = await startTestService();
+    doc = (await http(service.url, '/docs/json', { method: 'GET' })).body;
+  });
+  after(async () => service.dispose());
+
+  const statuses = (path: string, method: string) => Object.keys(doc['paths'][path][method].responses);
+
+  it('documents, for every declared operation, its success and the status of every code it declares or its shape implies', () => {
+    for (const operation of OPERATIONS) {
+      const path = operation.path.replace(/:([A-Za-z]+)/g, '{$1}');
+      const expected = [operation.success.status, ...[...impliedErrors(operation), ...operation.errors].map((code) => ERROR_TABLE[code].status)];
+      expect(statuses(path, operation.method.toLowerCase()), operation.operationId).to.have.members([...new Set(expected.map(String))]);
+    }
+  });
+
+  it('documents the configurable answers: sign-in 403 (REQUIRE_VERIFIED_EMAIL), 408, 413, 415, 429 and 503', () => {
+    expect(statuses('/auth/sign-in', 'post')).to.include.members(['403', '408', '413', '415', '429', '503']);
+    expect(doc['paths']['/auth/sign-in'].post.responses['403'].description).to.equal(ERROR_TABLE.EMAIL_NOT_VERIFIED.description);
+  });
+
+  it('documents 400, 408, 413 and 415 on DELETE, whose body Fastify reads when one is sent, and 503 on every operator route', () => {
+    expect(statuses('/auth/sessions/{id}', 'delete')).to.include.members(['400', '408', '413', '415']);
+    for (const path of ['/health/live', '/health/ready', '/metrics']) expect(statuses(path, 'get'), path).to.include.members(['500', '503']);
   });
 });
