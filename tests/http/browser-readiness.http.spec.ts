@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { aSignUpBody } from '../support/builders.js';
 import { type HttpResponse, http, postJson } from '../support/http-client.js';
-import { type OpenApiDocument, operationsOf, responseSchema, schemaErrors } from '../support/openapi-check.js';
+import { type OpenApiDocument, dereference, operationsOf, responseSchema, schemaErrors } from '../support/openapi-check.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { type TestService, startTestService } from '../support/test-service.js';
@@ -124,7 +124,7 @@ describe('HTTP: usable from browsers and client generators (caching, HSTS, CSP, 
     });
 
     it('documents activity types and reasons as closed sets that the real answers stay within', async () => {
-      const entry = doc['paths']['/auth/me/activity'].get.responses['200'];
+      const entry = dereference(doc, doc['paths']['/auth/me/activity'].get.responses['200']);
       expect(JSON.stringify(entry)).to.include('"enum"');
       const email = 'activity-enum@example.com';
       await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }));

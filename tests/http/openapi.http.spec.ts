@@ -1,8 +1,32 @@
 import { expect } from 'chai';
 import { http } from '../support/http-client.js';
-import { type OpenApiDocument, dereference, operationsOf, refsIn, resolvePointer, responseSchema, schemaErrors } from '../support/openapi-check.js';
+import { OPERATIONS } from '../../src/interfaces/http/operations/index.js';
+import { ERROR_TABLE } from '../../src/interfaces/http/shared/error-table.js';
+import { impliedErrors } from '../../src/interfaces/http/shared/operation.js';
+import { type OpenApiDocument, dereference, inlinedComponents, operationsOf, refsIn, resolvePointer, responseSchema, schemaErrors } from '../support/openapi-check.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
+
+/** The named components a client handles (resources, pages, the error envelope), at least. */
+const NAMED_COMPONENTS = [
+  'ErrorEnvelope',
+  'FieldIssue',
+  'User',
+  'AuthResult',
+  'UserResult',
+  'Session',
+  'SessionEntry',
+  'SessionPage',
+  'ActivityEvent',
+  'ActivityPage',
+  'AccountExport',
+  'JwkSet',
+  'EcPublicKey',
+  'SignUpRequest',
+  'SignUpResponse',
+  'SignInRequest',
+  'SignInResponse',
+];
 
 describe('HTTP: OpenAPI 3.1 document at /docs/json, and the server answering as documented', () => {
   let service: TestService;
@@ -20,7 +44,7 @@ describe('HTTP: OpenAPI 3.1 document at /docs/json, and the server answering as 
       expect(doc['openapi']).to.match(/^3\.1\.\d+$/);
       expect(doc['info'].title).to.be.a('string').and.not.empty;
       expect(doc['info'].version).to.be.a('string').and.not.empty;
-      expect(doc['components'].schemas).to.have.keys(['ErrorEnvelope', 'User']);
+      expect(doc['components'].schemas).to.include.keys(NAMED_COMPONENTS);
       expect(Object.keys(doc['paths'])).to.include.members(['/auth/sign-up', '/auth/sign-in', '/auth/me', '/auth/me/activity', '/.well-known/jwks.json', '/health/live', '/health/ready', '/metrics']);
     });
 
@@ -43,15 +67,40 @@ describe('HTTP: OpenAPI 3.1 document at /docs/json, and the server answering as 
     });
 
     it('documents request bodies derived from the yup schemas and the domain limits, with examples', () => {
-      const signUp = doc['paths']['/auth/sign-up'].post.requestBody.content['application/json'];
+      const body = (path: string) => {
+        const media = doc['paths'][path].post.requestBody.content['application/json'];
+        return { ...media, schema: dereference(doc, media.schema) };
+      };
+      const signUp = body('/auth/sign-up');
       expect(signUp.schema.required).to.deep.equal(['name', 'lastname', 'email', 'password']);
       expect(signUp.schema.properties.email).to.include({ type: 'string', maxLength: 254, format: 'idn-email' });
       expect(signUp.schema.properties.password).to.include({ minLength: 8, maxLength: 128 });
       expect(signUp.schema.properties.name).to.include({ maxLength: 100 });
       expect(Object.keys(signUp.examples)).to.deep.equal(['newUser']);
-      const signIn = doc['paths']['/auth/sign-in'].post.requestBody.content['application/json'];
+      const signIn = body('/auth/sign-in');
       expect(signIn.schema.required).to.deep.equal(['email', 'password']);
       expect(Object.keys(signIn.examples)).to.deep.equal(['registeredUser', 'wrongPassword']);
+    });
+
+    it('names every shape a client handles once: no request or response schema inlines a named component\'s shape', () => {
+      expect(inlinedComponents(doc)).to.deep.equal([]);
+    });
+
+    it('the inline check is not vacuous: a copy of a named shape inlined in a response is reported', () => {
+      const copy = structuredClone(doc);
+      copy['paths']['/auth/me'].get.responses['200'].content['application/json'].schema = dereference(copy, { $ref: '#/components/schemas/GetCurrentUserResponse' });
+      expect(inlinedComponents(copy)).to.include.members([
+        '#/paths/~1auth~1me/get/responses/200/content/application~1json/schema inlines GetCurrentUserResponse',
+        '#/paths/~1auth~1me/get/responses/200/content/application~1json/schema/properties/data inlines UserResult',
+      ]);
+    });
+
+    it('does not require a body that may be left out (sign-out, resend), and requires every other one', () => {
+      const optional = new Set(OPERATIONS.filter((op) => op.body?.optional === true).map((op) => op.operationId));
+      expect([...optional]).to.include('signOut');
+      for (const { path, method, operation } of operations().filter(({ operation }) => operation.requestBody)) {
+        expect(operation.requestBody.required, `${method} ${path}`).to.equal(optional.has(operation.operationId) ? undefined : true);
+      }
     });
 
     it('serves Swagger UI at /docs', async () => {
@@ -120,5 +169,35 @@ describe('HTTP: OpenAPI 3.1 document at /docs/json, and the server answering as 
       expect(schemaErrors(schema, { message: 'x', data: { user: { id: 'not-a-uuid', name: 'A', lastname: 'B', email: 'a@b.co' }, accesstoken: 't' } })).to.not.equal(null);
       expect(schemaErrors(responseSchema(doc, '/auth/sign-up', 'post', 400), { message: 'x', errors: [{ field: 1 }] })).to.not.equal(null);
     });
+  });
+});
+
+describe('HTTP: the OpenAPI document lists every status each operation can answer', () => {
+  let service: TestService;
+  let doc: OpenApiDocument;
+  before(async () => {
+    service = await startTestService();
+    doc = (await http(service.url, '/docs/json', { method: 'GET' })).body;
+  });
+  after(async () => service.dispose());
+
+  const statuses = (path: string, method: string) => Object.keys(doc['paths'][path][method].responses);
+
+  it('documents, for every declared operation, its success and the status of every code it declares or its shape implies', () => {
+    for (const operation of OPERATIONS) {
+      const path = operation.path.replace(/:([A-Za-z]+)/g, '{$1}');
+      const expected = [operation.success.status, ...[...impliedErrors(operation), ...operation.errors].map((code) => ERROR_TABLE[code].status)];
+      expect(statuses(path, operation.method.toLowerCase()), operation.operationId).to.have.members([...new Set(expected.map(String))]);
+    }
+  });
+
+  it('documents the configurable answers: sign-in 403 (REQUIRE_VERIFIED_EMAIL), 408, 413, 415, 429 and 503', () => {
+    expect(statuses('/auth/sign-in', 'post')).to.include.members(['403', '408', '413', '415', '429', '503']);
+    expect(doc['paths']['/auth/sign-in'].post.responses['403'].description).to.equal(ERROR_TABLE.EMAIL_NOT_VERIFIED.description);
+  });
+
+  it('documents 400, 408, 413 and 415 on DELETE, whose body Fastify reads when one is sent, and 503 on every operator route', () => {
+    expect(statuses('/auth/sessions/{id}', 'delete')).to.include.members(['400', '408', '413', '415']);
+    for (const path of ['/health/live', '/health/ready', '/metrics']) expect(statuses(path, 'get'), path).to.include.members(['500', '503']);
   });
 });

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import './observed-statuses.js';
 
 export interface HttpResponse {
   readonly status: number;

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import './observed-statuses.js';
 import type { UseCases } from '../../src/application/registry.js';
 import type { HttpServerOptions } from '../../src/interfaces/http/server.js';
 

@@ -85,3 +85,65 @@ export const operationsOf = (doc: OpenApiDocument): { path: string; method: stri
       .filter(([method]) => METHODS.includes(method))
       .map(([method, operation]) => ({ path, method, operation: operation as Record<string, any> })),
   );
+
+/** Keywords that only annotate a schema: two shapes that differ in these alone are the same shape. */
+const ANNOTATIONS = new Set(['$id', 'title', 'description', 'examples', 'example', 'default']);
+
+/** A schema without its annotations, at every depth, with object keys sorted: what "the same shape" compares. */
+export function shapeOf(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(shapeOf);
+  if (!node || typeof node !== 'object') return node;
+  const entries = Object.entries(node).filter(([key]) => !ANNOTATIONS.has(key) && !key.startsWith('x-'));
+  return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)).map(([key, value]) => [key, key === 'properties' ? propertiesShape(value) : shapeOf(value)]));
+}
+
+/** `properties` maps names to schemas: a property named `description` is a property, not an annotation. */
+const propertiesShape = (properties: unknown): unknown =>
+  properties && typeof properties === 'object'
+    ? Object.fromEntries(Object.entries(properties).sort(([a], [b]) => a.localeCompare(b)).map(([name, schema]) => [name, shapeOf(schema)]))
+    : properties;
+
+const pointerPart = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Every schema of the paths' request bodies and responses, with its JSON pointer, and every schema nested in it. */
+function schemasIn(node: unknown, pointer: string, found: Array<[string, unknown]>): void {
+  if (!node || typeof node !== 'object') return;
+  found.push([pointer, node]);
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      for (const [name, schema] of Object.entries(value)) schemasIn(schema, `${pointer}/properties/${pointerPart(name)}`, found);
+    } else if (['items', 'additionalProperties', 'not'].includes(key)) schemasIn(value, `${pointer}/${key}`, found);
+    else if (['allOf', 'anyOf', 'oneOf', 'prefixItems'].includes(key) && Array.isArray(value)) value.forEach((item, i) => schemasIn(item, `${pointer}/${key}/${i}`, found));
+  }
+}
+
+/**
+ * Where a request or response schema of the document inlines the shape of a named component (instead of a $ref to
+ * it), as `<pointer> inlines <Name>`; also a component that inlines another one. Shapes are compared with every $ref
+ * resolved and annotations left out, so a copy that is partly inlined is found too. Empty when every shape is named once.
+ */
+export function inlinedComponents(doc: OpenApiDocument): string[] {
+  const components = Object.entries((doc['components']?.schemas ?? {}) as Record<string, unknown>).map(
+    ([name, schema]) => [name, JSON.stringify(shapeOf(dereference(doc, schema)))] as const,
+  );
+  const found: Array<[string, unknown]> = [];
+  for (const { path, method, operation } of operationsOf(doc)) {
+    const at = `#/paths/${pointerPart(path)}/${method}`;
+    for (const [type, media] of Object.entries((operation['requestBody']?.content ?? {}) as Record<string, { schema?: unknown }>)) {
+      schemasIn(media.schema, `${at}/requestBody/content/${pointerPart(type)}/schema`, found);
+    }
+    for (const [status, response] of Object.entries((operation['responses'] ?? {}) as Record<string, { content?: Record<string, { schema?: unknown }> }>)) {
+      for (const [type, media] of Object.entries(response.content ?? {})) schemasIn(media.schema, `${at}/responses/${status}/content/${pointerPart(type)}/schema`, found);
+    }
+  }
+  for (const [name, schema] of Object.entries((doc['components']?.schemas ?? {}) as Record<string, unknown>)) {
+    const nested: Array<[string, unknown]> = [];
+    schemasIn(schema, `#/components/schemas/${pointerPart(name)}`, nested);
+    found.push(...nested.slice(1));
+  }
+  return found.flatMap(([pointer, schema]) => {
+    if (typeof (schema as { $ref?: unknown }).$ref === 'string') return [];
+    const shape = JSON.stringify(shapeOf(dereference(doc, schema)));
+    return components.filter(([, component]) => component === shape).map(([name]) => `${pointer} inlines ${name}`);
+  });
+}

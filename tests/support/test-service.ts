@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { type RunningService, type StartOptions, startService } from '../../src/main.js';
+import './observed-statuses.js';
 
 /** argon2 itself, with parameters cheap enough for a test suite; the defaults are exercised separately. */
 export const FAST_ARGON2 = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', ARGON2_PARALLELISM: '1' };

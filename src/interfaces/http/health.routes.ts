@@ -3,7 +3,7 @@ import { ServiceUnavailable } from '../../application/errors.js';
 import type { StoreHealth } from '../../application/ports/store-health.port.js';
 import { HttpError, sendError } from './shared/error-mapper.js';
 import { errorResponses } from './shared/openapi-schemas.js';
-import { OPERATIONS_ROUTE_CONFIG } from './route-config.js';
+import { ALWAYS_POSSIBLE_ERRORS, OPERATIONS_ROUTE_CONFIG } from './route-config.js';
 import type { ShutdownState } from './shutdown-state.js';
 
 export interface HealthDependencies {
@@ -29,12 +29,17 @@ const withinTimeout = (check: Promise<void>, ms: number): Promise<boolean> => {
   return Promise.race([check.then(() => true, () => false), timeout]).finally(() => clearTimeout(timer));
 };
 
-const liveSchema: FastifySchema = { operationId: 'getLiveness', summary: 'Liveness probe', tags: ['operations'], response: { 200: status('live') } };
+const liveSchema: FastifySchema = {
+  operationId: 'getLiveness',
+  summary: 'Liveness probe',
+  tags: ['operations'],
+  response: { 200: status('live'), ...errorResponses(...ALWAYS_POSSIBLE_ERRORS) },
+};
 const readySchema: FastifySchema = {
   operationId: 'getReadiness',
   summary: 'Readiness probe: the store is reachable and writable, and the service is not shutting down',
   tags: ['operations'],
-  response: { 200: status('ready'), ...errorResponses('STORE_UNAVAILABLE', 'SHUTTING_DOWN') },
+  response: { 200: status('ready'), ...errorResponses('STORE_UNAVAILABLE', ...ALWAYS_POSSIBLE_ERRORS) },
 };
 
 /** Why the service is not ready, as the error it answers with; null when it is ready. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { OPERATIONS_ROUTE_CONFIG } from './route-config.js';
+import { ALWAYS_POSSIBLE_ERRORS, OPERATIONS_ROUTE_CONFIG } from './route-config.js';
+import { errorResponses } from './shared/openapi-schemas.js';
 
 /** A metrics registry rendered in a text exposition format (Prometheus). */
 export interface MetricsExposition {
@@ -21,6 +22,7 @@ export function metricsRoutes(exposition: MetricsExposition) {
           tags: ['operations'],
           response: {
             200: { description: 'Every metric, in the Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
+            ...errorResponses(...ALWAYS_POSSIBLE_ERRORS),
           },
         },
       },

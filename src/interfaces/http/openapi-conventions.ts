@@ -1,7 +1,13 @@
-import { RATE_LIMITED_PREFIX } from './shared/operation.js';
+import { type AnyOperation, RATE_LIMITED_PREFIX } from './shared/operation.js';
 import type { JsonSchema } from './shared/yup-json-schema.js';
 
-type Operation = { security?: unknown; responses?: Record<string, { headers?: Record<string, unknown> }> };
+type RequestBody = { required?: boolean; description?: string; content?: Record<string, { examples?: unknown }> };
+type Operation = {
+  operationId?: string;
+  security?: unknown;
+  requestBody?: RequestBody;
+  responses?: Record<string, { headers?: Record<string, unknown> }>;
+};
 type Document = { paths?: Record<string, Record<string, unknown> | undefined> };
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace']);
@@ -19,16 +25,33 @@ const RATE_LIMIT: Readonly<Record<string, JsonSchema>> = {
 };
 
 /**
+ * The request body as declared, on the document's requestBody: its description and named examples (the generator
+ * drops both beside a `$ref` schema), and `required` only when the body may not be left out (generated clients
+ * then let a caller sign out without inventing `{}`).
+ */
+function documentBody(requestBody: RequestBody, declared: AnyOperation['body']): void {
+  if (!declared) return;
+  if (declared.optional === true) delete requestBody.required;
+  else requestBody.required = true;
+  if (declared.description !== undefined) requestBody.description = declared.description;
+  const media = requestBody.content?.['application/json'];
+  if (media && declared.examples !== undefined) media.examples = declared.examples;
+}
+
+/**
  * What every operation shares, applied to the generated document so that no route can forget it: the headers that
  * hooks put on every answer (X-Request-Id everywhere, the rate-limit headers under /auth/), and `security: []` on
- * every operation that does not require a bearer token (public, stated explicitly).
+ * every operation that does not require a bearer token (public, stated explicitly); and each declared request body's
+ * description, examples and whether it is required.
  */
-export function applyConventions<T extends Document>(document: T): T {
+export function applyConventions<T extends Document>(document: T, operations: readonly AnyOperation[] = []): T {
+  const declared = new Map(operations.map((operation) => [operation.operationId, operation]));
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, value] of Object.entries(item ?? {})) {
       if (!METHODS.has(method)) continue;
       const operation = value as Operation;
       operation.security ??= [];
+      if (operation.requestBody) documentBody(operation.requestBody, declared.get(operation.operationId ?? '')?.body);
       const shared = path.startsWith(RATE_LIMITED_PREFIX) ? { 'x-request-id': REQUEST_ID, ...RATE_LIMIT } : { 'x-request-id': REQUEST_ID };
       for (const response of Object.values(operation.responses ?? {})) response.headers = { ...shared, ...response.headers };
     }

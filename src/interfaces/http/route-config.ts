@@ -9,3 +9,9 @@ declare module 'fastify' {
 
 /** Route config for probes and scrapes: logged at debug, and exempt from any per-IP rate limit. */
 export const OPERATIONS_ROUTE_CONFIG = { quietLog: true, rateLimit: false } as const;
+
+/**
+ * What every operator route can answer besides its own outcome, to be documented with it: SHUTTING_DOWN once the
+ * server stops (server.ts answers it before routing) and INTERNAL when something unexpected fails.
+ */
+export const ALWAYS_POSSIBLE_ERRORS = ['INTERNAL', 'SHUTTING_DOWN'] as const;

@@ -1,7 +1,22 @@
-import { activityEntry, activityResource } from '../shared/activity-resource.js';
-import { USER_REF } from '../shared/openapi-schemas.js';
+import { activityResource } from '../shared/activity-resource.js';
+import { USER_REF, componentRef, namedSchema } from '../shared/openapi-schemas.js';
 import { defineOperation } from '../shared/operation.js';
-import { sessionResource, sessionSchema } from '../shared/session-resource.js';
+import { sessionResource } from '../shared/session-resource.js';
+
+/** `data` of the export: a named component (the generated client's type of the whole export). */
+export const ACCOUNT_EXPORT = namedSchema('AccountExport', {
+  description: 'Everything the service shows about an account.',
+  type: 'object',
+  required: ['exportedAt', 'user', 'sessions', 'activity', 'activityTruncated'],
+  additionalProperties: false,
+  properties: {
+    exportedAt: { type: 'string', format: 'date-time' },
+    user: { $ref: USER_REF },
+    sessions: { type: 'array', items: componentRef('Session') },
+    activity: { type: 'array', items: componentRef('ActivityEvent') },
+    activityTruncated: { type: 'boolean', description: 'True when older activity exists beyond the entries included' },
+  },
+});
 
 export const exportAccount = defineOperation({
   method: 'GET',
@@ -15,19 +30,9 @@ export const exportAccount = defineOperation({
     status: 200,
     message: 'Account exported successfully',
     description: 'The account, its live sessions and its retained activity (newest first, at most 1000 entries)',
-    data: {
-      type: 'object',
-      required: ['exportedAt', 'user', 'sessions', 'activity', 'activityTruncated'],
-      additionalProperties: false,
-      properties: {
-        exportedAt: { type: 'string', format: 'date-time' },
-        user: { $ref: USER_REF },
-        sessions: { type: 'array', items: sessionSchema },
-        activity: { type: 'array', items: activityEntry },
-        activityTruncated: { type: 'boolean', description: 'True when older activity exists beyond the entries included' },
-      },
-    },
+    data: componentRef('AccountExport'),
   },
+  schemas: [ACCOUNT_EXPORT],
   errors: ['STORE_UNAVAILABLE'],
   run: async ({ principal }, { exportAccount }) => {
     const exported = await exportAccount.execute({ userId: principal.userId });

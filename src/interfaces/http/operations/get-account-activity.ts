@@ -1,5 +1,6 @@
 import { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from '../../../application/registry.js';
-import { activityEntry, activityResource } from '../shared/activity-resource.js';
+import { activityResource } from '../shared/activity-resource.js';
+import { componentRef } from '../shared/openapi-schemas.js';
 import { defineOperation } from '../shared/operation.js';
 import { pageQuerySchema, parsePageQuery } from '../shared/page-query.js';
 
@@ -16,12 +17,7 @@ export const getAccountActivity = defineOperation({
     status: 200,
     message: 'Account activity retrieved successfully',
     description: 'One page of activity; nextCursor is null on the last page',
-    data: {
-      type: 'object',
-      required: ['events', 'nextCursor'],
-      additionalProperties: false,
-      properties: { events: { type: 'array', items: activityEntry }, nextCursor: { type: ['string', 'null'] } },
-    },
+    data: componentRef('ActivityPage'),
   },
   errors: ['INVALID_INPUT', 'INVALID_CURSOR', 'STORE_UNAVAILABLE'],
   run: async ({ principal, query }, { getAccountActivity }) => {

@@ -1,7 +1,8 @@
 import { SESSIONS_PAGE_DEFAULT, SESSIONS_PAGE_MAX } from '../../../application/registry.js';
+import { componentRef } from '../shared/openapi-schemas.js';
 import { defineOperation } from '../shared/operation.js';
 import { pageQuerySchema, parsePageQuery } from '../shared/page-query.js';
-import { sessionEntry, sessionResource } from '../shared/session-resource.js';
+import { sessionResource } from '../shared/session-resource.js';
 
 export const listSessions = defineOperation({
   method: 'GET',
@@ -16,12 +17,7 @@ export const listSessions = defineOperation({
     status: 200,
     message: 'Sessions retrieved successfully',
     description: 'One page of live sessions, the caller\'s marked current; nextCursor is null on the last page',
-    data: {
-      type: 'object',
-      required: ['sessions', 'nextCursor'],
-      additionalProperties: false,
-      properties: { sessions: { type: 'array', items: sessionEntry }, nextCursor: { type: ['string', 'null'] } },
-    },
+    data: componentRef('SessionPage'),
   },
   errors: ['INVALID_INPUT', 'INVALID_CURSOR', 'STORE_UNAVAILABLE'],
   run: async ({ principal, query }, { listSessions }) => {

@@ -1,10 +1,25 @@
+import { activityEntry } from './activity-resource.js';
 import { ERROR_TABLE, type ErrorCode, type ErrorHeader, type ErrorRow } from './error-table.js';
+import { sessionEntry, sessionSchema } from './session-resource.js';
 import type { JsonSchema } from './yup-json-schema.js';
+
+/**
+ * A reference to a named component (`components.schemas.<name>` in the document). Fastify resolves `Name#` against
+ * the schemas added with addSchema, and the generator writes it as `#/components/schemas/Name`: one named type per
+ * shape in generated clients instead of one anonymous type per operation.
+ */
+export const componentRef = (name: string): JsonSchema => ({ $ref: `${name}#` });
+
+/** A named component: the schema with its `$id` (the component's name) and `title`. */
+export const namedSchema = (name: string, schema: JsonSchema): JsonSchema => ({ $id: name, title: name, ...schema });
 
 export const ERROR_ENVELOPE_REF = 'ErrorEnvelope#';
 export const USER_REF = 'User#';
 
 const fieldIssue: JsonSchema = {
+  $id: 'FieldIssue',
+  title: 'FieldIssue',
+  description: 'One offending input field of an error answer.',
   type: 'object',
   required: ['field', 'message'],
   additionalProperties: false,
@@ -14,7 +29,7 @@ const fieldIssue: JsonSchema = {
   },
 };
 
-/** Shared components: the one error envelope and the user resource. */
+/** Shared components: the one error envelope, its field issue and the user resource (the rest: RESOURCE_SCHEMAS). */
 export const SHARED_SCHEMAS: readonly JsonSchema[] = [
   {
     $id: 'ErrorEnvelope',
@@ -23,8 +38,9 @@ export const SHARED_SCHEMAS: readonly JsonSchema[] = [
     type: 'object',
     required: ['message', 'errors'],
     additionalProperties: false,
-    properties: { message: { type: 'string' }, errors: { type: 'array', items: fieldIssue } },
+    properties: { message: { type: 'string' }, errors: { type: 'array', items: componentRef('FieldIssue') } },
   },
+  fieldIssue,
   {
     $id: 'User',
     title: 'User',
@@ -73,27 +89,55 @@ export const SECURITY_SCHEMES = {
   [BEARER_SCHEME_NAME]: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT', description: 'The ES256 access token from sign-up or sign-in' },
 };
 
+const nextCursor: JsonSchema = { type: ['string', 'null'], description: 'The cursor of the next page; null on the last page' };
 
-/** `data` of every answer that signs a session in: the user, an access token, a refresh token and its lifetime. */
-export const sessionTokensData: JsonSchema = {
-  type: 'object',
-  required: ['user', 'accesstoken', 'refreshtoken', 'expiresin'],
-  additionalProperties: false,
-  properties: {
-    user: { $ref: USER_REF },
-    accesstoken: { type: 'string', description: 'ES256 JWT; send as Authorization: Bearer <accesstoken>' },
-    refreshtoken: { type: 'string', description: 'Opaque; POST it to /auth/refresh for new tokens. Rotated on every refresh' },
-    expiresin: { type: 'integer', minimum: 1, description: 'Lifetime of the access token, in seconds' },
-  },
-};
+/**
+ * The resources and `data` payloads clients handle, each a named component so that every operation answering one
+ * refers to the same schema (a generated client gets one `AuthResult`, not one per operation).
+ */
+export const RESOURCE_SCHEMAS: readonly JsonSchema[] = [
+  namedSchema('AuthResult', {
+    description: '`data` of every answer that signs a session in: the user, an access token, a refresh token and its lifetime.',
+    type: 'object',
+    required: ['user', 'accesstoken', 'refreshtoken', 'expiresin'],
+    additionalProperties: false,
+    properties: {
+      user: { $ref: USER_REF },
+      accesstoken: { type: 'string', description: 'ES256 JWT; send as Authorization: Bearer <accesstoken>' },
+      refreshtoken: { type: 'string', description: 'Opaque; POST it to /auth/refresh for new tokens. Rotated on every refresh' },
+      expiresin: { type: 'integer', minimum: 1, description: 'Lifetime of the access token, in seconds' },
+    },
+  }),
+  namedSchema('UserResult', {
+    description: '`data` of an answer that carries the account.',
+    type: 'object',
+    required: ['user'],
+    additionalProperties: false,
+    properties: { user: { $ref: USER_REF } },
+  }),
+  namedSchema('Accepted', { description: '`data` of an accepted request (202): empty.', type: 'object', additionalProperties: false }),
+  namedSchema('Session', { description: 'A signed-in device.', ...sessionSchema }),
+  namedSchema('SessionEntry', { description: 'A signed-in device in the list of devices, the caller\'s own marked current.', ...sessionEntry }),
+  namedSchema('SessionPage', {
+    description: 'One page of live sessions, newest first.',
+    type: 'object',
+    required: ['sessions', 'nextCursor'],
+    additionalProperties: false,
+    properties: { sessions: { type: 'array', items: componentRef('SessionEntry') }, nextCursor },
+  }),
+  namedSchema('ActivityEvent', { description: 'One entry of the account\'s security activity.', ...activityEntry }),
+  namedSchema('ActivityPage', {
+    description: 'One page of security activity, newest first.',
+    type: 'object',
+    required: ['events', 'nextCursor'],
+    additionalProperties: false,
+    properties: { events: { type: 'array', items: componentRef('ActivityEvent') }, nextCursor },
+  }),
+];
 
+/** `data` of every answer that signs a session in. */
+export const sessionTokensData: JsonSchema = componentRef('AuthResult');
 /** `data` of an answer that carries the account: `{ user }`. */
-export const userData: JsonSchema = {
-  type: 'object',
-  required: ['user'],
-  additionalProperties: false,
-  properties: { user: { $ref: USER_REF } },
-};
-
+export const userData: JsonSchema = componentRef('UserResult');
 /** `data` of an accepted request (202): empty. */
-export const emptyData: JsonSchema = { type: 'object', additionalProperties: false };
+export const emptyData: JsonSchema = componentRef('Accepted');

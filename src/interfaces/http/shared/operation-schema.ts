@@ -1,5 +1,5 @@
 import type { FastifySchema } from 'fastify';
-import { BEARER_SECURITY, errorResponses } from './openapi-schemas.js';
+import { BEARER_SECURITY, componentRef, errorResponses, namedSchema } from './openapi-schemas.js';
 import { type AnyOperation, type Success, impliedErrors } from './operation.js';
 import { type JsonSchema, yupToJsonSchema } from './yup-json-schema.js';
 
@@ -19,26 +19,53 @@ const NO_STORE_HEADERS: JsonSchema = {
   pragma: { type: 'string', const: 'no-cache', description: 'For HTTP/1.0 caches' },
 };
 
-const successResponse = (success: Success): JsonSchema => {
+const pascal = (operationId: string): string => `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}`;
+
+/** The component name of an operation's success envelope (`SignUpResponse`), or null when it answers no envelope. */
+const envelopeName = (operation: AnyOperation): string | null =>
+  operation.success.status === 204 || 'envelope' in operation.success ? null : `${pascal(operation.operationId)}Response`;
+
+/** The component name of an operation's request body (`SignUpRequest`), or null when it reads none. */
+const requestName = (operation: AnyOperation): string | null => (operation.body ? `${pascal(operation.operationId)}Request` : null);
+
+const successResponse = (operation: AnyOperation): JsonSchema => {
+  const { success } = operation;
   if (success.status === 204) return { description: success.description, type: 'null' };
   if ('envelope' in success) {
     return { description: success.description, headers: { 'cache-control': { type: 'string', const: success.cacheControl } }, ...success.body };
   }
-  return {
-    description: success.description,
-    headers: NO_STORE_HEADERS,
-    type: 'object',
-    required: ['message', 'data'],
-    additionalProperties: false,
-    properties: { message: { type: 'string', const: success.message }, data: success.data },
-  };
+  return { description: success.description, headers: NO_STORE_HEADERS, ...componentRef(envelopeName(operation) ?? '') };
 };
+
+const envelopeSchema = (success: Extract<Success, { message: string }>): JsonSchema => ({
+  type: 'object',
+  required: ['message', 'data'],
+  additionalProperties: false,
+  properties: { message: { type: 'string', const: success.message }, data: success.data },
+});
 
 const bodySchema = (body: NonNullable<AnyOperation['body']>): JsonSchema => ({
   ...yupToJsonSchema(body.schema, (body.docs ?? {}) as Readonly<Record<string, JsonSchema>>),
   ...(body.description === undefined ? {} : { description: body.description }),
-  ...(body.examples === undefined ? {} : { 'x-examples': body.examples }),
 });
+
+/**
+ * The named components the operations' entries refer to: each request body (`<OperationId>Request`), each success
+ * envelope (`<OperationId>Response`: its message is the operation's own) and the components an operation declares.
+ * Registered as shared schemas before the routes, so that the document lists each shape once, by name.
+ */
+export function operationComponents(operations: readonly AnyOperation[]): JsonSchema[] {
+  return operations.flatMap((operation) => {
+    const request = requestName(operation);
+    const envelope = envelopeName(operation);
+    const { success, body } = operation;
+    return [
+      ...(request !== null && body ? [namedSchema(request, bodySchema(body))] : []),
+      ...(envelope !== null && 'message' in success ? [namedSchema(envelope, envelopeSchema(success))] : []),
+      ...(operation.schemas ?? []),
+    ];
+  });
+}
 
 /**
  * The OpenAPI entry of a declared operation: its request shapes, its success answer, and one response per error
@@ -53,11 +80,11 @@ export function operationSchema(operation: AnyOperation): FastifySchema {
     tags: [operation.tag],
     ...(operation.auth === 'bearer' ? { security: BEARER_SECURITY } : {}),
     headers: REQUEST_ID_HEADERS,
-    ...(operation.body ? { body: bodySchema(operation.body) } : {}),
+    ...(operation.body ? { body: componentRef(requestName(operation) ?? '') } : {}),
     ...(operation.params ? { params: operation.params } : {}),
     ...(operation.query ? { querystring: operation.query } : {}),
     response: {
-      [operation.success.status]: successResponse(operation.success),
+      [operation.success.status]: successResponse(operation),
       ...errorResponses(...impliedErrors(operation), ...operation.errors),
     },
   };

@@ -71,6 +71,8 @@ export interface Operation<B extends object = object, A extends Auth = Auth> {
   /** 'reset': the stricter per-client limit on password-reset routes, on top of the one on every /auth route. */
   readonly rateLimit?: 'reset';
   readonly success: Success;
+  /** Named components (namedSchema) this operation's schemas refer to by componentRef, beyond the shared ones. */
+  readonly schemas?: readonly JsonSchema[];
   /** The codes `run` can end in, besides those registerOperation implies (see impliedErrors). Checked by the compiler. */
   readonly errors: readonly ErrorCode[];
   run(input: OperationInput<B, A>, useCases: UseCases): Promise<unknown>;
@@ -83,10 +85,17 @@ export const defineOperation = <B extends object = Record<string, never>, A exte
 /** Routes under this prefix run inside the per-client rate limit, which adds its headers to every answer. */
 export const RATE_LIMITED_PREFIX = '/auth/';
 
+/**
+ * Whether the framework reads a body sent with this operation: one it declares, and any sent with a DELETE (Fastify
+ * parses DELETE bodies, so a malformed, oversized or non-JSON one is refused before the handler; GET bodies are not read).
+ */
+const readsBody = (operation: AnyOperation): boolean => operation.body !== undefined || operation.method === 'DELETE';
+
 /** The error codes every operation of this shape can answer whatever its use case does: the transport's. */
 export function impliedErrors(operation: AnyOperation): ErrorCode[] {
   return [
-    ...(operation.body ? (['INVALID_INPUT', 'MALFORMED_BODY', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT'] as const) : []),
+    ...(operation.body ? (['INVALID_INPUT'] as const) : []),
+    ...(readsBody(operation) ? (['MALFORMED_BODY', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT'] as const) : []),
     ...(operation.auth === 'bearer' ? (['MISSING_TOKEN', 'INVALID_TOKEN'] as const) : []),
     ...(operation.auth === 'bearer' && operation.allowsUnverified !== true ? (['EMAIL_NOT_VERIFIED'] as const) : []),
     ...(operation.hashes ? (['OVERLOADED'] as const) : []),
