@@ -133,34 +133,24 @@ export function endAllSessions(user: User, reason: SessionsEndedReason, at: Date
   return keep ? [keep] : [];
 }
 
-/** The most sessions ended in one write; more are ended in several writes of this many (one, with the cap). */
-export const REVOCATION_BATCH = 500;
-
 /**
- * Ends each of the given sessions for `reason` (SessionRevoked each), in one store write per REVOCATION_BATCH
- * sessions (`saveMany`, a compare-and-swap of them all), not one per session. A concurrent change of one of them (a
- * refresh) makes the write fail: the batch is reloaded and revoked again, so no revocation is lost (sessions that
- * keep changing under it make it throw ServiceUnavailable rather than give up silently). Already ended ones, and ids
- * no longer stored, are skipped; nothing is written when none is left.
+ * Ends one session for `reason` (SessionRevoked) by compare-and-swap. A concurrent change of it (a refresh) makes the
+ * write fail: it is reloaded and revoked again, so no revocation is lost (a session that keeps changing under it makes
+ * it throw ServiceUnavailable rather than give up silently). A session already ended, or no longer stored, is left
+ * as it is: nothing is written. Every session at once is `endAllSessions`, one write of the account.
  */
-export async function revokeSessions(
+export async function revokeSession(
   deps: Pick<Ports, 'sessions' | 'clock' | 'ids'>,
-  sessions: readonly Session[],
+  session: Session,
   reason: RevocationReason,
   metadata: RequestMetadata,
 ): Promise<void> {
-  for (let start = 0; start < sessions.length; start += REVOCATION_BATCH) {
-    let batch: readonly (Session | null)[] = sessions.slice(start, start + REVOCATION_BATCH);
-    const batchIds = batch.flatMap((session) => (session ? [session.id] : []));
-    await untilCommitted(async () => {
-      const ending = batch.filter((session): session is Session => session !== null && !session.revoked);
-      if (ending.length === 0) return;
-      const at = deps.clock.now();
-      for (const session of ending) session.revoke(reason, at);
-      const events = recordEvents(ending.flatMap((session) => session.pullEvents()), deps.ids, metadata);
-      if (await deps.sessions.saveMany(ending, events)) return;
-      batch = await Promise.all(batchIds.map((id) => deps.sessions.findById(id)));
-      return CHANGED;
-    });
-  }
+  let current: Session | null = session;
+  await untilCommitted(async () => {
+    if (current === null || current.revoked) return;
+    current.revoke(reason, deps.clock.now());
+    if (await deps.sessions.save(current, recordEvents(current.pullEvents(), deps.ids, metadata))) return;
+    current = await deps.sessions.findById(session.id);
+    return CHANGED;
+  });
 }

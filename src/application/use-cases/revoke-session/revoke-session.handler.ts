@@ -1,7 +1,7 @@
 import { SessionNotFound } from '../../errors.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
-import { revokeSessions } from '../../policies/sessions.js';
+import { revokeSession } from '../../policies/sessions.js';
 import type { Principal } from '../../shared/principal.js';
 
 export interface RevokeSessionCommand {
@@ -18,6 +18,6 @@ export class RevokeSessionHandler {
   async execute(command: RevokeSessionCommand): Promise<void> {
     const [session, user] = await Promise.all([this.deps.sessions.findById(command.sessionId), this.deps.users.findById(command.principal.userId)]);
     if (!session || !user || session.userId !== user.id || !session.isLive(this.deps.clock.now(), user.sessionEpoch)) throw new SessionNotFound();
-    await revokeSessions(this.deps, [session], 'revoked', command.metadata);
+    await revokeSession(this.deps, session, 'revoked', command.metadata);
   }
 }

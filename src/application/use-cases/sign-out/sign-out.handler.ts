@@ -1,7 +1,7 @@
 import { InvalidInput } from '../../../domain/domain-error.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
-import { endAllSessions, revokeSessions } from '../../policies/sessions.js';
+import { endAllSessions, revokeSession } from '../../policies/sessions.js';
 import { recordEvents } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 import type { Principal } from '../../shared/principal.js';
@@ -37,7 +37,7 @@ export class SignOutHandler {
     const { users, sessions, clock, ids } = this.deps;
     if (scope === 'local') {
       const session = await sessions.findById(sessionId);
-      await revokeSessions(this.deps, session ? [session] : [], 'sign_out', command.metadata);
+      if (session) await revokeSession(this.deps, session, 'sign_out', command.metadata);
       return;
     }
     await untilCommitted(async () => {
