@@ -3,10 +3,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { withSources } from './docs-csp.js';
 import { applyConventions } from './openapi-conventions.js';
-import { OPERATIONS } from './operations/index.js';
-import { RESOURCE_SCHEMAS, SECURITY_SCHEMES, SHARED_SCHEMAS } from './shared/openapi-schemas.js';
+import { RESOURCE_SCHEMAS } from './resource-schemas.js';
+import { SECURITY_SCHEMES, SHARED_SCHEMAS } from './shared/openapi-schemas.js';
 import { operationComponents } from './shared/operation-schema.js';
-import { TAGS } from './shared/operation.js';
+import { type AnyOperation, TAGS } from './shared/operation.js';
 
 const INFO = {
   title: 'Account service',
@@ -24,8 +24,8 @@ export interface OpenApiOptions {
  * Registers the named components (shared, resources, and each operation's request body and success envelope), the OpenAPI 3.1 generator and Swagger UI at /docs (the document at /docs/json).
  * The UI runs under helmet's policy, plus the hashes of any inline script swagger-ui publishes, on /docs only.
  */
-export function registerOpenApi(app: FastifyInstance, options: OpenApiOptions = {}): void {
-  for (const schema of [...SHARED_SCHEMAS, ...RESOURCE_SCHEMAS, ...operationComponents(OPERATIONS)]) app.addSchema(schema);
+export function registerOpenApi(app: FastifyInstance, operations: readonly AnyOperation[], options: OpenApiOptions = {}): void {
+  for (const schema of [...SHARED_SCHEMAS, ...RESOURCE_SCHEMAS, ...operationComponents(operations)]) app.addSchema(schema);
   const server = options.publicUrl === undefined ? { url: '/', description: 'The host serving this document' } : { url: options.publicUrl };
   void app.register(swagger, {
     openapi: {
@@ -35,7 +35,7 @@ export function registerOpenApi(app: FastifyInstance, options: OpenApiOptions = 
       tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
       components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transformObject: (document) => applyConventions('openapiObject' in document ? document.openapiObject : document.swaggerObject, OPERATIONS),
+    transformObject: (document) => applyConventions('openapiObject' in document ? document.openapiObject : document.swaggerObject, operations),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
   });
   void app.register(swaggerUi, {

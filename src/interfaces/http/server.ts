@@ -158,7 +158,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   app.setNotFoundHandler(async (_request, reply) => sendError(reply, new HttpError('NOT_FOUND')));
 
   const { useCases } = options;
-  registerOpenApi(app, options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl });
+  registerOpenApi(app, OPERATIONS, options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl });
   registerOperations(app, { ...options.operations, storeHealth: useCases.storeHealth, shutdown, observed: observedRoutes(OPERATIONS) });
   const registerOptions = { resetRateLimit: options.rateLimit.reset ?? DEFAULT_RESET_RATE_LIMIT };
   void app.register(async (auth) => {

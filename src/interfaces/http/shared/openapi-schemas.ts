@@ -1,6 +1,4 @@
-import { activityEntry } from './activity-resource.js';
 import { ERROR_TABLE, type ErrorCode, type ErrorHeader, type ErrorRow } from './error-table.js';
-import { sessionEntry, sessionSchema } from './session-resource.js';
 import type { JsonSchema } from './yup-json-schema.js';
 
 /**
@@ -29,7 +27,7 @@ const fieldIssue: JsonSchema = {
   },
 };
 
-/** Shared components: the one error envelope, its field issue and the user resource (the rest: RESOURCE_SCHEMAS). */
+/** Shared components: the one error envelope, its field issue and the user resource (the rest: RESOURCE_SCHEMAS in resource-schemas.ts). */
 export const SHARED_SCHEMAS: readonly JsonSchema[] = [
   {
     $id: 'ErrorEnvelope',
@@ -88,52 +86,6 @@ export const BEARER_SECURITY = [{ [BEARER_SCHEME_NAME]: [] }];
 export const SECURITY_SCHEMES = {
   [BEARER_SCHEME_NAME]: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT', description: 'The ES256 access token from sign-up or sign-in' },
 };
-
-const nextCursor: JsonSchema = { type: ['string', 'null'], description: 'The cursor of the next page; null on the last page' };
-
-/**
- * The resources and `data` payloads clients handle, each a named component so that every operation answering one
- * refers to the same schema (a generated client gets one `AuthResult`, not one per operation).
- */
-export const RESOURCE_SCHEMAS: readonly JsonSchema[] = [
-  namedSchema('AuthResult', {
-    description: '`data` of every answer that signs a session in: the user, an access token, a refresh token and its lifetime.',
-    type: 'object',
-    required: ['user', 'accesstoken', 'refreshtoken', 'expiresin'],
-    additionalProperties: false,
-    properties: {
-      user: { $ref: USER_REF },
-      accesstoken: { type: 'string', description: 'ES256 JWT; send as Authorization: Bearer <accesstoken>' },
-      refreshtoken: { type: 'string', description: 'Opaque; POST it to /auth/refresh for new tokens. Rotated on every refresh' },
-      expiresin: { type: 'integer', minimum: 1, description: 'Lifetime of the access token, in seconds' },
-    },
-  }),
-  namedSchema('UserResult', {
-    description: '`data` of an answer that carries the account.',
-    type: 'object',
-    required: ['user'],
-    additionalProperties: false,
-    properties: { user: { $ref: USER_REF } },
-  }),
-  namedSchema('Accepted', { description: '`data` of an accepted request (202): empty.', type: 'object', additionalProperties: false }),
-  namedSchema('Session', { description: 'A signed-in device.', ...sessionSchema }),
-  namedSchema('SessionEntry', { description: 'A signed-in device in the list of devices, the caller\'s own marked current.', ...sessionEntry }),
-  namedSchema('SessionPage', {
-    description: 'One page of live sessions, newest first.',
-    type: 'object',
-    required: ['sessions', 'nextCursor'],
-    additionalProperties: false,
-    properties: { sessions: { type: 'array', items: componentRef('SessionEntry') }, nextCursor },
-  }),
-  namedSchema('ActivityEvent', { description: 'One entry of the account\'s security activity.', ...activityEntry }),
-  namedSchema('ActivityPage', {
-    description: 'One page of security activity, newest first.',
-    type: 'object',
-    required: ['events', 'nextCursor'],
-    additionalProperties: false,
-    properties: { events: { type: 'array', items: componentRef('ActivityEvent') }, nextCursor },
-  }),
-];
 
 /** `data` of every answer that signs a session in. */
 export const sessionTokensData: JsonSchema = componentRef('AuthResult');
