@@ -28,10 +28,12 @@ export interface SessionReadModel {
   /** The user's live sessions (not revoked, not past a deadline at `now`), newest first; [] when none. Read-only. */
   live(userId: string, now: Date): Promise<SessionView[]>;
   /**
-   * Whether the session with this id belongs to this user and is live at `now` (not revoked, not past a deadline);
-   * false for an unknown id. Read-only and idempotent; never throws for an unknown id.
+   * When the session with this id belongs to this user and is live at `now` (not revoked, not past a deadline, of the
+   * account's current session epoch): what a bearer request needs of the account, read with it (so authentication
+   * reads the account once); null otherwise, and for an unknown id. Read-only and idempotent; never throws for an
+   * unknown id.
    */
-  isLive(sessionId: string, userId: string, now: Date): Promise<boolean>;
+  liveSessionAccount(sessionId: string, userId: string, now: Date): Promise<{ readonly emailVerified: boolean } | null>;
 }
 
 export const SESSION_READ_MODEL = token<SessionReadModel>('SessionReadModel');

@@ -20,9 +20,10 @@ export class RepositorySessionReadModel implements SessionReadModel {
     private readonly users: UserRepository,
   ) {}
 
-  async isLive(sessionId: string, userId: string, now: Date): Promise<boolean> {
+  async liveSessionAccount(sessionId: string, userId: string, now: Date): Promise<{ readonly emailVerified: boolean } | null> {
     const [session, user] = await Promise.all([this.sessions.findById(sessionId), this.users.findById(userId)]);
-    return session !== null && user !== null && session.userId === userId && session.isLive(now, user.sessionEpoch);
+    const live = session !== null && user !== null && session.userId === userId && session.isLive(now, user.sessionEpoch);
+    return live ? { emailVerified: user.emailVerified } : null;
   }
 
   async page(userId: string, now: Date, page: PageRequest): Promise<SessionViewPage> {

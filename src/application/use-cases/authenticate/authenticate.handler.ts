@@ -15,7 +15,7 @@ export interface AuthenticateQuery {
  */
 export class AuthenticateHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'verifier' | 'sessionViews' | 'userViews' | 'clock'>,
+    private readonly deps: Pick<Ports, 'verifier' | 'sessionViews' | 'clock'>,
     private readonly requireVerifiedEmail = false,
   ) {}
 
@@ -26,12 +26,9 @@ export class AuthenticateHandler {
   async execute(query: AuthenticateQuery): Promise<Principal> {
     const { userId, sessionId } = await this.deps.verifier.verify(query.accessToken);
     if (sessionId === null) throw new InvalidToken();
-    if (!(await this.deps.sessionViews.isLive(sessionId, userId, this.deps.clock.now()))) throw new InvalidToken();
-    if (this.requireVerifiedEmail && query.allowUnverified !== true) {
-      const user = await this.deps.userViews.findById(userId);
-      if (!user) throw new InvalidToken();
-      if (!user.emailverified) throw new EmailNotVerified();
-    }
+    const account = await this.deps.sessionViews.liveSessionAccount(sessionId, userId, this.deps.clock.now());
+    if (!account) throw new InvalidToken();
+    if (this.requireVerifiedEmail && query.allowUnverified !== true && !account.emailVerified) throw new EmailNotVerified();
     return { userId, sessionId };
   }
 }
