@@ -1,4 +1,5 @@
 import { lmdbStorage } from '../support/storages.js';
+import { storeContract } from './store.contract.js';
 import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
@@ -10,3 +11,4 @@ storeHealthContract('lmdb', lmdbStorage);
 readModelContract('lmdb', lmdbStorage);
 sessionRepositoryContract('lmdb', lmdbStorage);
 outboxContract('lmdb', lmdbStorage);
+storeContract('lmdb', lmdbStorage);

@@ -1,4 +1,5 @@
 import { memoryStorage } from '../support/storages.js';
+import { storeContract } from './store.contract.js';
 import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
@@ -10,3 +11,4 @@ storeHealthContract('in-memory', memoryStorage);
 readModelContract('in-memory', memoryStorage);
 sessionRepositoryContract('in-memory', memoryStorage);
 outboxContract('in-memory', memoryStorage);
+storeContract('in-memory', memoryStorage);

@@ -6,10 +6,12 @@ import { MongoOutbox } from '../../src/infrastructure/mongo/mongo-outbox.js';
 import { MongoSessionRepository } from '../../src/infrastructure/mongo/mongo-session.repository.js';
 import { MongoStoreHealth } from '../../src/infrastructure/mongo/mongo-store-health.js';
 import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
+import { MongoTables } from '../../src/infrastructure/mongo/mongo-tables.js';
 import { MongoUserReadModel } from '../../src/infrastructure/mongo/mongo-user-read-model.js';
 import { MongoUserRepository } from '../../src/infrastructure/mongo/mongo-user.repository.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
+import { storeContract } from './store.contract.js';
 import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
@@ -35,6 +37,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   const mongo: StorageFactory = async () => {
     const opened = await openStore();
     return {
+      store: new MongoTables(opened),
       users: new MongoUserRepository(opened),
       userViews: new MongoUserReadModel(opened),
       events: new MongoEventLog(opened),
@@ -52,6 +55,7 @@ describeWithMongo('MongoDB adapters', (target) => {
     let closing: Promise<void> | undefined;
     const closeStore = () => (closing ??= own.close());
     return {
+      store: new MongoTables(own),
       users: new MongoUserRepository(own),
       userViews: new MongoUserReadModel(own),
       events: new MongoEventLog(own),
@@ -69,6 +73,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   readModelContract('mongodb', mongo);
   sessionRepositoryContract('mongodb', mongo);
   outboxContract('mongodb', mongo);
+  storeContract('mongodb', mongo);
 
   describe('MongoDB only', () => {
     it('creates its indexes idempotently: a second start changes nothing', async () => {

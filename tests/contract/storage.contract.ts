@@ -13,6 +13,7 @@ import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
 import { Email } from '../../src/domain/email.js';
 import { PersonName } from '../../src/domain/person-name.js';
 import { Session } from '../../src/domain/session.js';
+import type { Store } from '../../src/infrastructure/storage/store.js';
 import { User } from '../../src/domain/user.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { valueOf } from '../support/parsed.js';
@@ -20,6 +21,7 @@ import { rejection } from '../support/rejection.js';
 
 /** What a storage adapter group provides: its ports over one store, and a way to let go of it. */
 export interface StorageUnderTest {
+  readonly store: Store;
   readonly users: UserRepository;
   readonly userViews: UserReadModel;
   readonly events: EventLog;

@@ -44,7 +44,7 @@ export const DEFAULT_SESSION_SETTINGS: SessionSettings = {
  */
 export function inMemoryWorld(options: WorldOptions = {}) {
   const store = options.store ?? new InMemoryStore();
-  const { close: _close, ...storage } = memoryStorageOver(store);
+  const { close: _close, store: tables, ...storage } = memoryStorageOver(store);
   const tokens = new FakeTokenIssuer();
   const adapters = {
     ...storage,
@@ -77,7 +77,7 @@ export function inMemoryWorld(options: WorldOptions = {}) {
     },
     delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000, maxAttempts: 8, sendConcurrency: 8 },
   });
-  return { store, ...adapters, ports, useCases, ...useCases };
+  return { store, tables, ...adapters, ports, useCases, ...useCases };
 }
 
 export type InMemoryWorld = ReturnType<typeof inMemoryWorld>;

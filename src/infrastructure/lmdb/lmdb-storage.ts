@@ -6,6 +6,7 @@ import { LmdbOutbox } from './lmdb-outbox.js';
 import { LmdbSessionRepository } from './lmdb-session.repository.js';
 import { LmdbStoreHealth } from './lmdb-store-health.js';
 import { LmdbStore } from './lmdb-store.js';
+import { LmdbTables } from './lmdb-tables.js';
 import { LmdbUserReadModel } from './lmdb-user-read-model.js';
 import { LmdbUserRepository } from './lmdb-user.repository.js';
 import { freeBytes } from './lmdb-write-failures.js';
@@ -38,6 +39,7 @@ export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbSt
   }
   let closing: Promise<void> | undefined;
   return {
+    store: new LmdbTables(store),
     users: new LmdbUserRepository(store),
     userViews: new LmdbUserReadModel(store),
     events: new LmdbEventLog(store),

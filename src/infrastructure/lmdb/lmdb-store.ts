@@ -93,7 +93,7 @@ export class LmdbStore {
 
   static open(dataDir: string, minFreeBytes = 0): LmdbStore {
     mkdirSync(dataDir, { recursive: true });
-    return new LmdbStore(open({ path: join(dataDir, 'accounts.lmdb'), maxDbs: 32, overlappingSync: false }), dataDir, minFreeBytes);
+    return new LmdbStore(open({ path: join(dataDir, 'accounts.lmdb'), maxDbs: 64, overlappingSync: false }), dataDir, minFreeBytes);
   }
 
   /**

@@ -4,11 +4,13 @@ import { InMemoryOutbox } from './in-memory-outbox.js';
 import { InMemorySessionRepository } from './in-memory-session.repository.js';
 import { InMemoryStoreHealth } from './in-memory-store-health.js';
 import { InMemoryStore } from './in-memory-store.js';
+import { InMemoryTables } from './in-memory-tables.js';
 import { InMemoryUserReadModel } from './in-memory-user-read-model.js';
 import { InMemoryUserRepository } from './in-memory-user.repository.js';
 
 /** The in-memory adapters of every storage port over `store` (the in-memory test world uses it too). */
 export const memoryStorageOver = (store: InMemoryStore): Storage => ({
+  store: new InMemoryTables(store),
   users: new InMemoryUserRepository(store),
   userViews: new InMemoryUserReadModel(store),
   events: new InMemoryEventLog(store),

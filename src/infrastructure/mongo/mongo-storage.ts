@@ -4,6 +4,7 @@ import { MongoOutbox } from './mongo-outbox.js';
 import { MongoSessionRepository } from './mongo-session.repository.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
 import { MongoStore } from './mongo-store.js';
+import { MongoTables } from './mongo-tables.js';
 import { MongoUserReadModel } from './mongo-user-read-model.js';
 import { MongoUserRepository } from './mongo-user.repository.js';
 
@@ -19,6 +20,7 @@ export interface MongoStorageConfig {
 export async function openStorage({ storage: { mongodb }, retention }: MongoStorageConfig): Promise<Storage> {
   const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName, operationTimeoutMS: mongodb.timeoutMs, eventRetentionDays: retention.days });
   return {
+    store: new MongoTables(store),
     users: new MongoUserRepository(store),
     userViews: new MongoUserReadModel(store),
     events: new MongoEventLog(store),

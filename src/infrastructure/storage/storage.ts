@@ -1,5 +1,6 @@
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
+import type { Store } from './store.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
 export const STORAGE_PORTS = ['users', 'userViews', 'events', 'sessions', 'outbox', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
@@ -19,6 +20,8 @@ export interface StoreSizes {
  * the optional capabilities are what only some stores have, asked for by presence rather than by store class.
  */
 export interface Storage extends Pick<Ports, StoragePortName> {
+  /** The storage primitive every kind of state is written over (store.ts). */
+  readonly store: Store;
   /** Removes old events as RETENTION says; absent where the store does it itself (MongoDB's TTL) or forgets anyway (memory). */
   readonly pruner?: EventPruner;
   /** The store's size and the free disk beside it, for the metrics; absent where there is no local file. */

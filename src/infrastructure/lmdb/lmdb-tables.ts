@@ -1,0 +1,119 @@
+import type { Database } from 'lmdb';
+import { CLAIMS, type Write, claimKey, decide, refKey, refsOf } from '../storage/commit-plan.js';
+import { type Changes, type CommitOutcome, KEY_END, type RangeQuery, type Store, type Stored, type AnyTable, type Table, entryOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
+import type { LmdbStore } from './lmdb-store.js';
+
+interface Row {
+  readonly v: number;
+  readonly r: unknown;
+}
+
+/**
+ * The databases of one table: its records, one per index (entry → record key) and its expiry ([expiresAt, key] →
+ * key). Entries are binary keys (their UTF-8 bytes), so that they sort as MongoDB's strings do whatever they hold.
+ */
+interface TableDbs {
+  readonly rows: Database<Row, string>;
+  readonly indexes: ReadonlyMap<string, Database<string, Buffer>>;
+  readonly expiry: Database<string, Buffer>;
+}
+
+const bytes = (entry: string): Buffer => Buffer.from(entry, 'utf8');
+
+/**
+ * The storage primitive in the LMDB environment: a table is a database of records and one database per index, all
+ * written in the commit's one write transaction (one writer at a time, across processes, flushed before it resolves).
+ */
+export class LmdbTables implements Store {
+  private readonly dbs = new Map<string, TableDbs>();
+
+  constructor(private readonly store: LmdbStore) {}
+
+  async get<R>(table: Table<R>, key: string): Promise<Stored<R> | null> {
+    const row = await Promise.resolve(this.of(table).rows.get(key));
+    return row ? { key, value: row.r as R, version: row.v } : null;
+  }
+
+  async range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]> {
+    const { rows, indexes } = this.of(table);
+    const db = indexes.get(index);
+    if (!db) throw new Error(`table ${table.name} has no index ${index}`);
+    const prefix = prefixOf(query);
+    const [low, high] = [bytes(prefix), bytes(`${prefix}${KEY_END}`)];
+    const after = query.after === undefined ? undefined : bytes(query.after);
+    const bounds = query.reverse ? { start: after ?? high, end: low } : { start: after ?? low, end: high };
+    const found: Stored<R>[] = [];
+    for (const { key: entry, value: key } of db.getRange({ ...bounds, reverse: query.reverse ?? false })) {
+      if (found.length >= query.limit) break;
+      if (after?.equals(entry)) continue;
+      const row = rows.get(key);
+      if (row) found.push({ key, value: row.r as R, version: row.v });
+    }
+    return Promise.resolve(found);
+  }
+
+  async owner(name: string, value: string): Promise<string | null> {
+    return (await this.get(CLAIMS, claimKey(name, value)))?.value.owner ?? null;
+  }
+
+  commit(changes: Changes): Promise<CommitOutcome> {
+    const refs = refsOf(changes);
+    for (const ref of refs) this.of(ref.table);
+    return this.store.transaction((): CommitOutcome => {
+      const current = new Map(refs.flatMap((ref) => {
+        const row = this.of(ref.table).rows.get(ref.key);
+        return row ? [[refKey(ref), { key: ref.key, value: row.r, version: row.v }] as const] : [];
+      }));
+      const decision = decide(changes, current);
+      if ('refused' in decision) return decision.refused;
+      for (const write of decision.writes) this.apply(write);
+      this.store.appendEventsInTransaction(changes.events ?? []);
+      return { status: 'committed' };
+    });
+  }
+
+  sweep(table: AnyTable, now: number, limit: number): Promise<number> {
+    const { expiry } = this.of(table);
+    return this.store.transaction(() => {
+      let removed = 0;
+      for (const { key: entry, value: key } of [...expiry.getRange({ end: bytes(entryOf([now], KEY_END)), limit })]) {
+        const row = this.of(table).rows.get(key);
+        if (row) this.apply({ op: 'remove', table, key, previous: row.r });
+        else void expiry.remove(entry);
+        removed += 1;
+      }
+      return removed;
+    });
+  }
+
+  /** Writes one record and its index and expiry entries inside the current write transaction. */
+  private apply(write: Write): void {
+    const { rows, indexes, expiry } = this.of(write.table);
+    const entries = (value: unknown) => {
+      const at = expiryOf(write.table, value);
+      const indexed = indexEntriesOf(write.table, write.key, value).map(([index, entry]) => [indexes.get(index), entry] as const);
+      return (at === null ? indexed : [...indexed, [expiry, entryOf([at], write.key)] as const]).map(([db, entry]) => [db, bytes(entry)] as const);
+    };
+    if (write.previous !== null) for (const [db, entry] of entries(write.previous)) void db?.remove(entry);
+    if (write.op === 'remove') {
+      void rows.remove(write.key);
+      return;
+    }
+    void rows.put(write.key, { v: write.version, r: write.value });
+    for (const [db, entry] of entries(write.value)) void db?.put(entry, write.key);
+  }
+
+  private of(table: AnyTable): TableDbs {
+    let dbs = this.dbs.get(table.name);
+    if (!dbs) {
+      const { root } = this.store;
+      dbs = {
+        rows: root.openDB<Row, string>({ name: `t:${table.name}` }),
+        indexes: new Map(Object.keys(table.indexes as object).map((index) => [index, root.openDB<string, Buffer>({ name: `i:${table.name}:${index}`, keyEncoding: 'binary' })])),
+        expiry: root.openDB<string, Buffer>({ name: `x:${table.name}`, keyEncoding: 'binary' }),
+      };
+      this.dbs.set(table.name, dbs);
+    }
+    return dbs;
+  }
+}

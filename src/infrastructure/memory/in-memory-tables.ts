@@ -1,0 +1,74 @@
+import { CLAIMS, type Write, claimKey, decide, refKey, refsOf } from '../storage/commit-plan.js';
+import { type Changes, type CommitOutcome, type RangeQuery, type Store, type Stored, type AnyTable, type Table, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
+import type { InMemoryStore } from './in-memory-store.js';
+
+/**
+ * The storage primitive in memory: one Map per table, records kept by copy. A commit reads, decides and writes in
+ * one synchronous step, atomic on Node's one thread as a transaction is; range reads walk the table (tests only).
+ */
+export class InMemoryTables implements Store {
+  private readonly tables = new Map<string, Map<string, Stored<unknown>>>();
+
+  constructor(private readonly store: InMemoryStore) {}
+
+  async get<R>(table: Table<R>, key: string): Promise<Stored<R> | null> {
+    await Promise.resolve();
+    const stored = this.rows(table.name).get(key);
+    return stored ? (structuredClone(stored) as Stored<R>) : null;
+  }
+
+  async range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]> {
+    await Promise.resolve();
+    if (!(index in table.indexes)) throw new Error(`table ${table.name} has no index ${index}`);
+    const prefix = prefixOf(query);
+    const inRange = (entry: string) =>
+      entry.startsWith(prefix) && (query.after === undefined || (query.reverse ? entry < query.after : entry > query.after));
+    const entries = [...this.rows(table.name).values()].flatMap((stored) => {
+      const entry = indexEntriesOf(table as AnyTable, stored.key, stored.value).find(([name]) => name === index)?.[1];
+      return entry !== undefined && inRange(entry) ? [{ entry, stored }] : [];
+    });
+    entries.sort((a, b) => (a.entry < b.entry ? -1 : 1) * (query.reverse ? -1 : 1));
+    return entries.slice(0, query.limit).map(({ stored }) => structuredClone(stored) as Stored<R>);
+  }
+
+  async owner(name: string, value: string): Promise<string | null> {
+    return (await this.get(CLAIMS, claimKey(name, value)))?.value.owner ?? null;
+  }
+
+  async commit(changes: Changes): Promise<CommitOutcome> {
+    await Promise.resolve();
+    const current = new Map(refsOf(changes).flatMap((ref) => {
+      const stored = this.rows(ref.table.name).get(ref.key);
+      return stored ? [[refKey(ref), stored] as const] : [];
+    }));
+    const decision = decide(changes, current);
+    if ('refused' in decision) return decision.refused;
+    for (const write of decision.writes) this.apply(write);
+    this.store.appendEvents(changes.events ?? []);
+    return { status: 'committed' };
+  }
+
+  async sweep(table: AnyTable, now: number, limit: number): Promise<number> {
+    await Promise.resolve();
+    const rows = this.rows(table.name);
+    const expired = [...rows.values()]
+      .map((stored) => ({ stored, at: expiryOf(table, stored.value) }))
+      .filter((row): row is { stored: Stored<unknown>; at: number } => row.at !== null && row.at <= now)
+      .sort((a, b) => a.at - b.at)
+      .slice(0, limit);
+    for (const { stored } of expired) rows.delete(stored.key);
+    return expired.length;
+  }
+
+  private apply(write: Write): void {
+    const rows = this.rows(write.table.name);
+    if (write.op === 'remove') rows.delete(write.key);
+    else rows.set(write.key, structuredClone({ key: write.key, value: write.value, version: write.version }));
+  }
+
+  private rows(name: string): Map<string, Stored<unknown>> {
+    let rows = this.tables.get(name);
+    if (!rows) this.tables.set(name, (rows = new Map<string, Stored<unknown>>()));
+    return rows;
+  }
+}

@@ -1,0 +1,107 @@
+import type { ClientSession, Collection, Filter } from 'mongodb';
+import { CLAIMS, type Write, claimKey, decide, refKey, refsOf } from '../storage/commit-plan.js';
+import { type Changes, type CommitOutcome, KEY_END, type RangeQuery, type Store, type Stored, type AnyTable, type Table, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
+import { translated } from './mongo-errors.js';
+import type { MongoStore } from './mongo-store.js';
+
+/** A record of a table: `_id` its key, `v` its version, `r` the record, `ix` its index entries, `expiresAt` for the TTL monitor. */
+interface RowDocument {
+  _id: string;
+  v: number;
+  r: unknown;
+  ix: Record<string, string>;
+  expiresAt?: Date;
+  /** Moved on by a commit that only checks the record, so that MongoDB sees a write conflict with one that changes it. */
+  t?: number;
+}
+
+/**
+ * The storage primitive in MongoDB: a table is the collection `kv.<name>`, its indexes `ix.<index>` (one encoded
+ * string each) and a TTL index on `expiresAt`. A commit is one majority transaction: it reads the records it touches,
+ * decides (commit-plan.ts), writes; a record it only checks is touched too, since MongoDB detects conflicts between
+ * writes only.
+ */
+export class MongoTables implements Store {
+  private readonly prepared = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly store: MongoStore) {}
+
+  async get<R>(table: Table<R>, key: string): Promise<Stored<R> | null> {
+    const collection = await this.of(table);
+    const doc = await this.store.guarded((signal) => collection.findOne({ _id: key }, { signal }));
+    return doc ? { key, value: doc.r as R, version: doc.v } : null;
+  }
+
+  async range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]> {
+    const collection = await this.of(table);
+    const field = `ix.${index}`;
+    const prefix = prefixOf(query);
+    const end = `${prefix}${KEY_END}`;
+    const bounds = query.reverse
+      ? { $gte: prefix, $lt: query.after ?? end }
+      : { ...(query.after === undefined ? { $gte: prefix } : { $gt: query.after }), $lt: end };
+    const filter = { [field]: bounds } as Filter<RowDocument>;
+    const docs = await this.store.guarded((signal) =>
+      collection.find(filter, { sort: { [field]: query.reverse ? -1 : 1 }, limit: query.limit, signal }).toArray(),
+    );
+    return docs.map((doc) => ({ key: doc._id, value: doc.r as R, version: doc.v }));
+  }
+
+  async owner(name: string, value: string): Promise<string | null> {
+    return (await this.get(CLAIMS, claimKey(name, value)))?.value.owner ?? null;
+  }
+
+  async commit(changes: Changes): Promise<CommitOutcome> {
+    const refs = refsOf(changes);
+    const collections = new Map(await Promise.all(refs.map(async (ref) => [ref.table.name, await this.of(ref.table)] as const)));
+    return translated(() =>
+      this.store.transaction(async (session): Promise<CommitOutcome> => {
+        const current = new Map<string, Stored<unknown>>();
+        for (const ref of refs) {
+          const doc = await collections.get(ref.table.name)?.findOne({ _id: ref.key }, { session });
+          if (doc) current.set(refKey(ref), { key: ref.key, value: doc.r, version: doc.v });
+        }
+        const decision = decide(changes, current);
+        if ('refused' in decision) return decision.refused;
+        for (const write of decision.writes) await this.apply(collections.get(write.table.name), write, session);
+        for (const change of changes.changes ?? []) {
+          if (change.kind === 'check' && change.expected !== null) await collections.get(change.table.name)?.updateOne({ _id: change.key }, { $inc: { t: 1 } }, { session });
+        }
+        await this.store.appendEvents(changes.events ?? [], session);
+        return { status: 'committed' };
+      }),
+    );
+  }
+
+  /** The TTL monitor removes expired records (within about a minute); a sweep finds none to remove. */
+  sweep(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
+  private async apply(collection: Collection<RowDocument> | undefined, write: Write, session: ClientSession): Promise<void> {
+    if (!collection) return;
+    if (write.op === 'remove') {
+      await collection.deleteOne({ _id: write.key }, { session });
+      return;
+    }
+    const ix = Object.fromEntries(indexEntriesOf(write.table, write.key, write.value));
+    const expiresAt = expiryOf(write.table, write.value);
+    const doc: RowDocument = { _id: write.key, v: write.version, r: write.value, ix, ...(expiresAt === null ? {} : { expiresAt: new Date(expiresAt) }) };
+    await collection.replaceOne({ _id: write.key }, doc, { session, upsert: true });
+  }
+
+  /** The collection of a table, its indexes created once per process (idempotent on the server). */
+  private async of(table: AnyTable): Promise<Collection<RowDocument>> {
+    const collection = this.store.db.collection<RowDocument>(`kv.${table.name}`);
+    let prepared = this.prepared.get(table.name);
+    if (!prepared) {
+      const indexes = Object.keys(table.indexes as object).map((index) => ({ key: { [`ix.${index}`]: 1 }, name: `ix_${index}`, sparse: true }));
+      const ttl = table.expiresAt ? [{ key: { expiresAt: 1 }, name: 'expires_ttl', expireAfterSeconds: 0 }] : [];
+      prepared = [...indexes, ...ttl].length === 0 ? Promise.resolve() : this.store.guarded(() => collection.createIndexes([...indexes, ...ttl]));
+      prepared.catch(() => this.prepared.delete(table.name));
+      this.prepared.set(table.name, prepared);
+    }
+    await prepared;
+    return collection;
+  }
+}

@@ -1,0 +1,98 @@
+import type { AnyTable, Changes, CommitOutcome, Stored, Table } from './store.js';
+
+/** A value claimed unique, held by its owner: `<name>:<value>` in CLAIMS. */
+export interface ClaimRecord {
+  readonly owner: string;
+}
+
+/** A conditional counter: the attempts within its window, newest first (epoch ms), and when it may be swept. */
+export interface CounterRecord {
+  readonly times: readonly number[];
+  readonly expiresAt: number;
+}
+
+/** The table of every claimed unique value. */
+export const CLAIMS: Table<ClaimRecord> = { name: 'claims', indexes: {} };
+
+/** The table of every conditional counter; a counter whose window ended is swept. */
+export const COUNTERS: Table<CounterRecord> = { name: 'counters', indexes: {}, expiresAt: (record) => record.expiresAt };
+
+/** Attempts kept per counter at most, whatever its cap. */
+const MAX_COUNTED = 1000;
+
+export const claimKey = (name: string, value: string): string => `${name}:${value}`;
+
+/** One record a commit reads before it decides. */
+export interface Ref {
+  readonly table: AnyTable;
+  readonly key: string;
+}
+
+/** One record a commit writes: `value` at `version`, or removed; `previous`, the value it replaces (for its index entries). */
+export type Write =
+  | { readonly op: 'put'; readonly table: AnyTable; readonly key: string; readonly value: unknown; readonly version: number; readonly previous: unknown }
+  | { readonly op: 'remove'; readonly table: AnyTable; readonly key: string; readonly previous: unknown };
+
+/** The records a commit reads: every record it writes or checks, every claim and counter it touches. */
+export function refsOf(changes: Changes): Ref[] {
+  const refs = new Map<string, Ref>();
+  const add = (table: AnyTable, key: string) => refs.set(`${table.name}\u0000${key}`, { table, key });
+  for (const change of changes.changes ?? []) add(change.table, change.key);
+  for (const claim of [...(changes.claims ?? []), ...(changes.releases ?? [])]) add(CLAIMS, claimKey(claim.name, claim.value));
+  for (const key of [...(changes.counts ?? []).map((count) => count.key), ...(changes.clears ?? [])]) add(COUNTERS, key);
+  return [...refs.values()];
+}
+
+export const refKey = (ref: Ref): string => `${ref.table.name}\u0000${ref.key}`;
+
+/** What a commit does, decided from the records it read: refuse (writing nothing), or write these. */
+export type Decision = { readonly refused: CommitOutcome } | { readonly writes: readonly Write[] };
+
+/**
+ * Decides a commit from the current state of the records it reads (`current`, by refKey; missing: no record), the
+ * same way for every store: versions compared, claims checked, counters counted. Pure.
+ */
+export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unknown>>): Decision {
+  const state = new Map(current);
+  const writes: Write[] = [];
+  const read = (table: AnyTable, key: string) => state.get(refKey({ table, key })) ?? null;
+  const write = (next: Write) => {
+    writes.push(next);
+    const ref = refKey(next);
+    if (next.op === 'put') state.set(ref, { key: next.key, value: next.value, version: next.version });
+    else state.delete(ref);
+  };
+  for (const change of changes.changes ?? []) {
+    const stored = read(change.table, change.key);
+    if ((stored?.version ?? null) !== change.expected) return { refused: { status: 'conflict' } };
+    if (change.kind === 'put') write({ op: 'put', table: change.table, key: change.key, value: change.value, version: change.expected === null ? 0 : change.expected + 1, previous: stored?.value ?? null });
+    if (change.kind === 'remove') write({ op: 'remove', table: change.table, key: change.key, previous: stored?.value ?? null });
+  }
+  for (const claim of changes.claims ?? []) {
+    const key = claimKey(claim.name, claim.value);
+    const held = read(CLAIMS, key) as Stored<ClaimRecord> | null;
+    if (held && held.value.owner !== claim.owner) return { refused: { status: 'taken', claim: claim.name } };
+    if (!held) write({ op: 'put', table: CLAIMS, key, value: { owner: claim.owner }, version: 0, previous: null });
+  }
+  for (const release of changes.releases ?? []) {
+    const key = claimKey(release.name, release.value);
+    const held = read(CLAIMS, key);
+    if (held) write({ op: 'remove', table: CLAIMS, key, previous: held.value });
+  }
+  for (const key of changes.clears ?? []) {
+    const counter = read(COUNTERS, key);
+    if (counter) write({ op: 'remove', table: COUNTERS, key, previous: counter.value });
+  }
+  for (const count of changes.counts ?? []) {
+    const counter = read(COUNTERS, count.key) as Stored<CounterRecord> | null;
+    const times = (counter?.value.times ?? []).filter((time) => time > count.at - count.windowMs);
+    const oldestCounted = times[count.max - 1];
+    if (oldestCounted !== undefined) return { refused: { status: 'limited', key: count.key, retryAt: oldestCounted + count.windowMs } };
+    const value: CounterRecord = {
+      times: [count.at, ...times].sort((a, b) => b - a).slice(0, MAX_COUNTED),
+      expiresAt: Math.max(counter?.value.expiresAt ?? 0, count.at + count.windowMs),
+    };
+    write({ op: 'put', table: COUNTERS, key: count.key, value, version: counter ? counter.version + 1 : 0, previous: counter?.value ?? null });
+  }
+  return { writes };
+}

@@ -1,0 +1,137 @@
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+
+/** One part of an index key: strings order as text, numbers (non-negative integers) as numbers. */
+export type KeyPart = string | number;
+
+/**
+ * A kind of stored state, declared once for every storage technology: its name (an LMDB database, a MongoDB
+ * collection), its secondary indexes and when a record expires. Records are plain data (Dates allowed).
+ */
+export interface Table<R> {
+  readonly name: string;
+  /** Each index's key of a record (null: the record is not in that index); range reads walk them in key order. */
+  readonly indexes: { readonly [index: string]: (record: R) => readonly KeyPart[] | null };
+  /** Epoch ms after which the sweep removes the record (null: never); absent when the table never expires. */
+  readonly expiresAt?: (record: R) => number | null;
+}
+
+/** A table whatever its record type (what a commit and the stores handle); read its records with `indexEntriesOf`. */
+export type AnyTable = Table<never>;
+
+/** A record as read: its value and the version a conditional write compares (0 when first written). */
+export interface Stored<R> {
+  readonly key: string;
+  readonly value: R;
+  readonly version: number;
+}
+
+/** One range read over an index: the entries whose key starts with `prefix`, after `after` (exclusive), in key order. */
+export interface RangeQuery {
+  readonly prefix: readonly KeyPart[];
+  /** The entry to continue after (its `entryOf` string, as a previous page's last entry gave it); absent: from the start. */
+  readonly after?: string;
+  readonly limit: number;
+  readonly reverse?: boolean;
+}
+
+/** A conditional write of one record, at the version it was read at (null: it must not exist yet). */
+export type Change =
+  | { readonly kind: 'put'; readonly table: AnyTable; readonly key: string; readonly value: unknown; readonly expected: number | null }
+  | { readonly kind: 'remove'; readonly table: AnyTable; readonly key: string; readonly expected: number }
+  /** Writes nothing, but the commit holds only while the record is still at `expected` (null: still absent). */
+  | { readonly kind: 'check'; readonly table: AnyTable; readonly key: string; readonly expected: number | null };
+
+/** A unique value (an e-mail, a credential id) held by one owner: of simultaneous claims exactly one wins. */
+export interface Claim {
+  readonly name: string;
+  readonly value: string;
+  readonly owner: string;
+}
+
+/**
+ * A conditional counter: counts one attempt at `at` only while fewer than `max` are counted within `windowMs` before
+ * it; otherwise the whole commit is refused ('limited'). Taken inside the commit, so N simultaneous attempts over a
+ * cap of K count exactly K.
+ */
+export interface Count {
+  readonly key: string;
+  readonly at: number;
+  readonly windowMs: number;
+  readonly max: number;
+}
+
+/** Everything one commit writes, in one transaction: all of it, or (refused) none. */
+export interface Changes {
+  readonly changes?: readonly Change[];
+  readonly claims?: readonly Claim[];
+  /** Claims given up (the value becomes free), by name and value. */
+  readonly releases?: readonly Omit<Claim, 'owner'>[];
+  readonly counts?: readonly Count[];
+  /** Counters emptied. */
+  readonly clears?: readonly string[];
+  /** Appended (an eventId already stored is skipped), each event's projections applied in the same transaction. */
+  readonly events?: readonly RecordedEvent[];
+}
+
+export type CommitOutcome =
+  | { readonly status: 'committed' }
+  /** A record was not at its expected version: nothing written; read again and decide again. */
+  | { readonly status: 'conflict' }
+  /** A claimed value is held by another owner: nothing written. */
+  | { readonly status: 'taken'; readonly claim: string }
+  /** A counter is at its cap: nothing written; `retryAt` (epoch ms) is when its oldest counted attempt leaves the window. */
+  | { readonly status: 'limited'; readonly key: string; readonly retryAt: number };
+
+/**
+ * The one storage primitive each technology implements (memory/, lmdb/, mongo/); every kind of state is code over
+ * it. `commit` is one transaction, durable before it resolves; it throws only for a store failure
+ * (ServiceUnavailable('store_unavailable') when the store cannot be reached or written).
+ */
+export interface Store {
+  /** The record at `key`, or null when there is none. */
+  get<R>(table: Table<R>, key: string): Promise<Stored<R> | null>;
+  /** The records of one index range, in index order (reversed with `reverse`), at most `limit`. */
+  range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]>;
+  /** The owner of a claimed value, or null when it is free. */
+  owner(name: string, value: string): Promise<string | null>;
+  commit(changes: Changes): Promise<CommitOutcome>;
+  /** Removes at most `limit` records of `table` that expired at or before `now`, oldest first; returns how many. */
+  sweep(table: AnyTable, now: number, limit: number): Promise<number>;
+}
+
+/** A put of `value` into `table`, conditional on the version it was read at (null: new). */
+export const put = <R>(table: Table<R>, key: string, value: R, expected: number | null): Change =>
+  ({ kind: 'put', table, key, value, expected });
+
+export const remove = <R>(table: Table<R>, key: string, expected: number): Change => ({ kind: 'remove', table, key, expected });
+
+export const check = <R>(table: Table<R>, key: string, expected: number | null): Change => ({ kind: 'check', table, key, expected });
+
+const NUMBER_WIDTH = 14;
+const SEPARATOR = '\u0001';
+/** Above every character of a stored string, as UTF-8 bytes sort (LMDB, MongoDB). */
+export const KEY_END = '\u{10FFFF}';
+
+/**
+ * An index key as one string that sorts as its parts do (numbers fixed-width hex, parts joined by U+0001 (LMDB's key encoding reads U+0000 as an array separator), which no
+ * stored string holds); an index entry is the key of its parts and the record's key, so entries are unique.
+ */
+export const encodeIndexKey = (parts: readonly KeyPart[]): string =>
+  parts.map((part) => (typeof part === 'number' ? Math.trunc(part).toString(16).padStart(NUMBER_WIDTH, '0') : part)).join(SEPARATOR);
+
+/** The index entry of a record with these index key parts. */
+export const entryOf = (parts: readonly KeyPart[], key: string): string => encodeIndexKey([...parts, key]);
+
+/** The start of every entry a range query's prefix covers. */
+export const prefixOf = (query: RangeQuery): string => (query.prefix.length === 0 ? '' : `${encodeIndexKey(query.prefix)}${SEPARATOR}`);
+
+/** The index entries of a record of `table` with key `key`, by index name (an index the record is not in is left out). */
+export function indexEntriesOf(table: AnyTable, key: string, value: unknown): [index: string, entry: string][] {
+  return Object.entries(table.indexes as Table<unknown>['indexes']).flatMap(([index, keyOf]) => {
+    const parts = keyOf(value);
+    return parts ? [[index, entryOf(parts, key)]] : [];
+  });
+}
+
+/** When a record of `table` expires (epoch ms), or null. */
+export const expiryOf = (table: AnyTable, value: unknown): number | null => (table as Table<unknown>).expiresAt?.(value) ?? null;

@@ -1,0 +1,171 @@
+import { expect } from 'chai';
+import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import { COUNTERS } from '../../src/infrastructure/storage/commit-plan.js';
+import { type Store, type Table, check, entryOf, put, remove } from '../../src/infrastructure/storage/store.js';
+import { aRequestMetadata } from '../support/builders.js';
+import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
+
+interface Note {
+  readonly owner: string;
+  readonly at: number;
+  readonly text: string;
+  readonly until: number | null;
+}
+
+/** A table of the contract's own: notes by owner and time, expiring at `until`. */
+const NOTES: Table<Note> = {
+  name: 'contract-notes',
+  indexes: { byOwner: (note) => [note.owner, note.at], open: (note) => (note.text === 'closed' ? null : [note.owner]) },
+  expiresAt: (note) => note.until,
+};
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-${++counter}`;
+const aNote = (owner: string, at: number, text = 'hello', until: number | null = null): Note => ({ owner, at, text, until });
+
+const anEvent = (email: string): RecordedEvent => ({
+  eventId: unique('ev'),
+  type: 'SignInFailed',
+  aggregateId: null,
+  occurredAt: new Date(),
+  payload: { email, reason: 'unknown_email' },
+  metadata: aRequestMetadata(),
+});
+
+/** Every Store: conditional writes, unique claims and conditional counters, with the events, in one commit. */
+export function storeContract(adapter: string, makeStorage: StorageFactory): void {
+  describe(`Store contract: ${adapter}`, () => {
+    let storage: StorageUnderTest;
+    let store: Store;
+    beforeEach(async () => {
+      storage = await makeStorage();
+      store = storage.store;
+    });
+    afterEach(async () => storage.dispose());
+
+    it('writes a new record at version 0 and each conditional put moves it on by one', async () => {
+      const key = unique('note');
+      expect(await store.get(NOTES, key)).to.equal(null);
+      expect(await store.commit({ changes: [put(NOTES, key, aNote('ada', 1), null)] })).to.deep.equal({ status: 'committed' });
+      expect(await store.get(NOTES, key)).to.deep.equal({ key, value: aNote('ada', 1), version: 0 });
+      expect(await store.commit({ changes: [put(NOTES, key, aNote('ada', 2), 0)] })).to.deep.equal({ status: 'committed' });
+      expect((await store.get(NOTES, key))?.version).to.equal(1);
+    });
+
+    it('refuses a whole commit when one record moved on, writing none of it and no event', async () => {
+      const [a, b] = [unique('note'), unique('note')];
+      const email = `${unique('refused')}@example.com`;
+      await store.commit({ changes: [put(NOTES, a, aNote('ada', 1), null), put(NOTES, b, aNote('ada', 2), null)] });
+      await store.commit({ changes: [put(NOTES, b, aNote('ada', 3), 0)] });
+      const outcome = await store.commit({ changes: [put(NOTES, a, aNote('ada', 9), 0), put(NOTES, b, aNote('ada', 9), 0)], events: [anEvent(email)] });
+      expect(outcome).to.deep.equal({ status: 'conflict' });
+      expect((await store.get(NOTES, a))?.value.at).to.equal(1);
+      expect(await storage.events.findByEmail({ email, types: ['SignInFailed'], since: new Date(0), limit: 10 })).to.deep.equal([]);
+    });
+
+    it('refuses a new record whose key exists, and a check of a record that changed', async () => {
+      const key = unique('note');
+      await store.commit({ changes: [put(NOTES, key, aNote('ada', 1), null)] });
+      expect(await store.commit({ changes: [put(NOTES, key, aNote('bob', 1), null)] })).to.deep.equal({ status: 'conflict' });
+      expect(await store.commit({ changes: [check(NOTES, key, 0), put(NOTES, unique('n'), aNote('c', 1), null)] })).to.deep.equal({ status: 'committed' });
+      await store.commit({ changes: [put(NOTES, key, aNote('ada', 2), 0)] });
+      expect(await store.commit({ changes: [check(NOTES, key, 0)] })).to.deep.equal({ status: 'conflict' });
+    });
+
+    it('commits the events with the changes', async () => {
+      const email = `${unique('events')}@example.com`;
+      await store.commit({ changes: [put(NOTES, unique('note'), aNote('ada', 1), null)], events: [anEvent(email), anEvent(email)] });
+      expect(await storage.events.findByEmail({ email, types: ['SignInFailed'], since: new Date(0), limit: 10 })).to.have.length(2);
+    });
+
+    it('gives exactly one of many simultaneous puts of one version', async () => {
+      const key = unique('note');
+      await store.commit({ changes: [put(NOTES, key, aNote('ada', 0), null)] });
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.commit({ changes: [put(NOTES, key, aNote('ada', i + 1), 0)] })));
+      expect(outcomes.filter((outcome) => outcome.status === 'committed')).to.have.length(1);
+      expect((await store.get(NOTES, key))?.version).to.equal(1);
+    });
+
+    it('removes a record at its version and its index entries with it', async () => {
+      const owner = unique('owner');
+      const key = unique('note');
+      await store.commit({ changes: [put(NOTES, key, aNote(owner, 5), null)] });
+      expect(await store.commit({ changes: [remove(NOTES, key, 1)] })).to.deep.equal({ status: 'conflict' });
+      expect(await store.commit({ changes: [remove(NOTES, key, 0)] })).to.deep.equal({ status: 'committed' });
+      expect(await store.get(NOTES, key)).to.equal(null);
+      expect(await store.range(NOTES, 'byOwner', { prefix: [owner], limit: 10 })).to.deep.equal([]);
+    });
+
+    it('reads an index range in order, from a prefix, after an entry, reversed, with a limit', async () => {
+      const owner = unique('owner');
+      const keys = ['k3', 'k1', 'k2', 'k4'].map((k) => `${owner}-${k}`);
+      const times = [30, 10, 20, 1_000_000];
+      await store.commit({ changes: keys.map((key, i) => put(NOTES, key, aNote(owner, times[i] ?? 0), null)) });
+      await store.commit({ changes: [put(NOTES, unique('other'), aNote(`${owner}x`, 15), null)] });
+      const at = async (query: Parameters<Store['range']>[2]) => (await store.range(NOTES, 'byOwner', query)).map((stored) => stored.value.at);
+      expect(await at({ prefix: [owner], limit: 10 })).to.deep.equal([10, 20, 30, 1_000_000]);
+      expect(await at({ prefix: [owner], limit: 2, reverse: true })).to.deep.equal([1_000_000, 30]);
+      const after = entryOf([owner, 20], `${owner}-k2`);
+      expect(await at({ prefix: [owner], after, limit: 10 })).to.deep.equal([30, 1_000_000]);
+      expect(await at({ prefix: [owner], after, limit: 10, reverse: true })).to.deep.equal([10]);
+    });
+
+    it('moves a record between index entries when it changes, and leaves it out of an index its key function refuses', async () => {
+      const owner = unique('owner');
+      const key = unique('note');
+      await store.commit({ changes: [put(NOTES, key, aNote(owner, 1), null)] });
+      await store.commit({ changes: [put(NOTES, key, aNote(owner, 2, 'closed'), 0)] });
+      expect((await store.range(NOTES, 'byOwner', { prefix: [owner], limit: 10 })).map((s) => s.value.at)).to.deep.equal([2]);
+      expect(await store.range(NOTES, 'open', { prefix: [owner], limit: 10 })).to.deep.equal([]);
+    });
+
+    it('gives a unique value to exactly one of many simultaneous claims, and frees it when released', async () => {
+      const value = unique('value');
+      const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => store.commit({ claims: [{ name: 'email', value, owner: `owner-${i}` }] })));
+      const winners = outcomes.flatMap((outcome, i) => (outcome.status === 'committed' ? [`owner-${i}`] : []));
+      expect(winners).to.have.length(1);
+      expect(outcomes.filter((outcome) => outcome.status === 'taken')).to.have.length(9);
+      expect(await store.owner('email', value)).to.equal(winners[0]);
+      expect(await store.commit({ claims: [{ name: 'email', value, owner: winners[0] ?? '' }] })).to.deep.equal({ status: 'committed' });
+      await store.commit({ releases: [{ name: 'email', value }] });
+      expect(await store.owner('email', value)).to.equal(null);
+      expect(await store.commit({ claims: [{ name: 'email', value, owner: 'late' }] })).to.deep.equal({ status: 'committed' });
+    });
+
+    it('counts exactly the cap of many simultaneous attempts, and says when the oldest leaves the window', async () => {
+      const key = unique('counter');
+      const email = `${unique('counted')}@example.com`;
+      const count = (at: number) => ({ key, at, windowMs: 1000, max: 3 });
+      const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => store.commit({ counts: [count(10_000 + i)], events: [anEvent(email)] })));
+      expect(outcomes.filter((outcome) => outcome.status === 'committed')).to.have.length(3);
+      const limited = outcomes.filter((outcome) => outcome.status === 'limited');
+      expect(limited).to.have.length(27);
+      const committedAt = outcomes.flatMap((outcome, i) => (outcome.status === 'committed' ? [10_000 + i] : []));
+      for (const outcome of limited) expect(outcome).to.deep.equal({ status: 'limited', key, retryAt: Math.min(...committedAt) + 1000 });
+      expect(await storage.events.findByEmail({ email, types: ['SignInFailed'], since: new Date(0), limit: 100 })).to.have.length(3);
+      expect(await store.commit({ counts: [count(Math.min(...committedAt) + 1000)] })).to.deep.equal({ status: 'committed' });
+    });
+
+    it('empties a counter on clear', async () => {
+      const key = unique('counter');
+      await store.commit({ counts: [{ key, at: 1, windowMs: 1000, max: 1 }] });
+      expect((await store.commit({ counts: [{ key, at: 2, windowMs: 1000, max: 1 }] })).status).to.equal('limited');
+      await store.commit({ clears: [key] });
+      expect((await store.commit({ counts: [{ key, at: 3, windowMs: 1000, max: 1 }] })).status).to.equal('committed');
+    });
+
+    it('sweeps the records that expired, oldest first, and keeps the others', async function () {
+      if (adapter === 'mongodb') this.skip(); // MongoDB's TTL monitor removes them; its sweep is a no-op (see mongo-tables.ts).
+      const owner = unique('owner');
+      const [soon, later, never] = [unique('soon'), unique('later'), unique('never')];
+      await store.commit({ changes: [put(NOTES, soon, aNote(owner, 1, 'x', 100), null), put(NOTES, later, aNote(owner, 2, 'x', 200), null), put(NOTES, never, aNote(owner, 3), null)] });
+      await store.commit({ counts: [{ key: unique('c'), at: 50, windowMs: 50, max: 1 }] });
+      expect(await store.sweep(NOTES, 150, 10)).to.equal(1);
+      expect(await store.get(NOTES, soon)).to.equal(null);
+      expect(await store.get(NOTES, later)).to.not.equal(null);
+      expect(await store.sweep(COUNTERS, 100, 10)).to.be.at.least(1);
+      expect(await store.sweep(NOTES, Number.MAX_SAFE_INTEGER, 10)).to.equal(1);
+      expect(await store.get(NOTES, never)).to.not.equal(null);
+    });
+  });
+}
