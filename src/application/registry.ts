@@ -36,12 +36,12 @@ export interface Policies {
 export function buildUseCases(ports: Ports, policies: Policies) {
   const throttle = new SignInThrottle(ports, policies.signInThrottle);
   return {
-    signUp: new SignUpHandler(ports, policies.sessions),
+    signUp: new SignUpHandler(ports, policies.sessions, policies.mail.verificationPerAddress),
     signIn: new SignInHandler(ports, throttle, policies.sessions, policies.mail.requireVerifiedEmail),
     refreshSession: new RefreshHandler(ports, policies.sessions, policies.mail.requireVerifiedEmail),
     signOut: new SignOutHandler(ports),
     revokeSession: new RevokeSessionHandler(ports),
-    changePassword: new ChangePasswordHandler(ports, throttle, policies.sessions),
+    changePassword: new ChangePasswordHandler(ports, policies.sessions),
     requestPasswordReset: new RequestPasswordResetHandler(ports, policies.mail),
     confirmPasswordReset: new ConfirmPasswordResetHandler(ports, policies.mail),
     verifyEmail: new VerifyEmailHandler(ports, policies.mail),

@@ -7,7 +7,6 @@ import type { Outbox } from '../../src/application/ports/outbox.port.js';
 import type { SessionRepository } from '../../src/application/ports/session-repository.port.js';
 import type { UserReadModel } from '../../src/application/ports/user-read-model.port.js';
 import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
-import { passwordResetRequested } from '../../src/domain/mail-events.js';
 import { signInFailed } from '../../src/domain/user.js';
 import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
 import { Email } from '../../src/domain/email.js';
@@ -347,46 +346,6 @@ export function eventLogContract(adapter: string, makeStorage: StorageFactory): 
       await storage.events.append([event, event]);
       await storage.events.append([event]);
       expect(await storage.events.findByEmail({ email, types: ['SignInFailed'], since: at(0), limit: 10 })).to.have.length(1);
-    });
-
-    it('keeps the failed sign-ins of an address since its last successful one, newest first, idempotently, as one record', async () => {
-      const email = `${uniqueId('fails')}@example.com`;
-      expect(await storage.events.recentSignInFailures(email)).to.deep.equal([]);
-      const repeated = failure(email, 2);
-      await storage.events.append([failure(email, 1), repeated]);
-      await storage.events.append([repeated]);
-      expect((await storage.events.recentSignInFailures(email)).map((time) => time.getTime())).to.deep.equal([at(2).getTime(), at(1).getTime()]);
-      const user = aUser(email);
-      await storage.users.add(user, record(user));
-      user.recordSignIn(at(3));
-      await storage.users.save(user, record(user));
-      expect(await storage.events.recentSignInFailures(email)).to.deep.equal([]);
-      await storage.events.append([failure(email, 4)]);
-      expect((await storage.events.recentSignInFailures(email)).map((time) => time.getTime())).to.deep.equal([at(4).getTime()]);
-    });
-
-    it('keeps the reset and verification mails asked for an address, per purpose, newest first, idempotently, as one record', async () => {
-      const email = `${uniqueId('asks')}@example.com`;
-      const resetAt = (minutes: number, eventId = uniqueId('evt')): RecordedEvent => ({
-        ...passwordResetRequested(email, null, null, at(minutes)),
-        eventId,
-        metadata: aRequestMetadata(),
-      });
-      expect(await storage.events.recentMailRequests('reset', email)).to.deep.equal([]);
-      const repeated = resetAt(2);
-      await storage.events.append([resetAt(1), repeated]);
-      await storage.events.append([repeated]);
-      await storage.events.append([failure(email, 3)]);
-      expect((await storage.events.recentMailRequests('reset', email)).map((time) => time.getTime())).to.deep.equal([at(2).getTime(), at(1).getTime()]);
-      expect(await storage.events.recentMailRequests('verify', email), 'another purpose, another record').to.deep.equal([]);
-      expect(await storage.events.recentMailRequests('reset', `other-${email}`), 'another address, another record').to.deep.equal([]);
-
-      const user = aUser(email);
-      user.requestEmailVerification('binding', at(4));
-      await storage.users.add(user, record(user));
-      expect((await storage.events.recentMailRequests('verify', email)).map((time) => time.getTime()), 'recorded with the account, in its commit').to.deep.equal([at(4).getTime()]);
-      await storage.events.append([resetAt(60 * 25)]);
-      expect((await storage.events.recentMailRequests('reset', email)).map((time) => time.getTime()), 'older than 24 h: dropped').to.deep.equal([at(60 * 25).getTime()]);
     });
 
     it('pages the events of one aggregate newest first, following cursors to the end', async () => {

@@ -180,8 +180,6 @@ export class UnavailableUserRepository implements UserRepository {
 export class UnavailableEventLog implements EventLog {
   append = (): Promise<void> => down();
   findByEmail = (): Promise<RecordedEvent[]> => down();
-  recentSignInFailures = (): Promise<Date[]> => down();
-  recentMailRequests = (): Promise<Date[]> => down();
   findByAggregate = (): Promise<EventPage> => down();
 }
 

@@ -1,4 +1,4 @@
-import type { EventLog } from '../ports/event-log.port.js';
+import type { Limit } from '../ports/attempt-limits.port.js';
 import type { OneTimePurpose } from '../ports/one-time-tokens.port.js';
 
 export interface MailSettings {
@@ -15,19 +15,14 @@ export interface MailSettings {
 }
 
 /**
- * Whether an address already had `cap.max` mails of this purpose within `cap.windowSeconds` before `now` (the
- * per-address caps of reset and verification mails): one record read, whatever the address's history.
+ * The per-address cap of reset or verification mails (`cap.max` within `cap.windowSeconds`), counted by
+ * AttemptLimits in the write that records the request, so simultaneous requests past the cap send nothing.
  */
-export async function atMailCap(
-  events: Pick<EventLog, 'recentMailRequests'>,
-  purpose: OneTimePurpose,
-  email: string,
-  cap: { readonly max: number; readonly windowSeconds: number },
-  now: Date,
-): Promise<boolean> {
-  const since = now.getTime() - cap.windowSeconds * 1000;
-  return (await events.recentMailRequests(purpose, email)).filter((at) => at.getTime() > since).length >= cap.max;
-}
+export const mailLimit = (cap: { readonly max: number; readonly windowSeconds: number }, purpose: OneTimePurpose, email: string): Limit => ({
+  key: `${purpose}:${email}`,
+  max: cap.max,
+  windowSeconds: cap.windowSeconds,
+});
 
 export const ttlSeconds = (settings: MailSettings, purpose: OneTimePurpose): number =>
   purpose === 'reset' ? settings.resetTtlSeconds : settings.verificationTtlSeconds;

@@ -1,4 +1,6 @@
 import { TooManyAttempts } from '../../domain/domain-error.js';
+import type { Limit } from '../ports/attempt-limits.port.js';
+import type { RecordedEvent } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 
 export interface SignInThrottleSettings {
@@ -7,32 +9,45 @@ export interface SignInThrottleSettings {
   readonly windowSeconds: number;
 }
 
+/** Seconds until `retryAt`, at least 1 (a Retry-After). */
+export const secondsUntil = (retryAt: Date, now: Date): number => Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000));
+
 /**
- * Per-account throttling read from the event log's per-e-mail record of failures, so it holds across instances
- * sharing the store. Counts the failed sign-ins (`SignInFailed`, except a wrong current password on a password change,
- * which its session counts) for an e-mail within the window that are newer than its latest
- * `UserSignedIn`; at `maxFailures` it refuses until the oldest counted failure leaves the window.
- * A throttle, not a lockout: nobody can lock a victim out for longer than the window.
+ * Per-account throttling, held in the store so that it holds across instances. A failed sign-in is counted in the
+ * write that records it, conditionally (AttemptLimits.take): of N simultaneous wrong attempts on one e-mail exactly
+ * `maxFailures` are answered as such and recorded, the others are refused as throttled; a right password is accepted
+ * only while fewer failures are counted, so a burst of guesses tests at most `maxFailures` of them. A success forgets
+ * the count. A throttle, not a lockout: nobody can lock a victim out for longer than the window.
  */
 export class SignInThrottle {
   constructor(
-    private readonly deps: Pick<Ports, 'events' | 'clock'>,
+    private readonly deps: Pick<Ports, 'limits' | 'clock'>,
     private readonly settings: SignInThrottleSettings,
   ) {}
 
-  /**
-   * Resolves when the normalised e-mail may try to sign in now; throws TooManyAttempts otherwise. Reads one record
-   * (the failures since the last success), so it costs the same whatever the account's history or `maxFailures`.
-   */
+  /** Resolves while the normalised e-mail may try to sign in; throws TooManyAttempts otherwise. One record read. */
   async check(email: string): Promise<void> {
-    const { maxFailures, windowSeconds } = this.settings;
-    const now = this.deps.clock.now().getTime();
-    const windowMs = windowSeconds * 1000;
-    const failures = await this.deps.events.recentSignInFailures(email);
-    const inWindow = failures.filter((at) => at.getTime() > now - windowMs);
-    const oldestCounted = inWindow[maxFailures - 1];
-    if (!oldestCounted) return;
-    const freesAt = oldestCounted.getTime() + windowMs;
-    throw new TooManyAttempts(Math.max(1, Math.ceil((freesAt - now) / 1000)));
+    const now = this.deps.clock.now();
+    const reached = await this.deps.limits.check(this.limitOf(email), now);
+    if (reached) throw new TooManyAttempts(secondsUntil(reached.retryAt, now));
+  }
+
+  /**
+   * Records a failed sign-in (`failed`, its SignInFailed event) counted against the cap, in one write; throws
+   * TooManyAttempts, recording nothing, when the cap was reached meanwhile.
+   */
+  async failed(email: string, failed: readonly RecordedEvent[]): Promise<void> {
+    const now = this.deps.clock.now();
+    const reached = await this.deps.limits.take(this.limitOf(email), now, failed);
+    if (reached) throw new TooManyAttempts(secondsUntil(reached.retryAt, now));
+  }
+
+  /** Forgets the failures counted for the e-mail: its owner just proved the password. */
+  succeeded(email: string): Promise<void> {
+    return this.deps.limits.clear(this.limitOf(email).key);
+  }
+
+  private limitOf(email: string): Limit {
+    return { key: `sign-in:${email}`, max: this.settings.maxFailures, windowSeconds: this.settings.windowSeconds };
   }
 }

@@ -1,4 +1,3 @@
-import type { OneTimePurpose } from './one-time-tokens.port.js';
 import type { UserEvent, UserEventType } from '../../domain/user.js';
 import { token } from '../di-token.js';
 
@@ -51,21 +50,6 @@ export interface EventLog {
    * Throws `InvalidCursor` for a cursor this adapter did not issue.
    */
   findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage>;
-
-  /**
-   * The instants of the failed sign-ins (`SignInFailed`) of one e-mail since its last `UserSignedIn`, newest first:
-   * at most 1000 and none older than 24 h. Kept by `append` in the same write as the events, and read as one record,
-   * so its cost does not depend on the account's history. An address with none gives an empty array.
-   */
-  recentSignInFailures(email: string): Promise<Date[]>;
-
-  /**
-   * The instants of the reset (`PasswordResetRequested`) or verification (`EmailVerificationRequested`) mails asked
-   * for one address, newest first: at most 100 and none older than 24 h, with or without an account. Kept by
-   * `append` in the same write as the events and read as one record, so its cost does not depend on the address's
-   * history. An address with none gives an empty array.
-   */
-  recentMailRequests(purpose: OneTimePurpose, email: string): Promise<Date[]>;
 }
 
 export const EVENT_LOG = token<EventLog>('EventLog');

@@ -1,5 +1,6 @@
 import type { Token } from '../di-token.js';
 import { ACTIVITY_READ_MODEL, type ActivityReadModel } from './activity-read-model.port.js';
+import { ATTEMPT_LIMITS, type AttemptLimits } from './attempt-limits.port.js';
 import { CLOCK, type Clock } from './clock.port.js';
 import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
@@ -28,6 +29,7 @@ export interface Ports {
   readonly events: EventLog;
   readonly sessions: SessionRepository;
   readonly outbox: Outbox;
+  readonly limits: AttemptLimits;
   readonly mail: MailSender;
   readonly sessionViews: SessionReadModel;
   readonly userViews: UserReadModel;
@@ -51,6 +53,7 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   events: EVENT_LOG,
   sessions: SESSION_REPOSITORY,
   outbox: OUTBOX,
+  limits: ATTEMPT_LIMITS,
   mail: MAIL_SENDER,
   sessionViews: SESSION_READ_MODEL,
   userViews: USER_READ_MODEL,

@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify';
 import { CLOCK } from '../../application/ports/clock.port.js';
 import { SESSION_REPOSITORY } from '../../application/ports/session-repository.port.js';
 import { EventRetentionJob } from '../jobs/event-retention.job.js';
+import { ExpirySweepJob } from '../jobs/expiry-sweep.job.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import { MailDispatchJob } from '../jobs/mail-dispatch.job.js';
 import { SessionSweepJob } from '../jobs/session-sweep.job.js';
@@ -14,9 +15,10 @@ export const jobsModule = new ContainerModule(({ bind }) => {
   bindPort(MAIL_DISPATCH_JOB, (get) => new MailDispatchJob(get(USE_CASES).deliverMail, get(CONFIG).mail.pollIntervalMs, get(LOGGER), get(METRICS).mailDeadLettered));
   bindPort(JOBS, (get) => {
     const { sessions, retention } = get(CONFIG);
-    const { pruner } = get(STORAGE);
+    const { pruner, store } = get(STORAGE);
     return [
       new SessionSweepJob(get(SESSION_REPOSITORY), get(CLOCK), { intervalMs: sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, get(LOGGER)),
+      new ExpirySweepJob(store, get(CLOCK), sessions.sweepIntervalSeconds * 1000, get(LOGGER)),
       ...(pruner
         ? [new EventRetentionJob(pruner, get(CLOCK), { retentionDays: retention.days, intervalMs: retention.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 200 }, get(LOGGER))]
         : []),

@@ -1,5 +1,3 @@
-import type { OneTimePurpose } from '../../application/ports/one-time-tokens.port.js';
-import { mailRequestKey } from '../storage/mail-requests.js';
 import type { EmailEventQuery, EventLog, EventPage, PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type LmdbStore, toRecordedEvent } from './lmdb-store.js';
@@ -27,14 +25,6 @@ export class LmdbEventLog implements EventLog {
       if (matches.length >= query.limit) break;
     }
     return Promise.resolve(matches);
-  }
-
-  async recentSignInFailures(email: string): Promise<Date[]> {
-    return Promise.resolve((this.store.signInFailures.get(email) ?? []).map((time) => new Date(time)));
-  }
-
-  async recentMailRequests(purpose: OneTimePurpose, email: string): Promise<Date[]> {
-    return Promise.resolve((this.store.mailRequests.get(mailRequestKey(purpose, email)) ?? []).map((time) => new Date(time)));
   }
 
   async findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage> {

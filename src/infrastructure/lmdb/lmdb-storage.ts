@@ -7,6 +7,7 @@ import { LmdbSessionRepository } from './lmdb-session.repository.js';
 import { LmdbStoreHealth } from './lmdb-store-health.js';
 import { LmdbStore } from './lmdb-store.js';
 import { LmdbTables } from './lmdb-tables.js';
+import { StoreAttemptLimits } from '../storage/store-attempt-limits.js';
 import { LmdbUserReadModel } from './lmdb-user-read-model.js';
 import { LmdbUserRepository } from './lmdb-user.repository.js';
 import { freeBytes } from './lmdb-write-failures.js';
@@ -38,8 +39,10 @@ export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbSt
     throw dataDirFailure(dataDir, 'the LMDB store cannot be re-indexed', error);
   }
   let closing: Promise<void> | undefined;
+  const tables = new LmdbTables(store);
   return {
-    store: new LmdbTables(store),
+    store: tables,
+    limits: new StoreAttemptLimits(tables),
     users: new LmdbUserRepository(store),
     userViews: new LmdbUserReadModel(store),
     events: new LmdbEventLog(store),

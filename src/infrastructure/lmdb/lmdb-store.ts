@@ -1,11 +1,11 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Database, type Key, type RootDatabase, open } from 'lmdb';
+import { type Database, type RootDatabase, open } from 'lmdb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { UserSnapshot } from '../../domain/user.js';
 import { ServiceUnavailable } from '../../application/errors.js';
 import { type OutboxEntry, dueAtOf } from '../storage/outbox-entry.js';
-import { type ProjectionTable, type ProjectionTables, applyProjections } from '../storage/projections.js';
+import { type ProjectionTables, applyProjections } from '../storage/projections.js';
 import { LmdbSessionTable, SESSION_INDEX_VERSION, type StoredSession } from './lmdb-session-table.js';
 import { STORE_RETRY_AFTER_SECONDS, WriteFailures, isStoreWriteFailure, realCause } from './lmdb-write-failures.js';
 
@@ -22,13 +22,6 @@ type SeqKey = [string, number];
 
 /** The layout of the outbox's due index; an environment written before it had one is indexed when opened. */
 const OUTBOX_INDEX_VERSION = 1;
-
-/** A projection's table over an LMDB database, its keys mapped by `keyOf`; used inside a write transaction only. */
-const dbTable = <Row, K extends Key>(db: Database<Row, K>, keyOf: (key: string) => K): ProjectionTable<Row, void> => ({
-  insert: (key, row) => void db.put(keyOf(key), row),
-  update: (key, next) => void db.put(keyOf(key), next(db.get(keyOf(key)))),
-  remove: (key) => void db.remove(keyOf(key)),
-});
 
 /**
  * One LMDB environment holding users, sessions, the outbox and the event log, so that a user, the session it opened
@@ -49,9 +42,6 @@ export class LmdbStore {
   readonly outbox: Database<OutboxEntry, number>;
   /** Every outbox entry but the dead letters, by when it may next be claimed: [dueAt, seq] (see dueAtOf). */
   readonly outboxDue: Database<null, [number, number]>;
-  /** Per e-mail: failed sign-ins since the last successful one, newest first (epoch ms); see sign-in-failures.ts. */
-  readonly signInFailures: Database<number[], string>;
-  readonly mailRequests: Database<number[], string>;
   private readonly meta: Database<number, string>;
   private readonly projections: ProjectionTables<void>;
   /** Failed commits, for readiness. */
@@ -74,8 +64,6 @@ export class LmdbStore {
     this.outbox = root.openDB<OutboxEntry, number>({ name: 'outbox' });
     this.outboxDue = root.openDB<null, [number, number]>({ name: 'outbox-due' });
     this.meta = root.openDB<number, string>({ name: 'meta' });
-    this.signInFailures = root.openDB<number[], string>({ name: 'sign-in-failures' });
-    this.mailRequests = root.openDB<number[], string>({ name: 'mail-requests' });
     this.projections = {
       outbox: {
         insert: (eventId, row) => this.putOutboxEntryInTransaction(this.seqOf(eventId), row),
@@ -86,8 +74,6 @@ export class LmdbStore {
         },
         remove: (eventId) => this.removeOutboxEntryInTransaction(this.seqOf(eventId)),
       },
-      signInFailures: dbTable(this.signInFailures, (email) => email),
-      mailRequests: dbTable(this.mailRequests, (key) => key),
     };
   }
 

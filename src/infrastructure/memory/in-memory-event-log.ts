@@ -1,5 +1,3 @@
-import type { OneTimePurpose } from '../../application/ports/one-time-tokens.port.js';
-import { mailRequestKey } from '../storage/mail-requests.js';
 import type { EmailEventQuery, EventLog, EventPage, PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import type { InMemoryStore } from './in-memory-store.js';
@@ -22,16 +20,6 @@ export class InMemoryEventLog implements EventLog {
       matches.push(structuredClone(event));
     }
     return matches;
-  }
-
-  async recentSignInFailures(email: string): Promise<Date[]> {
-    await Promise.resolve();
-    return (this.store.signInFailures.get(email) ?? []).map((time) => new Date(time));
-  }
-
-  async recentMailRequests(purpose: OneTimePurpose, email: string): Promise<Date[]> {
-    await Promise.resolve();
-    return (this.store.mailRequests.get(mailRequestKey(purpose, email)) ?? []).map((time) => new Date(time));
   }
 
   async findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage> {

@@ -37,14 +37,8 @@ export class InMemoryStore {
     return Promise.resolve();
   }
 
-  /** Per e-mail: failed sign-ins since the last successful one, newest first (epoch ms). */
-  readonly signInFailures = new Map<string, number[]>();
-  /** Per purpose and address: the reset or verification mails asked for, newest first (epoch ms). */
-  readonly mailRequests = new Map<string, number[]>();
   private readonly projections: ProjectionTables<void> = {
     outbox: mapTable(this.outbox),
-    signInFailures: mapTable(this.signInFailures),
-    mailRequests: mapTable(this.mailRequests),
   };
 
   /** Stores a session's state (by copy), new or changed, and keeps the per-user index of those not revoked. */

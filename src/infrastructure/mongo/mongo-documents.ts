@@ -91,19 +91,5 @@ export const fromEventDocument = (doc: EventDocument): RecordedEvent =>
     metadata: doc.metadata,
   }) as RecordedEvent;
 
-/** Failed sign-ins of one e-mail since its last successful one (epoch ms, newest first). */
-/** The `mailRequests` projection: `_id` is `<purpose>:<address>`; removed by the TTL monitor 24 h after its last request. */
-export interface MailRequestsDocument {
-  _id: string;
-  times: number[];
-  expiresAt: Date;
-}
-
-export interface SignInFailuresDocument {
-  _id: string;
-  times: number[];
-  expiresAt: Date;
-}
-
 /** A document of the `outbox` collection: the delivery state of one mail, `_id` its event id, `createdAt` its event's time. */
 export type OutboxDocument = OutboxEntry & { _id: string; createdAt: Date; claimId?: string };

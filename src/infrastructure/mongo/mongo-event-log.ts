@@ -1,5 +1,3 @@
-import type { OneTimePurpose } from '../../application/ports/one-time-tokens.port.js';
-import { mailRequestKey } from '../storage/mail-requests.js';
 import type { Filter } from 'mongodb';
 import type { EmailEventQuery, EventLog, EventPage, PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
 import { decodeMongoCursor, encodeMongoCursor } from './mongo-cursor.js';
@@ -26,16 +24,6 @@ export class MongoEventLog implements EventLog {
     const filter: Filter<EventDocument> = { 'payload.email': query.email, type: { $in: [...query.types] }, occurredAt: { $gte: query.since } };
     const docs = await this.store.guarded((signal) => this.store.events.find(filter, { sort: NEWEST_FIRST, limit: query.limit, signal }).toArray());
     return docs.map(fromEventDocument);
-  }
-
-  async recentSignInFailures(email: string): Promise<Date[]> {
-    const record = await this.store.guarded((signal) => this.store.signInFailures.findOne({ _id: email }, { signal }));
-    return (record?.times ?? []).map((time) => new Date(time));
-  }
-
-  async recentMailRequests(purpose: OneTimePurpose, email: string): Promise<Date[]> {
-    const record = await this.store.guarded((signal) => this.store.mailRequests.findOne({ _id: mailRequestKey(purpose, email) }, { signal }));
-    return (record?.times ?? []).map((time) => new Date(time));
   }
 
   async findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage> {

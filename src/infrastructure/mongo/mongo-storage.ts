@@ -5,6 +5,7 @@ import { MongoSessionRepository } from './mongo-session.repository.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
 import { MongoStore } from './mongo-store.js';
 import { MongoTables } from './mongo-tables.js';
+import { StoreAttemptLimits } from '../storage/store-attempt-limits.js';
 import { MongoUserReadModel } from './mongo-user-read-model.js';
 import { MongoUserRepository } from './mongo-user.repository.js';
 
@@ -19,8 +20,10 @@ export interface MongoStorageConfig {
  */
 export async function openStorage({ storage: { mongodb }, retention }: MongoStorageConfig): Promise<Storage> {
   const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName, operationTimeoutMS: mongodb.timeoutMs, eventRetentionDays: retention.days });
+  const tables = new MongoTables(store);
   return {
-    store: new MongoTables(store),
+    store: tables,
+    limits: new StoreAttemptLimits(tables),
     users: new MongoUserRepository(store),
     userViews: new MongoUserReadModel(store),
     events: new MongoEventLog(store),

@@ -8,8 +8,6 @@ import {
   type HealthDocument,
   type OutboxDocument,
   type SessionDocument,
-  type SignInFailuresDocument,
-  type MailRequestsDocument,
   type UserDocument,
   toEventDocument,
 } from './mongo-documents.js';
@@ -70,9 +68,6 @@ export class MongoStore {
   readonly events: Collection<EventDocument>;
   /** Mails not yet sent (see MongoOutbox), written with their events by the outbox projection. */
   readonly outbox: Collection<OutboxDocument>;
-  /** Per e-mail: failed sign-ins since the last successful one; removed by a TTL index 24 h after the last failure. */
-  readonly signInFailures: Collection<SignInFailuresDocument>;
-  readonly mailRequests: Collection<MailRequestsDocument>;
   readonly health: Collection<HealthDocument>;
 
   /** The deadline of one operation or transaction; see MongoSettings.operationTimeoutMS. */
@@ -91,8 +86,6 @@ export class MongoStore {
     this.sessions = db.collection<SessionDocument>('sessions');
     this.events = db.collection<EventDocument>('events');
     this.outbox = db.collection<OutboxDocument>('outbox');
-    this.signInFailures = db.collection<SignInFailuresDocument>('sign-in-failures');
-    this.mailRequests = db.collection<MailRequestsDocument>('mail-requests');
     this.health = db.collection<HealthDocument>('health');
   }
 
@@ -138,8 +131,6 @@ export class MongoStore {
     await this.users.createIndexes(USER_INDEXES);
     await this.events.createIndexes(EVENT_INDEXES);
     await this.events.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'events-retention-ttl' });
-    await this.signInFailures.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'sign-in-failures-ttl' });
-    await this.mailRequests.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'mail-requests-ttl' });
     await this.sessions.createIndexes(SESSION_INDEXES);
     await this.outbox.createIndexes(OUTBOX_INDEXES);
   }

@@ -17,6 +17,9 @@ export const CLAIMS: Table<ClaimRecord> = { name: 'claims', indexes: {} };
 /** The table of every conditional counter; a counter whose window ended is swept. */
 export const COUNTERS: Table<CounterRecord> = { name: 'counters', indexes: {}, expiresAt: (record) => record.expiresAt };
 
+/** Every table whose records expire: the expiry sweep walks each (a new expiring table is a line here). */
+export const EXPIRING_TABLES: readonly AnyTable[] = [COUNTERS];
+
 /** Attempts kept per counter at most, whatever its cap. */
 const MAX_COUNTED = 1000;
 

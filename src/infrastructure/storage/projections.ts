@@ -1,7 +1,5 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type OutboxEntry, needsMail, newEntry } from './outbox-entry.js';
-import { mailRequestKeyOf, withRequestAt } from './mail-requests.js';
-import { withFailureAt } from './sign-in-failures.js';
 
 /** How one appended event changes one record of a projection. */
 export type RecordChange<Row> =
@@ -21,13 +19,6 @@ export interface EventProjection<Row> {
 export interface ProjectedRows {
   /** The delivery state of a mail still to send, by its event's id (see outbox-entry.ts). */
   readonly outbox: OutboxEntry;
-  /**
-   * The failed sign-ins of one e-mail since its last successful one, by e-mail (see sign-in-failures.ts). A wrong
-   * current password on a password change is not one: it is counted on its session instead.
-   */
-  readonly signInFailures: number[];
-  /** The reset and verification mails asked for one address, by purpose and address (see mail-requests.ts). */
-  readonly mailRequests: number[];
 }
 
 export type ProjectionName = keyof ProjectedRows;
@@ -36,21 +27,6 @@ export type ProjectionName = keyof ProjectedRows;
 export const PROJECTIONS: { readonly [K in ProjectionName]: EventProjection<ProjectedRows[K]> } = {
   outbox: {
     changeOf: (event) => (needsMail(event) ? { key: event.eventId, change: { kind: 'insert', row: newEntry(event.eventId) } } : null),
-  },
-  signInFailures: {
-    changeOf: (event) => {
-      if (event.type === 'UserSignedIn') return { key: event.payload.email, change: { kind: 'remove' } };
-      if (event.type !== 'SignInFailed' || event.payload.reason === 'wrong_current_password') return null;
-      const at = event.occurredAt.getTime();
-      return { key: event.payload.email, change: { kind: 'update', next: (current) => withFailureAt(current, at) } };
-    },
-  },
-  mailRequests: {
-    changeOf: (event) => {
-      const key = mailRequestKeyOf(event);
-      const at = event.occurredAt.getTime();
-      return key === null ? null : { key, change: { kind: 'update', next: (current) => withRequestAt(current, at) } };
-    },
   },
 };
 

@@ -1,11 +1,15 @@
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
-import type { EventLog, RecordedEvent } from '../../../src/application/ports/event-log.port.js';
+import type { RecordedEvent } from '../../../src/application/ports/event-log.port.js';
 import { SignInThrottle } from '../../../src/application/policies/sign-in-throttle.js';
 import { TooManyAttempts } from '../../../src/domain/domain-error.js';
 import { LmdbEventLog } from '../../../src/infrastructure/lmdb/lmdb-event-log.js';
 import { LmdbStore } from '../../../src/infrastructure/lmdb/lmdb-store.js';
-import { MAX_TRACKED_FAILURES } from '../../../src/infrastructure/storage/sign-in-failures.js';
+import { LmdbTables } from '../../../src/infrastructure/lmdb/lmdb-tables.js';
+import { COUNTERS } from '../../../src/infrastructure/storage/commit-plan.js';
+import { StoreAttemptLimits } from '../../../src/infrastructure/storage/store-attempt-limits.js';
+import type { Store } from '../../../src/infrastructure/storage/store.js';
+import { rejection } from '../../support/rejection.js';
 import { tempDir } from '../../support/test-service.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -14,62 +18,61 @@ let counter = 0;
 const failure = (email: string, msAgo: number): RecordedEvent =>
   ({ eventId: `f${(counter += 1)}`, type: 'SignInFailed', aggregateId: null, occurredAt: new Date(NOW.getTime() - msAgo), payload: { email, reason: 'unknown_email' }, metadata }) as unknown as RecordedEvent;
 
-/** The LMDB event log, counting the records and events each throttle check reads. */
-class CountingLog {
-  reads = 0;
-  readonly log: EventLog;
-  constructor(inner: LmdbEventLog) {
-    this.log = {
-      append: (events) => inner.append(events),
-      findByEmail: async (query) => {
-        const found = await inner.findByEmail(query);
-        this.reads += Math.max(1, found.length);
-        return found;
-      },
-      findByAggregate: (id, page) => inner.findByAggregate(id, page),
-      recentSignInFailures: async (email) => {
-        this.reads += 1;
-        return inner.recentSignInFailures(email);
-      },
-      recentMailRequests: (purpose, email) => inner.recentMailRequests(purpose, email),
-    };
-  }
-}
+/** The LMDB store, counting the range reads and commits each throttle step makes. */
+const counting = (inner: Store) => {
+  const calls = { range: 0, commit: 0 };
+  const store: Store = {
+    get: (table, key) => inner.get(table, key),
+    range: (table, index, query) => ((calls.range += 1), inner.range(table, index, query)),
+    owner: (name, value) => inner.owner(name, value),
+    commit: (changes) => ((calls.commit += 1), inner.commit(changes)),
+    sweep: (table, now, limit) => inner.sweep(table, now, limit),
+  };
+  return { store, calls };
+};
 
-describe('the sign-in throttle costs the same whatever the history or THROTTLE_MAX_FAILURES', () => {
+describe('the sign-in throttle costs one write whatever the history or THROTTLE_MAX_FAILURES', () => {
   let dir: string;
-  let store: LmdbStore;
+  let lmdb: LmdbStore;
   beforeEach(() => {
     dir = tempDir('throttle-cost');
-    store = LmdbStore.open(dir);
+    lmdb = LmdbStore.open(dir);
   });
   afterEach(async () => {
-    await store.close();
+    await lmdb.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('one record read for a fresh address and for one with 1,200 failures, at maxFailures 5 and 1000', async () => {
-    const inner = new LmdbEventLog(store);
-    for (let i = 0; i < 1_200; i += 100) await inner.append(Array.from({ length: 100 }, (_, j) => failure('busy@example.com', (1_200 - i - j) * 100)));
-    const counting = new CountingLog(inner);
+  it('one commit and no range read per failure for a fresh address and for one with 1,200 failed sign-ins in its log, at maxFailures 5 and 1000', async () => {
+    const log = new LmdbEventLog(lmdb);
+    for (let i = 0; i < 1_200; i += 100) await log.append(Array.from({ length: 100 }, (_, j) => failure('busy@example.com', (1_200 - i - j) * 100)));
+    const { store, calls } = counting(new LmdbTables(lmdb));
     for (const maxFailures of [5, 1000]) {
-      const throttle = new SignInThrottle({ events: counting.log, clock: { now: () => NOW } }, { maxFailures, windowSeconds: 3600 });
-      for (const email of ['fresh@example.com', 'busy@example.com']) {
-        counting.reads = 0;
-        await throttle.check(email).catch((error: unknown) => expect(error).to.be.instanceOf(TooManyAttempts));
-        expect(counting.reads, `${email} at ${maxFailures}`).to.equal(1);
+      const throttle = new SignInThrottle({ limits: new StoreAttemptLimits(store), clock: { now: () => NOW } }, { maxFailures, windowSeconds: 3600 });
+      for (const email of [`fresh-${maxFailures}@example.com`, `busy-${maxFailures}@example.com`]) {
+        Object.assign(calls, { range: 0, commit: 0 });
+        await throttle.check(email);
+        await throttle.failed(email, [failure(email, 0)]);
+        expect(calls, `${email} at ${maxFailures}`).to.deep.equal({ range: 0, commit: 1 });
       }
-      const refused = await throttle.check('busy@example.com').then(() => null, (error: unknown) => error);
-      expect(refused, `busy@example.com is throttled at ${maxFailures}`).to.be.instanceOf(TooManyAttempts);
     }
-    expect(await inner.recentSignInFailures('busy@example.com')).to.have.length(MAX_TRACKED_FAILURES);
   });
 
-  it('a successful sign-in clears the record; failures older than 24 h are dropped from it', async () => {
-    const log = new LmdbEventLog(store);
-    await log.append([failure('ada@example.com', 25 * 3600 * 1000), failure('ada@example.com', 1000)]);
-    expect((await log.recentSignInFailures('ada@example.com')).map((at) => at.getTime())).to.deep.equal([NOW.getTime() - 1000]);
-    await log.append([{ eventId: 'ok', type: 'UserSignedIn', aggregateId: 'u1', occurredAt: NOW, payload: { email: 'ada@example.com' }, metadata } as unknown as RecordedEvent]);
-    expect(await log.recentSignInFailures('ada@example.com')).to.deep.equal([]);
+  it('refuses once maxFailures attempts are counted in the window, until a success clears them or the window passes', async () => {
+    let now = NOW;
+    const tables = new LmdbTables(lmdb);
+    const throttle = new SignInThrottle({ limits: new StoreAttemptLimits(tables), clock: { now: () => now } }, { maxFailures: 3, windowSeconds: 60 });
+    const fail = () => throttle.failed('ada@example.com', []);
+    for (let i = 0; i < 3; i++) await fail();
+    for (const refused of [await rejection(fail()), await rejection(throttle.check('ada@example.com'))]) {
+      expect(refused).to.be.instanceOf(TooManyAttempts);
+      expect((refused as TooManyAttempts).retryAfterSeconds).to.equal(60);
+    }
+    await throttle.succeeded('ada@example.com');
+    expect(await tables.get(COUNTERS, 'sign-in:ada@example.com')).to.equal(null);
+    for (let i = 0; i < 3; i++) await fail();
+    now = new Date(NOW.getTime() + 60_000);
+    await throttle.check('ada@example.com');
+    await fail();
   });
 });

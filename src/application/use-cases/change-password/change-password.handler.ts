@@ -6,7 +6,7 @@ import type { RecordedEvent, RequestMetadata } from '../../ports/event-log.port.
 import type { Ports } from '../../ports/ports.js';
 import { uncommon } from '../../policies/password-policy.js';
 import { type SessionSettings, endAllSessions } from '../../policies/sessions.js';
-import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
+import type { Limit } from '../../ports/attempt-limits.port.js';
 import type { Principal } from '../../shared/principal.js';
 import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
@@ -24,23 +24,28 @@ export interface ChangePasswordCommand {
  * end of the other sessions are one compare-and-swap write of the account (endAllSessions: its session epoch moves
  * on, the caller's session with it): a sign-in that verified the old password and committed before it opened its
  * session in the old epoch, so it is ended too, and any later one is refused by the version this save moved on.
+ *
+ * Each check of the current password is counted on the caller's session before it runs (AttemptLimits, one
+ * conditional write): of any number of simultaneous changes at most `passwordChangeMaxFailures` are evaluated, the
+ * others are refused as the session they came on, which the last wrong one ends. The change commits only while the
+ * caller's session is still live (its version is part of the compare-and-swap).
  */
 export class ChangePasswordHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'events' | 'hasher' | 'blocklist' | 'clock' | 'ids'>,
-    private readonly throttle: SignInThrottle,
-    private readonly settings: Pick<SessionSettings, 'passwordChangeMaxFailures'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'events' | 'limits' | 'hasher' | 'blocklist' | 'clock' | 'ids'>,
+    private readonly settings: Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>,
   ) {}
 
   /**
    * Throws InvalidInput (every field at once; `currentpassword` when it does not match, which is counted on the
-   * caller's session, not as a failed sign-in: at `passwordChangeMaxFailures` that session ends), TooManyAttempts
-   * while the account's sign-in is throttled, or InvalidToken for an unknown subject.
+   * caller's session, not as a failed sign-in: at `passwordChangeMaxFailures` that session ends), or InvalidToken for
+   * an unknown subject, a session no longer live, or a check past the session's cap.
    */
   async execute(command: ChangePasswordCommand): Promise<AccountResource> {
-    const { users, sessions, hasher, blocklist, clock, ids } = this.deps;
+    const { users, sessions, limits, hasher, blocklist, clock, ids } = this.deps;
     let verified: string | null = null;
     let newHash: string | null = null;
+    const limit = this.limitOf(command.principal.sessionId);
     return untilCommitted(async () => {
       const user = await users.findById(command.principal.userId);
       if (!user) throw new InvalidToken();
@@ -48,22 +53,30 @@ export class ChangePasswordHandler {
         current: PlainPassword.parse(command.currentPassword, 'currentpassword'),
         next: uncommon(blocklist, PlainPassword.choose(command.newPassword, user.email, 'newpassword'), 'newpassword'),
       });
-      await this.throttle.check(user.email.value);
       if (user.passwordHash !== verified) {
+        if (await limits.take(limit, clock.now())) throw new InvalidToken();
         if (!(await hasher.verify(user.passwordHash, input.current))) {
           user.recordFailedSignIn(clock.now(), 'wrong_current_password');
           await this.countFailure(command, recordEvents(user.pullEvents(), ids, command.metadata));
           throw new InvalidInput([{ field: 'currentpassword', message: 'is incorrect' }]);
         }
+        await limits.clear(limit.key);
         verified = user.passwordHash;
       }
       newHash ??= await hasher.hash(input.next);
       const at = clock.now();
+      const session = await sessions.findById(command.principal.sessionId);
+      if (!session?.isLive(at, user.sessionEpoch)) throw new InvalidToken();
       user.changePassword(newHash, at);
-      const kept = endAllSessions(user, 'password_changed', at, await sessions.findById(command.principal.sessionId));
+      const kept = endAllSessions(user, 'password_changed', at, session);
       if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata), undefined, kept))) return CHANGED;
       return toAccountResource(user);
     });
+  }
+
+  /** The cap on checks of the current password on one session: its wrong ones and those in flight, for its lifetime. */
+  private limitOf(sessionId: string): Limit {
+    return { key: `password-check:${sessionId}`, max: this.settings.passwordChangeMaxFailures, windowSeconds: this.settings.lifetimes.maxSeconds };
   }
 
   /**

@@ -27,14 +27,15 @@ export interface SignInCommand {
  */
 export class SignInHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'events' | 'hasher' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'hasher' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly settings: SessionSettings,
     private readonly requireVerifiedEmail = false,
   ) {}
 
   /**
-   * Throws InvalidInput; TooManyAttempts (before any hashing, recording nothing) while the e-mail is throttled;
+   * Throws InvalidInput; TooManyAttempts (before any hashing, recording nothing) while the e-mail is throttled, and
+   * after hashing when the throttle's cap was reached meanwhile (SignInThrottle: the count is exact under concurrency);
    * InvalidCredentials for an unknown e-mail and a wrong password alike; or EmailNotVerified (after the right
    * password) when verified addresses are required.
    *
@@ -43,7 +44,7 @@ export class SignInHandler {
    * brings the account back to the cap in a write of its own once it has succeeded (trimToCap).
    */
   async execute(command: SignInCommand): Promise<AuthResult> {
-    const { users, events, hasher, clock, ids } = this.deps;
+    const { users, hasher, clock, ids } = this.deps;
     const { email, password } = requireAll({
       email: Email.parse(command.email),
       password: PlainPassword.parse(command.password),
@@ -56,18 +57,22 @@ export class SignInHandler {
       const user = await users.findByEmail(email.value);
       if (!user) {
         await hasher.verifyDummy(password);
-        await events.append(recordEvents([signInFailed(email.value, 'unknown_email', null, clock.now())], ids, command.metadata));
+        await this.throttle.failed(email.value, recordEvents([signInFailed(email.value, 'unknown_email', null, clock.now())], ids, command.metadata));
         throw new InvalidCredentials();
       }
       if (user.passwordHash !== verified) {
         if (!(await hasher.verify(user.passwordHash, password))) {
           user.recordFailedSignIn(clock.now());
-          await events.append(recordEvents(user.pullEvents(), ids, command.metadata));
+          await this.throttle.failed(email.value, recordEvents(user.pullEvents(), ids, command.metadata));
           throw new InvalidCredentials();
         }
+        await this.throttle.check(email.value);
         verified = user.passwordHash;
       }
-      if (this.requireVerifiedEmail && !user.emailVerified) throw new EmailNotVerified();
+      if (this.requireVerifiedEmail && !user.emailVerified) {
+        await this.throttle.succeeded(email.value);
+        throw new EmailNotVerified();
+      }
       if (hasher.needsRehash(user.passwordHash)) {
         if (rehash?.of !== user.passwordHash) rehash = { of: user.passwordHash, to: await hasher.hash(password) };
         user.rehashPassword(rehash.to, clock.now());
@@ -83,6 +88,7 @@ export class SignInHandler {
       }
       return { user: toAccountResource(user), ...(await tokensFor(this.deps, opened.session)) };
     });
+    await this.throttle.succeeded(email.value);
     if (lostACommit) await trimToCap(this.deps, this.settings, result.user.id, command.metadata);
     return result;
   }

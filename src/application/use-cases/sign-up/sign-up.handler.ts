@@ -1,3 +1,4 @@
+import { type MailSettings, mailLimit } from '../../policies/mail.js';
 import { EmailAlreadyRegistered } from '../../../domain/domain-error.js';
 import { Email } from '../../../domain/email.js';
 import { PlainPassword } from '../../../domain/password.js';
@@ -26,8 +27,10 @@ export interface SignUpCommand {
  */
 export class SignUpHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'hasher' | 'blocklist' | 'tokens' | 'refreshTokens' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'limits' | 'hasher' | 'blocklist' | 'tokens' | 'refreshTokens' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly settings: SessionSettings,
+    /** The cap the verification mail sign-up sends counts against (MailSettings.verificationPerAddress). */
+    private readonly verificationCap: MailSettings['verificationPerAddress'],
   ) {}
 
   /** Throws InvalidInput (every offending field at once, a too common password among them) or EmailAlreadyRegistered. */
@@ -54,6 +57,7 @@ export class SignUpHandler {
     const userEvents = recordEvents(user.pullEvents(), ids, command.metadata);
     const opened = openSession(this.deps, this.settings, { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch }, command.metadata);
     await users.add(user, [...userEvents, ...opened.events], opened.session);
+    await this.deps.limits.take(mailLimit(this.verificationCap, 'verify', user.email.value), clock.now());
     return { user: toAccountResource(user), ...(await tokensFor(this.deps, opened.session)) };
   }
 }

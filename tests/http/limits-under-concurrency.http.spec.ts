@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { aSignUpBody } from '../support/builders.js';
+import { http, postJson } from '../support/http-client.js';
+import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
+import { type TestService, startTestService } from '../support/test-service.js';
+
+const PASSWORD = 'analytical engine 1843';
+const NEW_PASSWORD = 'difference engine 1822';
+
+/** The mails the service delivered to `address` (its file sender writes one .eml per mail under DATA_DIR/mail). */
+function mailsTo(service: TestService, address: string, subject: string): number {
+  const dir = join(service.dataDir, 'mail');
+  const names = (() => {
+    try {
+      return readdirSync(dir).filter((name) => name.endsWith('.eml'));
+    } catch {
+      return [];
+    }
+  })();
+  return names.filter((name) => {
+    const text = readFileSync(join(dir, name), 'utf8');
+    return text.includes(`To: ${address}`) && text.includes(`Subject: ${subject}`);
+  }).length;
+}
+
+const statusCounts = (statuses: readonly number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+
+/** The race cases of issue 34 against the real service on one store (STORAGE and its settings in `env`). */
+function limitsUnderConcurrency(storage: string, env: () => Record<string, string>): void {
+  describe(`HTTP: every limit holds for simultaneous requests on one account (${storage}, real argon2)`, function () {
+    this.timeout(60_000);
+    let service: TestService;
+    before(async () => (service = await startTestService({ RATE_LIMIT_MAX: '100000', PASSWORD_RESET_RATE_LIMIT_MAX: '100000', ...env() })));
+    after(async () => service.dispose());
+
+    const signUp = async (email: string) => {
+      const res = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email, password: PASSWORD }));
+      expect(res.status).to.equal(201);
+      return (res.body as { data: { accesstoken: string } }).data.accesstoken;
+    };
+
+    it('30 simultaneous wrong sign-ins: the first 5 get 401, every other one 429, and then the right password too', async () => {
+      const email = 'burst@example.com';
+      await signUp(email);
+      const answers = await Promise.all(Array.from({ length: 30 }, () => postJson(service.url, '/auth/sign-in', { email, password: 'wrong password' })));
+      expect(statusCounts(answers.map((res) => res.status))).to.deep.equal({ 401: 5, 429: 25 });
+      expect((await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD })).status, 'the right password, now throttled').to.equal(429);
+    });
+
+    it('a right password in a burst of wrong ones is accepted only among the first 5 attempts counted', async () => {
+      const email = 'guess@example.com';
+      await signUp(email);
+      const passwords = Array.from({ length: 30 }, (_, i) => (i === 29 ? PASSWORD : `wrong password ${i}`));
+      const answers = await Promise.all(passwords.map((password) => postJson(service.url, '/auth/sign-in', { email, password })));
+      const statuses = answers.map((res) => res.status);
+      expect(statuses.filter((status) => status === 401).length + statuses.filter((status) => status === 201).length).to.be.at.most(5);
+      expect(statuses.filter((status) => status === 429)).to.have.length.at.least(25);
+    });
+
+    it('40 simultaneous password changes, the right current password at position 30: at most 5 are checked and the password stays', async () => {
+      const email = 'changer@example.com';
+      const token = await signUp(email);
+      const change = (current: string) =>
+        http(service.url, '/auth/password', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: { currentpassword: current, newpassword: NEW_PASSWORD } });
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => change(i === 29 ? PASSWORD : `wrong password ${i}`)));
+      const statuses = answers.map((res) => res.status);
+      expect(statuses.filter((status) => status === 400), 'wrong current passwords checked').to.have.length.at.most(5);
+      expect(statuses.filter((status) => status === 200), 'no change').to.deep.equal([]);
+      expect((await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD })).status, 'the old password still signs in').to.equal(201);
+      expect((await postJson(service.url, '/auth/sign-in', { email, password: NEW_PASSWORD })).status).to.equal(401);
+    });
+
+    it('30 simultaneous verification resends leave at most the cap (3, sign-up included) in mails', async () => {
+      const email = 'resend@example.com';
+      const token = await signUp(email);
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => http(service.url, '/auth/verify-email/resend', { method: 'POST', headers: { authorization: `Bearer ${token}` } })),
+      );
+      expect(new Set(answers.map((res) => res.status))).to.deep.equal(new Set([202]));
+      await service.deliverMail();
+      expect(mailsTo(service, email, 'Confirm your e-mail address')).to.equal(3);
+    });
+
+    it('10 simultaneous reset requests for one address send the cap (3) of reset mails', async () => {
+      const email = 'resetter@example.com';
+      await signUp(email);
+      const answers = await Promise.all(Array.from({ length: 10 }, () => postJson(service.url, '/auth/password-reset', { email })));
+      expect(new Set(answers.map((res) => res.status))).to.deep.equal(new Set([202]));
+      await service.deliverMail();
+      expect(mailsTo(service, email, 'Reset your password')).to.equal(3);
+    });
+  });
+}
+
+limitsUnderConcurrency('LMDB', () => ({}));
+limitsUnderConcurrency('memory', () => ({ STORAGE: 'memory' }));
+describeWithMongo('HTTP on MongoDB: limits under concurrency', (target) => {
+  limitsUnderConcurrency('MongoDB', () => ({ STORAGE: 'mongodb', MONGODB_URI: target().uri, MONGODB_DB: uniqueDbName('limits') }));
+});
