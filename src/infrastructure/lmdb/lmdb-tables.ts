@@ -1,6 +1,6 @@
 import type { Database } from 'lmdb';
 import { CLAIMS, type Write, claimKey, decide, refKey, refsOf } from '../storage/commit-plan.js';
-import { type Changes, type CommitOutcome, KEY_END, type RangeQuery, type Store, type Stored, type AnyTable, type Table, entryOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
+import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, entryOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
 import type { LmdbStore } from './lmdb-store.js';
 
 interface Row {
@@ -50,6 +50,13 @@ export class LmdbTables implements Store {
       if (row) found.push({ key, value: row.r as R, version: row.v });
     }
     return Promise.resolve(found);
+  }
+
+  count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
+    const db = this.of(table).indexes.get(index);
+    if (!db) throw new Error(`table ${table.name} has no index ${index}`);
+    const start = prefixOf({ prefix, limit: 0 });
+    return Promise.resolve(db.getKeysCount({ start: bytes(start), end: bytes(`${start}${KEY_END}`) }));
   }
 
   async owner(name: string, value: string): Promise<string | null> {

@@ -1,5 +1,5 @@
 import { CLAIMS, type Write, claimKey, decide, refKey, refsOf } from '../storage/commit-plan.js';
-import { type Changes, type CommitOutcome, type RangeQuery, type Store, type Stored, type AnyTable, type Table, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
+import { type Changes, type CommitOutcome, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
 /**
@@ -29,6 +29,14 @@ export class InMemoryTables implements Store {
     });
     entries.sort((a, b) => (a.entry < b.entry ? -1 : 1) * (query.reverse ? -1 : 1));
     return entries.slice(0, query.limit).map(({ stored }) => structuredClone(stored) as Stored<R>);
+  }
+
+  async count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
+    await Promise.resolve();
+    const start = prefixOf({ prefix, limit: 0 });
+    return [...this.rows(table.name).values()].filter((stored) =>
+      indexEntriesOf(table, stored.key, stored.value).some(([name, entry]) => name === index && entry.startsWith(start)),
+    ).length;
   }
 
   async owner(name: string, value: string): Promise<string | null> {

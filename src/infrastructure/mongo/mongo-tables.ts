@@ -1,6 +1,6 @@
 import type { ClientSession, Collection, Filter } from 'mongodb';
 import { CLAIMS, type Write, claimKey, decide, refKey, refsOf } from '../storage/commit-plan.js';
-import { type Changes, type CommitOutcome, KEY_END, type RangeQuery, type Store, type Stored, type AnyTable, type Table, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
+import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
 import { translated } from './mongo-errors.js';
 import type { MongoStore } from './mongo-store.js';
 
@@ -47,6 +47,13 @@ export class MongoTables implements Store {
     return docs.map((doc) => ({ key: doc._id, value: doc.r as R, version: doc.v }));
   }
 
+  async count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
+    const collection = await this.of(table);
+    const start = prefixOf({ prefix, limit: 0 });
+    const filter = { [`ix.${index}`]: { $gte: start, $lt: `${start}${KEY_END}` } } as Filter<RowDocument>;
+    return this.store.guarded((signal) => collection.countDocuments(filter, { signal }));
+  }
+
   async owner(name: string, value: string): Promise<string | null> {
     return (await this.get(CLAIMS, claimKey(name, value)))?.value.owner ?? null;
   }
@@ -65,7 +72,7 @@ export class MongoTables implements Store {
         if ('refused' in decision) return decision.refused;
         for (const write of decision.writes) await this.apply(collections.get(write.table.name), write, session);
         for (const change of changes.changes ?? []) {
-          if (change.kind === 'check' && change.expected !== null) await collections.get(change.table.name)?.updateOne({ _id: change.key }, { $inc: { t: 1 } }, { session });
+          if ((change.kind === 'check' && change.expected !== null) || change.kind === 'expect') await collections.get(change.table.name)?.updateOne({ _id: change.key }, { $inc: { t: 1 } }, { session });
         }
         await this.store.appendEvents(changes.events ?? [], session);
         return { status: 'committed' };
@@ -73,9 +80,15 @@ export class MongoTables implements Store {
     );
   }
 
-  /** The TTL monitor removes expired records (within about a minute); a sweep finds none to remove. */
-  sweep(): Promise<number> {
-    return Promise.resolve(0);
+  /** Removes expired records, oldest first (MongoDB's TTL monitor does the same within about a minute). */
+  async sweep(table: AnyTable, now: number, limit: number): Promise<number> {
+    const collection = await this.of(table);
+    const expired = await this.store.guarded((signal) =>
+      collection.find({ expiresAt: { $lte: new Date(now) } }, { sort: { expiresAt: 1 }, limit, projection: { _id: 1 }, signal }).toArray(),
+    );
+    if (expired.length === 0) return 0;
+    const { deletedCount } = await this.store.guarded(() => collection.deleteMany({ _id: { $in: expired.map((doc) => doc._id) }, expiresAt: { $lte: new Date(now) } }));
+    return deletedCount;
   }
 
   private async apply(collection: Collection<RowDocument> | undefined, write: Write, session: ClientSession): Promise<void> {

@@ -67,8 +67,13 @@ export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unk
   };
   for (const change of changes.changes ?? []) {
     const stored = read(change.table, change.key);
-    if ((stored?.version ?? null) !== change.expected) return { refused: { status: 'conflict' } };
-    if (change.kind === 'put') write({ op: 'put', table: change.table, key: change.key, value: change.value, version: change.expected === null ? 0 : change.expected + 1, previous: stored?.value ?? null });
+    if (change.kind === 'expect') {
+      if (!stored || !(change.holds as (value: unknown) => boolean)(stored.value)) return { refused: { status: 'conflict' } };
+      continue;
+    }
+    if (change.expected !== 'any' && (stored?.version ?? null) !== change.expected) return { refused: { status: 'conflict' } };
+    const version = stored ? stored.version + 1 : 0;
+    if (change.kind === 'put') write({ op: 'put', table: change.table, key: change.key, value: change.value, version, previous: stored?.value ?? null });
     if (change.kind === 'remove') write({ op: 'remove', table: change.table, key: change.key, previous: stored?.value ?? null });
   }
   for (const claim of changes.claims ?? []) {

@@ -34,12 +34,17 @@ export interface RangeQuery {
   readonly reverse?: boolean;
 }
 
-/** A conditional write of one record, at the version it was read at (null: it must not exist yet). */
+/** The version a write expects its record at: a number, null (it must not exist yet) or 'any' (unconditional). */
+export type Expected = number | null | 'any';
+
+/** A conditional write of one record, at the version it was read at. */
 export type Change =
-  | { readonly kind: 'put'; readonly table: AnyTable; readonly key: string; readonly value: unknown; readonly expected: number | null }
+  | { readonly kind: 'put'; readonly table: AnyTable; readonly key: string; readonly value: unknown; readonly expected: Expected }
   | { readonly kind: 'remove'; readonly table: AnyTable; readonly key: string; readonly expected: number }
   /** Writes nothing, but the commit holds only while the record is still at `expected` (null: still absent). */
-  | { readonly kind: 'check'; readonly table: AnyTable; readonly key: string; readonly expected: number | null };
+  | { readonly kind: 'check'; readonly table: AnyTable; readonly key: string; readonly expected: number | null }
+  /** Writes nothing, but the commit holds only while the record exists and `holds` is true of it (a conflict otherwise). */
+  | { readonly kind: 'expect'; readonly table: AnyTable; readonly key: string; readonly holds: (value: never) => boolean };
 
 /** A unique value (an e-mail, a credential id) held by one owner: of simultaneous claims exactly one wins. */
 export interface Claim {
@@ -92,6 +97,8 @@ export interface Store {
   get<R>(table: Table<R>, key: string): Promise<Stored<R> | null>;
   /** The records of one index range, in index order (reversed with `reverse`), at most `limit`. */
   range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]>;
+  /** How many records an index holds under `prefix`, counted on the index (no record read). */
+  count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number>;
   /** The owner of a claimed value, or null when it is free. */
   owner(name: string, value: string): Promise<string | null>;
   commit(changes: Changes): Promise<CommitOutcome>;
@@ -100,12 +107,16 @@ export interface Store {
 }
 
 /** A put of `value` into `table`, conditional on the version it was read at (null: new). */
-export const put = <R>(table: Table<R>, key: string, value: R, expected: number | null): Change =>
+export const put = <R>(table: Table<R>, key: string, value: R, expected: Expected): Change =>
   ({ kind: 'put', table, key, value, expected });
 
 export const remove = <R>(table: Table<R>, key: string, expected: number): Change => ({ kind: 'remove', table, key, expected });
 
 export const check = <R>(table: Table<R>, key: string, expected: number | null): Change => ({ kind: 'check', table, key, expected });
+
+/** A condition on a record's current value, checked inside the commit. */
+export const expectThat = <R>(table: Table<R>, key: string, holds: (value: R) => boolean): Change =>
+  ({ kind: 'expect', table, key, holds: holds });
 
 const NUMBER_WIDTH = 14;
 const SEPARATOR = '\u0001';
