@@ -22,6 +22,7 @@ import type { RecordedEvent } from '../src/application/ports/event-log.port.js';
 import { ConfigError, loadConfig } from '../src/infrastructure/config/config.js';
 import { LmdbEventLog } from '../src/infrastructure/lmdb/lmdb-event-log.js';
 import { LmdbStore } from '../src/infrastructure/lmdb/lmdb-store.js';
+import { LmdbTables } from '../src/infrastructure/lmdb/lmdb-tables.js';
 import { SmtpMailSender } from '../src/infrastructure/mail/smtp-mail-sender.js';
 import { type Server, startServer } from './processes.js';
 import { median } from './timing.js';
@@ -454,7 +455,7 @@ async function main(): Promise<void> {
     const seedStarted = performance.now();
     const store = LmdbStore.open(join(dataDir, 'reset'));
     try {
-      const userId = store.userIdsByEmail.get(abused);
+      const userId = (await new LmdbTables(store).owner('email', abused)) ?? undefined;
       if (userId === undefined) throw new Error(`${abused} is not in the store`);
       const eventLog = new LmdbEventLog(store);
       const now = Date.now();

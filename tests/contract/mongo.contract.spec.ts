@@ -3,12 +3,11 @@ import type { RecordedEvent } from '../../src/application/ports/event-log.port.j
 import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
 import { MongoEventLog } from '../../src/infrastructure/mongo/mongo-event-log.js';
 import { MongoOutbox } from '../../src/infrastructure/mongo/mongo-outbox.js';
-import { MongoSessionRepository } from '../../src/infrastructure/mongo/mongo-session.repository.js';
 import { MongoStoreHealth } from '../../src/infrastructure/mongo/mongo-store-health.js';
 import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
 import { MongoTables } from '../../src/infrastructure/mongo/mongo-tables.js';
-import { MongoUserReadModel } from '../../src/infrastructure/mongo/mongo-user-read-model.js';
-import { MongoUserRepository } from '../../src/infrastructure/mongo/mongo-user.repository.js';
+import { portsOver } from '../../src/infrastructure/storage/storage.js';
+import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
 import { storeContract } from './store.contract.js';
@@ -37,11 +36,8 @@ describeWithMongo('MongoDB adapters', (target) => {
   const mongo: StorageFactory = async () => {
     const opened = await openStore();
     return {
-      store: new MongoTables(opened),
-      users: new MongoUserRepository(opened),
-      userViews: new MongoUserReadModel(opened),
+      ...portsOver(new MongoTables(opened)),
       events: new MongoEventLog(opened),
-      sessions: new MongoSessionRepository(opened),
       outbox: new MongoOutbox(opened),
       health: new MongoStoreHealth(opened),
       closeStore: () => Promise.reject(new Error('the shared store stays open: see ownStoreStorage')),
@@ -55,11 +51,8 @@ describeWithMongo('MongoDB adapters', (target) => {
     let closing: Promise<void> | undefined;
     const closeStore = () => (closing ??= own.close());
     return {
-      store: new MongoTables(own),
-      users: new MongoUserRepository(own),
-      userViews: new MongoUserReadModel(own),
+      ...portsOver(new MongoTables(own)),
       events: new MongoEventLog(own),
-      sessions: new MongoSessionRepository(own),
       outbox: new MongoOutbox(own),
       health: new MongoStoreHealth(own),
       closeStore,
@@ -79,14 +72,15 @@ describeWithMongo('MongoDB adapters', (target) => {
     it('creates its indexes idempotently: a second start changes nothing', async () => {
       const opened = await openStore();
       await opened.start();
-      const userIndexes = await opened.users.listIndexes().toArray();
       const eventIndexes = await opened.events.listIndexes().toArray();
-      expect(userIndexes.find((index) => index['name'] === 'email_unique')).to.deep.include({ key: { email: 1 }, unique: true });
       expect(eventIndexes.find((index) => index['name'] === 'eventId_unique')).to.deep.include({ key: { eventId: 1 }, unique: true });
       expect(eventIndexes.map((index) => index['name'])).to.include.members(['aggregate_newest_first', 'email_type_newest_first']);
-      const sessionIndexes = await opened.sessions.listIndexes().toArray();
-      expect(sessionIndexes.map((index) => index['name'])).to.include.members(['live_by_user_newest_first', 'live_by_user_least_recently_used', 'expires_ttl']);
-      expect(sessionIndexes.find((index) => index['name'] === 'revoked_ttl')).to.deep.include({ key: { revokedAt: 1 }, expireAfterSeconds: 0 });
+      await new StoreUserRepository(new MongoTables(opened)).findById('none');
+      const { SESSIONS } = await import('../../src/infrastructure/storage/account-tables.js');
+      await new MongoTables(opened).count(SESSIONS, 'liveByCreation', ['none']);
+      const sessionIndexes = await opened.db.collection('kv.sessions').listIndexes().toArray();
+      expect(sessionIndexes.map((index) => index['name'])).to.include.members(['ix_liveByCreation', 'ix_liveByUse', 'expires_ttl']);
+      expect(sessionIndexes.find((index) => index['name'] === 'expires_ttl')).to.deep.include({ key: { expiresAt: 1 }, expireAfterSeconds: 0 });
     });
 
     it('is atomic: when the event write fails inside the transaction, the user is not stored either', async () => {
@@ -94,25 +88,25 @@ describeWithMongo('MongoDB adapters', (target) => {
       const user = aUser();
       await opened.db.command({ collMod: 'events', validator: { aggregateId: { $ne: user.id } }, validationLevel: 'strict', validationAction: 'error' });
       try {
-        const error = await rejection(new MongoUserRepository(opened).add(user, recorded(user, 'atomic')));
+        const error = await rejection(new StoreUserRepository(new MongoTables(opened)).add(user, recorded(user, 'atomic')));
         expect(error).to.be.instanceOf(Error).and.not.be.instanceOf(EmailAlreadyRegistered);
         expect((error as Error).name).to.equal('MongoStoreFailure');
         expect((error as Error).message).not.to.include('Document failed validation').and.not.include(user.id);
       } finally {
         await opened.db.command({ collMod: 'events', validator: {}, validationLevel: 'off' });
       }
-      expect(await opened.users.findOne({ _id: user.id })).to.equal(null);
-      expect(await opened.users.findOne({ email: user.email.value })).to.equal(null);
+      expect(await opened.db.collection('kv.users').findOne({ _id: user.id } as object)).to.equal(null);
+      expect(await opened.db.collection('kv.claims').findOne({ _id: `email:${user.email.value}` } as object)).to.equal(null);
       expect(await opened.events.countDocuments({ aggregateId: user.id })).to.equal(0);
     });
 
     it('keeps only the argon2 hash as a secret, in the user document and nowhere in its events', async () => {
       const opened = await openStore();
       const user = aUser();
-      await new MongoUserRepository(opened).add(user, recorded(user, 'secret'));
-      const stored = await opened.users.findOne({ _id: user.id });
-      expect(Object.keys(stored ?? {}).sort()).to.deep.equal(['_id', 'createdAt', 'email', 'lastname', 'name', 'passwordHash']);
-      expect(stored?.passwordHash).to.match(/^\$argon2id\$/);
+      await new StoreUserRepository(new MongoTables(opened)).add(user, recorded(user, 'secret'));
+      const stored = await opened.db.collection<{ r: Record<string, unknown> }>('kv.users').findOne({ _id: user.id } as object);
+      expect(Object.keys(stored?.r ?? {}).sort()).to.deep.equal(['createdAt', 'email', 'emailVerified', 'id', 'lastname', 'name', 'passwordHash', 'sessionEpoch']);
+      expect(stored?.r['passwordHash']).to.match(/^\$argon2id\$/);
       const events = await opened.events.find({ aggregateId: user.id }).toArray();
       expect(events).to.have.length(1);
       expect(JSON.stringify(events)).not.to.include('argon2');

@@ -295,6 +295,23 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       expect(await storage.sessions.findById(raced.id)).to.equal(null);
     });
 
+    it('refuses to store a session still live in an epoch its account left (a refresh racing the end of every session), yet stores its revocation', async () => {
+      const user = aUser();
+      const opened = aSessionOf(user, 0);
+      await storage.users.add(user, [...record(user), ...recordSession(opened)], opened);
+      const refreshing = (await storage.sessions.findById(opened.id)) as Session;
+      const ending = (await storage.users.findById(user.id)) as User;
+      ending.endSessions('sign_out', at(10), null);
+      expect(await storage.users.save(ending, record(ending))).to.equal(true);
+
+      refreshing.rotate(at(11), { idleSeconds: 86_400, maxSeconds: 86_400 });
+      expect(await storage.sessions.save(refreshing, recordSession(refreshing))).to.equal(false);
+      expect((await storage.sessions.findById(opened.id))?.generation).to.equal(0);
+      const revoking = (await storage.sessions.findById(opened.id)) as Session;
+      revoking.revoke('sign_out', at(12));
+      expect(await storage.sessions.save(revoking, recordSession(revoking))).to.equal(true);
+    });
+
     it('refuses to save a user that was never added, writing nothing', async () => {
       const user = aUser();
       const error = await rejection(storage.users.save(user, record(user)));

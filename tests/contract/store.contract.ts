@@ -76,7 +76,7 @@ export function storeContract(adapter: string, makeStorage: StorageFactory): voi
       const key = unique('note');
       const other = unique('note');
       await store.commit({ changes: [put(NOTES, key, aNote('ada', 1), null)] });
-      const isAda = (note: Note) => note.owner === 'ada';
+      const isAda = (note: Note | null) => note?.owner === 'ada';
       expect(await store.commit({ changes: [expectThat(NOTES, key, isAda), put(NOTES, other, aNote('x', 1), 'any')] })).to.deep.equal({ status: 'committed' });
       expect(await store.commit({ changes: [expectThat(NOTES, unique('missing'), isAda)] })).to.deep.equal({ status: 'conflict' });
       await store.commit({ changes: [put(NOTES, key, aNote('bob', 1), 0)] });

@@ -5,7 +5,8 @@ import { ServiceUnavailable } from '../../src/application/errors.js';
 import { MongoEventLog } from '../../src/infrastructure/mongo/mongo-event-log.js';
 import { MongoStoreHealth } from '../../src/infrastructure/mongo/mongo-store-health.js';
 import { MongoStore, MongoUnreachable } from '../../src/infrastructure/mongo/mongo-store.js';
-import { MongoUserRepository } from '../../src/infrastructure/mongo/mongo-user.repository.js';
+import { MongoTables } from '../../src/infrastructure/mongo/mongo-tables.js';
+import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';
 import { aUser } from '../contract/storage.contract.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { startTestService, tempDir } from '../support/test-service.js';
@@ -32,7 +33,7 @@ describe('MongoDB adapters while MongoDB is unreachable (real driver, nothing li
   after(async () => store.close());
 
   it('answers reads and writes of both ports with ServiceUnavailable, not a driver error', async () => {
-    const users = new MongoUserRepository(store);
+    const users = new StoreUserRepository(new MongoTables(store));
     const events = new MongoEventLog(store);
     const user = aUser();
     const attempts = [

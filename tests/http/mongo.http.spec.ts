@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
 import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
+import { MongoTables } from '../../src/infrastructure/mongo/mongo-tables.js';
+import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';
 import { aSignUpBody } from '../support/builders.js';
 import { killHard, spawnService } from '../support/child-service.js';
 import { postJson } from '../support/http-client.js';
@@ -87,7 +89,7 @@ describeWithMongo('HTTP on MongoDB: persistence (real server, real MongoDB, argo
       const signedIn = await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD });
       expect(signedIn.status).to.equal(201);
 
-      const user = await store.users.findOne({ email });
+      const user = await new StoreUserRepository(new MongoTables(store)).findByEmail(email);
       expect(user?.passwordHash).to.match(/^\$argon2id\$/);
       const events = await store.events.find({ 'payload.email': email }).sort({ occurredAt: 1, _id: 1 }).toArray();
       expect(events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SignInFailed', 'UserSignedIn']);

@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import { expect } from 'chai';
 import { LmdbEventLog } from '../../src/infrastructure/lmdb/lmdb-event-log.js';
 import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
-import { LmdbUserRepository } from '../../src/infrastructure/lmdb/lmdb-user.repository.js';
+import { LmdbTables } from '../../src/infrastructure/lmdb/lmdb-tables.js';
+import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';
 import { parametersOf } from '../../src/infrastructure/security/argon2-password-hasher.js';
 import { aSignUpBody } from '../support/builders.js';
 import { postJson } from '../support/http-client.js';
@@ -11,7 +12,7 @@ import { startTestService, tempDir } from '../support/test-service.js';
 async function readStore(dataDir: string) {
   const store = LmdbStore.open(dataDir);
   try {
-    const user = await new LmdbUserRepository(store).findByEmail('ada@example.com');
+    const user = await new StoreUserRepository(new LmdbTables(store)).findByEmail('ada@example.com');
     const page = user ? await new LmdbEventLog(store).findByAggregate(user.id, { limit: 20, cursor: null }) : { events: [] };
     return { hash: user?.passwordHash ?? '', types: page.events.map((event) => event.type).reverse() };
   } finally {

@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import type { FastifyInstance } from 'fastify';
 import type { SignInCommand } from '../../src/application/use-cases/sign-in/sign-in.handler.js';
 import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
-import { LmdbUserRepository } from '../../src/infrastructure/lmdb/lmdb-user.repository.js';
+import { LmdbTables } from '../../src/infrastructure/lmdb/lmdb-tables.js';
+import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';
 import { GENERATED_KEY_FILE } from '../../src/infrastructure/security/signing-key.js';
 import { httpServerOptions } from '../support/http-server-options.js';
 import { buildHttpServer } from '../../src/interfaces/http/server.js';
@@ -64,7 +65,7 @@ describe('HTTP: secrets never reach the log (LOG_LEVEL=debug)', () => {
   const secrets = async (): Promise<string[]> => {
     const store = LmdbStore.open(service.dataDir);
     try {
-      const users = new LmdbUserRepository(store);
+      const users = new StoreUserRepository(new LmdbTables(store));
       const hashes = await Promise.all(['ada@example.com', 'grace@example.com'].map(async (email) => (await users.findByEmail(email))?.passwordHash ?? ''));
       const pem = readFileSync(join(service.dataDir, GENERATED_KEY_FILE), 'utf8');
       const pemLines = pem.split('\n').filter((line) => line.length > 20 && !line.startsWith('-----'));

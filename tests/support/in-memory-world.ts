@@ -5,6 +5,7 @@ import { HmacOneTimeTokens } from '../../src/infrastructure/security/hmac-one-ti
 import type { MailSettings } from '../../src/application/policies/mail.js';
 import { InMemoryStore } from '../../src/infrastructure/memory/in-memory-store.js';
 import { memoryStorageOver } from '../../src/infrastructure/memory/memory-storage.js';
+import { InMemoryTables } from '../../src/infrastructure/memory/in-memory-tables.js';
 import { EventLogActivityReadModel } from '../../src/infrastructure/read-model/event-log-activity-read-model.js';
 import { RepositorySessionReadModel } from '../../src/infrastructure/read-model/repository-session-read-model.js';
 import { HmacRefreshTokens } from '../../src/infrastructure/security/hmac-refresh-tokens.js';
@@ -28,6 +29,8 @@ export interface WorldOptions {
   readonly store?: InMemoryStore;
   /** Ports to use instead of the in-memory ones (e.g. a store that is down). */
   readonly replace?: Partial<Ports>;
+  /** Ports made from the in-memory ones (e.g. one that counts the writes made through it). */
+  readonly wrap?: (ports: Ports) => Partial<Ports>;
 }
 
 /** The session settings of the world unless a test says otherwise: the service's defaults. */
@@ -44,7 +47,8 @@ export const DEFAULT_SESSION_SETTINGS: SessionSettings = {
  */
 export function inMemoryWorld(options: WorldOptions = {}) {
   const store = options.store ?? new InMemoryStore();
-  const { close: _close, store: tables, ...storage } = memoryStorageOver(store);
+  const tables = new InMemoryTables(store);
+  const { close: _close, store: _store, ...storage } = memoryStorageOver(store, tables);
   const tokens = new FakeTokenIssuer();
   const adapters = {
     ...storage,
@@ -62,7 +66,7 @@ export function inMemoryWorld(options: WorldOptions = {}) {
     clock: new ManualClock(),
     ids: new SequentialIds(),
   } satisfies Ports;
-  const ports: Ports = { ...adapters, ...options.replace };
+  const ports: Ports = { ...adapters, ...options.replace, ...options.wrap?.(adapters) };
   const useCases = buildUseCases(ports, {
     signInThrottle: options.signInThrottle ?? { maxFailures: 5, windowSeconds: 900 },
     sessions: { ...DEFAULT_SESSION_SETTINGS, ...options.sessions },

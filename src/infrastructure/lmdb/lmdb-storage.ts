@@ -1,15 +1,12 @@
 import { dataDirFailure, ensureWritableDataDir } from '../config/startup-checks.js';
-import type { Storage } from '../storage/storage.js';
+import { type Storage, portsOver } from '../storage/storage.js';
 import { LmdbEventLog } from './lmdb-event-log.js';
 import { LmdbEventPruner } from './lmdb-event-pruner.js';
+import { migrateToTables } from './lmdb-migrations.js';
 import { LmdbOutbox } from './lmdb-outbox.js';
-import { LmdbSessionRepository } from './lmdb-session.repository.js';
 import { LmdbStoreHealth } from './lmdb-store-health.js';
 import { LmdbStore } from './lmdb-store.js';
 import { LmdbTables } from './lmdb-tables.js';
-import { StoreAttemptLimits } from '../storage/store-attempt-limits.js';
-import { LmdbUserReadModel } from './lmdb-user-read-model.js';
-import { LmdbUserRepository } from './lmdb-user.repository.js';
 import { freeBytes } from './lmdb-write-failures.js';
 
 export interface LmdbStorageConfig {
@@ -31,22 +28,18 @@ const openStore = (dataDir: string, minFreeBytes: number): LmdbStore => {
 export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbStorageConfig): Promise<Storage> {
   ensureWritableDataDir(dataDir);
   const store = openStore(dataDir, minFreeBytes);
+  const tables = new LmdbTables(store);
   try {
-    await store.migrateSessionIndexes();
+    await migrateToTables(store, tables);
     await store.migrateOutboxIndex();
   } catch (error) {
     await store.close();
     throw dataDirFailure(dataDir, 'the LMDB store cannot be re-indexed', error);
   }
   let closing: Promise<void> | undefined;
-  const tables = new LmdbTables(store);
   return {
-    store: tables,
-    limits: new StoreAttemptLimits(tables),
-    users: new LmdbUserRepository(store),
-    userViews: new LmdbUserReadModel(store),
+    ...portsOver(tables),
     events: new LmdbEventLog(store),
-    sessions: new LmdbSessionRepository(store),
     outbox: new LmdbOutbox(store),
     storeHealth: new LmdbStoreHealth(store),
     pruner: new LmdbEventPruner(store),

@@ -2,16 +2,10 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Database, type RootDatabase, open } from 'lmdb';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import type { UserSnapshot } from '../../domain/user.js';
 import { ServiceUnavailable } from '../../application/errors.js';
 import { type OutboxEntry, dueAtOf } from '../storage/outbox-entry.js';
 import { type ProjectionTables, applyProjections } from '../storage/projections.js';
-import { LmdbSessionTable, SESSION_INDEX_VERSION, type StoredSession } from './lmdb-session-table.js';
 import { STORE_RETRY_AFTER_SECONDS, WriteFailures, isStoreWriteFailure, realCause } from './lmdb-write-failures.js';
-
-export interface StoredUser extends Omit<UserSnapshot, 'createdAt'> {
-  readonly createdAt: number;
-}
 
 export interface StoredEvent extends Omit<RecordedEvent, 'occurredAt'> {
   readonly seq: number;
@@ -24,20 +18,15 @@ type SeqKey = [string, number];
 const OUTBOX_INDEX_VERSION = 1;
 
 /**
- * One LMDB environment holding users, sessions, the outbox and the event log, so that a user, the session it opened
- * and its events commit in one write transaction. Commits are flushed to disk before a write resolves (overlappingSync off):
+ * One LMDB environment holding the storage primitive's tables (LmdbTables), the outbox and the event log, so that a
+ * commit's records and its events are one write transaction. Commits are flushed to disk before a write resolves (overlappingSync off):
  * an acknowledged write survives a crash of the process or of the machine.
  */
 export class LmdbStore {
-  readonly users: Database<StoredUser, string>;
-  readonly userIdsByEmail: Database<string, string>;
   readonly events: Database<StoredEvent, number>;
   readonly eventSeqById: Database<number, string>;
   readonly eventsByEmail: Database<null, SeqKey>;
   readonly eventsByAggregate: Database<null, SeqKey>;
-  /** The sessions and their indexes (see LmdbSessionTable); `sessions` is its records, for reads. */
-  readonly sessionTable: LmdbSessionTable;
-  readonly sessions: Database<StoredSession, string>;
   /** Mails not yet sent, keyed by their event's sequence number (so claimed in append order). */
   readonly outbox: Database<OutboxEntry, number>;
   /** Every outbox entry but the dead letters, by when it may next be claimed: [dueAt, seq] (see dueAtOf). */
@@ -53,14 +42,10 @@ export class LmdbStore {
     /** Readiness fails while the filesystem of `dataDir` has less free space than this (0: never). */
     readonly minFreeBytes = 0,
   ) {
-    this.users = root.openDB<StoredUser, string>({ name: 'users' });
-    this.userIdsByEmail = root.openDB<string, string>({ name: 'users-by-email' });
     this.events = root.openDB<StoredEvent, number>({ name: 'events' });
     this.eventSeqById = root.openDB<number, string>({ name: 'events-by-id' });
     this.eventsByEmail = root.openDB<null, SeqKey>({ name: 'events-by-email' });
     this.eventsByAggregate = root.openDB<null, SeqKey>({ name: 'events-by-aggregate' });
-    this.sessionTable = new LmdbSessionTable(root);
-    this.sessions = this.sessionTable.records;
     this.outbox = root.openDB<OutboxEntry, number>({ name: 'outbox' });
     this.outboxDue = root.openDB<null, [number, number]>({ name: 'outbox-due' });
     this.meta = root.openDB<number, string>({ name: 'meta' });
@@ -130,19 +115,6 @@ export class LmdbStore {
         if (due !== null) void this.outboxDue.put([due, key], null);
       }
       void this.meta.put('outbox-index-version', OUTBOX_INDEX_VERSION);
-    });
-  }
-
-  /**
-   * Rebuilds the session indexes, in one write transaction, when the environment was written with an older layout
-   * (before version 2 revoked sessions stayed in the per-user index and were swept only at their deadline). Idempotent;
-   * a no-op once done.
-   */
-  async migrateSessionIndexes(): Promise<void> {
-    if (this.meta.get('session-index-version') === SESSION_INDEX_VERSION) return;
-    await this.transaction(() => {
-      this.sessionTable.reindex();
-      void this.meta.put('session-index-version', SESSION_INDEX_VERSION);
     });
   }
 

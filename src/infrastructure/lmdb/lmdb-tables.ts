@@ -93,6 +93,16 @@ export class LmdbTables implements Store {
     });
   }
 
+  /** Opens the databases of these tables (outside any transaction: LMDB opens none inside one). */
+  prepare(tables: readonly AnyTable[]): void {
+    for (const table of tables) this.of(table);
+  }
+
+  /** Writes a record at `version` as it is, inside the current write transaction (a migration's import). */
+  importInTransaction<R>(table: Table<R>, key: string, value: R, version: number): void {
+    this.apply({ op: 'put', table, key, value, version, previous: this.of(table).rows.get(key)?.r ?? null });
+  }
+
   /** Writes one record and its index and expiry entries inside the current write transaction. */
   private apply(write: Write): void {
     const { rows, indexes, expiry } = this.of(write.table);

@@ -68,6 +68,11 @@ export class InMemoryTables implements Store {
     return expired.length;
   }
 
+  /** Every record of a table, by copy (what a test looks at; no store has a cheap equivalent). */
+  rowsOf<R>(table: Table<R>): Stored<R>[] {
+    return [...this.rows(table.name).values()].map((stored) => structuredClone(stored) as Stored<R>);
+  }
+
   private apply(write: Write): void {
     const rows = this.rows(write.table.name);
     if (write.op === 'remove') rows.delete(write.key);

@@ -1,10 +1,9 @@
-import { type Filter, ObjectId } from 'mongodb';
+import { ObjectId } from 'mongodb';
 import type { RecordedEvent, RequestMetadata } from '../../application/ports/event-log.port.js';
-import { Session, type SessionSnapshot } from '../../domain/session.js';
-import { User } from '../../domain/user.js';
+import type { SessionSnapshot } from '../../domain/session.js';
 import type { OutboxEntry } from '../storage/outbox-entry.js';
 
-/** A document of the `users` collection: `_id` is the user id; the argon2 hash is the only secret and stays here. */
+/** A document of the `users` collection before the storage primitive (read once, by the migration): `_id` is the user id; the argon2 hash is the only secret and stays here. */
 export interface UserDocument {
   _id: string;
   name: string;
@@ -22,20 +21,8 @@ export interface UserDocument {
   commits?: number;
 }
 
-/** A document of the `sessions` collection: the snapshot, `_id` the session id. No token, no hash of one. */
+/** A document of the `sessions` collection before the storage primitive (read once, by the migration): the snapshot, `_id` the session id. No token, no hash of one. */
 export type SessionDocument = Omit<SessionSnapshot, 'id'> & { _id: string };
-
-/**
- * The filter for sessions of session epoch `epoch`. Documents written before epochs existed have none (epoch 0):
- * `null` matches a missing field (the driver's types know no null for an optional field, hence the cast).
- */
-export const ofEpoch = (epoch: number): Filter<SessionDocument> => (epoch === 0 ? { epoch: { $in: [0, null] } } : { epoch }) as Filter<SessionDocument>;
-
-/** The filter for sessions of an epoch older than `epoch` (ended all at once; see MongoUserRepository.save). */
-export const beforeEpoch = (epoch: number): Filter<SessionDocument> => ({ $or: [{ epoch: { $lt: epoch } }, { epoch: null }] }) as Filter<SessionDocument>;
-
-export const toSessionDocument = ({ id, ...rest }: SessionSnapshot, version: number): SessionDocument => ({ _id: id, ...rest, version });
-export const fromSessionDocument = ({ _id, ...rest }: SessionDocument): Session => Session.restore({ id: _id, ...rest });
 
 /**
  * A document of the append-only `events` collection. `_id` is an ObjectId made when the event is appended:
@@ -59,17 +46,6 @@ export interface HealthDocument {
   _id: string;
   checkedAt: Date;
 }
-
-export const toUserDocument = (user: User, version: number): UserDocument => {
-  const { id, name, lastname, email, passwordHash, createdAt, emailVerified, sessionEpoch } = user.snapshot();
-  return { _id: id, name, lastname, email, passwordHash, createdAt, emailVerified: emailVerified ?? false, sessionEpoch: sessionEpoch ?? 0, version };
-};
-
-export const fromUserDocument = (doc: UserDocument): User =>
-  User.restore({
-    id: doc._id, name: doc.name, lastname: doc.lastname, email: doc.email, passwordHash: doc.passwordHash,
-    createdAt: doc.createdAt, emailVerified: doc.emailVerified ?? false, sessionEpoch: doc.sessionEpoch ?? 0, version: doc.version ?? 0,
-  });
 
 export const toEventDocument = (event: RecordedEvent): EventDocument => ({
   _id: new ObjectId(),

@@ -1,13 +1,10 @@
-import type { Storage } from '../storage/storage.js';
+import { type Storage, portsOver } from '../storage/storage.js';
 import { MongoEventLog } from './mongo-event-log.js';
+import { migrateToTables } from './mongo-migrations.js';
 import { MongoOutbox } from './mongo-outbox.js';
-import { MongoSessionRepository } from './mongo-session.repository.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
 import { MongoStore } from './mongo-store.js';
 import { MongoTables } from './mongo-tables.js';
-import { StoreAttemptLimits } from '../storage/store-attempt-limits.js';
-import { MongoUserReadModel } from './mongo-user-read-model.js';
-import { MongoUserRepository } from './mongo-user.repository.js';
 
 export interface MongoStorageConfig {
   readonly storage: { readonly mongodb: { readonly uri: string | undefined; readonly dbName: string; readonly timeoutMs: number } };
@@ -21,13 +18,15 @@ export interface MongoStorageConfig {
 export async function openStorage({ storage: { mongodb }, retention }: MongoStorageConfig): Promise<Storage> {
   const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName, operationTimeoutMS: mongodb.timeoutMs, eventRetentionDays: retention.days });
   const tables = new MongoTables(store);
+  try {
+    await migrateToTables(store, tables);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   return {
-    store: tables,
-    limits: new StoreAttemptLimits(tables),
-    users: new MongoUserRepository(store),
-    userViews: new MongoUserReadModel(store),
+    ...portsOver(tables),
     events: new MongoEventLog(store),
-    sessions: new MongoSessionRepository(store),
     outbox: new MongoOutbox(store),
     storeHealth: new MongoStoreHealth(store),
     close: () => store.close(),

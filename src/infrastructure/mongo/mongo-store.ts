@@ -7,12 +7,10 @@ import {
   type EventDocument,
   type HealthDocument,
   type OutboxDocument,
-  type SessionDocument,
-  type UserDocument,
   toEventDocument,
 } from './mongo-documents.js';
 import { translated } from './mongo-errors.js';
-import { EVENT_INDEXES, OUTBOX_INDEXES, SESSION_INDEXES, USER_INDEXES } from './mongo-schema.js';
+import { EVENT_INDEXES, OUTBOX_INDEXES } from './mongo-schema.js';
 import { projectionTables } from './mongo-projections.js';
 import { waitForWritablePrimary } from './mongo-startup-check.js';
 import { runTransaction } from './mongo-transaction.js';
@@ -63,8 +61,6 @@ const transactionOptions = (wtimeoutMS: number): TransactionOptions => ({
  * of the replica set (journaled) before it resolves, so an acknowledged sign-up survives a failover.
  */
 export class MongoStore {
-  readonly users: Collection<UserDocument>;
-  readonly sessions: Collection<SessionDocument>;
   readonly events: Collection<EventDocument>;
   /** Mails not yet sent (see MongoOutbox), written with their events by the outbox projection. */
   readonly outbox: Collection<OutboxDocument>;
@@ -82,8 +78,6 @@ export class MongoStore {
   ) {
     this.operationTimeoutMS = timeouts.operationTimeoutMS ?? DEFAULT_OPERATION_TIMEOUT_MS;
     this.startupWaitMS = timeouts.startupWaitMS ?? DEFAULT_STARTUP_WAIT_MS;
-    this.users = db.collection<UserDocument>('users');
-    this.sessions = db.collection<SessionDocument>('sessions');
     this.events = db.collection<EventDocument>('events');
     this.outbox = db.collection<OutboxDocument>('outbox');
     this.health = db.collection<HealthDocument>('health');
@@ -128,10 +122,8 @@ export class MongoStore {
    */
   async start(): Promise<void> {
     await waitForWritablePrimary(() => this.db.admin().command({ hello: 1 }), { waitMs: this.startupWaitMS, intervalMs: 500 });
-    await this.users.createIndexes(USER_INDEXES);
     await this.events.createIndexes(EVENT_INDEXES);
     await this.events.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'events-retention-ttl' });
-    await this.sessions.createIndexes(SESSION_INDEXES);
     await this.outbox.createIndexes(OUTBOX_INDEXES);
   }
 

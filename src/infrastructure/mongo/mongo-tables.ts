@@ -91,15 +91,26 @@ export class MongoTables implements Store {
     return deletedCount;
   }
 
+  /** Inserts records as they are (a migration's import), leaving any record already there untouched. Idempotent. */
+  async importRows<R>(table: Table<R>, rows: readonly { readonly key: string; readonly value: R; readonly version: number }[]): Promise<void> {
+    if (rows.length === 0) return;
+    const collection = await this.of(table);
+    const operations = rows.map((row) => ({ updateOne: { filter: { _id: row.key }, update: { $setOnInsert: this.document(table, row.key, row.value, row.version) }, upsert: true } }));
+    await this.store.guarded(() => collection.bulkWrite(operations, { ordered: false }));
+  }
+
+  private document(table: AnyTable, key: string, value: unknown, version: number): RowDocument {
+    const expiresAt = expiryOf(table, value);
+    return { _id: key, v: version, r: value, ix: Object.fromEntries(indexEntriesOf(table, key, value)), ...(expiresAt === null ? {} : { expiresAt: new Date(expiresAt) }) };
+  }
+
   private async apply(collection: Collection<RowDocument> | undefined, write: Write, session: ClientSession): Promise<void> {
     if (!collection) return;
     if (write.op === 'remove') {
       await collection.deleteOne({ _id: write.key }, { session });
       return;
     }
-    const ix = Object.fromEntries(indexEntriesOf(write.table, write.key, write.value));
-    const expiresAt = expiryOf(write.table, write.value);
-    const doc: RowDocument = { _id: write.key, v: write.version, r: write.value, ix, ...(expiresAt === null ? {} : { expiresAt: new Date(expiresAt) }) };
+    const doc = this.document(write.table, write.key, write.value, write.version);
     await collection.replaceOne({ _id: write.key }, doc, { session, upsert: true });
   }
 

@@ -68,7 +68,7 @@ export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unk
   for (const change of changes.changes ?? []) {
     const stored = read(change.table, change.key);
     if (change.kind === 'expect') {
-      if (!stored || !(change.holds as (value: unknown) => boolean)(stored.value)) return { refused: { status: 'conflict' } };
+      if (!(change.holds as (value: unknown) => boolean)(stored?.value ?? null)) return { refused: { status: 'conflict' } };
       continue;
     }
     if (change.expected !== 'any' && (stored?.version ?? null) !== change.expected) return { refused: { status: 'conflict' } };

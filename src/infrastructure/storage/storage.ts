@@ -1,6 +1,10 @@
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
 import type { Store } from './store.js';
+import { StoreAttemptLimits } from './store-attempt-limits.js';
+import { StoreSessionRepository } from './store-session.repository.js';
+import { StoreUserReadModel } from './store-user-read-model.js';
+import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
 export const STORAGE_PORTS = ['users', 'userViews', 'events', 'sessions', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
@@ -29,3 +33,12 @@ export interface Storage extends Pick<Ports, StoragePortName> {
   /** Releases the store (handles, pools). Idempotent. */
   readonly close: () => Promise<void>;
 }
+
+/** The storage ports written once over the storage primitive, whatever the technology under it. */
+export const portsOver = (store: Store): Pick<Storage, 'store' | 'limits' | 'users' | 'userViews' | 'sessions'> => ({
+  store,
+  limits: new StoreAttemptLimits(store),
+  users: new StoreUserRepository(store),
+  userViews: new StoreUserReadModel(store),
+  sessions: new StoreSessionRepository(store),
+});

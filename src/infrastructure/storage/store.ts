@@ -43,7 +43,7 @@ export type Change =
   | { readonly kind: 'remove'; readonly table: AnyTable; readonly key: string; readonly expected: number }
   /** Writes nothing, but the commit holds only while the record is still at `expected` (null: still absent). */
   | { readonly kind: 'check'; readonly table: AnyTable; readonly key: string; readonly expected: number | null }
-  /** Writes nothing, but the commit holds only while the record exists and `holds` is true of it (a conflict otherwise). */
+  /** Writes nothing, but the commit holds only while `holds` is true of the record (null: none), a conflict otherwise. */
   | { readonly kind: 'expect'; readonly table: AnyTable; readonly key: string; readonly holds: (value: never) => boolean };
 
 /** A unique value (an e-mail, a credential id) held by one owner: of simultaneous claims exactly one wins. */
@@ -115,7 +115,7 @@ export const remove = <R>(table: Table<R>, key: string, expected: number): Chang
 export const check = <R>(table: Table<R>, key: string, expected: number | null): Change => ({ kind: 'check', table, key, expected });
 
 /** A condition on a record's current value, checked inside the commit. */
-export const expectThat = <R>(table: Table<R>, key: string, holds: (value: R) => boolean): Change =>
+export const expectThat = <R>(table: Table<R>, key: string, holds: (value: R | null) => boolean): Change =>
   ({ kind: 'expect', table, key, holds: holds });
 
 const NUMBER_WIDTH = 14;

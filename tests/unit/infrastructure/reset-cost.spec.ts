@@ -5,7 +5,7 @@ import { RequestPasswordResetHandler } from '../../../src/application/use-cases/
 import { LmdbEventLog } from '../../../src/infrastructure/lmdb/lmdb-event-log.js';
 import { LmdbStore } from '../../../src/infrastructure/lmdb/lmdb-store.js';
 import { LmdbTables } from '../../../src/infrastructure/lmdb/lmdb-tables.js';
-import { LmdbUserRepository } from '../../../src/infrastructure/lmdb/lmdb-user.repository.js';
+import { StoreUserRepository } from '../../../src/infrastructure/storage/store-user.repository.js';
 import { StoreAttemptLimits } from '../../../src/infrastructure/storage/store-attempt-limits.js';
 import { HmacOneTimeTokens } from '../../../src/infrastructure/security/hmac-one-time-tokens.js';
 import { SequentialIds } from '../../support/fakes.js';
@@ -39,7 +39,7 @@ describe('a password-reset request costs the same whatever the address has in th
       return get(key);
     });
     const handler = new RequestPasswordResetHandler(
-      { users: new LmdbUserRepository(store), limits: new StoreAttemptLimits(new LmdbTables(store)), oneTimeTokens: new HmacOneTimeTokens(Buffer.alloc(32, 9)), clock: { now: () => NOW }, ids: new SequentialIds() },
+      { users: new StoreUserRepository(new LmdbTables(store)), limits: new StoreAttemptLimits(new LmdbTables(store)), oneTimeTokens: new HmacOneTimeTokens(Buffer.alloc(32, 9)), clock: { now: () => NOW }, ids: new SequentialIds() },
       { resetTtlSeconds: 1800, verificationTtlSeconds: 86_400, publicAppUrl: 'https://app.example', requireVerifiedEmail: false, resetPerAddress: { max: 3, windowSeconds: 3600 }, verificationPerAddress: { max: 3, windowSeconds: 3600 } },
     );
 

@@ -1,3 +1,4 @@
+import { SESSIONS } from '../../../infrastructure/storage/account-tables.js';
 import { expect } from 'chai';
 import { InvalidToken } from '../../errors.js';
 import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
@@ -10,7 +11,7 @@ const DAY_MS = 86_400_000;
 async function adaSignedUp() {
   const world = inMemoryWorld();
   const { user, accessToken } = await world.signUp.execute(aSignUpCommand());
-  const sessionIds = [...world.store.sessions.keys()];
+  const sessionIds = world.tables.rowsOf(SESSIONS).map((stored) => stored.key);
   expect(sessionIds).to.have.length(1);
   const authenticate = (token: string) => world.authenticate.execute({ accessToken: token });
   return { world, user, accessToken, sessionId: sessionIds[0] ?? '', authenticate };

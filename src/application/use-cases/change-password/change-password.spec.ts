@@ -6,8 +6,7 @@ import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../te
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { UuidShapedIds, WriteCountingSessions } from '../../../../tests/support/fakes.js';
-import { InMemoryStore } from '../../../infrastructure/memory/in-memory-store.js';
-import { InMemorySessionRepository } from '../../../infrastructure/memory/in-memory-session.repository.js';
+import type { SessionRepository } from '../../ports/session-repository.port.js';
 
 const OLD = 'analytical engine 1843';
 const NEW = 'difference engine 1822';
@@ -103,9 +102,8 @@ describe('ChangePasswordHandler (changePassword)', () => {
   });
 
   it('ends 40 other sessions in the one write of the account that stores the new password, writing none of the 40', async () => {
-    const store = new InMemoryStore();
-    const counted = new WriteCountingSessions(new InMemorySessionRepository(store));
-    const world = inMemoryWorld({ store, replace: { sessions: counted } });
+    let counted = new WriteCountingSessions({} as SessionRepository);
+    const world = inMemoryWorld({ wrap: (ports) => ({ sessions: (counted = new WriteCountingSessions(ports.sessions)) })  });
     const here = await world.signUp.execute(aSignUpCommand({ password: OLD }));
     for (let i = 0; i < 40; i++) await world.signIn.execute(aSignInCommand({ password: OLD }));
     const principal = await world.authenticate.execute({ accessToken: here.accessToken });

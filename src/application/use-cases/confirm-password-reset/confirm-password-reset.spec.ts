@@ -3,8 +3,7 @@ import { aRequestMetadata, aSignInCommand } from '../../../../tests/support/buil
 import type { WorldOptions } from '../../../../tests/support/in-memory-world.js';
 import { issuesOf, tokenIn, worldWithAda } from '../../../../tests/support/mail-world.js';
 import { UuidShapedIds, WriteCountingSessions } from '../../../../tests/support/fakes.js';
-import { InMemoryStore } from '../../../infrastructure/memory/in-memory-store.js';
-import { InMemorySessionRepository } from '../../../infrastructure/memory/in-memory-session.repository.js';
+import type { SessionRepository } from '../../ports/session-repository.port.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { InvalidRefreshToken } from '../../errors.js';
 
@@ -84,9 +83,8 @@ describe('ConfirmPasswordResetHandler', () => {
   });
 
   it('ends 40 sessions in the one write of the account that stores the new password, writing none of them', async () => {
-    const store = new InMemoryStore();
-    const counted = new WriteCountingSessions(new InMemorySessionRepository(store));
-    const { world, token } = await resetLink({ store, replace: { sessions: counted } });
+    let counted = new WriteCountingSessions({} as SessionRepository);
+    const { world, token } = await resetLink({ wrap: (ports) => ({ sessions: (counted = new WriteCountingSessions(ports.sessions)) }) });
     for (let i = 0; i < 39; i++) await world.signIn.execute(aSignInCommand());
 
     counted.writes = 0;

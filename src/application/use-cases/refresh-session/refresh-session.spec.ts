@@ -1,3 +1,4 @@
+import { SESSIONS } from '../../../infrastructure/storage/account-tables.js';
 import { expect } from 'chai';
 import { InvalidRefreshToken, InvalidToken } from '../../errors.js';
 import { UuidShapedIds } from '../../../../tests/support/fakes.js';
@@ -13,9 +14,9 @@ const metadata = aRequestMetadata();
 async function signedUp() {
   const world = inMemoryWorld({ replace: { ids: new UuidShapedIds() } });
   const first = await world.signUp.execute(aSignUpCommand());
-  const [sessionId] = [...world.store.sessions.keys()];
+  const [sessionId] = world.tables.rowsOf(SESSIONS).map((stored) => stored.key);
   const refresh = (refreshToken: unknown) => world.refreshSession.execute({ refreshToken, metadata });
-  const storedSession = () => world.store.sessions.get(sessionId ?? '');
+  const storedSession = () => world.tables.rowsOf(SESSIONS).find((stored) => stored.key === sessionId)?.value;
   const eventsOfSession = () => world.store.events.filter((event) => 'sessionId' in event.payload && event.payload.sessionId === sessionId).map((event) => event.type);
   return { world, first, sessionId, refresh, storedSession, eventsOfSession };
 }

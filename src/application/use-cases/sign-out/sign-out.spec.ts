@@ -5,8 +5,7 @@ import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../te
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { WriteCountingSessions } from '../../../../tests/support/fakes.js';
-import { InMemoryStore } from '../../../infrastructure/memory/in-memory-store.js';
-import { InMemorySessionRepository } from '../../../infrastructure/memory/in-memory-session.repository.js';
+import type { SessionRepository } from '../../ports/session-repository.port.js';
 
 const metadata = aRequestMetadata();
 
@@ -110,9 +109,8 @@ describe('SignOutHandler (signOut)', () => {
   });
 
   it('ends 40 other sessions with one write of the account and one SessionsEnded, writing none of the 40', async () => {
-    const store = new InMemoryStore();
-    const counted = new WriteCountingSessions(new InMemorySessionRepository(store));
-    const world = inMemoryWorld({ store, replace: { sessions: counted } });
+    let counted = new WriteCountingSessions({} as SessionRepository);
+    const world = inMemoryWorld({ wrap: (ports) => ({ sessions: (counted = new WriteCountingSessions(ports.sessions)) })  });
     const here = await world.signUp.execute(aSignUpCommand());
     for (let i = 0; i < 40; i++) await world.signIn.execute(aSignInCommand());
     const principal = await world.authenticate.execute({ accessToken: here.accessToken });

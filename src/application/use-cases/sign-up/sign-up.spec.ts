@@ -1,3 +1,4 @@
+import { SESSIONS, USERS } from '../../../infrastructure/storage/account-tables.js';
 import { expect } from 'chai';
 import { EmailAlreadyRegistered, InvalidInput } from '../../../domain/domain-error.js';
 import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
@@ -37,7 +38,7 @@ describe('SignUpHandler', () => {
 
     expect(error).to.be.instanceOf(InvalidInput);
     expect((error as InvalidInput).issues.map((issue) => issue.field)).to.deep.equal(['name', 'lastname', 'email', 'password']);
-    expect(world.store.users.size).to.equal(0);
+    expect(world.tables.rowsOf(USERS).length).to.equal(0);
     expect(world.store.events).to.deep.equal([]);
   });
 
@@ -53,7 +54,7 @@ describe('SignUpHandler', () => {
 
     const both = await rejection(world.signUp.execute(aSignUpCommand({ name: '', password: 'iloveyou2' })));
     expect((both as InvalidInput).issues.map((issue) => `${issue.field}: ${issue.message}`)).to.deep.equal(['name: is required', 'password: is too common']);
-    expect(world.store.users.size).to.equal(0);
+    expect(world.tables.rowsOf(USERS).length).to.equal(0);
   });
 
   it('refuses an e-mail already registered, whatever its case, and keeps the first account untouched', async () => {
@@ -62,10 +63,10 @@ describe('SignUpHandler', () => {
     const error = await rejection(world.signUp.execute(aSignUpCommand({ email: 'ADA@example.com', name: 'Other', password: 'another password 1' })));
 
     expect(error).to.be.instanceOf(EmailAlreadyRegistered);
-    expect(world.store.users.size).to.equal(1);
+    expect(world.tables.rowsOf(USERS).length).to.equal(1);
     expect((await world.users.findByEmail('ada@example.com'))?.name.value).to.equal('Ada');
     expect(world.store.events.map((e) => e.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SessionStarted']);
-    expect(world.store.sessions.size).to.equal(1);
+    expect(world.tables.rowsOf(SESSIONS).length).to.equal(1);
   });
 
   it('lets exactly one of many simultaneous sign-ups of one e-mail win', async () => {
@@ -75,7 +76,7 @@ describe('SignUpHandler', () => {
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(1);
     const failures = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     expect(failures.every((failure) => failure.reason instanceof EmailAlreadyRegistered)).to.equal(true);
-    expect(world.store.users.size).to.equal(1);
+    expect(world.tables.rowsOf(USERS).length).to.equal(1);
     expect(world.store.events.filter((event) => event.type === 'UserRegistered')).to.have.length(1);
   });
 });

@@ -1,0 +1,52 @@
+import type { Database } from 'lmdb';
+import { EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, type SessionRecord, USERS, type UserRecord } from '../storage/account-tables.js';
+import { CLAIMS, claimKey } from '../storage/commit-plan.js';
+import type { LmdbStore } from './lmdb-store.js';
+import type { LmdbTables } from './lmdb-tables.js';
+
+/** The layout before the storage primitive: a user's instants as epoch milliseconds. */
+type OldUser = Omit<UserRecord, 'createdAt'> & { readonly createdAt: number; readonly version?: number };
+type OldSession = { readonly [K in keyof SessionRecord]: SessionRecord[K] extends Date ? number : SessionRecord[K] extends Date | null ? number | null : SessionRecord[K] } & { readonly version: number };
+
+/** Databases of the layout before the storage primitive, emptied once their records moved into its tables. */
+const RETIRED = ['users', 'users-by-email', 'sessions', 'live-sessions-by-user', 'live-sessions-by-use', 'sessions-ended-epochs', 'sessions-by-expiry', 'sessions-by-user', 'sign-in-failures', 'mail-requests'];
+
+const date = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
+
+const sessionRecord = (old: OldSession): SessionRecord => ({
+  ...old,
+  createdAt: new Date(old.createdAt),
+  lastUsedAt: new Date(old.lastUsedAt),
+  absoluteExpiresAt: new Date(old.absoluteExpiresAt),
+  expiresAt: new Date(old.expiresAt),
+  rotatedAt: date(old.rotatedAt),
+  revokedAt: date(old.revokedAt),
+});
+
+/**
+ * Moves the accounts and sessions of an environment written before the storage primitive into its tables (users with
+ * their e-mail claims and versions, sessions with their versions and indexes, an ended-epoch marker for each account
+ * past epoch 0), then empties the retired databases: one write transaction, so a crash leaves the old layout whole.
+ * Idempotent: a no-op once done, and on a new environment.
+ */
+export async function migrateToTables(store: LmdbStore, tables: LmdbTables): Promise<void> {
+  const state = store.root.openDB<number, string>({ name: 'migrations' });
+  if (state.get('tables') === 1) return;
+  const retired = RETIRED.map((name) => store.root.openDB<unknown, string>({ name }));
+  const [users, , sessions] = retired as [Database<OldUser, string>, unknown, Database<OldSession, string>];
+  tables.prepare([USERS, SESSIONS, ENDED_EPOCHS, CLAIMS]);
+  await store.transaction(() => {
+    for (const { key, value } of users.getRange()) {
+      const { version, createdAt, ...user } = value;
+      tables.importInTransaction(USERS, key, { ...user, createdAt: new Date(createdAt) }, version ?? 0);
+      tables.importInTransaction(CLAIMS, claimKey(EMAIL_CLAIM, user.email), { owner: key }, 0);
+      if ((user.sessionEpoch ?? 0) > 0) tables.importInTransaction(ENDED_EPOCHS, key, { userId: key, epoch: user.sessionEpoch ?? 0 }, 0);
+    }
+    for (const { key, value } of sessions.getRange()) {
+      const { version, ...session } = value;
+      tables.importInTransaction(SESSIONS, key, sessionRecord(session as OldSession), version);
+    }
+    for (const db of retired) for (const key of [...db.getKeys()]) void db.remove(key);
+    void state.put('tables', 1);
+  });
+}

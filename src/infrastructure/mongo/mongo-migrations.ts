@@ -1,0 +1,46 @@
+import { EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, USERS, type UserRecord } from '../storage/account-tables.js';
+import { CLAIMS, claimKey } from '../storage/commit-plan.js';
+import type { SessionDocument, UserDocument } from './mongo-documents.js';
+import type { MongoStore } from './mongo-store.js';
+import type { MongoTables } from './mongo-tables.js';
+
+const BATCH = 500;
+
+/**
+ * Copies the accounts and sessions of a database written before the storage primitive (the `users` and `sessions`
+ * collections) into its tables (`kv.users` with the e-mail claims in `kv.claims`, `kv.sessions`, an ended-epoch
+ * marker for each account past epoch 0), in batches, then marks the database done (`kv.migrations`). A record
+ * already in a table is never overwritten, so an instance that serves while another migrates loses nothing, and a
+ * migration cut short is simply run again at the next start. The old collections are left for an operator to drop.
+ */
+export async function migrateToTables(store: MongoStore, tables: MongoTables): Promise<void> {
+  const migrations = store.db.collection<{ _id: string; done: boolean }>('kv.migrations');
+  if (await store.guarded(() => migrations.findOne({ _id: 'tables' }))) return;
+  await copy(store.db.collection<UserDocument>('users'), async (docs) => {
+    await tables.importRows(USERS, docs.map((doc) => ({ key: doc._id, value: userRecord(doc), version: doc.version ?? 0 })));
+    await tables.importRows(CLAIMS, docs.map((doc) => ({ key: claimKey(EMAIL_CLAIM, doc.email), value: { owner: doc._id }, version: 0 })));
+    const ended = docs.filter((doc) => (doc.sessionEpoch ?? 0) > 0);
+    await tables.importRows(ENDED_EPOCHS, ended.map((doc) => ({ key: doc._id, value: { userId: doc._id, epoch: doc.sessionEpoch ?? 0 }, version: 0 })));
+  });
+  await copy(store.db.collection<SessionDocument>('sessions'), async (docs) => {
+    await tables.importRows(SESSIONS, docs.map(({ _id, version, ...rest }) => ({ key: _id, value: { id: _id, ...rest }, version })));
+  });
+  await store.guarded(() => migrations.updateOne({ _id: 'tables' }, { $set: { done: true } }, { upsert: true }));
+}
+
+const userRecord = (doc: UserDocument): UserRecord => ({
+  id: doc._id, name: doc.name, lastname: doc.lastname, email: doc.email, passwordHash: doc.passwordHash,
+  createdAt: doc.createdAt, emailVerified: doc.emailVerified ?? false, sessionEpoch: doc.sessionEpoch ?? 0,
+});
+
+async function copy<D extends { _id: string }>(collection: import('mongodb').Collection<D>, write: (docs: D[]) => Promise<void>): Promise<void> {
+  let batch: D[] = [];
+  for await (const doc of collection.find({}, { sort: { _id: 1 } })) {
+    batch.push(doc as D);
+    if (batch.length >= BATCH) {
+      await write(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await write(batch);
+}

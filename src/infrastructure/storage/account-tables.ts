@@ -1,0 +1,47 @@
+import { Session, type SessionSnapshot, endOf } from '../../domain/session.js';
+import { User, type UserSnapshot } from '../../domain/user.js';
+import type { Stored, Table } from './store.js';
+
+/** An account as stored: its snapshot without the version, which the store keeps beside it. */
+export type UserRecord = Omit<UserSnapshot, 'version'>;
+
+/** A session as stored (no token, no hash of one): its snapshot without the version. */
+export type SessionRecord = Omit<SessionSnapshot, 'version'>;
+
+/** The accounts, by id; the e-mail is a unique claim (`email`), so of simultaneous sign-ups of one address one wins. */
+export const USERS: Table<UserRecord> = { name: 'users', indexes: {} };
+
+/** The claim that makes an e-mail address one account's. */
+export const EMAIL_CLAIM = 'email';
+
+const liveKey = (session: SessionRecord, at: Date) => (session.revokedAt === null ? [session.userId, session.epoch ?? 0, at.getTime()] : null);
+
+/**
+ * The sessions, by id. Per account and session epoch, those not revoked by creation (listing, newest first) and by
+ * last use (the per-account cap, least recently used first), so per-account reads never walk ended ones. A session
+ * expires when it ends (its deadline, or its revocation): the sweep removes it then.
+ */
+export const SESSIONS: Table<SessionRecord> = {
+  name: 'sessions',
+  indexes: { liveByCreation: (s) => liveKey(s, s.createdAt), liveByUse: (s) => liveKey(s, s.lastUsedAt) },
+  expiresAt: (s) => endOf(s).getTime(),
+};
+
+/**
+ * The accounts whose session epoch moved on while sessions of an older epoch may remain (they are no longer read by
+ * any per-account read): the sweep removes those sessions and then the marker.
+ */
+export const ENDED_EPOCHS: Table<{ readonly userId: string; readonly epoch: number }> = { name: 'ended-epochs', indexes: { all: () => [] } };
+
+export const userRecordOf = (user: User): UserRecord => {
+  const { version: _version, ...record } = user.snapshot();
+  return { ...record, emailVerified: record.emailVerified ?? false, sessionEpoch: record.sessionEpoch ?? 0 };
+};
+
+export const sessionRecordOf = (session: Session): SessionRecord => {
+  const { version: _version, ...record } = session.snapshot();
+  return record;
+};
+
+export const userOf = ({ value, version }: Stored<UserRecord>): User => User.restore({ ...value, version });
+export const sessionOf = ({ value, version }: Stored<SessionRecord>): Session => Session.restore({ ...value, version });

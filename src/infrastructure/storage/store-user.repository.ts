@@ -1,0 +1,55 @@
+import { UserNotFound } from '../../application/errors.js';
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { UserRepository } from '../../application/ports/user-repository.port.js';
+import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
+import type { Session } from '../../domain/session.js';
+import type { User } from '../../domain/user.js';
+import { EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, USERS, sessionRecordOf, userOf, userRecordOf } from './account-tables.js';
+import { type Change, type Store, check, put } from './store.js';
+
+/** Accounts over the storage primitive, the same for every store: each save is one commit of the account, its sessions and events. */
+export class StoreUserRepository implements UserRepository {
+  constructor(private readonly store: Store) {}
+
+  async findByEmail(email: string): Promise<User | null> {
+    const id = await this.store.owner(EMAIL_CLAIM, email);
+    return id === null ? null : this.findById(id);
+  }
+
+  async findById(id: string): Promise<User | null> {
+    const stored = await this.store.get(USERS, id);
+    return stored && userOf(stored);
+  }
+
+  async add(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<void> {
+    const outcome = await this.store.commit({
+      changes: [put(USERS, user.id, userRecordOf(user), null), ...openedPut(opened)],
+      claims: [{ name: EMAIL_CLAIM, value: user.email.value, owner: user.id }],
+      events,
+    });
+    if (outcome.status !== 'committed') throw new EmailAlreadyRegistered();
+  }
+
+  async save(user: User, events: readonly RecordedEvent[], opened?: Session, changed: readonly Session[] = []): Promise<boolean> {
+    const record = userRecordOf(user);
+    const ended: Change[] = [];
+    if (user.changed) {
+      const stored = await this.store.get(USERS, user.id);
+      if (stored && (stored.value.sessionEpoch ?? 0) !== record.sessionEpoch) ended.push(put(ENDED_EPOCHS, user.id, { userId: user.id, epoch: record.sessionEpoch ?? 0 }, 'any'));
+    }
+    const outcome = await this.store.commit({
+      changes: [
+        user.changed ? put(USERS, user.id, record, user.version) : check(USERS, user.id, user.version),
+        ...ended,
+        ...openedPut(opened),
+        ...changed.map((session) => put(SESSIONS, session.id, sessionRecordOf(session), session.snapshot().version)),
+      ],
+      events,
+    });
+    if (outcome.status === 'committed') return true;
+    if (!(await this.store.get(USERS, user.id))) throw new UserNotFound(user.id);
+    return false;
+  }
+}
+
+const openedPut = (opened: Session | undefined): Change[] => (opened ? [put(SESSIONS, opened.id, sessionRecordOf(opened), null)] : []);
