@@ -3,6 +3,7 @@ import { InvalidCursor } from '../../src/application/errors.js';
 import type { ActivityEntry } from '../../src/application/ports/activity-read-model.port.js';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import type { UserReadModel } from '../../src/application/ports/user-read-model.port.js';
+import { Session } from '../../src/domain/session.js';
 import type { User } from '../../src/domain/user.js';
 import { EventLogActivityReadModel } from '../../src/infrastructure/read-model/event-log-activity-read-model.js';
 import { aRequestMetadata } from '../support/builders.js';
@@ -46,6 +47,34 @@ export function readModelContract(adapter: string, makeStorage: StorageFactory):
       expect(view).to.deep.equal({ id: user.id, name: 'Ada', lastname: 'Lovelace', email: user.email.value, emailverified: false });
       expect(Object.keys(view ?? {})).to.have.members(['id', 'name', 'lastname', 'email', 'emailverified']);
       expect(await users.findById('no-such-id')).to.equal(null);
+    });
+
+    it('SessionReadModel: a session is live for its own account only, until it is revoked or its account ends every session', async () => {
+      const user = aUser();
+      const lifetimes = { idleSeconds: 86_400, maxSeconds: 86_400 };
+      const opened = (id: string, epoch: number) =>
+        Session.start({ id, userId: user.id, email: user.email.value, at: at(0), clientIp: null, userAgent: 'agent', lifetimes, epoch });
+      const [first, second] = [opened(`s1-${++counter}`, 0), opened(`s2-${++counter}`, 0)];
+      await storage.users.add(user, record(user, 'agent-0'), first);
+      const loaded = (await storage.users.findById(user.id)) as User;
+      await storage.users.save(loaded, [], second);
+      const views = storage.sessionViews;
+      expect(await views.liveSessionAccount(first.id, user.id, at(1))).to.deep.equal({ emailVerified: false });
+      expect(await views.liveSessionAccount(first.id, 'another-user', at(1))).to.equal(null);
+      expect(await views.liveSessionAccount('no-such-session', user.id, at(1))).to.equal(null);
+      expect(await views.liveSessionAccount(first.id, user.id, at(60 * 25)), 'past its deadline').to.equal(null);
+      expect((await views.live(user.id, at(1))).map((view) => view.id).sort()).to.deep.equal([first.id, second.id].sort());
+
+      const ending = (await storage.sessions.findById(first.id)) as Session;
+      ending.revoke('sign_out', at(2));
+      await storage.sessions.save(ending, []);
+      expect(await views.liveSessionAccount(first.id, user.id, at(3))).to.equal(null);
+      const all = (await storage.users.findById(user.id)) as User;
+      all.endSessions('sign_out', at(4), null);
+      await storage.users.save(all, record(all, 'agent-5'));
+      expect(await views.liveSessionAccount(second.id, user.id, at(5))).to.equal(null);
+      expect(await views.live(user.id, at(5))).to.deep.equal([]);
+      expect(await views.page(user.id, at(5), { limit: 10, cursor: null })).to.deep.equal({ sessions: [], nextCursor: null });
     });
 
     it("ActivityReadModel: the account's entries newest first, with metadata and failure reasons, no other account's", async () => {

@@ -6,6 +6,7 @@ import { InvalidCursor, ServiceUnavailable, UserNotFound } from '../../src/appli
 import type { Outbox } from '../../src/application/ports/outbox.port.js';
 import type { SessionRepository } from '../../src/application/ports/session-repository.port.js';
 import type { UserReadModel } from '../../src/application/ports/user-read-model.port.js';
+import type { SessionReadModel } from '../../src/application/ports/session-read-model.port.js';
 import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
 import { signInFailed } from '../../src/domain/user.js';
 import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
@@ -23,6 +24,7 @@ export interface StorageUnderTest {
   readonly store: Store;
   readonly users: UserRepository;
   readonly userViews: UserReadModel;
+  readonly sessionViews: SessionReadModel;
   readonly events: EventLog;
   readonly sessions: SessionRepository;
   readonly outbox: Outbox;

@@ -7,7 +7,6 @@ import { InMemoryStore } from '../../src/infrastructure/memory/in-memory-store.j
 import { memoryStorageOver } from '../../src/infrastructure/memory/memory-storage.js';
 import { InMemoryTables } from '../../src/infrastructure/memory/in-memory-tables.js';
 import { EventLogActivityReadModel } from '../../src/infrastructure/read-model/event-log-activity-read-model.js';
-import { RepositorySessionReadModel } from '../../src/infrastructure/read-model/repository-session-read-model.js';
 import { HmacRefreshTokens } from '../../src/infrastructure/security/hmac-refresh-tokens.js';
 import type { SessionSettings } from '../../src/application/policies/sessions.js';
 import {
@@ -53,7 +52,6 @@ export function inMemoryWorld(options: WorldOptions = {}) {
   const adapters = {
     ...storage,
     mail: new MailboxSender(),
-    sessionViews: new RepositorySessionReadModel(storage.sessions, storage.users),
     activity: new EventLogActivityReadModel(storage.events),
     hasher: new FakePasswordHasher(),
     admission: new OpenAdmission(),

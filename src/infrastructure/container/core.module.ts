@@ -6,15 +6,11 @@ import { CLOCK, type Clock } from '../../application/ports/clock.port.js';
 import { EVENT_LOG } from '../../application/ports/event-log.port.js';
 import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
 import { MAIL_SENDER } from '../../application/ports/mail-sender.port.js';
-import { SESSION_READ_MODEL } from '../../application/ports/session-read-model.port.js';
-import { SESSION_REPOSITORY } from '../../application/ports/session-repository.port.js';
-import { USER_REPOSITORY } from '../../application/ports/user-repository.port.js';
 import type { Config } from '../config/config.js';
 import { FileMailSender } from '../mail/file-mail-sender.js';
 import { SmtpMailSender } from '../mail/smtp-mail-sender.js';
 import { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import { EventLogActivityReadModel } from '../read-model/event-log-activity-read-model.js';
-import { RepositorySessionReadModel } from '../read-model/repository-session-read-model.js';
 import { RandomUuidGenerator, SystemClock } from '../system.js';
 import { portBinder } from './bind-port.js';
 import { CONFIG, HASH_LIMITER, LOGGER, METRICS, STORAGE } from './tokens.js';
@@ -47,5 +43,4 @@ export const coreModule = ({ config, logger, clock }: CoreSettings) =>
         : new SmtpMailSender(config.mail.smtpUrl, config.mail.from, config.mail.leaseMs, config.mail.sendConcurrency),
     );
     bindPort(ACTIVITY_READ_MODEL, (get) => new EventLogActivityReadModel(get(EVENT_LOG)));
-    bindPort(SESSION_READ_MODEL, (get) => new RepositorySessionReadModel(get(SESSION_REPOSITORY), get(USER_REPOSITORY)));
   });

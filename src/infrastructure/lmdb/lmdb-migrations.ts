@@ -1,5 +1,5 @@
 import type { Database } from 'lmdb';
-import { EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, type SessionRecord, USERS, type UserRecord } from '../storage/account-tables.js';
+import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, type SessionRecord, USERS, type UserRecord, accountViewOf } from '../storage/account-tables.js';
 import { CLAIMS, claimKey } from '../storage/commit-plan.js';
 import type { LmdbStore } from './lmdb-store.js';
 import type { LmdbTables } from './lmdb-tables.js';
@@ -31,6 +31,11 @@ const sessionRecord = (old: OldSession): SessionRecord => ({
  */
 export async function migrateToTables(store: LmdbStore, tables: LmdbTables): Promise<void> {
   const state = store.root.openDB<number, string>({ name: 'migrations' });
+  await moveAccounts(store, tables, state);
+  await addAccountViews(store, tables, state);
+}
+
+async function moveAccounts(store: LmdbStore, tables: LmdbTables, state: Database<number, string>): Promise<void> {
   if (state.get('tables') === 1) return;
   const retired = RETIRED.map((name) => store.root.openDB<unknown, string>({ name }));
   const [users, , sessions] = retired as [Database<OldUser, string>, unknown, Database<OldSession, string>];
@@ -48,5 +53,17 @@ export async function migrateToTables(store: LmdbStore, tables: LmdbTables): Pro
     }
     for (const db of retired) for (const key of [...db.getKeys()]) void db.remove(key);
     void state.put('tables', 1);
+  });
+}
+
+/** Writes the account view of every account that has none (the tables of an environment written before views existed). */
+async function addAccountViews(store: LmdbStore, tables: LmdbTables, state: Database<number, string>): Promise<void> {
+  if (state.get('account-views') === 1) return;
+  tables.prepare([ACCOUNT_VIEWS]);
+  await store.transaction(() => {
+    for (const { key, value } of tables.recordsOf(USERS)) {
+      if (!tables.hasInTransaction(ACCOUNT_VIEWS, key)) tables.importInTransaction(ACCOUNT_VIEWS, key, accountViewOf(value), 0);
+    }
+    void state.put('account-views', 1);
   });
 }

@@ -103,6 +103,16 @@ export class LmdbTables implements Store {
     this.apply({ op: 'put', table, key, value, version, previous: this.of(table).rows.get(key)?.r ?? null });
   }
 
+  /** Every record of a table, in key order (a migration's walk). */
+  *recordsOf<R>(table: Table<R>): Generator<Stored<R>> {
+    for (const { key, value } of this.of(table).rows.getRange()) yield { key, value: value.r as R, version: value.v };
+  }
+
+  /** Whether a record exists, read inside the current transaction. */
+  hasInTransaction(table: AnyTable, key: string): boolean {
+    return this.of(table).rows.doesExist(key);
+  }
+
   /** Writes one record and its index and expiry entries inside the current write transaction. */
   private apply(write: Write): void {
     const { rows, indexes, expiry } = this.of(write.table);

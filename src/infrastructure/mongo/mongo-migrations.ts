@@ -1,4 +1,4 @@
-import { EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, USERS, type UserRecord } from '../storage/account-tables.js';
+import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, USERS, type UserRecord, accountViewOf } from '../storage/account-tables.js';
 import { CLAIMS, claimKey } from '../storage/commit-plan.js';
 import type { SessionDocument, UserDocument } from './mongo-documents.js';
 import type { MongoStore } from './mongo-store.js';
@@ -18,6 +18,7 @@ export async function migrateToTables(store: MongoStore, tables: MongoTables): P
   if (await store.guarded(() => migrations.findOne({ _id: 'tables' }))) return;
   await copy(store.db.collection<UserDocument>('users'), async (docs) => {
     await tables.importRows(USERS, docs.map((doc) => ({ key: doc._id, value: userRecord(doc), version: doc.version ?? 0 })));
+    await tables.importRows(ACCOUNT_VIEWS, docs.map((doc) => ({ key: doc._id, value: accountViewOf(userRecord(doc)), version: 0 })));
     await tables.importRows(CLAIMS, docs.map((doc) => ({ key: claimKey(EMAIL_CLAIM, doc.email), value: { owner: doc._id }, version: 0 })));
     const ended = docs.filter((doc) => (doc.sessionEpoch ?? 0) > 0);
     await tables.importRows(ENDED_EPOCHS, ended.map((doc) => ({ key: doc._id, value: { userId: doc._id, epoch: doc.sessionEpoch ?? 0 }, version: 0 })));

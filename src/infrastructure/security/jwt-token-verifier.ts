@@ -10,9 +10,23 @@ export interface VerificationSettings {
 }
 
 const MAX_TOKEN_LENGTH = 4096;
+/** Verified tokens remembered at most (the oldest is forgotten first): about 1 MiB. */
+export const VERIFIED_CACHE_SIZE = 4096;
 
-/** Verifies ES256 JWTs against the key ring by `kid`; any other algorithm (none, HS256, RS256...) is refused. */
+interface Remembered {
+  readonly verified: VerifiedToken;
+  readonly kid: string;
+}
+
+/**
+ * Verifies ES256 JWTs against the key ring by `kid`; any other algorithm (none, HS256, RS256...) is refused. A token
+ * whose signature checked out is remembered (a bounded map keyed by the token itself), so a client's next requests
+ * with it skip the signature check: each is still refused once expired (by the clock), and once its key left the
+ * ring. The session behind it is checked on every request by authentication, so revocation stays immediate.
+ */
 export class JwtTokenVerifier implements TokenVerifier {
+  private readonly verified = new Map<string, Remembered>();
+
   constructor(
     private readonly keys: VerificationKeyRing,
     private readonly settings: VerificationSettings,
@@ -20,18 +34,30 @@ export class JwtTokenVerifier implements TokenVerifier {
   ) {}
 
   verify(accessToken: string): Promise<VerifiedToken> {
+    const remembered = this.verified.get(accessToken);
+    if (remembered && remembered.verified.expiresAt.getTime() > this.clock.now().getTime() && this.keys.find(remembered.kid)) {
+      return Promise.resolve(remembered.verified);
+    }
     try {
       return Promise.resolve(this.check(accessToken));
     } catch {
+      this.verified.delete(accessToken);
       return Promise.reject(new InvalidToken());
     }
+  }
+
+  private remember(accessToken: string, kid: string, verified: VerifiedToken): VerifiedToken {
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value ?? accessToken);
+    this.verified.set(accessToken, { verified, kid });
+    return verified;
   }
 
   /** Throws InvalidToken, or whatever jsonwebtoken throws; `verify` turns all of it into InvalidToken. */
   private check(accessToken: string): VerifiedToken {
     if (accessToken.length > MAX_TOKEN_LENGTH) throw new InvalidToken();
     const kid = jwt.decode(accessToken, { complete: true })?.header.kid;
-    const key = typeof kid === 'string' ? this.keys.find(kid) : null;
+    if (typeof kid !== 'string') throw new InvalidToken();
+    const key = this.keys.find(kid);
     if (!key) throw new InvalidToken();
     const claims = jwt.verify(accessToken, key, {
       algorithms: ['ES256'],
@@ -43,6 +69,6 @@ export class JwtTokenVerifier implements TokenVerifier {
       throw new InvalidToken();
     }
     const sessionId: unknown = claims['sid'];
-    return { userId: claims.sub, sessionId: typeof sessionId === 'string' ? sessionId : null, tokenId: claims.jti, expiresAt: new Date(claims.exp * 1000) };
+    return this.remember(accessToken, kid, { userId: claims.sub, sessionId: typeof sessionId === 'string' ? sessionId : null, tokenId: claims.jti, expiresAt: new Date(claims.exp * 1000) });
   }
 }

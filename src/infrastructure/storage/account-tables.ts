@@ -11,6 +11,24 @@ export type SessionRecord = Omit<SessionSnapshot, 'version'>;
 /** The accounts, by id; the e-mail is a unique claim (`email`), so of simultaneous sign-ups of one address one wins. */
 export const USERS: Table<UserRecord> = { name: 'users', indexes: {} };
 
+/**
+ * The query side's record of an account, written in the same commit as the account: what the public resource shows
+ * and what authentication needs (its session epoch, its verified flag), and never the password hash.
+ */
+export interface AccountView {
+  readonly name: string;
+  readonly lastname: string;
+  readonly email: string;
+  readonly emailVerified: boolean;
+  readonly sessionEpoch: number;
+}
+
+/** The accounts as the query side reads them, by id. */
+export const ACCOUNT_VIEWS: Table<AccountView> = { name: 'account-views', indexes: {} };
+
+export const accountViewOf = ({ name, lastname, email, emailVerified, sessionEpoch }: UserRecord): AccountView =>
+  ({ name, lastname, email, emailVerified: emailVerified ?? false, sessionEpoch: sessionEpoch ?? 0 });
+
 /** The claim that makes an e-mail address one account's. */
 export const EMAIL_CLAIM = 'email';
 

@@ -2,12 +2,13 @@ import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
 import type { Store } from './store.js';
 import { StoreAttemptLimits } from './store-attempt-limits.js';
+import { StoreSessionReadModel } from './store-session-read-model.js';
 import { StoreSessionRepository } from './store-session.repository.js';
 import { StoreUserReadModel } from './store-user-read-model.js';
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
-export const STORAGE_PORTS = ['users', 'userViews', 'events', 'sessions', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
 
 export type StoragePortName = (typeof STORAGE_PORTS)[number];
 
@@ -35,10 +36,11 @@ export interface Storage extends Pick<Ports, StoragePortName> {
 }
 
 /** The storage ports written once over the storage primitive, whatever the technology under it. */
-export const portsOver = (store: Store): Pick<Storage, 'store' | 'limits' | 'users' | 'userViews' | 'sessions'> => ({
+export const portsOver = (store: Store): Pick<Storage, 'store' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions'> => ({
   store,
   limits: new StoreAttemptLimits(store),
   users: new StoreUserRepository(store),
   userViews: new StoreUserReadModel(store),
+  sessionViews: new StoreSessionReadModel(store),
   sessions: new StoreSessionRepository(store),
 });

@@ -4,7 +4,7 @@ import type { UserRepository } from '../../application/ports/user-repository.por
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
 import type { Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
-import { EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, USERS, sessionRecordOf, userOf, userRecordOf } from './account-tables.js';
+import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, USERS, accountViewOf, sessionRecordOf, userOf, userRecordOf } from './account-tables.js';
 import { type Change, type Store, check, put } from './store.js';
 
 /** Accounts over the storage primitive, the same for every store: each save is one commit of the account, its sessions and events. */
@@ -23,7 +23,7 @@ export class StoreUserRepository implements UserRepository {
 
   async add(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<void> {
     const outcome = await this.store.commit({
-      changes: [put(USERS, user.id, userRecordOf(user), null), ...openedPut(opened)],
+      changes: [put(USERS, user.id, userRecordOf(user), null), put(ACCOUNT_VIEWS, user.id, accountViewOf(userRecordOf(user)), 'any'), ...openedPut(opened)],
       claims: [{ name: EMAIL_CLAIM, value: user.email.value, owner: user.id }],
       events,
     });
@@ -39,7 +39,7 @@ export class StoreUserRepository implements UserRepository {
     }
     const outcome = await this.store.commit({
       changes: [
-        user.changed ? put(USERS, user.id, record, user.version) : check(USERS, user.id, user.version),
+        ...(user.changed ? [put(USERS, user.id, record, user.version), put(ACCOUNT_VIEWS, user.id, accountViewOf(record), 'any')] : [check(USERS, user.id, user.version)]),
         ...ended,
         ...openedPut(opened),
         ...changed.map((session) => put(SESSIONS, session.id, sessionRecordOf(session), session.snapshot().version)),

@@ -1,3 +1,4 @@
+import jwt from 'jsonwebtoken';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { expect } from 'chai';
 import { InvalidToken } from '../../../src/application/errors.js';
@@ -32,6 +33,23 @@ describe('JwtTokenVerifier', () => {
     expect(issued).to.deep.equal({ userId: 'user-1', sessionId: 'session-1', tokenId: 'jti-1', expiresAt: new Date(at + 900_000) });
     const old = await verifier.verify(signToken(previous, claimsFor('user-2', {}, at)));
     expect(old).to.deep.include({ userId: 'user-2', sessionId: null });
+  });
+
+  it('checks the signature of a token once: later verifications of it are remembered, still refused from exp on', async () => {
+    const local = new ManualClock(new Date(at));
+    const token = signToken(current, claimsFor('user-9', {}, at));
+    const remembering = new JwtTokenVerifier(ring, SETTINGS, local);
+    const original = jwt.verify;
+    let checks = 0;
+    jwt.verify = ((...args: Parameters<typeof jwt.verify>) => ((checks += 1), original(...args))) as typeof jwt.verify;
+    try {
+      for (let i = 0; i < 3; i++) expect((await remembering.verify(token)).userId).to.equal('user-9');
+      expect(checks).to.equal(1);
+      local.advance(900_000);
+      expect(await rejection(remembering.verify(token))).to.be.instanceOf(InvalidToken);
+    } finally {
+      jwt.verify = original;
+    }
   });
 
   it('accepts until the second before exp and refuses from exp on, by the clock it is given', async () => {
