@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
-import { type CompositionOverrides, compose } from './infrastructure/container/composition.js';
+import { type CompositionOverrides, type Graph, type Lifecycle, compose } from './infrastructure/container/composition.js';
 import { listenFailure } from './infrastructure/config/startup-checks.js';
 import { configuredThreadPoolSize, threadPoolSizeFor } from './infrastructure/config/thread-pool.cjs';
 import { installRejectionPolicy, routeConsoleToLogger } from './infrastructure/process-policy.js';
@@ -23,52 +23,68 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export interface StartOptions extends CompositionOverrides {
+export interface StartOptions extends Omit<CompositionOverrides, 'http'> {
   readonly logger?: Logger;
   /** How long /health/ready waits for the store check (default 2 s). */
   readonly readinessTimeoutMs?: number;
 }
 
-/** The composition root: config -> container (adapters, use cases, jobs) -> HTTP server -> listen -> jobs. */
+/** The HTTP part of the lifecycle: the Fastify server, listening once started; draining, then closed, when stopped. */
+interface HttpPart extends Lifecycle {
+  readonly app: FastifyInstance;
+  readonly url: () => string;
+}
+
+/** Builds the HTTP part from the graph: the one place the interfaces meet the composition. */
+const httpPart =
+  (options: StartOptions) =>
+  ({ config, logger, useCases, metrics }: Graph): HttpPart => {
+    const shutdown = new ShutdownState();
+    const app = buildHttpServer({
+      logger,
+      bodyLimitBytes: config.http.bodyLimitBytes,
+      timeoutsMs: config.http.timeoutsMs,
+      maxConnections: config.http.maxConnections,
+      rateLimit: config.rateLimit,
+      trustProxy: config.trustProxy,
+      cors: { origins: config.corsOrigins },
+      ...(config.publicApiUrl === undefined ? {} : { publicUrl: config.publicApiUrl }),
+      useCases,
+      operations: {
+        shutdown,
+        observer: metrics,
+        metrics,
+        ...(options.readinessTimeoutMs === undefined ? {} : { readinessTimeoutMs: options.readinessTimeoutMs }),
+      },
+    });
+    let url = '';
+    return {
+      name: 'http',
+      app,
+      url: () => url,
+      start: async () => {
+        try {
+          url = await app.listen({ port: config.http.port, host: config.http.host });
+        } catch (error) {
+          throw listenFailure(error, config.http.host, config.http.port);
+        }
+      },
+      stop: async () => {
+        shutdown.drain();
+        if (config.http.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.http.shutdownDrainMs));
+        await app.close();
+      },
+    };
+  };
+
+/** The composition root: config -> compose (adapters, use cases, jobs, HTTP, in one container) -> start in order. */
 export async function startService(env: Record<string, string | undefined> = process.env, options: StartOptions = {}): Promise<RunningService> {
   const config = loadConfig(env);
   const logger = options.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
-  const composition = await compose(config, logger, options);
-  const shutdown = new ShutdownState();
-  const app = buildHttpServer({
-    logger,
-    bodyLimitBytes: config.http.bodyLimitBytes,
-    timeoutsMs: config.http.timeoutsMs,
-    maxConnections: config.http.maxConnections,
-    rateLimit: config.rateLimit,
-    trustProxy: config.trustProxy,
-    cors: { origins: config.corsOrigins },
-    ...(config.publicApiUrl === undefined ? {} : { publicUrl: config.publicApiUrl }),
-    useCases: composition.useCases,
-    operations: {
-      shutdown,
-      observer: composition.metrics,
-      metrics: composition.metrics,
-      ...(options.readinessTimeoutMs === undefined ? {} : { readinessTimeoutMs: options.readinessTimeoutMs }),
-    },
-  });
-  let url: string;
-  try {
-    url = await app.listen({ port: config.http.port, host: config.http.host });
-  } catch (error) {
-    await composition.close();
-    throw listenFailure(error, config.http.host, config.http.port);
-  }
-  composition.startJobs();
-  let closing: Promise<void> | undefined;
-  const drainThenClose = async () => {
-    shutdown.drain();
-    if (config.http.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.http.shutdownDrainMs));
-    await app.close();
-    await composition.close();
-  };
-  const close = () => (closing ??= drainThenClose());
-  return { app, url, config, close, deliverMail: () => composition.deliverMail() };
+  const composition = await compose(config, logger, { ...options, http: httpPart(options) });
+  await composition.start();
+  const http = composition.http as HttpPart;
+  return { app: http.app, url: http.url(), config, close: () => composition.stop(), deliverMail: () => composition.deliverMail() };
 }
 
 const SHUTDOWN_GRACE_MS = 10_000;

@@ -1,6 +1,9 @@
 import type { Ports } from '../../src/application/ports/ports.js';
 import type { SignInThrottleSettings } from '../../src/application/policies/sign-in-throttle.js';
-import { buildUseCases } from '../../src/application/registry.js';
+import type { Policies } from '../../src/application/registry.js';
+import { loadConfig } from '../../src/infrastructure/config/config.js';
+import { compose } from '../../src/infrastructure/container/composition.js';
+import { pino } from 'pino';
 import { HmacOneTimeTokens } from '../../src/infrastructure/security/hmac-one-time-tokens.js';
 import type { MailSettings } from '../../src/application/policies/mail.js';
 import { InMemoryStore } from '../../src/infrastructure/memory/in-memory-store.js';
@@ -41,16 +44,18 @@ export const DEFAULT_SESSION_SETTINGS: SessionSettings = {
 };
 
 /**
- * The application wired to working in-memory adapters, no I/O, deterministic time and ids, built by the same
- * registry as the service (`buildUseCases`): a new use case appears here without any edit.
+ * The application wired to working in-memory adapters, no I/O, deterministic time and ids, composed by the same
+ * `compose` as the service (STORAGE=memory, the fakes as port overrides): a new use case or port appears here without
+ * any edit.
  */
-export function inMemoryWorld(options: WorldOptions = {}) {
+export async function inMemoryWorld(options: WorldOptions = {}) {
   const store = options.store ?? new InMemoryStore();
   const tables = new InMemoryTables(store);
-  const { close: _close, store: _store, ...storage } = memoryStorageOver(store, tables);
+  const storage = memoryStorageOver(store, tables);
+  const { close: _close, store: _store, pruner: _pruner, sizes: _sizes, ...storagePorts } = storage;
   const tokens = new FakeTokenIssuer();
   const adapters = {
-    ...storage,
+    ...storagePorts,
     mail: new MailboxSender(),
     activity: new EventLogActivityReadModel(storage.events),
     hasher: new FakePasswordHasher(),
@@ -64,8 +69,7 @@ export function inMemoryWorld(options: WorldOptions = {}) {
     clock: new ManualClock(),
     ids: new SequentialIds(),
   } satisfies Ports;
-  const ports: Ports = { ...adapters, ...options.replace, ...options.wrap?.(adapters) };
-  const useCases = buildUseCases(ports, {
+  const policies: Policies = {
     signInThrottle: options.signInThrottle ?? { maxFailures: 5, windowSeconds: 900 },
     sessions: { ...DEFAULT_SESSION_SETTINGS, ...options.sessions },
     mail: {
@@ -78,7 +82,14 @@ export function inMemoryWorld(options: WorldOptions = {}) {
       ...options.mail,
     },
     delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000, maxAttempts: 8, sendConcurrency: 8 },
+  };
+  const config = loadConfig({ NODE_ENV: 'test', STORAGE: 'memory', LOG_LEVEL: 'silent' });
+  const composition = await compose(config, pino({ level: 'silent' }), {
+    storage,
+    ports: { ...adapters, ...options.replace, ...options.wrap?.(adapters) },
+    policies,
   });
+  const { ports, useCases } = composition;
   return { store, tables, ...adapters, ports, useCases, ...useCases };
 }
 

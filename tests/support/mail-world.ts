@@ -9,7 +9,7 @@ export const tokenIn = (mail: OutgoingMail | undefined): string => tokenInText(m
 
 /** An in-memory world with Ada signed up (her verification mail queued, not yet delivered). */
 export async function worldWithAda(options: WorldOptions = {}) {
-  const world = inMemoryWorld(options);
+  const world = await inMemoryWorld(options);
   const signedUp = await world.signUp.execute(aSignUpCommand());
   return { world, signedUp };
 }

@@ -2,6 +2,7 @@ import type { Container, ContainerModuleLoadOptions, ResolutionContext } from 'i
 import type { Token } from '../../application/di-token.js';
 
 type Bind = ContainerModuleLoadOptions['bind'];
+type IsBound = ContainerModuleLoadOptions['isBound'];
 
 /** Reads a binding from the container with the type its token carries. */
 export type PortGetter = <T>(token: Token<T>) => T;
@@ -10,14 +11,16 @@ export type PortGetter = <T>(token: Token<T>) => T;
 export type BindPort = <T>(token: Token<T>, make: (get: PortGetter) => T) => void;
 
 /**
- * The one binding style of the service: `bindPort(TOKEN, (get) => new Adapter(get(OTHER)))`. inversify's own
+ * The one binding style of the service: `bindPort(TOKEN, (get) => new Adapter(get(OTHER)))`. A token bound already
+ * (by the overrides module `compose` loads first: a test's fakes) is left as it is. inversify's own
  * `bind(symbol)` accepts any value for any symbol (`bind(TOKEN_VERIFIER).toConstantValue(42)` compiles) and its
  * `@inject` decorators are not checked against the constructor's types; here both the token's type and the
  * constructor's arguments are checked by the compiler, so a wrong binding does not compile.
  */
 export const portBinder =
-  (bind: Bind): BindPort =>
+  (bind: Bind, isBound: IsBound = () => false): BindPort =>
   <T>(token: Token<T>, make: (get: PortGetter) => T): void => {
+    if (isBound(token)) return;
     bind<T>(token)
       .toDynamicValue((context: ResolutionContext) => make((dependency) => context.get(dependency)))
       .inSingletonScope();

@@ -1,35 +1,71 @@
-import { Container } from 'inversify';
+import { Container, ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import type { Clock } from '../../application/ports/clock.port.js';
-import type { UseCases } from '../../application/registry.js';
+import { CLOCK } from '../../application/ports/clock.port.js';
+import { PORT_TOKENS, type Ports } from '../../application/ports/ports.js';
+import type { StoreHealth } from '../../application/ports/store-health.port.js';
+import type { Policies, UseCases } from '../../application/registry.js';
 import type { Config } from '../config/config.js';
 import * as lmdb from '../lmdb/lmdb-storage.js';
 import * as memory from '../memory/memory-storage.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import * as mongo from '../mongo/mongo-storage.js';
 import type { Storage } from '../storage/storage.js';
-import { applicationModule } from './application.module.js';
-import { portGetter } from './bind-port.js';
+import { applicationModule, policiesOf } from './application.module.js';
+import { type PortGetter, portBinder, portGetter } from './bind-port.js';
 import { coreModule } from './core.module.js';
 import { jobsModule } from './jobs.module.js';
 import { securityModule } from './security.module.js';
-import { type StorageOverrides, storageModule } from './storage.module.js';
-import { JOB_RUNNER, KEY_RING, MAIL_DISPATCH_JOB, METRICS, USE_CASES } from './tokens.js';
+import { storageModule } from './storage.module.js';
+import { CONFIG, HTTP, JOB_RUNNER, KEY_RING, LOGGER, MAIL_DISPATCH_JOB, METRICS, POLICIES, USE_CASES } from './tokens.js';
 
-export interface Composition {
-  /** Every use case, built by the application's registry over the bound ports. */
-  readonly useCases: UseCases;
-  readonly metrics: PrometheusMetrics;
-  /** Starts every periodic job (the JOBS list); `close()` stops them. */
-  startJobs(): void;
-  /** Delivers every mail due now, after a delivery run in flight; never rejects (a failure is logged). */
-  deliverMail(): Promise<void>;
-  /** Stops the jobs (waiting for runs in flight), then releases the store. Idempotent. */
-  close(): Promise<void>;
+/** One part of the running service, started in the order of `Composition.lifecycle` and stopped in reverse. */
+export interface Lifecycle {
+  readonly name: string;
+  start(): Promise<void>;
+  /** Idempotent; never called before `start` resolved. */
+  stop(): Promise<void>;
 }
 
-export interface CompositionOverrides extends StorageOverrides {
-  readonly clock?: Clock;
+/** What the HTTP part is built from (main.ts builds the Fastify server from it; the container holds the result). */
+export interface Graph {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly useCases: UseCases;
+  readonly metrics: PrometheusMetrics;
+}
+
+export interface CompositionOverrides<H extends Lifecycle = Lifecycle> {
+  readonly clock?: Clock | undefined;
+  /** Replaces the store's own health check (tests simulate an unreachable store with it). */
+  readonly storeHealth?: StoreHealth | undefined;
+  /** Ports used instead of the configured adapters (the tests' fakes), bound before anything else. */
+  readonly ports?: Partial<Ports> | undefined;
+  /** Policy settings over the configuration's (tests). */
+  readonly policies?: Partial<Policies> | undefined;
+  /** An opened storage to use instead of opening the configured one (the in-memory test world keeps a handle on it). */
+  readonly storage?: Storage | undefined;
+  /** The HTTP part, bound in the container and started last (main.ts). */
+  readonly http?: ((graph: Graph) => H) | undefined;
+}
+
+export interface Composition<H extends Lifecycle = Lifecycle> {
+  readonly config: Config;
+  /** Every port, as bound. */
+  readonly ports: Ports;
+  readonly useCases: UseCases;
+  readonly metrics: PrometheusMetrics;
+  readonly storage: Storage;
+  /** The HTTP part when one was given. */
+  readonly http: H | undefined;
+  /** Storage, jobs, HTTP: started in this order by `start`, stopped in reverse by `stop`. */
+  readonly lifecycle: readonly Lifecycle[];
+  /** Starts every part in order; when one fails, stops those started and rejects with its error. */
+  start(): Promise<void>;
+  /** Stops every part in reverse order, each once, even when an earlier stop failed. Idempotent. */
+  stop(): Promise<void>;
+  /** Delivers every mail due now, after a delivery run in flight; never rejects (a failure is logged). */
+  deliverMail(): Promise<void>;
 }
 
 /** Each storage technology, by STORAGE: its `openStorage(config)`. */
@@ -39,29 +75,77 @@ const storages: { readonly [K in Config['storage']['kind']]: (config: Config) =>
   mongodb: mongo.openStorage,
 };
 
+/** Binds the overrides first, so the modules loaded after them leave those tokens as they are (see portBinder). */
+const overridesModule = (config: Config, overrides: CompositionOverrides<Lifecycle>) =>
+  new ContainerModule(({ bind }) => {
+    const bindPort = portBinder(bind);
+    const ports: Partial<Ports> = { ...overrides.ports, ...(overrides.storeHealth ? { storeHealth: overrides.storeHealth } : {}) };
+    for (const [name, port] of Object.entries(ports) as [keyof Ports, Ports[keyof Ports]][]) bindPort(PORT_TOKENS[name], () => port);
+    if (overrides.clock) bindPort(CLOCK, () => overrides.clock as Clock);
+    if (overrides.policies) bindPort(POLICIES, () => ({ ...policiesOf(config), ...overrides.policies }));
+  });
+
+const resolvePorts = (get: PortGetter): Ports =>
+  Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, token]) => [name, get(token as never)])) as unknown as Ports;
+
+/** Runs `stop` of each started part in reverse order, every one of them, then throws the first failure. */
+async function stopAll(started: Lifecycle[]): Promise<void> {
+  const failures: unknown[] = [];
+  for (const part of started.splice(0).reverse()) await part.stop().catch((error: unknown) => failures.push(error));
+  if (failures.length > 0) throw failures[0] instanceof Error ? failures[0] : new Error(String(failures[0]));
+}
+
 /**
- * Binds everything the configuration chooses into one container and resolves what the composition root needs. The
- * signing key is resolved before the store is opened, so that a key problem is reported before a store problem.
+ * THE composition, used by main.ts and by every test: binds everything the configuration chooses (and the overrides
+ * replace) into one inversify container, storage, use cases, jobs and the HTTP part included, and resolves the object
+ * graph and its ordered lifecycle. The signing key is resolved before the store is opened, so that a key problem is
+ * reported before a store problem.
  */
-export async function compose(config: Config, logger: Logger, overrides: CompositionOverrides = {}): Promise<Composition> {
+export async function compose<H extends Lifecycle = Lifecycle>(config: Config, logger: Logger, overrides: CompositionOverrides<H> = {}): Promise<Composition<H>> {
   const container = new Container();
-  container.load(coreModule({ config, logger, clock: overrides.clock }), securityModule, applicationModule, jobsModule);
+  container.load(overridesModule(config, overrides), coreModule({ config, logger }), securityModule, applicationModule, jobsModule);
   const get = portGetter(container);
   get(KEY_RING);
-  const storage = await storages[config.storage.kind](config);
+  const storage = overrides.storage ?? (await storages[config.storage.kind](config));
   try {
-    container.load(storageModule(storage, overrides));
-    const useCases = get(USE_CASES);
-    const metrics = get(METRICS);
+    container.load(
+      storageModule(storage),
+      new ContainerModule(({ bind }) => {
+        const { http } = overrides;
+        if (http) portBinder(bind)(HTTP, (read) => http({ config: read(CONFIG), logger: read(LOGGER), useCases: read(USE_CASES), metrics: read(METRICS) }));
+      }),
+    );
     const jobs = get(JOB_RUNNER);
     const mail = get(MAIL_DISPATCH_JOB);
-    let closed: Promise<void> | undefined;
+    const http = overrides.http ? (get(HTTP) as H) : undefined;
+    const lifecycle: Lifecycle[] = [
+      { name: 'storage', start: () => Promise.resolve(), stop: () => storage.close() },
+      { name: 'jobs', start: () => Promise.resolve(jobs.start()), stop: () => jobs.stop() },
+      ...(http ? [http] : []),
+    ];
+    const started: Lifecycle[] = [];
+    let stopping: Promise<void> | undefined;
     return {
-      useCases,
-      metrics,
-      startJobs: () => jobs.start(),
+      config,
+      ports: resolvePorts(get),
+      useCases: get(USE_CASES),
+      metrics: get(METRICS),
+      storage,
+      http,
+      lifecycle,
+      start: async () => {
+        for (const part of lifecycle) {
+          try {
+            await part.start();
+            started.push(part);
+          } catch (error) {
+            await stopAll(started.length === 0 ? [lifecycle[0] as Lifecycle] : started).catch(() => undefined);
+            throw error;
+          }
+        }
+      },
+      stop: () => (stopping ??= stopAll(started.length === 0 ? [lifecycle[0] as Lifecycle] : started)),
       deliverMail: () => jobs.runNow(mail),
-      close: () => (closed ??= jobs.stop().then(() => storage.close())),
     };
   } catch (error) {
     await storage.close();

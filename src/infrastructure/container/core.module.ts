@@ -24,8 +24,8 @@ export interface CoreSettings {
 
 /** The configuration, logger, clock and ids, metrics, the mail sender, and the read models that work over any storage. */
 export const coreModule = ({ config, logger, clock }: CoreSettings) =>
-  new ContainerModule(({ bind }) => {
-    const bindPort = portBinder(bind);
+  new ContainerModule(({ bind, isBound }) => {
+    const bindPort = portBinder(bind, isBound);
     bindPort(CONFIG, () => config);
     bindPort(LOGGER, () => logger);
     bindPort(CLOCK, () => clock ?? new SystemClock());

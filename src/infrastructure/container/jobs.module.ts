@@ -10,8 +10,8 @@ import { portBinder } from './bind-port.js';
 import { CONFIG, JOBS, JOB_RUNNER, LOGGER, MAIL_DISPATCH_JOB, METRICS, STORAGE, USE_CASES } from './tokens.js';
 
 /** Every periodic job, in the one list the runner starts and stops. A new job is its class and one line here. */
-export const jobsModule = new ContainerModule(({ bind }) => {
-  const bindPort = portBinder(bind);
+export const jobsModule = new ContainerModule(({ bind, isBound }) => {
+  const bindPort = portBinder(bind, isBound);
   bindPort(MAIL_DISPATCH_JOB, (get) => new MailDispatchJob(get(USE_CASES).deliverMail, get(CONFIG).mail.pollIntervalMs, get(LOGGER), get(METRICS).mailDeadLettered));
   bindPort(JOBS, (get) => {
     const { sessions, retention } = get(CONFIG);

@@ -32,8 +32,8 @@ const refreshSecret = (config: Config, signingKey: SigningKey): Buffer =>
     : Buffer.from(config.sessions.refreshTokenSecret, 'utf8');
 
 /** Keys, password hashing (bounded by the admission limiter, timed), access, refresh and one-time tokens, the common-password list. */
-export const securityModule = new ContainerModule(({ bind }) => {
-  const bindPort = portBinder(bind);
+export const securityModule = new ContainerModule(({ bind, isBound }) => {
+  const bindPort = portBinder(bind, isBound);
   bindPort(SIGNING_KEY, (get) => signingKeyFor(get(CONFIG), get(LOGGER)));
   bindPort(KEY_RING, (get) => keyRingFor(get(SIGNING_KEY), get(CONFIG), get(LOGGER)));
   bindPort(PUBLIC_KEY_SET, (get) => get(KEY_RING));

@@ -24,3 +24,5 @@ export const USE_CASES = token<UseCases>('UseCases');
 export const JOBS = token<readonly PeriodicJob[]>('Jobs');
 export const MAIL_DISPATCH_JOB = token<PeriodicJob>('MailDispatchJob');
 export const JOB_RUNNER = token<JobRunner>('JobRunner');
+/** The HTTP part of the lifecycle, built by main.ts's factory from the graph (infrastructure never imports the interfaces). */
+export const HTTP = token<{ readonly name: string; start(): Promise<void>; stop(): Promise<void> }>('Http');

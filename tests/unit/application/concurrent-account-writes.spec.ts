@@ -18,7 +18,7 @@ const NEW = 'difference engine 1822';
 describe('Concurrent writes to one account', () => {
   async function world() {
     const hasher = new GatedPasswordHasher();
-    const w = inMemoryWorld({ replace: { hasher } });
+    const w = await inMemoryWorld({ replace: { hasher } });
     const signedUp = await w.signUp.execute(aSignUpCommand({ password: OLD }));
     const principal = await w.authenticate.execute({ accessToken: signedUp.accessToken });
     const changePassword = () =>
@@ -70,7 +70,7 @@ describe('Concurrent writes to one account', () => {
 
 describe('A record that keeps changing under a command', () => {
   it('makes the command give up with ServiceUnavailable(overloaded) after a bounded number of fresh loads, writing nothing', async () => {
-    const w = inMemoryWorld();
+    const w = await inMemoryWorld();
     await w.signUp.execute(aSignUpCommand());
     let saves = 0;
     const losing: UserRepository = {
@@ -79,7 +79,7 @@ describe('A record that keeps changing under a command', () => {
       add: (user, events, opened) => w.users.add(user, events, opened),
       save: () => Promise.resolve(((saves += 1), false)),
     };
-    const contended = inMemoryWorld({ replace: { users: losing } });
+    const contended = await inMemoryWorld({ replace: { users: losing } });
     const error = await rejection(contended.changeProfile.execute({ userId: 'id-1', name: 'Augusta', lastname: 'King', metadata: aRequestMetadata() }));
 
     expect(error).to.be.instanceOf(ServiceUnavailable);

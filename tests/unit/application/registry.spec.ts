@@ -11,7 +11,8 @@ const useCaseKeys = (registry: object): string[] =>
 const kebab = (key: string): string => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 describe('The registry of use cases and the use-case folders', () => {
-  const keys = useCaseKeys(inMemoryWorld().useCases);
+  let keys: string[] = [];
+  before(async () => (keys = useCaseKeys((await inMemoryWorld()).useCases)));
 
   it('finds the use cases in the registry (the check below has something to check)', () => {
     expect(keys).to.include.members(['signUp', 'signIn', 'refreshSession', 'listSessions']);

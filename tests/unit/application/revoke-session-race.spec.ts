@@ -10,7 +10,7 @@ const metadata = aRequestMetadata();
 
 describe('revokeSession: ending one session that a refresh changes meanwhile', () => {
   it('reloads the session after its compare-and-swap lost to a refresh, and ends it: the refreshed tokens are refused', async () => {
-    const world = inMemoryWorld({ replace: { ids: new UuidShapedIds() } });
+    const world = await inMemoryWorld({ replace: { ids: new UuidShapedIds() } });
     const signedUp = await world.signUp.execute(aSignUpCommand());
     const { sessionId } = await world.authenticate.execute({ accessToken: signedUp.accessToken });
     const stale = await world.ports.sessions.findById(sessionId);
@@ -24,7 +24,7 @@ describe('revokeSession: ending one session that a refresh changes meanwhile', (
   });
 
   it('writes nothing for a session already ended', async () => {
-    const world = inMemoryWorld({ replace: { ids: new UuidShapedIds() } });
+    const world = await inMemoryWorld({ replace: { ids: new UuidShapedIds() } });
     const signedUp = await world.signUp.execute(aSignUpCommand());
     const { sessionId } = await world.authenticate.execute({ accessToken: signedUp.accessToken });
     const session = (await world.ports.sessions.findById(sessionId)) ?? expect.fail('no session');

@@ -15,7 +15,7 @@ const SECOND = 1000;
 const wrong = aSignInCommand({ password: 'not the password' });
 
 async function worldWithAda(settings = { maxFailures: 5, windowSeconds: 900 }) {
-  const world = inMemoryWorld({ signInThrottle: settings });
+  const world = await inMemoryWorld({ signInThrottle: settings });
   await world.signUp.execute(aSignUpCommand());
   return world;
 }

@@ -23,8 +23,8 @@ import { tempDir } from '../../support/test-service.js';
  * Compile-time guarantees of the one binding style, checked by `npm run typecheck`: each `@ts-expect-error` below
  * fails the type-check if the line under it ever compiles.
  */
-export const wrongBindings = new ContainerModule(({ bind }) => {
-  const bindPort = portBinder(bind);
+export const wrongBindings = new ContainerModule(({ bind, isBound }) => {
+  const bindPort = portBinder(bind, isBound);
   // @ts-expect-error a port's token only takes a value of the port's type
   bindPort(TOKEN_VERIFIER, () => 42);
   // @ts-expect-error a constructor's arguments are checked against the tokens read: a clock is not a key ring

@@ -9,7 +9,7 @@ const DAY_MS = 86_400_000;
 
 /** Ada signed up (idle deadline 14 days), with the one session that sign-up stored. */
 async function adaSignedUp() {
-  const world = inMemoryWorld();
+  const world = await inMemoryWorld();
   const { user, accessToken } = await world.signUp.execute(aSignUpCommand());
   const sessionIds = world.tables.rowsOf(SESSIONS).map((stored) => stored.key);
   expect(sessionIds).to.have.length(1);

@@ -14,7 +14,7 @@ const metadata = aRequestMetadata();
 
 /** Ada on a laptop (sign-up, the caller) and a phone (sign-in). */
 async function adaOnTwoDevices() {
-  const world = inMemoryWorld({ replace: { ids: new UuidShapedIds() } });
+  const world = await inMemoryWorld({ replace: { ids: new UuidShapedIds() } });
   const laptop = await world.signUp.execute(aSignUpCommand({ password: OLD }));
   const phone = await world.signIn.execute(aSignInCommand({ password: OLD }));
   const principal = await world.authenticate.execute({ accessToken: laptop.accessToken });
@@ -103,7 +103,7 @@ describe('ChangePasswordHandler (changePassword)', () => {
 
   it('ends 40 other sessions in the one write of the account that stores the new password, writing none of the 40', async () => {
     let counted = new WriteCountingSessions({} as SessionRepository);
-    const world = inMemoryWorld({ wrap: (ports) => ({ sessions: (counted = new WriteCountingSessions(ports.sessions)) })  });
+    const world = await inMemoryWorld({ wrap: (ports) => ({ sessions: (counted = new WriteCountingSessions(ports.sessions)) })  });
     const here = await world.signUp.execute(aSignUpCommand({ password: OLD }));
     for (let i = 0; i < 40; i++) await world.signIn.execute(aSignInCommand({ password: OLD }));
     const principal = await world.authenticate.execute({ accessToken: here.accessToken });

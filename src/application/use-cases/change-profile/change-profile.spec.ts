@@ -9,7 +9,7 @@ const aChange = (userId: string, name: unknown, lastname: unknown) => ({ userId,
 
 describe('ChangeProfileHandler', () => {
   it('renames the account, records ProfileChanged, and sign-in and /auth/me show the new names', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const { user } = await world.signUp.execute(aSignUpCommand());
     const changed = await world.changeProfile.execute(aChange(user.id, '  Augusta Ada ', 'King'));
 
@@ -20,14 +20,14 @@ describe('ChangeProfileHandler', () => {
   });
 
   it('records nothing when nothing changes', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const { user } = await world.signUp.execute(aSignUpCommand());
     await world.changeProfile.execute(aChange(user.id, 'Ada', 'Lovelace'));
     expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SessionStarted']);
   });
 
   it('reports every offending field at once and changes nothing', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const { user } = await world.signUp.execute(aSignUpCommand());
     const error = await rejection(world.changeProfile.execute(aChange(user.id, '', 42)));
 
@@ -40,7 +40,7 @@ describe('ChangeProfileHandler', () => {
   });
 
   it('answers InvalidToken for a subject that does not exist', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     expect(await rejection(world.changeProfile.execute(aChange('no-such-user', 'Ada', 'King')))).to.be.instanceOf(InvalidToken);
   });
 });

@@ -42,7 +42,7 @@ describe('DeliverMailHandler', () => {
   });
 
   it('keeps the text a sender chose out of mail to an unverified address: no name in the verification mail', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const lure = 'Security team: your account is locked, visit https://evil.example/unlock';
     await world.signUp.execute(aSignUpCommand({ email: 'victim@example.com', name: lure }));
     await world.deliverMail.execute();
@@ -53,7 +53,7 @@ describe('DeliverMailHandler', () => {
   });
 
   it('greets a verified address by name: escaped in the HTML body, as typed in the text body', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     await world.signUp.execute(aSignUpCommand({ name: '<b>Ada</b> & "co"' }));
     await world.deliverMail.execute();
     await world.verifyEmail.execute({ token: tokenIn(world.mail.delivered.at(-1)), metadata: aRequestMetadata() });
@@ -116,7 +116,7 @@ describe('DeliverMailHandler', () => {
   });
 
   it('sends up to MAIL_SEND_CONCURRENCY (8) mails at once: a slow address holds up no other mail', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     for (let i = 0; i < 12; i++) await world.signUp.execute(aSignUpCommand({ email: `user${i}@example.com` }));
     const release: Array<() => void> = [];
     let inFlight = 0;
@@ -140,7 +140,7 @@ describe('DeliverMailHandler', () => {
   });
 
   it('marks the mails of a batch sent in one outbox write, after their sends, and never claims them again', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     for (let i = 0; i < 12; i++) await world.signUp.execute(aSignUpCommand({ email: `user${i}@example.com` }));
     const marks: string[][] = [];
     const markSent = world.outbox.markSent.bind(world.outbox);

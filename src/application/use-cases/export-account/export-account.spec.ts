@@ -20,7 +20,7 @@ const activityOf = (count: number): ActivityReadModel => ({
 
 describe('ExportAccountHandler (exportAccount)', () => {
   it("exports the account, its live sessions and its own activity newest first, and nothing secret", async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const signedUp = await world.signUp.execute(aSignUpCommand({ metadata: aRequestMetadata({ userAgent: 'laptop' }) }));
     const { user } = signedUp;
     world.clock.advance(60_000);
@@ -44,7 +44,7 @@ describe('ExportAccountHandler (exportAccount)', () => {
   });
 
   it('leaves out ended sessions', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const first = await world.signUp.execute(aSignUpCommand());
     const second = await world.signIn.execute(aSignInCommand());
     await world.signOut.execute({ principal: await world.authenticate.execute({ accessToken: first.accessToken }), scope: 'local', metadata: aRequestMetadata() });
@@ -56,7 +56,7 @@ describe('ExportAccountHandler (exportAccount)', () => {
   });
 
   it(`holds at most ${EXPORT_ACTIVITY_MAX} activity entries, the newest, and says when older ones exist`, async () => {
-    const world = inMemoryWorld({ replace: { activity: activityOf(EXPORT_ACTIVITY_MAX + 150) } });
+    const world = await inMemoryWorld({ replace: { activity: activityOf(EXPORT_ACTIVITY_MAX + 150) } });
     const { user } = await world.signUp.execute(aSignUpCommand());
 
     const exported = await world.exportAccount.execute({ userId: user.id });
@@ -67,7 +67,7 @@ describe('ExportAccountHandler (exportAccount)', () => {
   });
 
   it('exports all of exactly the maximum without calling it truncated', async () => {
-    const world = inMemoryWorld({ replace: { activity: activityOf(EXPORT_ACTIVITY_MAX) } });
+    const world = await inMemoryWorld({ replace: { activity: activityOf(EXPORT_ACTIVITY_MAX) } });
     const { user } = await world.signUp.execute(aSignUpCommand());
 
     const exported = await world.exportAccount.execute({ userId: user.id });
@@ -77,6 +77,6 @@ describe('ExportAccountHandler (exportAccount)', () => {
   });
 
   it('refuses a subject that no longer exists with InvalidToken', async () => {
-    expect(await rejection(inMemoryWorld().exportAccount.execute({ userId: 'no-such-user' }))).to.be.instanceOf(InvalidToken);
+    expect(await rejection((await inMemoryWorld()).exportAccount.execute({ userId: 'no-such-user' }))).to.be.instanceOf(InvalidToken);
   });
 });

@@ -6,7 +6,7 @@ import { rejection } from '../../../../tests/support/rejection.js';
 
 
 async function adaWithHistory() {
-  const world = inMemoryWorld();
+  const world = await inMemoryWorld();
   const { user } = await world.signUp.execute(aSignUpCommand({ metadata: aRequestMetadata({ userAgent: 'signup-agent' }) }));
   for (const n of [1, 2, 3]) {
     world.clock.advance(60_000);

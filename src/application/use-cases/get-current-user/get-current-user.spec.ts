@@ -5,7 +5,7 @@ import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 
 describe('GetCurrentUserHandler', () => {
   it('returns the same user resource sign-up returned, and writes nothing', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const { user } = await world.signUp.execute(aSignUpCommand());
     const eventsBefore = world.store.events.length;
 
@@ -15,7 +15,7 @@ describe('GetCurrentUserHandler', () => {
   });
 
   it('answers InvalidToken for a subject that does not exist (deleted, or never was)', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     await world.signUp.execute(aSignUpCommand());
     let error: unknown;
     try {

@@ -9,7 +9,7 @@ const DAY_MS = 24 * HOUR_MS;
 
 /** Ada signs up on a laptop, an hour later signs in on a phone, an hour after that on a tablet; each a device of its own. */
 async function adaOnThreeDevices() {
-  const world = inMemoryWorld();
+  const world = await inMemoryWorld();
   const started = [world.clock.now()];
   const laptop = await world.signUp.execute(aSignUpCommand({ metadata: aRequestMetadata({ userAgent: 'laptop', clientIp: '198.51.100.1' }) }));
   world.clock.advance(HOUR_MS);

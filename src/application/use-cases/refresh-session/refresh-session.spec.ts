@@ -12,7 +12,7 @@ const metadata = aRequestMetadata();
 
 /** Ada signed up, with the session that sign-up opened (idle 14 days, absolute 30 days, 10 s of grace). */
 async function signedUp() {
-  const world = inMemoryWorld({ replace: { ids: new UuidShapedIds() } });
+  const world = await inMemoryWorld({ replace: { ids: new UuidShapedIds() } });
   const first = await world.signUp.execute(aSignUpCommand());
   const [sessionId] = world.tables.rowsOf(SESSIONS).map((stored) => stored.key);
   const refresh = (refreshToken: unknown) => world.refreshSession.execute({ refreshToken, metadata });

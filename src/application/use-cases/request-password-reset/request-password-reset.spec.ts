@@ -40,7 +40,7 @@ describe('RequestPasswordResetHandler', () => {
   });
 
   it('refuses a malformed address only, with an entry for email', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const error = await rejection(world.requestPasswordReset.execute({ email: 'not an address', metadata }));
     expect(error).to.be.instanceOf(InvalidInput);
     expect(issuesOf(error).map((issue) => issue.field)).to.deep.equal(['email']);

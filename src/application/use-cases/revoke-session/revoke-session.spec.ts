@@ -8,7 +8,7 @@ const metadata = aRequestMetadata();
 
 /** Ada on a laptop (sign-up) and a phone (sign-in), acting from the laptop; Grace, another account, on her own device. */
 async function adaAndGrace() {
-  const world = inMemoryWorld();
+  const world = await inMemoryWorld();
   const laptop = await world.signUp.execute(aSignUpCommand());
   const phone = await world.signIn.execute(aSignInCommand());
   const grace = await world.signUp.execute(aSignUpCommand({ name: 'Grace', lastname: 'Hopper', email: 'grace@example.com' }));

@@ -9,7 +9,7 @@ import { rejection } from '../../../../tests/support/rejection.js';
 
 
 async function worldWithAda() {
-  const world = inMemoryWorld();
+  const world = await inMemoryWorld();
   await world.signUp.execute(aSignUpCommand());
   return world;
 }
@@ -55,7 +55,7 @@ describe('SignInHandler', () => {
   });
 
   it('rejects malformed input before touching the store: the answer is InvalidInput even while the store is down', async () => {
-    const world = inMemoryWorld({ replace: { users: new UnavailableUserRepository(), events: new UnavailableEventLog() } });
+    const world = await inMemoryWorld({ replace: { users: new UnavailableUserRepository(), events: new UnavailableEventLog() } });
     const error = await rejection(world.signIn.execute(aSignInCommand({ email: 'not-an-email', password: '' })));
 
     expect(error).to.be.instanceOf(InvalidInput);
@@ -82,7 +82,7 @@ describe('SignInHandler', () => {
   });
 
   it('lets simultaneous sign-ins to an account at the cap all succeed (none is refused for losing an eviction), and leaves it at the cap', async () => {
-    const world = inMemoryWorld({ sessions: { maxPerAccount: 3 }, replace: { ids: new UuidShapedIds() } });
+    const world = await inMemoryWorld({ sessions: { maxPerAccount: 3 }, replace: { ids: new UuidShapedIds() } });
     const { user } = await world.signUp.execute(aSignUpCommand());
     for (let i = 0; i < 2; i++) await world.signIn.execute(aSignInCommand());
 
@@ -93,7 +93,7 @@ describe('SignInHandler', () => {
   });
 
   it('keeps at most SESSIONS_MAX_PER_ACCOUNT sessions: a sign-in beyond it ends the least recently used one in its commit', async () => {
-    const world = inMemoryWorld({ sessions: { maxPerAccount: 3 }, replace: { ids: new UuidShapedIds() } });
+    const world = await inMemoryWorld({ sessions: { maxPerAccount: 3 }, replace: { ids: new UuidShapedIds() } });
     const metadata = { requestId: null, clientIp: null, userAgent: null };
     const first = await world.signUp.execute(aSignUpCommand());
     world.clock.advance(1000);

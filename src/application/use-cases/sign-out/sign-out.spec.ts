@@ -14,7 +14,7 @@ const metadata = aRequestMetadata();
  * signed in beside her. `live()` names which of the four access tokens still authenticate.
  */
 async function adaOnThreeDevices() {
-  const world = inMemoryWorld();
+  const world = await inMemoryWorld();
   const laptop = await world.signUp.execute(aSignUpCommand());
   const phone = await world.signIn.execute(aSignInCommand());
   const tablet = await world.signIn.execute(aSignInCommand());
@@ -110,7 +110,7 @@ describe('SignOutHandler (signOut)', () => {
 
   it('ends 40 other sessions with one write of the account and one SessionsEnded, writing none of the 40', async () => {
     let counted = new WriteCountingSessions({} as SessionRepository);
-    const world = inMemoryWorld({ wrap: (ports) => ({ sessions: (counted = new WriteCountingSessions(ports.sessions)) })  });
+    const world = await inMemoryWorld({ wrap: (ports) => ({ sessions: (counted = new WriteCountingSessions(ports.sessions)) })  });
     const here = await world.signUp.execute(aSignUpCommand());
     for (let i = 0; i < 40; i++) await world.signIn.execute(aSignInCommand());
     const principal = await world.authenticate.execute({ accessToken: here.accessToken });

@@ -8,7 +8,7 @@ import { rejection } from '../../../../tests/support/rejection.js';
 
 describe('SignUpHandler', () => {
   it('stores a normalised user with a hashed password and returns the public view and a token', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const result = await world.signUp.execute(aSignUpCommand({ name: ' Ada ', email: ' ADA@Example.com ' }));
 
     expect(result.user).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', emailverified: false });
@@ -21,7 +21,7 @@ describe('SignUpHandler', () => {
   });
 
   it('commits UserRegistered and SessionStarted with the request metadata, and no secret in them', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const result = await world.signUp.execute(aSignUpCommand({ metadata: aRequestMetadata({ clientIp: '198.51.100.1' }) }));
 
     expect(world.store.events.map((e) => [e.type, e.aggregateId])).to.deep.equal([['UserRegistered', 'id-1'], ['EmailVerificationRequested', 'id-1'], ['SessionStarted', 'id-4']]);
@@ -33,7 +33,7 @@ describe('SignUpHandler', () => {
   });
 
   it('lists every invalid field at once', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const error = await rejection(world.signUp.execute(aSignUpCommand({ name: '', lastname: 'x'.repeat(101), email: 'nope', password: 'short' })));
 
     expect(error).to.be.instanceOf(InvalidInput);
@@ -43,12 +43,12 @@ describe('SignUpHandler', () => {
   });
 
   it('refuses a password equal to the e-mail local part', async () => {
-    const error = await rejection(inMemoryWorld().signUp.execute(aSignUpCommand({ email: 'adalovelace@example.com', password: 'ADALOVELACE' })));
+    const error = await rejection((await inMemoryWorld()).signUp.execute(aSignUpCommand({ email: 'adalovelace@example.com', password: 'ADALOVELACE' })));
     expect((error as InvalidInput).issues).to.deep.equal([{ field: 'password', message: 'must not be the same as the email address' }]);
   });
 
   it('refuses a too common password, in any case, listed with the other invalid fields', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const common = await rejection(world.signUp.execute(aSignUpCommand({ password: 'PassWord123' })));
     expect((common as InvalidInput).issues).to.deep.equal([{ field: 'password', message: 'is too common' }]);
 
@@ -58,7 +58,7 @@ describe('SignUpHandler', () => {
   });
 
   it('refuses an e-mail already registered, whatever its case, and keeps the first account untouched', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     await world.signUp.execute(aSignUpCommand());
     const error = await rejection(world.signUp.execute(aSignUpCommand({ email: 'ADA@example.com', name: 'Other', password: 'another password 1' })));
 
@@ -70,7 +70,7 @@ describe('SignUpHandler', () => {
   });
 
   it('lets exactly one of many simultaneous sign-ups of one e-mail win', async () => {
-    const world = inMemoryWorld();
+    const world = await inMemoryWorld();
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => world.signUp.execute(aSignUpCommand())));
 
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(1);
