@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { SMTPServer } from 'smtp-server';
 import type { RecordedEvent } from '../src/application/ports/event-log.port.js';
 import { ConfigError, loadConfig } from '../src/infrastructure/config/config.js';
-import { LmdbEventLog } from '../src/infrastructure/lmdb/lmdb-event-log.js';
+import { StoreEventLog } from '../src/infrastructure/storage/store-event-log.js';
 import { LmdbStore } from '../src/infrastructure/lmdb/lmdb-store.js';
 import { LmdbTables } from '../src/infrastructure/lmdb/lmdb-tables.js';
 import { SmtpMailSender } from '../src/infrastructure/mail/smtp-mail-sender.js';
@@ -457,7 +457,7 @@ async function main(): Promise<void> {
     try {
       const userId = (await new LmdbTables(store).owner('email', abused)) ?? undefined;
       if (userId === undefined) throw new Error(`${abused} is not in the store`);
-      const eventLog = new LmdbEventLog(store);
+      const eventLog = new StoreEventLog(new LmdbTables(store));
       const now = Date.now();
       const batch = 5_000;
       for (let done = 0; done < RESET_EVENTS; done += batch) {

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
-import { MongoEventLog } from '../../src/infrastructure/mongo/mongo-event-log.js';
-import { MongoOutbox } from '../../src/infrastructure/mongo/mongo-outbox.js';
+import { StoreEventLog } from '../../src/infrastructure/storage/store-event-log.js';
 import { MongoStoreHealth } from '../../src/infrastructure/mongo/mongo-store-health.js';
 import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
 import { MongoTables } from '../../src/infrastructure/mongo/mongo-tables.js';
@@ -37,8 +36,6 @@ describeWithMongo('MongoDB adapters', (target) => {
     const opened = await openStore();
     return {
       ...portsOver(new MongoTables(opened)),
-      events: new MongoEventLog(opened),
-      outbox: new MongoOutbox(opened),
       health: new MongoStoreHealth(opened),
       closeStore: () => Promise.reject(new Error('the shared store stays open: see ownStoreStorage')),
       dispose: () => Promise.resolve(),
@@ -52,8 +49,6 @@ describeWithMongo('MongoDB adapters', (target) => {
     const closeStore = () => (closing ??= own.close());
     return {
       ...portsOver(new MongoTables(own)),
-      events: new MongoEventLog(own),
-      outbox: new MongoOutbox(own),
       health: new MongoStoreHealth(own),
       closeStore,
       dispose: closeStore,
@@ -69,70 +64,55 @@ describeWithMongo('MongoDB adapters', (target) => {
   storeContract('mongodb', mongo);
 
   describe('MongoDB only', () => {
-    it('creates its indexes idempotently: a second start changes nothing', async () => {
+    it('creates the indexes of each table on first use, idempotently', async () => {
       const opened = await openStore();
-      await opened.start();
-      const eventIndexes = await opened.events.listIndexes().toArray();
-      expect(eventIndexes.find((index) => index['name'] === 'eventId_unique')).to.deep.include({ key: { eventId: 1 }, unique: true });
-      expect(eventIndexes.map((index) => index['name'])).to.include.members(['aggregate_newest_first', 'email_type_newest_first']);
-      await new StoreUserRepository(new MongoTables(opened)).findById('none');
+      const tables = new MongoTables(opened);
       const { SESSIONS } = await import('../../src/infrastructure/storage/account-tables.js');
-      await new MongoTables(opened).count(SESSIONS, 'liveByCreation', ['none']);
+      const { EVENTS } = await import('../../src/infrastructure/storage/event-tables.js');
+      await tables.count(SESSIONS, 'liveByCreation', ['none']);
+      await tables.count(EVENTS, 'byAggregate', ['none']);
+      await new MongoTables(opened).count(EVENTS, 'byEmail', ['none']);
       const sessionIndexes = await opened.db.collection('kv.sessions').listIndexes().toArray();
       expect(sessionIndexes.map((index) => index['name'])).to.include.members(['ix_liveByCreation', 'ix_liveByUse', 'expires_ttl']);
-      expect(sessionIndexes.find((index) => index['name'] === 'expires_ttl')).to.deep.include({ key: { expiresAt: 1 }, expireAfterSeconds: 0 });
+      const eventIndexes = await opened.db.collection('kv.events').listIndexes().toArray();
+      expect(eventIndexes.map((index) => index['name'])).to.include.members(['ix_byAggregate', 'ix_byEmail', 'ix_prunable']);
     });
 
     it('is atomic: when the event write fails inside the transaction, the user is not stored either', async () => {
       const opened = await openStore();
       const user = aUser();
-      await opened.db.command({ collMod: 'events', validator: { aggregateId: { $ne: user.id } }, validationLevel: 'strict', validationAction: 'error' });
+      await new StoreEventLog(new MongoTables(opened)).append([]);
+      await opened.db.createCollection('kv.events').catch(() => undefined);
+      await opened.db.command({ collMod: 'kv.events', validator: { 'r.aggregateId': { $ne: user.id } }, validationLevel: 'strict', validationAction: 'error' });
       try {
         const error = await rejection(new StoreUserRepository(new MongoTables(opened)).add(user, recorded(user, 'atomic')));
         expect(error).to.be.instanceOf(Error).and.not.be.instanceOf(EmailAlreadyRegistered);
         expect((error as Error).name).to.equal('MongoStoreFailure');
         expect((error as Error).message).not.to.include('Document failed validation').and.not.include(user.id);
       } finally {
-        await opened.db.command({ collMod: 'events', validator: {}, validationLevel: 'off' });
+        await opened.db.command({ collMod: 'kv.events', validator: {}, validationLevel: 'off' });
       }
       expect(await opened.db.collection('kv.users').findOne({ _id: user.id } as object)).to.equal(null);
       expect(await opened.db.collection('kv.claims').findOne({ _id: `email:${user.email.value}` } as object)).to.equal(null);
-      expect(await opened.events.countDocuments({ aggregateId: user.id })).to.equal(0);
     });
 
-    it('keeps only the argon2 hash as a secret, in the user document and nowhere in its events', async () => {
+    it('keeps only the argon2 hash as a secret, in the user record, and nowhere in its events or its view', async () => {
       const opened = await openStore();
       const user = aUser();
       await new StoreUserRepository(new MongoTables(opened)).add(user, recorded(user, 'secret'));
       const stored = await opened.db.collection<{ r: Record<string, unknown> }>('kv.users').findOne({ _id: user.id } as object);
       expect(Object.keys(stored?.r ?? {}).sort()).to.deep.equal(['createdAt', 'email', 'emailVerified', 'id', 'lastname', 'name', 'passwordHash', 'sessionEpoch']);
       expect(stored?.r['passwordHash']).to.match(/^\$argon2id\$/);
-      const events = await opened.events.find({ aggregateId: user.id }).toArray();
-      expect(events).to.have.length(1);
+      const view = await opened.db.collection('kv.account-views').findOne({ _id: user.id } as object);
+      expect(JSON.stringify(view)).not.to.include('argon2');
+      const events = await new StoreEventLog(new MongoTables(opened)).findByAggregate(user.id, { limit: 10, cursor: null });
+      expect(events.events).to.have.length(1);
       expect(JSON.stringify(events)).not.to.include('argon2');
-    });
-
-    it('gives high-volume events an expiresAt EVENT_RETENTION_DAYS after they occurred, under a TTL index; account-defining events none', async () => {
-      const opened = await openStore();
-      const log = new MongoEventLog(opened);
-      const id = `retention-${Date.now()}`;
-      const occurredAt = new Date('2026-03-01T12:00:00.000Z');
-      const base = { aggregateId: id, occurredAt, payload: { email: `${id}@example.com` }, metadata: aRequestMetadata() };
-      await log.append([
-        { ...base, type: 'UserSignedIn', eventId: `${id}-signed-in` },
-        { ...base, type: 'UserRegistered', eventId: `${id}-registered` },
-      ] as RecordedEvent[]);
-      const signedIn = await opened.events.findOne({ eventId: `${id}-signed-in` });
-      const registered = await opened.events.findOne({ eventId: `${id}-registered` });
-      expect(signedIn?.expiresAt?.getTime()).to.equal(occurredAt.getTime() + 90 * 86_400_000);
-      expect(registered).to.not.have.property('expiresAt');
-      const ttl = (await opened.events.indexes()).find((index) => index.name === 'events-retention-ttl');
-      expect(ttl?.expireAfterSeconds).to.equal(0);
     });
 
     it('pages events of the same instant in append order, without loss or repeat', async () => {
       const opened = await openStore();
-      const log = new MongoEventLog(opened);
+      const log = new StoreEventLog(new MongoTables(opened));
       const aggregateId = `same-instant-${Date.now()}`;
       const at = new Date('2026-03-01T12:00:00.000Z');
       const events: RecordedEvent[] = [1, 2, 3].map((n) => ({
@@ -147,7 +127,7 @@ describeWithMongo('MongoDB adapters', (target) => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const page = await log.findByAggregate(aggregateId, { limit: 1, cursor });
+        const page: Awaited<ReturnType<StoreEventLog['findByAggregate']>> = await log.findByAggregate(aggregateId, { limit: 1, cursor });
         seen.push(...page.events.map((event) => event.eventId));
         cursor = page.nextCursor;
       } while (cursor !== null);

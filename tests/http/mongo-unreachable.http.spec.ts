@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { ServiceUnavailable } from '../../src/application/errors.js';
-import { MongoEventLog } from '../../src/infrastructure/mongo/mongo-event-log.js';
+import { StoreEventLog } from '../../src/infrastructure/storage/store-event-log.js';
 import { MongoStoreHealth } from '../../src/infrastructure/mongo/mongo-store-health.js';
 import { MongoStore, MongoUnreachable } from '../../src/infrastructure/mongo/mongo-store.js';
 import { MongoTables } from '../../src/infrastructure/mongo/mongo-tables.js';
@@ -34,7 +34,7 @@ describe('MongoDB adapters while MongoDB is unreachable (real driver, nothing li
 
   it('answers reads and writes of both ports with ServiceUnavailable, not a driver error', async () => {
     const users = new StoreUserRepository(new MongoTables(store));
-    const events = new MongoEventLog(store);
+    const events = new StoreEventLog(new MongoTables(store));
     const user = aUser();
     const attempts = [
       users.findByEmail('ada@example.com'),

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
-import { LmdbEventLog } from '../../src/infrastructure/lmdb/lmdb-event-log.js';
+import { StoreEventLog } from '../../src/infrastructure/storage/store-event-log.js';
 import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
 import { LmdbTables } from '../../src/infrastructure/lmdb/lmdb-tables.js';
 import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';
@@ -13,7 +13,7 @@ async function readStore(dataDir: string) {
   const store = LmdbStore.open(dataDir);
   try {
     const user = await new StoreUserRepository(new LmdbTables(store)).findByEmail('ada@example.com');
-    const page = user ? await new LmdbEventLog(store).findByAggregate(user.id, { limit: 20, cursor: null }) : { events: [] };
+    const page = user ? await new StoreEventLog(new LmdbTables(store)).findByAggregate(user.id, { limit: 20, cursor: null }) : { events: [] };
     return { hash: user?.passwordHash ?? '', types: page.events.map((event) => event.type).reverse() };
   } finally {
     await store.close();

@@ -6,7 +6,8 @@ import { compose } from '../../src/infrastructure/container/composition.js';
 import { pino } from 'pino';
 import { HmacOneTimeTokens } from '../../src/infrastructure/security/hmac-one-time-tokens.js';
 import type { MailSettings } from '../../src/application/policies/mail.js';
-import { InMemoryStore } from '../../src/infrastructure/memory/in-memory-store.js';
+import { EVENTS, toRecordedEvent } from '../../src/infrastructure/storage/event-tables.js';
+import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { memoryStorageOver } from '../../src/infrastructure/memory/memory-storage.js';
 import { InMemoryTables } from '../../src/infrastructure/memory/in-memory-tables.js';
 import { EventLogActivityReadModel } from '../../src/infrastructure/read-model/event-log-activity-read-model.js';
@@ -27,8 +28,6 @@ export interface WorldOptions {
   readonly signInThrottle?: SignInThrottleSettings;
   readonly sessions?: Partial<SessionSettings>;
   readonly mail?: Partial<MailSettings>;
-  /** The store behind the in-memory adapters, when the test made it (to wrap an adapter over it in `replace`). */
-  readonly store?: InMemoryStore;
   /** Ports to use instead of the in-memory ones (e.g. a store that is down). */
   readonly replace?: Partial<Ports>;
   /** Ports made from the in-memory ones (e.g. one that counts the writes made through it). */
@@ -49,9 +48,14 @@ export const DEFAULT_SESSION_SETTINGS: SessionSettings = {
  * any edit.
  */
 export async function inMemoryWorld(options: WorldOptions = {}) {
-  const store = options.store ?? new InMemoryStore();
-  const tables = new InMemoryTables(store);
-  const storage = memoryStorageOver(store, tables);
+  const tables = new InMemoryTables();
+  const storage = memoryStorageOver(tables);
+  /** The event log as the test reads it: every event, in append order. */
+  const store = {
+    get events(): RecordedEvent[] {
+      return tables.rowsOf(EVENTS).sort((a, b) => (a.value.seq < b.value.seq ? -1 : 1)).map((stored) => toRecordedEvent(stored.value));
+    },
+  };
   const { close: _close, store: _store, pruner: _pruner, sizes: _sizes, ...storagePorts } = storage;
   const tokens = new FakeTokenIssuer();
   const adapters = {

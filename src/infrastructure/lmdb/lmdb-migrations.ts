@@ -1,6 +1,9 @@
 import type { Database } from 'lmdb';
 import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, type SessionRecord, USERS, type UserRecord, accountViewOf } from '../storage/account-tables.js';
 import { CLAIMS, claimKey } from '../storage/commit-plan.js';
+import { EVENTS, OUTBOX } from '../storage/event-tables.js';
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { OutboxEntry } from '../storage/outbox-entry.js';
 import type { LmdbStore } from './lmdb-store.js';
 import type { LmdbTables } from './lmdb-tables.js';
 
@@ -33,6 +36,7 @@ export async function migrateToTables(store: LmdbStore, tables: LmdbTables): Pro
   const state = store.root.openDB<number, string>({ name: 'migrations' });
   await moveAccounts(store, tables, state);
   await addAccountViews(store, tables, state);
+  await moveEvents(store, tables, state);
 }
 
 async function moveAccounts(store: LmdbStore, tables: LmdbTables, state: Database<number, string>): Promise<void> {
@@ -65,5 +69,29 @@ async function addAccountViews(store: LmdbStore, tables: LmdbTables, state: Data
       if (!tables.hasInTransaction(ACCOUNT_VIEWS, key)) tables.importInTransaction(ACCOUNT_VIEWS, key, accountViewOf(value), 0);
     }
     void state.put('account-views', 1);
+  });
+}
+
+/** The event log's databases before the storage primitive: events by sequence number, the outbox by its event's. */
+const RETIRED_LOG = ['events', 'events-by-id', 'events-by-email', 'events-by-aggregate', 'outbox', 'outbox-due', 'retention'];
+
+/**
+ * Moves the event log and the outbox of the older layout into EVENTS and OUTBOX, in one write transaction, keeping
+ * their order: an old sequence number n becomes the place `a` + n (before every place given since, `b…`).
+ */
+async function moveEvents(store: LmdbStore, tables: LmdbTables, state: Database<number, string>): Promise<void> {
+  if (state.get('events') === 1) return;
+  const retired = RETIRED_LOG.map((name) => store.root.openDB<unknown, number>({ name }));
+  const [events, , , , outbox] = retired as [Database<RecordedEvent & { occurredAt: number; seq: number }, number>, unknown, unknown, unknown, Database<OutboxEntry, number>];
+  const place = (seq: number) => `a${seq.toString(16).padStart(12, '0')}`;
+  tables.prepare([EVENTS, OUTBOX]);
+  await store.transaction(() => {
+    for (const { key, value } of events.getRange()) {
+      const { seq: _seq, occurredAt, ...event } = value;
+      tables.importInTransaction(EVENTS, event.eventId, { ...event, occurredAt: new Date(occurredAt), seq: place(key) }, 0);
+    }
+    for (const { key, value } of outbox.getRange()) tables.importInTransaction(OUTBOX, value.eventId, { ...value, seq: place(key) }, 0);
+    for (const db of retired) for (const key of [...db.getKeys()]) void db.remove(key);
+    void state.put('events', 1);
   });
 }

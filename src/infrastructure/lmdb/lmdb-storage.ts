@@ -1,9 +1,7 @@
 import { dataDirFailure, ensureWritableDataDir } from '../config/startup-checks.js';
 import { type Storage, portsOver } from '../storage/storage.js';
-import { LmdbEventLog } from './lmdb-event-log.js';
-import { LmdbEventPruner } from './lmdb-event-pruner.js';
+import { StoreEventPruner } from '../storage/store-event-pruner.js';
 import { migrateToTables } from './lmdb-migrations.js';
-import { LmdbOutbox } from './lmdb-outbox.js';
 import { LmdbStoreHealth } from './lmdb-store-health.js';
 import { LmdbStore } from './lmdb-store.js';
 import { LmdbTables } from './lmdb-tables.js';
@@ -31,7 +29,6 @@ export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbSt
   const tables = new LmdbTables(store);
   try {
     await migrateToTables(store, tables);
-    await store.migrateOutboxIndex();
   } catch (error) {
     await store.close();
     throw dataDirFailure(dataDir, 'the LMDB store cannot be re-indexed', error);
@@ -39,10 +36,8 @@ export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbSt
   let closing: Promise<void> | undefined;
   return {
     ...portsOver(tables),
-    events: new LmdbEventLog(store),
-    outbox: new LmdbOutbox(store),
     storeHealth: new LmdbStoreHealth(store),
-    pruner: new LmdbEventPruner(store),
+    pruner: new StoreEventPruner(tables),
     sizes: () => ({ sizeBytes: store.sizeBytes(), freeBytes: freeBytes(store.dataDir) }),
     close: () => (closing ??= store.close()),
   };

@@ -1,6 +1,6 @@
 import type { Database } from 'lmdb';
 import { CLAIMS, type Write, claimKey, decide, refKey, refsOf } from '../storage/commit-plan.js';
-import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, entryOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
+import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, entryOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
 import type { LmdbStore } from './lmdb-store.js';
 
 interface Row {
@@ -39,7 +39,7 @@ export class LmdbTables implements Store {
     const db = indexes.get(index);
     if (!db) throw new Error(`table ${table.name} has no index ${index}`);
     const prefix = prefixOf(query);
-    const [low, high] = [bytes(prefix), bytes(`${prefix}${KEY_END}`)];
+    const [low, high] = [bytes(prefix), bytes(endOf(query))];
     const after = query.after === undefined ? undefined : bytes(query.after);
     const bounds = query.reverse ? { start: after ?? high, end: low } : { start: after ?? low, end: high };
     const found: Stored<R>[] = [];
@@ -55,7 +55,7 @@ export class LmdbTables implements Store {
   count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
     const db = this.of(table).indexes.get(index);
     if (!db) throw new Error(`table ${table.name} has no index ${index}`);
-    const start = prefixOf({ prefix, limit: 0 });
+    const start = prefixOf({ prefix });
     return Promise.resolve(db.getKeysCount({ start: bytes(start), end: bytes(`${start}${KEY_END}`) }));
   }
 
@@ -74,7 +74,6 @@ export class LmdbTables implements Store {
       const decision = decide(changes, current);
       if ('refused' in decision) return decision.refused;
       for (const write of decision.writes) this.apply(write);
-      this.store.appendEventsInTransaction(changes.events ?? []);
       return { status: 'committed' };
     });
   }

@@ -1,6 +1,5 @@
 import { CLAIMS, type Write, claimKey, decide, refKey, refsOf } from '../storage/commit-plan.js';
-import { type Changes, type CommitOutcome, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
-import type { InMemoryStore } from './in-memory-store.js';
+import { type Changes, type CommitOutcome, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
 
 /**
  * The storage primitive in memory: one Map per table, records kept by copy. A commit reads, decides and writes in
@@ -9,7 +8,18 @@ import type { InMemoryStore } from './in-memory-store.js';
 export class InMemoryTables implements Store {
   private readonly tables = new Map<string, Map<string, Stored<unknown>>>();
 
-  constructor(private readonly store: InMemoryStore) {}
+  private isClosed = false;
+
+  /** True once closed: the health check refuses from then on, like a store whose handle is gone. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Marks the store closed. Idempotent. */
+  close(): Promise<void> {
+    this.isClosed = true;
+    return Promise.resolve();
+  }
 
   async get<R>(table: Table<R>, key: string): Promise<Stored<R> | null> {
     await Promise.resolve();
@@ -21,8 +31,9 @@ export class InMemoryTables implements Store {
     await Promise.resolve();
     if (!(index in table.indexes)) throw new Error(`table ${table.name} has no index ${index}`);
     const prefix = prefixOf(query);
+    const end = endOf(query);
     const inRange = (entry: string) =>
-      entry.startsWith(prefix) && (query.after === undefined || (query.reverse ? entry < query.after : entry > query.after));
+      entry.startsWith(prefix) && (query.below === undefined || entry < end) && (query.after === undefined || (query.reverse ? entry < query.after : entry > query.after));
     const entries = [...this.rows(table.name).values()].flatMap((stored) => {
       const entry = indexEntriesOf(table as AnyTable, stored.key, stored.value).find(([name]) => name === index)?.[1];
       return entry !== undefined && inRange(entry) ? [{ entry, stored }] : [];
@@ -33,7 +44,7 @@ export class InMemoryTables implements Store {
 
   async count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
     await Promise.resolve();
-    const start = prefixOf({ prefix, limit: 0 });
+    const start = prefixOf({ prefix });
     return [...this.rows(table.name).values()].filter((stored) =>
       indexEntriesOf(table, stored.key, stored.value).some(([name, entry]) => name === index && entry.startsWith(start)),
     ).length;
@@ -52,7 +63,6 @@ export class InMemoryTables implements Store {
     const decision = decide(changes, current);
     if ('refused' in decision) return decision.refused;
     for (const write of decision.writes) this.apply(write);
-    this.store.appendEvents(changes.events ?? []);
     return { status: 'committed' };
   }
 

@@ -1,4 +1,4 @@
-import { ObjectId } from 'mongodb';
+import type { ObjectId } from 'mongodb';
 import type { RecordedEvent, RequestMetadata } from '../../application/ports/event-log.port.js';
 import type { SessionSnapshot } from '../../domain/session.js';
 import type { OutboxEntry } from '../storage/outbox-entry.js';
@@ -25,7 +25,7 @@ export interface UserDocument {
 export type SessionDocument = Omit<SessionSnapshot, 'id'> & { _id: string };
 
 /**
- * A document of the append-only `events` collection. `_id` is an ObjectId made when the event is appended:
+ * A document of the append-only `events` collection before the storage primitive (read once, by the migration). `_id` is an ObjectId made when the event is appended:
  * it breaks ties between events of the same `occurredAt`, in append order within one process (ObjectIds from two
  * instances in the same second order by their per-process random part), always in one total, stable order.
  */
@@ -47,25 +47,5 @@ export interface HealthDocument {
   checkedAt: Date;
 }
 
-export const toEventDocument = (event: RecordedEvent): EventDocument => ({
-  _id: new ObjectId(),
-  eventId: event.eventId,
-  type: event.type,
-  aggregateId: event.aggregateId,
-  occurredAt: event.occurredAt,
-  payload: event.payload,
-  metadata: { requestId: event.metadata.requestId, clientIp: event.metadata.clientIp, userAgent: event.metadata.userAgent },
-});
-
-export const fromEventDocument = (doc: EventDocument): RecordedEvent =>
-  ({
-    type: doc.type,
-    aggregateId: doc.aggregateId,
-    occurredAt: doc.occurredAt,
-    payload: doc.payload,
-    eventId: doc.eventId,
-    metadata: doc.metadata,
-  }) as RecordedEvent;
-
-/** A document of the `outbox` collection: the delivery state of one mail, `_id` its event id, `createdAt` its event's time. */
+/** A document of the `outbox` collection before the storage primitive (read once, by the migration): the delivery state of one mail, `_id` its event id, `createdAt` its event's time. */
 export type OutboxDocument = OutboxEntry & { _id: string; createdAt: Date; claimId?: string };

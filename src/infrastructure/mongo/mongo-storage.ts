@@ -1,22 +1,20 @@
 import { type Storage, portsOver } from '../storage/storage.js';
-import { MongoEventLog } from './mongo-event-log.js';
+import { StoreEventPruner } from '../storage/store-event-pruner.js';
 import { migrateToTables } from './mongo-migrations.js';
-import { MongoOutbox } from './mongo-outbox.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
 import { MongoStore } from './mongo-store.js';
 import { MongoTables } from './mongo-tables.js';
 
 export interface MongoStorageConfig {
   readonly storage: { readonly mongodb: { readonly uri: string | undefined; readonly dbName: string; readonly timeoutMs: number } };
-  readonly retention: { readonly days: number };
 }
 
 /**
- * MongoDB behind every storage port (STORAGE=mongodb). Retention is MongoDB's own TTL index (no pruner); no size
- * metrics. Rejects with MongoUnreachable when no writable primary answers in time.
+ * MongoDB behind every storage port (STORAGE=mongodb), with the retention pruner; no size metrics. Rejects with
+ * MongoUnreachable when no writable primary answers in time.
  */
-export async function openStorage({ storage: { mongodb }, retention }: MongoStorageConfig): Promise<Storage> {
-  const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName, operationTimeoutMS: mongodb.timeoutMs, eventRetentionDays: retention.days });
+export async function openStorage({ storage: { mongodb } }: MongoStorageConfig): Promise<Storage> {
+  const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName, operationTimeoutMS: mongodb.timeoutMs });
   const tables = new MongoTables(store);
   try {
     await migrateToTables(store, tables);
@@ -26,8 +24,7 @@ export async function openStorage({ storage: { mongodb }, retention }: MongoStor
   }
   return {
     ...portsOver(tables),
-    events: new MongoEventLog(store),
-    outbox: new MongoOutbox(store),
+    pruner: new StoreEventPruner(tables),
     storeHealth: new MongoStoreHealth(store),
     close: () => store.close(),
   };

@@ -1,17 +1,7 @@
 import { type ClientSession, type Collection, type Db, MongoClient, MongoError, type TransactionOptions } from 'mongodb';
-import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import { applyProjectionsInTransaction } from '../storage/projections.js';
-import { RETENTION } from '../storage/retention.js';
 import { withDeadline } from './mongo-deadline.js';
-import {
-  type EventDocument,
-  type HealthDocument,
-  type OutboxDocument,
-  toEventDocument,
-} from './mongo-documents.js';
+import type { HealthDocument } from './mongo-documents.js';
 import { translated } from './mongo-errors.js';
-import { EVENT_INDEXES, OUTBOX_INDEXES } from './mongo-schema.js';
-import { projectionTables } from './mongo-projections.js';
 import { waitForWritablePrimary } from './mongo-startup-check.js';
 import { runTransaction } from './mongo-transaction.js';
 
@@ -27,13 +17,10 @@ export interface MongoSettings {
   readonly operationTimeoutMS?: number;
   /** How long start-up waits for the server to become a writable primary (default 10 s). */
   readonly startupWaitMS?: number;
-  /** EVENT_RETENTION_DAYS: events RETENTION marks `prune` get an `expiresAt` this long after they occurred (default 90). */
-  readonly eventRetentionDays?: number;
 }
 
 export const DEFAULT_OPERATION_TIMEOUT_MS = 5_000;
 const DEFAULT_STARTUP_WAIT_MS = 10_000;
-const DAY_MS = 86_400_000;
 
 /**
  * Thrown at start-up when no usable server answers in time, or the driver fails while preparing the database.
@@ -61,9 +48,6 @@ const transactionOptions = (wtimeoutMS: number): TransactionOptions => ({
  * of the replica set (journaled) before it resolves, so an acknowledged sign-up survives a failover.
  */
 export class MongoStore {
-  readonly events: Collection<EventDocument>;
-  /** Mails not yet sent (see MongoOutbox), written with their events by the outbox projection. */
-  readonly outbox: Collection<OutboxDocument>;
   readonly health: Collection<HealthDocument>;
 
   /** The deadline of one operation or transaction; see MongoSettings.operationTimeoutMS. */
@@ -74,12 +58,9 @@ export class MongoStore {
     private readonly client: MongoClient,
     readonly db: Db,
     timeouts: Pick<MongoSettings, 'operationTimeoutMS' | 'startupWaitMS'> = {},
-    private readonly eventRetentionDays = 90,
   ) {
     this.operationTimeoutMS = timeouts.operationTimeoutMS ?? DEFAULT_OPERATION_TIMEOUT_MS;
     this.startupWaitMS = timeouts.startupWaitMS ?? DEFAULT_STARTUP_WAIT_MS;
-    this.events = db.collection<EventDocument>('events');
-    this.outbox = db.collection<OutboxDocument>('outbox');
     this.health = db.collection<HealthDocument>('health');
   }
 
@@ -100,7 +81,6 @@ export class MongoStore {
       client,
       client.db(settings.dbName),
       { operationTimeoutMS, ...(settings.startupWaitMS === undefined ? {} : { startupWaitMS: settings.startupWaitMS }) },
-      settings.eventRetentionDays,
     );
   }
 
@@ -118,13 +98,11 @@ export class MongoStore {
 
   /**
    * Waits (up to `startupWaitMS`) for a writable primary or a mongos, refusing a standalone (StandaloneMongoServer) and
-   * naming the state of a member that never became writable (MongoNotWritablePrimary); then creates the indexes. Idempotent.
+   * naming the state of a member that never became writable (MongoNotWritablePrimary). Idempotent. (Each table's
+   * indexes are created by MongoTables on its first use.)
    */
   async start(): Promise<void> {
     await waitForWritablePrimary(() => this.db.admin().command({ hello: 1 }), { waitMs: this.startupWaitMS, intervalMs: 500 });
-    await this.events.createIndexes(EVENT_INDEXES);
-    await this.events.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'events-retention-ttl' });
-    await this.outbox.createIndexes(OUTBOX_INDEXES);
   }
 
   /**
@@ -144,22 +122,6 @@ export class MongoStore {
       const session = this.client.startSession();
       return runTransaction(session, work, transactionOptions(this.operationTimeoutMS), signal).finally(() => session.endSession());
     });
-  }
-
-  /**
-   * Appends events inside the session's transaction, in order (an eventId already stored is left as it is), and
-   * applies every projection to each new one in the same transaction.
-   */
-  async appendEvents(events: readonly RecordedEvent[], session: ClientSession): Promise<void> {
-    const tables = projectionTables(this, session);
-    for (const event of events) {
-      const { eventId, ...document } = toEventDocument(event);
-      const rest = RETENTION[event.type] === 'prune'
-        ? { ...document, expiresAt: new Date(event.occurredAt.getTime() + this.eventRetentionDays * DAY_MS) }
-        : document;
-      const written = await this.events.updateOne({ eventId }, { $setOnInsert: rest }, { session, upsert: true });
-      if (written.upsertedCount === 1) await applyProjectionsInTransaction(event, tables);
-    }
   }
 
   /** Closes the connection pool. Idempotent. */

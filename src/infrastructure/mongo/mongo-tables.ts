@@ -1,6 +1,6 @@
 import type { ClientSession, Collection, Filter } from 'mongodb';
 import { CLAIMS, type Write, claimKey, decide, refKey, refsOf } from '../storage/commit-plan.js';
-import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
+import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
 import { translated } from './mongo-errors.js';
 import type { MongoStore } from './mongo-store.js';
 
@@ -36,7 +36,7 @@ export class MongoTables implements Store {
     const collection = await this.of(table);
     const field = `ix.${index}`;
     const prefix = prefixOf(query);
-    const end = `${prefix}${KEY_END}`;
+    const end = endOf(query);
     const bounds = query.reverse
       ? { $gte: prefix, $lt: query.after ?? end }
       : { ...(query.after === undefined ? { $gte: prefix } : { $gt: query.after }), $lt: end };
@@ -49,7 +49,7 @@ export class MongoTables implements Store {
 
   async count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
     const collection = await this.of(table);
-    const start = prefixOf({ prefix, limit: 0 });
+    const start = prefixOf({ prefix });
     const filter = { [`ix.${index}`]: { $gte: start, $lt: `${start}${KEY_END}` } } as Filter<RowDocument>;
     return this.store.guarded((signal) => collection.countDocuments(filter, { signal }));
   }
@@ -74,7 +74,6 @@ export class MongoTables implements Store {
         for (const change of changes.changes ?? []) {
           if ((change.kind === 'check' && change.expected !== null) || change.kind === 'expect') await collections.get(change.table.name)?.updateOne({ _id: change.key }, { $inc: { t: 1 } }, { session });
         }
-        await this.store.appendEvents(changes.events ?? [], session);
         return { status: 'committed' };
       }),
     );

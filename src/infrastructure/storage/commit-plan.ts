@@ -1,3 +1,5 @@
+import { EVENTS, type EventRecord, nextSeq } from './event-tables.js';
+import { PROJECTIONS, projectedRefs } from './projections.js';
 import type { AnyTable, Changes, CommitOutcome, Stored, Table } from './store.js';
 
 /** A value claimed unique, held by its owner: `<name>:<value>` in CLAIMS. */
@@ -43,6 +45,7 @@ export function refsOf(changes: Changes): Ref[] {
   for (const change of changes.changes ?? []) add(change.table, change.key);
   for (const claim of [...(changes.claims ?? []), ...(changes.releases ?? [])]) add(CLAIMS, claimKey(claim.name, claim.value));
   for (const key of [...(changes.counts ?? []).map((count) => count.key), ...(changes.clears ?? [])]) add(COUNTERS, key);
+  for (const event of changes.events ?? []) for (const ref of [{ table: EVENTS as AnyTable, key: event.eventId }, ...projectedRefs(event)]) add(ref.table, ref.key);
   return [...refs.values()];
 }
 
@@ -53,7 +56,8 @@ export type Decision = { readonly refused: CommitOutcome } | { readonly writes: 
 
 /**
  * Decides a commit from the current state of the records it reads (`current`, by refKey; missing: no record), the
- * same way for every store: versions compared, claims checked, counters counted. Pure.
+ * same way for every store: versions compared, claims checked, counters counted, events appended (an event id
+ * already stored is skipped) each at the next place in the log, with what the projections make of them.
  */
 export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unknown>>): Decision {
   const state = new Map(current);
@@ -101,6 +105,20 @@ export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unk
       expiresAt: Math.max(counter?.value.expiresAt ?? 0, count.at + count.windowMs),
     };
     write({ op: 'put', table: COUNTERS, key: count.key, value, version: counter ? counter.version + 1 : 0, previous: counter?.value ?? null });
+  }
+  for (const event of changes.events ?? []) {
+    if (read(EVENTS, event.eventId)) continue;
+    const seq = nextSeq();
+    write({ op: 'put', table: EVENTS, key: event.eventId, value: { ...event, seq } satisfies EventRecord, version: 0, previous: null });
+    for (const projection of PROJECTIONS) {
+      const change = projection.changeOf(event, seq);
+      if (!change) continue;
+      const table = projection.table as AnyTable;
+      const current = read(table, change.key);
+      const next = change.next(current?.value ?? null);
+      if (next !== null) write({ op: 'put', table, key: change.key, value: next, version: current ? current.version + 1 : 0, previous: current?.value ?? null });
+      else if (current) write({ op: 'remove', table, key: change.key, previous: current.value });
+    }
   }
   return { writes };
 }

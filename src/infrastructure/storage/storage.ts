@@ -2,6 +2,8 @@ import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
 import type { Store } from './store.js';
 import { StoreAttemptLimits } from './store-attempt-limits.js';
+import { StoreEventLog } from './store-event-log.js';
+import { StoreOutbox } from './store-outbox.js';
 import { StoreSessionReadModel } from './store-session-read-model.js';
 import { StoreSessionRepository } from './store-session.repository.js';
 import { StoreUserReadModel } from './store-user-read-model.js';
@@ -27,7 +29,7 @@ export interface StoreSizes {
 export interface Storage extends Pick<Ports, StoragePortName> {
   /** The storage primitive every kind of state is written over (store.ts). */
   readonly store: Store;
-  /** Removes old events as RETENTION says; absent where the store does it itself (MongoDB's TTL) or forgets anyway (memory). */
+  /** Removes old events as RETENTION says; absent in memory (which forgets everything anyway). */
   readonly pruner?: EventPruner;
   /** The store's size and the free disk beside it, for the metrics; absent where there is no local file. */
   readonly sizes?: () => StoreSizes;
@@ -36,11 +38,13 @@ export interface Storage extends Pick<Ports, StoragePortName> {
 }
 
 /** The storage ports written once over the storage primitive, whatever the technology under it. */
-export const portsOver = (store: Store): Pick<Storage, 'store' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions'> => ({
+export const portsOver = (store: Store): Pick<Storage, 'store' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'events' | 'outbox'> => ({
   store,
   limits: new StoreAttemptLimits(store),
   users: new StoreUserRepository(store),
   userViews: new StoreUserReadModel(store),
   sessionViews: new StoreSessionReadModel(store),
   sessions: new StoreSessionRepository(store),
+  events: new StoreEventLog(store),
+  outbox: new StoreOutbox(store),
 });

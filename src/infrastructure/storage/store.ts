@@ -30,6 +30,8 @@ export interface RangeQuery {
   readonly prefix: readonly KeyPart[];
   /** The entry to continue after (its `entryOf` string, as a previous page's last entry gave it); absent: from the start. */
   readonly after?: string;
+  /** Only the entries whose key parts beyond the prefix sort below these (`indexKey` of them): an upper bound. */
+  readonly below?: readonly KeyPart[];
   readonly limit: number;
   readonly reverse?: boolean;
 }
@@ -134,7 +136,11 @@ export const encodeIndexKey = (parts: readonly KeyPart[]): string =>
 export const entryOf = (parts: readonly KeyPart[], key: string): string => encodeIndexKey([...parts, key]);
 
 /** The start of every entry a range query's prefix covers. */
-export const prefixOf = (query: RangeQuery): string => (query.prefix.length === 0 ? '' : `${encodeIndexKey(query.prefix)}${SEPARATOR}`);
+export const prefixOf = (query: Pick<RangeQuery, 'prefix'>): string => (query.prefix.length === 0 ? '' : `${encodeIndexKey(query.prefix)}${SEPARATOR}`);
+
+/** The end (exclusive) of the entries a range query covers: the prefix's end, or `below` within it. */
+export const endOf = (query: Pick<RangeQuery, 'prefix' | 'below'>): string =>
+  query.below === undefined ? `${prefixOf(query)}${KEY_END}` : `${prefixOf(query)}${encodeIndexKey(query.below)}`;
 
 /** The index entries of a record of `table` with key `key`, by index name (an index the record is not in is left out). */
 export function indexEntriesOf(table: AnyTable, key: string, value: unknown): [index: string, entry: string][] {

@@ -2,9 +2,10 @@ import { rmSync } from 'node:fs';
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../../src/application/ports/event-log.port.js';
 import { EventRetentionJob } from '../../../src/infrastructure/jobs/event-retention.job.js';
-import { LmdbEventLog } from '../../../src/infrastructure/lmdb/lmdb-event-log.js';
-import { LmdbEventPruner } from '../../../src/infrastructure/lmdb/lmdb-event-pruner.js';
-import { LmdbStore } from '../../../src/infrastructure/lmdb/lmdb-store.js';
+import type { EventLog } from '../../../src/application/ports/event-log.port.js';
+import { openStorage } from '../../../src/infrastructure/lmdb/lmdb-storage.js';
+import { StoreEventPruner } from '../../../src/infrastructure/storage/store-event-pruner.js';
+import type { Storage } from '../../../src/infrastructure/storage/storage.js';
 import { type EventPruner, type EventType, RETENTION, type Retention } from '../../../src/infrastructure/storage/retention.js';
 import { tempDir } from '../../support/test-service.js';
 
@@ -23,7 +24,7 @@ const event = (type: string, daysAgo: number, email: string, extra: Record<strin
     metadata,
   }) as unknown as RecordedEvent;
 
-const all = (log: LmdbEventLog, email: string, types: string[]) =>
+const all = (log: EventLog, email: string, types: string[]) =>
   log.findByEmail({ email, types: types as never, since: new Date(0), limit: 10_000 });
 
 // @ts-expect-error a retention map that leaves an event type unclassified (here, all but one) does not compile
@@ -40,17 +41,17 @@ describe('the retention of each event type', () => {
   });
 });
 
-describe('event retention on LMDB', () => {
+describe('event retention on LMDB (the pruner over the storage primitive)', () => {
   let dir: string;
-  let store: LmdbStore;
-  let log: LmdbEventLog;
-  beforeEach(() => {
+  let storage: Storage;
+  let log: EventLog;
+  beforeEach(async () => {
     dir = tempDir('retention');
-    store = LmdbStore.open(dir);
-    log = new LmdbEventLog(store);
+    storage = await openStorage({ storage: { dataDir: dir, minFreeBytes: 0 } });
+    log = storage.events;
   });
   afterEach(async () => {
-    await store.close();
+    await storage.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -62,7 +63,7 @@ describe('event retention on LMDB', () => {
     await log.append([event('UserSignedIn', 100, 'ada@example.com'), event('SignInFailed', 1, 'mallory@example.com')]);
 
     const batches: number[] = [];
-    const pruner = new LmdbEventPruner(store);
+    const pruner = new StoreEventPruner(storage.store);
     const counting: EventPruner = {
       pruneBatch: async (cutoff, limit) => {
         const result = await pruner.pruneBatch(cutoff, limit);
@@ -96,9 +97,11 @@ describe('event retention on LMDB', () => {
   it('removes a mail event once its outbox entry is gone (sent)', async () => {
     const mail = event('PasswordResetRequested', 200, 'bob@example.com', { binding: 'b' });
     await log.append([mail]);
-    expect(store.outbox.getKeysCount()).to.equal(1);
-    await store.transaction(() => void store.outbox.remove(1));
-    const sweeper = new EventRetentionJob(new LmdbEventPruner(store), { now: () => NOW }, { retentionDays: 90, intervalMs: 60_000, batchSize: 10, maxBatches: 10 }, console);
+    expect(await storage.outbox.pendingCount()).to.equal(1);
+    const unsent = new EventRetentionJob(new StoreEventPruner(storage.store), { now: () => NOW }, { retentionDays: 90, intervalMs: 60_000, batchSize: 10, maxBatches: 10 }, console);
+    expect(await unsent.sweep(), 'kept while its mail is still to send').to.equal(0);
+    await storage.outbox.markSent([mail.eventId]);
+    const sweeper = new EventRetentionJob(new StoreEventPruner(storage.store), { now: () => NOW }, { retentionDays: 90, intervalMs: 60_000, batchSize: 10, maxBatches: 10 }, console);
     expect(await sweeper.sweep()).to.equal(1);
   });
 });

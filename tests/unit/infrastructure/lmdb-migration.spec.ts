@@ -13,6 +13,9 @@ async function writeOldLayout(dir: string): Promise<void> {
   const emails = old.root.openDB({ name: 'users-by-email' });
   const sessions = old.root.openDB({ name: 'sessions' });
   const failures = old.root.openDB({ name: 'sign-in-failures' });
+  const events = old.root.openDB<unknown, number>({ name: 'events' });
+  const outbox = old.root.openDB<unknown, number>({ name: 'outbox' });
+  const metadata = { requestId: null, clientIp: null, userAgent: null };
   const user = { id: 'u1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', passwordHash: '$argon2id$x', createdAt: T0, emailVerified: true, sessionEpoch: 1, version: 4 };
   const session = (id: string, epoch: number) => ({
     id, userId: 'u1', email: 'ada@example.com', createdAt: T0, lastUsedAt: T0, absoluteExpiresAt: T0 + 86_400_000, expiresAt: T0 + 86_400_000,
@@ -24,6 +27,9 @@ async function writeOldLayout(dir: string): Promise<void> {
     void sessions.put('s-live', session('s-live', 1));
     void sessions.put('s-old', session('s-old', 0));
     void failures.put('ada@example.com', [T0]);
+    void events.put(1, { seq: 1, eventId: 'e1', type: 'UserRegistered', aggregateId: 'u1', occurredAt: T0, payload: { email: 'ada@example.com' }, metadata });
+    void events.put(2, { seq: 2, eventId: 'e2', type: 'EmailVerificationRequested', aggregateId: 'u1', occurredAt: T0, payload: { email: 'ada@example.com', binding: 'b' }, metadata });
+    void outbox.put(2, { eventId: 'e2', attempts: 1, nextAttemptAt: 0, leaseUntil: 0 });
   });
   await old.close();
 }
@@ -46,6 +52,11 @@ describe('an LMDB environment written before the storage primitive', () => {
       expect((await storage.sessions.findByUser('u1', 1)).map((session) => session.id)).to.deep.equal(['s-live']);
       expect(await storage.sessions.removeExpired(new Date(T0), 10), 'the session of the older epoch').to.equal(1);
       expect(await storage.sessions.findById('s-old')).to.equal(null);
+      await storage.events.append([{ eventId: 'e3', type: 'UserSignedIn', aggregateId: 'u1', occurredAt: new Date(T0 - 1000), payload: { email: 'ada@example.com' }, metadata: { requestId: null, clientIp: null, userAgent: null } }]);
+      const log = await storage.events.findByAggregate('u1', { limit: 10, cursor: null });
+      expect(log.events.map((event) => event.eventId), 'in append order, newest first').to.deep.equal(['e3', 'e2', 'e1']);
+      expect(log.events[2]?.occurredAt).to.deep.equal(new Date(T0));
+      expect((await storage.outbox.claim(new Date(T0), 1000, 10)).map((mail) => [mail.event.eventId, mail.attempts])).to.deep.equal([['e2', 1]]);
     } finally {
       await storage.close();
     }
@@ -57,7 +68,7 @@ describe('an LMDB environment written before the storage primitive', () => {
     }
     const raw = LmdbStore.open(dir);
     try {
-      for (const name of ['users', 'users-by-email', 'sessions', 'sign-in-failures']) expect([...raw.root.openDB({ name }).getKeys()], name).to.deep.equal([]);
+      for (const name of ['users', 'users-by-email', 'sessions', 'sign-in-failures', 'events', 'outbox']) expect([...raw.root.openDB({ name }).getKeys()], name).to.deep.equal([]);
     } finally {
       await raw.close();
     }

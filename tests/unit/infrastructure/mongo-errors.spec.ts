@@ -1,9 +1,7 @@
 import { expect } from 'chai';
-import { MongoError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, ObjectId } from 'mongodb';
+import { MongoError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
 import { InvalidCursor, ServiceUnavailable, UserNotFound } from '../../../src/application/errors.js';
 import { EmailAlreadyRegistered } from '../../../src/domain/domain-error.js';
-import { encodeCursor } from '../../../src/infrastructure/cursor.js';
-import { decodeMongoCursor, encodeMongoCursor } from '../../../src/infrastructure/mongo/mongo-cursor.js';
 import { MongoStoreFailure, isDuplicateKeyOn, translateMongoError } from '../../../src/infrastructure/mongo/mongo-errors.js';
 
 const duplicateKey = (keyPattern: Record<string, number>, index: string) =>
@@ -57,18 +55,6 @@ describe('MongoDB error translation (real driver error classes, no server)', () 
   it('passes through errors that are not the driver\'s unchanged', () => {
     for (const error of [new UserNotFound('u1'), new InvalidCursor(), new EmailAlreadyRegistered(), new TypeError('bug')]) {
       expect(translateMongoError(error)).to.equal(error);
-    }
-  });
-});
-
-describe('MongoDB cursors (no server)', () => {
-  it('round-trips its own cursors and refuses any other, including the embedded stores\'', () => {
-    const position = { occurredAt: new Date('2026-03-01T10:00:00.000Z'), id: new ObjectId() };
-    const decoded = decodeMongoCursor(encodeMongoCursor(position));
-    expect(decoded.occurredAt.getTime()).to.equal(position.occurredAt.getTime());
-    expect(decoded.id.equals(position.id)).to.equal(true);
-    for (const foreign of [encodeCursor(5), 'not-a-cursor', '', Buffer.from('m1:1:zz').toString('base64url')]) {
-      expect(() => decodeMongoCursor(foreign)).to.throw(InvalidCursor);
     }
   });
 });

@@ -2,8 +2,11 @@ import { rmSync } from 'node:fs';
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../../src/application/ports/event-log.port.js';
 import { passwordResetRequested } from '../../../src/domain/mail-events.js';
-import { LmdbEventLog } from '../../../src/infrastructure/lmdb/lmdb-event-log.js';
-import { LmdbOutbox } from '../../../src/infrastructure/lmdb/lmdb-outbox.js';
+import { LmdbTables } from '../../../src/infrastructure/lmdb/lmdb-tables.js';
+import { OUTBOX } from '../../../src/infrastructure/storage/event-tables.js';
+import { StoreEventLog } from '../../../src/infrastructure/storage/store-event-log.js';
+import { StoreOutbox } from '../../../src/infrastructure/storage/store-outbox.js';
+import type { Store } from '../../../src/infrastructure/storage/store.js';
 import { LmdbStore } from '../../../src/infrastructure/lmdb/lmdb-store.js';
 import { tempDir } from '../../support/test-service.js';
 
@@ -16,30 +19,38 @@ const resetRequest = (): RecordedEvent => {
   return { ...passwordResetRequested(`u${counter}@example.com`, `user-${counter}`, 'binding', new Date(NOW)), eventId: `r${counter}`, metadata };
 };
 
-/** Counts the outbox entries read from the store (by key or by walking it). */
-function countReads(store: LmdbStore): { reads: number } {
-  const counted = { reads: 0 };
-  const db = store.outbox;
-  const get = db.get.bind(db);
-  const getRange = db.getRange.bind(db);
-  db.get = (key) => {
-    counted.reads += 1;
-    return get(key);
+/** The store under the outbox, counting the outbox entries it hands out (by key or by walking an index). */
+function counting(inner: Store): { store: Store; reads: number } {
+  const counted = {
+    reads: 0,
+    store: {
+      get: async (table, key) => {
+        const found = await inner.get(table, key);
+        if (table === OUTBOX && found) counted.reads += 1;
+        return found;
+      },
+      range: async (table, index, query) => {
+        const found = await inner.range(table, index, query);
+        if (table === OUTBOX) counted.reads += found.length;
+        return found;
+      },
+      count: (table, index, prefix) => inner.count(table, index, prefix),
+      owner: (name, value) => inner.owner(name, value),
+      commit: (changes) => inner.commit(changes),
+      sweep: (table, now, limit) => inner.sweep(table, now, limit),
+    } satisfies Store,
   };
-  db.getRange = (options) =>
-    getRange(options).map((entry) => {
-      counted.reads += 1;
-      return entry;
-    });
   return counted;
 }
 
 describe('an outbox claim reads only the due entries, through the due index (finding 5 of issue 23)', () => {
   let dir: string;
   let store: LmdbStore;
+  let tables: LmdbTables;
   beforeEach(() => {
     dir = tempDir('outbox-claim-cost');
     store = LmdbStore.open(dir);
+    tables = new LmdbTables(store);
   });
   afterEach(async () => {
     await store.close();
@@ -47,8 +58,9 @@ describe('an outbox claim reads only the due entries, through the due index (fin
   });
 
   it('10,000 waiting entries (leased, backing off, dead) cost nothing: a claim of the 3 due ones reads 3 entries', async () => {
-    const log = new LmdbEventLog(store);
-    const outbox = new LmdbOutbox(store);
+    const log = new StoreEventLog(tables);
+    const counted = counting(tables);
+    const outbox = new StoreOutbox(counted.store);
     for (let i = 0; i < 10; i++) await log.append(Array.from({ length: 1_000 }, resetRequest));
     const leased = await outbox.claim(new Date(NOW), HOUR, 10_000);
     expect(leased).to.have.length(10_000);
@@ -57,7 +69,7 @@ describe('an outbox claim reads only the due entries, through the due index (fin
     const due = [resetRequest(), resetRequest(), resetRequest()];
     await log.append(due);
 
-    const counted = countReads(store);
+    counted.reads = 0;
     const claimed = await outbox.claim(new Date(NOW + 1_000), 10_000, 20);
 
     expect(claimed.map((mail) => mail.event.eventId)).to.deep.equal(due.map((event) => event.eventId));
@@ -70,8 +82,8 @@ describe('an outbox claim reads only the due entries, through the due index (fin
   });
 
   it('an entry whose lease ran out, or whose retry time came, is due again through the index', async () => {
-    const log = new LmdbEventLog(store);
-    const outbox = new LmdbOutbox(store);
+    const log = new StoreEventLog(tables);
+    const outbox = new StoreOutbox(tables);
     const [leased, failing] = [resetRequest(), resetRequest()];
     await log.append([leased, failing]);
     await outbox.claim(new Date(NOW), 10_000, 10);
@@ -83,22 +95,13 @@ describe('an outbox claim reads only the due entries, through the due index (fin
     expect(await outbox.claim(new Date(NOW + 2 * HOUR), 10_000, 10)).to.have.length(1);
   });
 
-  it('indexes, when opened, the entries of an environment written before the due index', async () => {
-    const log = new LmdbEventLog(store);
-    const [waiting, dead] = [resetRequest(), resetRequest()];
-    await log.append([waiting, dead]);
-    const seqOf = (event: RecordedEvent) => store.eventSeqById.get(event.eventId) ?? -1;
-    await store.transaction(() => {
-      for (const key of [...store.outboxDue.getKeys()]) void store.outboxDue.remove(key);
-      void store.outbox.put(seqOf(dead), { eventId: dead.eventId, attempts: 8, nextAttemptAt: 0, leaseUntil: 0, deadAt: NOW, lastError: 'x' });
-    });
-    const outbox = new LmdbOutbox(store);
-    expect(await outbox.claim(new Date(NOW), 10_000, 10), 'not indexed yet').to.deep.equal([]);
-
-    await store.migrateOutboxIndex();
-    await store.migrateOutboxIndex();
-
-    expect((await outbox.claim(new Date(NOW), 10_000, 10)).map((mail) => mail.event.eventId)).to.deep.equal([waiting.eventId]);
-    expect(await outbox.pendingCount()).to.equal(1);
+  it('gives each entry to one of two simultaneous dispatchers', async () => {
+    const log = new StoreEventLog(tables);
+    const mails = Array.from({ length: 30 }, resetRequest);
+    await log.append(mails);
+    const [first, second] = await Promise.all([new StoreOutbox(tables).claim(new Date(NOW), HOUR, 30), new StoreOutbox(tables).claim(new Date(NOW), HOUR, 30)]);
+    const ids = [...(first ?? []), ...(second ?? [])].map((mail) => mail.event.eventId);
+    expect(new Set(ids).size).to.equal(ids.length);
+    expect(ids.sort()).to.deep.equal(mails.map((mail) => mail.eventId).sort());
   });
 });

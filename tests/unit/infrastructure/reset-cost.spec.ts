@@ -2,7 +2,9 @@ import { rmSync } from 'node:fs';
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../../src/application/ports/event-log.port.js';
 import { RequestPasswordResetHandler } from '../../../src/application/use-cases/request-password-reset/request-password-reset.handler.js';
-import { LmdbEventLog } from '../../../src/infrastructure/lmdb/lmdb-event-log.js';
+import { StoreEventLog } from '../../../src/infrastructure/storage/store-event-log.js';
+import { EVENTS } from '../../../src/infrastructure/storage/event-tables.js';
+import type { Store } from '../../../src/infrastructure/storage/store.js';
 import { LmdbStore } from '../../../src/infrastructure/lmdb/lmdb-store.js';
 import { LmdbTables } from '../../../src/infrastructure/lmdb/lmdb-tables.js';
 import { StoreUserRepository } from '../../../src/infrastructure/storage/store-user.repository.js';
@@ -29,17 +31,21 @@ describe('a password-reset request costs the same whatever the address has in th
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reads no stored event for a fresh address nor for one with 5,000 events, and still caps requests per address', async () => {
-    const events = new LmdbEventLog(store);
+  it('reads no stored event for a fresh address nor for one with 5,000 events (its commit reads the new event\'s id only), and still caps requests per address', async () => {
+    const tables = new LmdbTables(store);
+    const events = new StoreEventLog(tables);
     for (let i = 0; i < 5_000; i += 500) await events.append(Array.from({ length: 500 }, (_, j) => failure('busy@example.com', (5_000 - i - j) * 10)));
     let eventReads = 0;
-    const get = store.events.get.bind(store.events);
-    store.events.get = ((key: number) => {
-      eventReads += 1;
-      return get(key);
-    });
+    const counting: Store = {
+      get: (table, key) => ((eventReads += table === EVENTS ? 1 : 0), tables.get(table, key)),
+      range: (table, index, query) => ((eventReads += table === EVENTS ? 1 : 0), tables.range(table, index, query)),
+      count: (table, index, prefix) => tables.count(table, index, prefix),
+      owner: (name, value) => tables.owner(name, value),
+      commit: (changes) => tables.commit(changes),
+      sweep: (table, now, limit) => tables.sweep(table, now, limit),
+    };
     const handler = new RequestPasswordResetHandler(
-      { users: new StoreUserRepository(new LmdbTables(store)), limits: new StoreAttemptLimits(new LmdbTables(store)), oneTimeTokens: new HmacOneTimeTokens(Buffer.alloc(32, 9)), clock: { now: () => NOW }, ids: new SequentialIds() },
+      { users: new StoreUserRepository(counting), limits: new StoreAttemptLimits(counting), oneTimeTokens: new HmacOneTimeTokens(Buffer.alloc(32, 9)), clock: { now: () => NOW }, ids: new SequentialIds() },
       { resetTtlSeconds: 1800, verificationTtlSeconds: 86_400, publicAppUrl: 'https://app.example', requireVerifiedEmail: false, resetPerAddress: { max: 3, windowSeconds: 3600 }, verificationPerAddress: { max: 3, windowSeconds: 3600 } },
     );
 

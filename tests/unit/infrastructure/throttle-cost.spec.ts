@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { RecordedEvent } from '../../../src/application/ports/event-log.port.js';
 import { SignInThrottle } from '../../../src/application/policies/sign-in-throttle.js';
 import { TooManyAttempts } from '../../../src/domain/domain-error.js';
-import { LmdbEventLog } from '../../../src/infrastructure/lmdb/lmdb-event-log.js';
+import { StoreEventLog } from '../../../src/infrastructure/storage/store-event-log.js';
 import { LmdbStore } from '../../../src/infrastructure/lmdb/lmdb-store.js';
 import { LmdbTables } from '../../../src/infrastructure/lmdb/lmdb-tables.js';
 import { COUNTERS } from '../../../src/infrastructure/storage/commit-plan.js';
@@ -45,7 +45,7 @@ describe('the sign-in throttle costs one write whatever the history or THROTTLE_
   });
 
   it('one commit and no range read per failure for a fresh address and for one with 1,200 failed sign-ins in its log, at maxFailures 5 and 1000', async () => {
-    const log = new LmdbEventLog(lmdb);
+    const log = new StoreEventLog(new LmdbTables(lmdb));
     for (let i = 0; i < 1_200; i += 100) await log.append(Array.from({ length: 100 }, (_, j) => failure('busy@example.com', (1_200 - i - j) * 100)));
     const { store, calls } = counting(new LmdbTables(lmdb));
     for (const maxFailures of [5, 1000]) {

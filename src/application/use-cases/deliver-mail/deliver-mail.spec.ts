@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { tokenIn, worldWithAda } from '../../../../tests/support/mail-world.js';
-import { InMemoryOutbox } from '../../../infrastructure/memory/in-memory-outbox.js';
 
 describe('DeliverMailHandler', () => {
   it('retries a refused mail with exponential backoff, and sends it exactly once when the transport accepts', async () => {
@@ -96,7 +95,7 @@ describe('DeliverMailHandler', () => {
     ]);
     world.clock.advance(3_600_000);
     expect(await world.deliverMail.execute()).to.deep.equal({ sent: 0, failed: [] });
-    const outbox = new InMemoryOutbox(world.store);
+    const outbox = world.outbox;
     expect(await outbox.deadLetters(10)).to.deep.equal([{ eventId: requested?.eventId, attempts: 8, failedAt: new Date(world.clock.now().getTime() - 3_900_000), lastError: '451 try again later' }]);
     expect(await outbox.pendingCount()).to.equal(0);
   });
@@ -112,7 +111,7 @@ describe('DeliverMailHandler', () => {
     expect(report.failed.map(({ attempts, deadLetter }) => ({ attempts, deadLetter }))).to.deep.equal([{ attempts: 1, deadLetter: true }]);
     world.clock.advance(3_600_000);
     expect(await world.deliverMail.execute()).to.deep.equal({ sent: 0, failed: [] });
-    expect((await new InMemoryOutbox(world.store).deadLetters(10)).map((dead) => dead.lastError)).to.deep.equal(['550 no such mailbox']);
+    expect((await world.outbox.deadLetters(10)).map((dead) => dead.lastError)).to.deep.equal(['550 no such mailbox']);
   });
 
   it('sends up to MAIL_SEND_CONCURRENCY (8) mails at once: a slow address holds up no other mail', async () => {

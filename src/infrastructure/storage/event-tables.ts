@@ -1,0 +1,50 @@
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import { type OutboxEntry, dueAtOf } from './outbox-entry.js';
+import { RETENTION } from './retention.js';
+import type { Table } from './store.js';
+
+/** An event as stored: with `seq`, its place in the log (append order), which every index of the log ends with. */
+export type EventRecord = RecordedEvent & { readonly seq: string };
+
+/** An outbox entry as stored, with its event's `seq` (claims go in append order among entries due at once). */
+export type OutboxRecord = OutboxEntry & { readonly seq: string };
+
+/**
+ * The event log, by event id (appending an id already stored is a no-op). Per aggregate and per e-mail, newest first
+ * by `seq`; `prunable`: the events RETENTION may remove, oldest first (the retention sweep reads only those).
+ */
+export const EVENTS: Table<EventRecord> = {
+  name: 'events',
+  indexes: {
+    byAggregate: (event) => (event.aggregateId === null ? null : [event.aggregateId, event.seq]),
+    byEmail: (event) => [event.payload.email, event.seq],
+    prunable: (event) => (RETENTION[event.type] === 'keep' ? null : [event.occurredAt.getTime(), event.seq]),
+  },
+};
+
+/** The mails still to send, by event id: `due` orders those not given up by when they may next be claimed; `dead`, the dead letters. */
+export const OUTBOX: Table<OutboxRecord> = {
+  name: 'outbox',
+  indexes: {
+    due: (entry) => {
+      const due = dueAtOf(entry);
+      return due === null ? null : [due, entry.seq];
+    },
+    dead: (entry) => (entry.deadAt === undefined ? null : [entry.deadAt, entry.seq]),
+  },
+};
+
+let lastMs = 0;
+let counter = 0;
+
+/**
+ * The next place in the log: the time in ms and a counter of this process, as text that sorts in append order within
+ * a process (and by time across processes). `b` marks it; events moved from an older layout were given `a…`, before.
+ */
+export function nextSeq(now = Date.now()): string {
+  lastMs = Math.max(lastMs, now);
+  counter = (counter + 1) % 0x1_0000_0000;
+  return `b${lastMs.toString(16).padStart(12, '0')}${counter.toString(16).padStart(8, '0')}`;
+}
+
+export const toRecordedEvent = ({ seq: _seq, ...event }: EventRecord): RecordedEvent => event;
