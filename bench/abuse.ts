@@ -21,6 +21,7 @@ import { SMTPServer } from 'smtp-server';
 import type { RecordedEvent } from '../src/application/ports/event-log.port.js';
 import { ConfigError, loadConfig } from '../src/infrastructure/config/config.js';
 import { StoreEventLog } from '../src/infrastructure/storage/store-event-log.js';
+import { ownerOf } from '../src/infrastructure/storage/commit-plan.js';
 import { LmdbStore } from '../src/infrastructure/lmdb/lmdb-store.js';
 import { LmdbTables } from '../src/infrastructure/lmdb/lmdb-tables.js';
 import { SmtpMailSender } from '../src/infrastructure/mail/smtp-mail-sender.js';
@@ -455,7 +456,7 @@ async function main(): Promise<void> {
     const seedStarted = performance.now();
     const store = LmdbStore.open(join(dataDir, 'reset'));
     try {
-      const userId = (await new LmdbTables(store).owner('email', abused)) ?? undefined;
+      const userId = (await ownerOf(new LmdbTables(store), 'email', abused)) ?? undefined;
       if (userId === undefined) throw new Error(`${abused} is not in the store`);
       const eventLog = new StoreEventLog(new LmdbTables(store));
       const now = Date.now();

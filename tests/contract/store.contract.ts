@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
-import { COUNTERS } from '../../src/infrastructure/storage/commit-plan.js';
+import { COUNTERS, ownerOf } from '../../src/infrastructure/storage/commit-plan.js';
 import { type Store, type Table, check, entryOf, expectThat, put, remove } from '../../src/infrastructure/storage/store.js';
 import { aRequestMetadata } from '../support/builders.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
@@ -148,10 +148,10 @@ export function storeContract(adapter: string, makeStorage: StorageFactory): voi
       const winners = outcomes.flatMap((outcome, i) => (outcome.status === 'committed' ? [`owner-${i}`] : []));
       expect(winners).to.have.length(1);
       expect(outcomes.filter((outcome) => outcome.status === 'taken')).to.have.length(9);
-      expect(await store.owner('email', value)).to.equal(winners[0]);
+      expect(await ownerOf(store, 'email', value)).to.equal(winners[0]);
       expect(await store.commit({ claims: [{ name: 'email', value, owner: winners[0] ?? '' }] })).to.deep.equal({ status: 'committed' });
       await store.commit({ releases: [{ name: 'email', value }] });
-      expect(await store.owner('email', value)).to.equal(null);
+      expect(await ownerOf(store, 'email', value)).to.equal(null);
       expect(await store.commit({ claims: [{ name: 'email', value, owner: 'late' }] })).to.deep.equal({ status: 'committed' });
     });
 

@@ -1,5 +1,5 @@
 import type { Database } from 'lmdb';
-import { CLAIMS, type Write, claimKey, decide, refKey, refsOf } from '../storage/commit-plan.js';
+import { type Write, decide, refKey, refsOf } from '../storage/commit-plan.js';
 import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, entryOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
 import type { LmdbStore } from './lmdb-store.js';
 
@@ -57,10 +57,6 @@ export class LmdbTables implements Store {
     if (!db) throw new Error(`table ${table.name} has no index ${index}`);
     const start = prefixOf({ prefix });
     return Promise.resolve(db.getKeysCount({ start: bytes(start), end: bytes(`${start}${KEY_END}`) }));
-  }
-
-  async owner(name: string, value: string): Promise<string | null> {
-    return (await this.get(CLAIMS, claimKey(name, value)))?.value.owner ?? null;
   }
 
   commit(changes: Changes): Promise<CommitOutcome> {

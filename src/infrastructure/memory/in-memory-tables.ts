@@ -1,4 +1,4 @@
-import { CLAIMS, type Write, claimKey, decide, refKey, refsOf } from '../storage/commit-plan.js';
+import { type Write, decide, refKey, refsOf } from '../storage/commit-plan.js';
 import { type Changes, type CommitOutcome, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
 
 /**
@@ -48,10 +48,6 @@ export class InMemoryTables implements Store {
     return [...this.rows(table.name).values()].filter((stored) =>
       indexEntriesOf(table, stored.key, stored.value).some(([name, entry]) => name === index && entry.startsWith(start)),
     ).length;
-  }
-
-  async owner(name: string, value: string): Promise<string | null> {
-    return (await this.get(CLAIMS, claimKey(name, value)))?.value.owner ?? null;
   }
 
   async commit(changes: Changes): Promise<CommitOutcome> {

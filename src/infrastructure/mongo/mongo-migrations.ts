@@ -2,7 +2,15 @@ import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, USERS, type UserRec
 import { CLAIMS, claimKey } from '../storage/commit-plan.js';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { EVENTS, OUTBOX } from '../storage/event-tables.js';
-import type { EventDocument, OutboxDocument, SessionDocument, UserDocument } from './mongo-documents.js';
+import type { ObjectId } from 'mongodb';
+import type { SessionSnapshot } from '../../domain/session.js';
+import type { OutboxEntry } from '../storage/outbox-entry.js';
+
+/** The collections before the storage primitive, as this migration reads them (`_id`: the user's, session's, event's id). */
+type UserDocument = Omit<UserRecord, 'id' | 'emailVerified' | 'sessionEpoch'> & { _id: string; emailVerified?: boolean; sessionEpoch?: number; version?: number };
+type SessionDocument = Omit<SessionSnapshot, 'id'> & { _id: string };
+type EventDocument = Omit<RecordedEvent, 'occurredAt'> & { _id: ObjectId; occurredAt: Date; expiresAt?: Date };
+type OutboxDocument = OutboxEntry & { _id: string; createdAt: Date; claimId?: string };
 import type { MongoStore } from './mongo-store.js';
 import type { MongoTables } from './mongo-tables.js';
 

@@ -1,6 +1,5 @@
 import { type ClientSession, type Collection, type Db, MongoClient, MongoError, type TransactionOptions } from 'mongodb';
 import { withDeadline } from './mongo-deadline.js';
-import type { HealthDocument } from './mongo-documents.js';
 import { translated } from './mongo-errors.js';
 import { waitForWritablePrimary } from './mongo-startup-check.js';
 import { runTransaction } from './mongo-transaction.js';
@@ -42,6 +41,12 @@ const transactionOptions = (wtimeoutMS: number): TransactionOptions => ({
   writeConcern: { w: 'majority', journal: true, wtimeoutMS },
   readPreference: 'primary',
 });
+
+/** The `health` collection: one document rewritten by every health check. */
+interface HealthDocument {
+  _id: string;
+  checkedAt: Date;
+}
 
 /**
  * One MongoClient and the collections behind the Mongo adapters. Every write is acknowledged by a majority

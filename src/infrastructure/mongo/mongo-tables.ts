@@ -1,5 +1,5 @@
 import type { ClientSession, Collection, Filter } from 'mongodb';
-import { CLAIMS, type Write, claimKey, decide, refKey, refsOf } from '../storage/commit-plan.js';
+import { type Write, decide, refKey, refsOf } from '../storage/commit-plan.js';
 import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
 import { translated } from './mongo-errors.js';
 import type { MongoStore } from './mongo-store.js';
@@ -52,10 +52,6 @@ export class MongoTables implements Store {
     const start = prefixOf({ prefix });
     const filter = { [`ix.${index}`]: { $gte: start, $lt: `${start}${KEY_END}` } } as Filter<RowDocument>;
     return this.store.guarded((signal) => collection.countDocuments(filter, { signal }));
-  }
-
-  async owner(name: string, value: string): Promise<string | null> {
-    return (await this.get(CLAIMS, claimKey(name, value)))?.value.owner ?? null;
   }
 
   async commit(changes: Changes): Promise<CommitOutcome> {

@@ -1,6 +1,6 @@
 import { EVENTS, type EventRecord, nextSeq } from './event-tables.js';
 import { PROJECTIONS, projectedRefs } from './projections.js';
-import type { AnyTable, Changes, CommitOutcome, Stored, Table } from './store.js';
+import type { AnyTable, Changes, CommitOutcome, Store, Stored, Table } from './store.js';
 
 /** A value claimed unique, held by its owner: `<name>:<value>` in CLAIMS. */
 export interface ClaimRecord {
@@ -26,6 +26,10 @@ export const EXPIRING_TABLES: readonly AnyTable[] = [COUNTERS];
 const MAX_COUNTED = 1000;
 
 export const claimKey = (name: string, value: string): string => `${name}:${value}`;
+
+/** The owner of a claimed value, or null when it is free. */
+export const ownerOf = async (store: Pick<Store, 'get'>, name: string, value: string): Promise<string | null> =>
+  (await store.get(CLAIMS, claimKey(name, value)))?.value.owner ?? null;
 
 /** One record a commit reads before it decides. */
 export interface Ref {

@@ -5,6 +5,7 @@ import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
 import type { Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
 import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, USERS, accountViewOf, sessionRecordOf, userOf, userRecordOf } from './account-tables.js';
+import { ownerOf } from './commit-plan.js';
 import { type Change, type Store, check, put } from './store.js';
 
 /** Accounts over the storage primitive, the same for every store: each save is one commit of the account, its sessions and events. */
@@ -12,7 +13,7 @@ export class StoreUserRepository implements UserRepository {
   constructor(private readonly store: Store) {}
 
   async findByEmail(email: string): Promise<User | null> {
-    const id = await this.store.owner(EMAIL_CLAIM, email);
+    const id = await ownerOf(this.store, EMAIL_CLAIM, email);
     return id === null ? null : this.findById(id);
   }
 

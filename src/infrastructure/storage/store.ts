@@ -101,8 +101,6 @@ export interface Store {
   range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]>;
   /** How many records an index holds under `prefix`, counted on the index (no record read). */
   count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number>;
-  /** The owner of a claimed value, or null when it is free. */
-  owner(name: string, value: string): Promise<string | null>;
   commit(changes: Changes): Promise<CommitOutcome>;
   /** Removes at most `limit` records of `table` that expired at or before `now`, oldest first; returns how many. */
   sweep(table: AnyTable, now: number, limit: number): Promise<number>;

@@ -35,7 +35,6 @@ function counting(inner: Store): { store: Store; reads: number } {
         return found;
       },
       count: (table, index, prefix) => inner.count(table, index, prefix),
-      owner: (name, value) => inner.owner(name, value),
       commit: (changes) => inner.commit(changes),
       sweep: (table, now, limit) => inner.sweep(table, now, limit),
     } satisfies Store,

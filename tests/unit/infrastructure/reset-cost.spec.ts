@@ -40,7 +40,6 @@ describe('a password-reset request costs the same whatever the address has in th
       get: (table, key) => ((eventReads += table === EVENTS ? 1 : 0), tables.get(table, key)),
       range: (table, index, query) => ((eventReads += table === EVENTS ? 1 : 0), tables.range(table, index, query)),
       count: (table, index, prefix) => tables.count(table, index, prefix),
-      owner: (name, value) => tables.owner(name, value),
       commit: (changes) => tables.commit(changes),
       sweep: (table, now, limit) => tables.sweep(table, now, limit),
     };

@@ -25,7 +25,6 @@ const counting = (inner: Store) => {
     get: (table, key) => inner.get(table, key),
     range: (table, index, query) => ((calls.range += 1), inner.range(table, index, query)),
     count: (table, index, prefix) => inner.count(table, index, prefix),
-    owner: (name, value) => inner.owner(name, value),
     commit: (changes) => ((calls.commit += 1), inner.commit(changes)),
     sweep: (table, now, limit) => inner.sweep(table, now, limit),
   };
