@@ -1,7 +1,10 @@
 import Fastify from 'fastify';
 
-/** The floor for the 400 path: a bare Fastify route answering the same envelope, no validation, no logging. */
+/** The floors: bare Fastify routes answering the same bytes as the service, no validation, no logging. */
 const app = Fastify({ logger: false, bodyLimit: 16 * 1024 });
 const body = { message: 'Invalid input data', errors: [{ field: 'email', message: 'is required' }, { field: 'password', message: 'is required' }] };
 app.post('/auth/sign-in', async (_request, reply) => reply.code(400).send(body));
+/** The bytes the service answered to GET /auth/me, given by the benchmark (BARE_ME_BODY). */
+const me = process.env['BARE_ME_BODY'] ?? '{}';
+app.get('/auth/me', async (_request, reply) => reply.code(200).header('content-type', 'application/json; charset=utf-8').send(me));
 await app.listen({ port: Number(process.env['PORT'] ?? 0), host: '127.0.0.1' });

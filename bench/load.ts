@@ -8,6 +8,15 @@ export interface LoadOptions {
   readonly seconds: number;
   /** Replace `[<id>]` in the body with a fresh id per request (unique e-mails for sign-up). */
   readonly uniqueIds?: boolean;
+  /** GET (no body) or POST (the default). */
+  readonly method?: 'GET' | 'POST';
+  /** Headers besides the content type (an authorization). */
+  readonly headers?: Record<string, string>;
+  /**
+   * Refresh chains: each connection takes one refresh token of these (one session each) and sends, with each
+   * request, the token the previous answer gave it (`data.refreshtoken`), so every request rotates its own session.
+   */
+  readonly chains?: string[];
   /** The server process, to charge it the CPU time it spent during the load. */
   readonly server?: { cpuMs(): number; eventLoopCpuMs?(): number };
 }
@@ -38,11 +47,27 @@ export async function load(options: LoadOptions, wantedStatus: number): Promise<
   const byStatusLatencies = new Map<number, number[]>();
   const cpuBefore = options.server?.cpuMs() ?? NaN;
   const loopBefore = options.server?.eventLoopCpuMs?.() ?? NaN;
+  const chains = options.chains;
   const instance = autocannon({
     url: options.url + options.path,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: options.body,
+    method: options.method ?? 'POST',
+    headers: { ...(options.method === 'GET' ? {} : { 'content-type': 'application/json' }), ...options.headers },
+    ...(options.method === 'GET' ? {} : { body: options.body }),
+    ...(chains
+      ? {
+          requests: [
+            {
+              setupRequest: (request: Record<string, unknown>, context: { token?: string | undefined }) => {
+                context.token ??= chains.pop();
+                return { ...request, body: JSON.stringify({ refreshtoken: context.token }) };
+              },
+              onResponse: (status: number, body: string, context: { token?: string | undefined }) => {
+                if (status === 200) context.token = (JSON.parse(body) as { data: { refreshtoken: string } }).data.refreshtoken;
+              },
+            },
+          ],
+        }
+      : {}),
     idReplacement: options.uniqueIds ?? false,
     connections: options.connections,
     duration: options.seconds,

@@ -15,7 +15,8 @@ const SIGN_IN = JSON.stringify({ email: USER.email, password: USER.password });
 const SIGN_UP = JSON.stringify({ ...USER, email: 'bench-[<id>]@example.com' });
 const INVALID = '{}';
 const PASSED_THROUGH = ['HASH_CONCURRENCY', 'HASH_QUEUE_MAX', 'HASH_THREAD_NICE', 'ARGON2_MEMORY_KIB', 'ARGON2_TIME_COST', 'ARGON2_PARALLELISM'];
-const TARGETS = { signInPerRaw: 0.95, goodputPerRaw: 0.9, shedP99Ms: 50, invalidPerBare: 0.5 };
+const TARGETS = { signInPerRaw: 0.95, goodputPerRaw: 0.9, shedP99Ms: 50, invalidPerBare: 0.5, mePerBare: 0.5, refreshPerBare: 0.2 };
+const CHAINS = 64;
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** The entry `npm start` runs, compiled: the benchmark measures the service as it is started. */
@@ -24,6 +25,13 @@ const startEntry = (): string => {
   const entry = start.split(/\s+/).find((word) => word.startsWith('dist/'));
   if (!entry) throw new Error(`npm start runs no dist/ entry: ${start}`);
   return entry;
+};
+
+/** Signs the bench user in: its access token and refresh token (one more session). */
+const signInOnce = async (service: Server): Promise<{ accesstoken: string; refreshtoken: string }> => {
+  const res = await fetch(`${service.url}/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: SIGN_IN });
+  if (res.status !== 201) throw new Error(`signing the bench user in failed: ${res.status}`);
+  return ((await res.json()) as { data: { accesstoken: string; refreshtoken: string } }).data;
 };
 
 const signUp = async (service: Server) => {
@@ -51,15 +59,19 @@ async function main(): Promise<void> {
   process.stderr.write('building dist/ (the service runs as `npm start` runs it)...\n');
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
   const dataDir = mkdtempSync(join(tmpdir(), 'account-bench-'));
-  const env = { NODE_ENV: 'development', DATA_DIR: join(dataDir, 'service'), LOG_LEVEL: 'info', STORAGE: 'lmdb', RATE_LIMIT_MAX: '1000000', THROTTLE_MAX_FAILURES: '1000', ...passed };
+  const env = { NODE_ENV: 'development', DATA_DIR: join(dataDir, 'service'), LOG_LEVEL: 'info', STORAGE: 'lmdb', RATE_LIMIT_MAX: '1000000', THROTTLE_MAX_FAILURES: '1000', SESSIONS_MAX_PER_ACCOUNT: '1000', ...passed };
   const entry = startEntry();
   const service = await startServer(entry, env, join(dataDir, 'service.log'));
   const reference = await startServer(entry, { ...env, DATA_DIR: join(dataDir, 'reference'), HASH_CONCURRENCY: '1' }, join(dataDir, 'reference.log'));
-  const bare = await startServer('bench/bare-server.ts', {}, join(dataDir, 'bare.log'));
+  let bare: Server | undefined;
   try {
-    process.stderr.write(`service ${service.url} (${entry}), bare Fastify ${bare.url}; ${CPUS} CPUs, HASH_CONCURRENCY ${hashConcurrency}, pool ${poolSize}, argon2 m=${config.argon2.memoryKiB} t=${config.argon2.timeCost} p=${config.argon2.parallelism}\n`);
+    process.stderr.write(`service ${service.url} (${entry}), ${CPUS} CPUs, HASH_CONCURRENCY ${hashConcurrency}, pool ${poolSize}, argon2 m=${config.argon2.memoryKiB} t=${config.argon2.timeCost} p=${config.argon2.parallelism}\n`);
     await signUp(service);
     await signUp(reference);
+    const { accesstoken } = await signInOnce(service);
+    const meBody = await (await fetch(`${service.url}/auth/me`, { headers: { authorization: `Bearer ${accesstoken}` } })).text();
+    bare = await startServer('bench/bare-server.ts', { BARE_ME_BODY: meBody }, join(dataDir, 'bare.log'));
+    const floor = bare;
 
     process.stderr.write('(a) raw argon2id verify at the service\'s pool size, interleaved with (b) sign-in at saturation...\n');
     const saturation = Math.min(hashConcurrency + config.hashing.maxQueue, 4 * hashConcurrency);
@@ -95,7 +107,20 @@ async function main(): Promise<void> {
     const invalidLoad = (server: Server, seconds: number) => load({ url: server.url, path: '/auth/sign-in', body: INVALID, connections: 50, seconds, server }, 400);
     await invalidLoad(service, 1);
     await invalidLoad(bare, 1);
-    const [invalid, bareFastify] = await interleaved(() => invalidLoad(service, 3), () => invalidLoad(bare, 3), 2);
+    const [invalid, bareFastify] = await interleaved(() => invalidLoad(service, 3), () => invalidLoad(floor, 3), 2);
+
+    process.stderr.write('(e) GET /auth/me against a bare route answering the same bytes...\n');
+    const meLoad = (server: Server, seconds: number, headers: Record<string, string> = {}) =>
+      load({ url: server.url, path: '/auth/me', method: 'GET', body: '', headers, connections: CHAINS, seconds, server }, 200);
+    const bearer = { authorization: `Bearer ${accesstoken}` };
+    await meLoad(service, 1, bearer);
+    await meLoad(floor, 1);
+    const [me, bareMe] = await interleaved(() => meLoad(service, 3, bearer), () => meLoad(floor, 3), 2);
+
+    process.stderr.write(`(f) refresh: ${CHAINS} clients, each rotating its own session, every rotation durable before its answer...\n`);
+    const chains: string[] = [];
+    for (let i = 0; i < CHAINS; i++) chains.push((await signInOnce(service)).refreshtoken);
+    const refresh = await load({ url: service.url, path: '/auth/refresh', body: '', chains, connections: CHAINS, seconds: 6, server: service }, 200);
     const memory = service.memory();
 
     const shedP99 = overload.p99ByStatus['503'] ?? NaN;
@@ -108,6 +133,9 @@ async function main(): Promise<void> {
         ['(d) 10x overload, sign-in (201)', overloadConnections, overload],
         ['(c) 400 path (service)', 50, invalid],
         ['(c) 400 path (bare Fastify)', 50, bareFastify],
+        ['(e) GET /auth/me (service)', CHAINS, me],
+        ['(e) GET /auth/me bytes (bare Fastify)', CHAINS, bareMe],
+        ['(f) refresh, one chain per client', CHAINS, refresh],
       ] as const).map(([scenario, concurrency, r]) => ({
         scenario,
         concurrency,
@@ -124,6 +152,8 @@ async function main(): Promise<void> {
       goodputPerRaw: round(overload.okPerSecond / rawCeiling, 3),
       invalidPathPerBareFastify: round(invalid.okPerSecond / bareFastify.okPerSecond, 3),
       invalidPathCpuPerBareFastify: round(cpuMicrosPerResponse(bareFastify) / cpuMicrosPerResponse(invalid), 3),
+      mePerBareFastify: round(me.okPerSecond / bareMe.okPerSecond, 3),
+      refreshPerBareFastify: round(refresh.okPerSecond / bareMe.okPerSecond, 3),
     };
     const meets = (ok: boolean) => (ok ? 'met' : 'NOT met');
     const invalidBecause = [
@@ -136,6 +166,8 @@ async function main(): Promise<void> {
     console.log(`sign-in at saturation / raw ceiling = ${ratios.signInPerRaw} (target >= ${TARGETS.signInPerRaw}: ${meets(ratios.signInPerRaw >= TARGETS.signInPerRaw)})`);
     console.log(`goodput at 10x overload / raw ceiling = ${ratios.goodputPerRaw} (target >= ${TARGETS.goodputPerRaw}: ${meets(ratios.goodputPerRaw >= TARGETS.goodputPerRaw)}); shed ${round(shedPerSecond)}/s, shed p99 ${round(shedP99)} ms (target <= ${TARGETS.shedP99Ms}: ${meets(shedP99 <= TARGETS.shedP99Ms)}), accepted p99 ${round(overload.p99)} ms, peak RSS ${round(overload.peakRssMiB)} MiB`);
     console.log(`400 path / bare Fastify = ${ratios.invalidPathPerBareFastify} (target >= ${TARGETS.invalidPerBare}: ${meets(ratios.invalidPathPerBareFastify >= TARGETS.invalidPerBare)}); by server CPU per response: ${ratios.invalidPathCpuPerBareFastify}`);
+    console.log(`GET /auth/me / bare Fastify = ${ratios.mePerBareFastify} (target >= ${TARGETS.mePerBare}: ${meets(ratios.mePerBareFastify >= TARGETS.mePerBare)})`);
+    console.log(`refresh (${CHAINS} chains, durable) = ${round(refresh.okPerSecond)}/s, / bare GET /auth/me = ${ratios.refreshPerBareFastify} (target >= ${TARGETS.refreshPerBare}: ${meets(ratios.refreshPerBareFastify >= TARGETS.refreshPerBare)}); statuses ${JSON.stringify(refresh.byStatus)}`);
     console.log(invalidBecause.length === 0 ? 'run VALID: the service hashes on at least HASH_CONCURRENCY threads' : `run NOT VALID: ${invalidBecause.join('; ')}`);
 
     const results = {
@@ -151,6 +183,9 @@ async function main(): Promise<void> {
       overload: { connections: overloadConnections, ...overload, shedPerSecond: round(shedPerSecond), shedP99Ms: round(shedP99), peakRssMiB: round(overload.peakRssMiB) },
       invalidPath: invalid,
       bareFastify,
+      me,
+      bareMe,
+      refresh: { chains: CHAINS, ...refresh },
       peakRssMiB: round(memory.peakRssMiB),
       ratios,
       targets: TARGETS,
@@ -158,7 +193,7 @@ async function main(): Promise<void> {
     writeFileSync(join(import.meta.dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     if (invalidBecause.length > 0) process.exitCode = 1;
   } finally {
-    await Promise.all([service.stop(), reference.stop(), bare.stop()]);
+    await Promise.all([service.stop(), reference.stop(), bare?.stop()]);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
