@@ -13,8 +13,9 @@ export interface LoadOptions {
   /** Headers besides the content type (an authorization). */
   readonly headers?: Record<string, string>;
   /**
-   * Refresh chains: each connection takes one refresh token of these (one session each) and sends, with each
-   * request, the token the previous answer gave it (`data.refreshtoken`), so every request rotates its own session.
+   * Refresh chains: the current refresh tokens of as many sessions as connections. Each request takes one and
+   * puts back the one its answer gave (`data.refreshtoken`), so every request rotates a session with its current
+   * token (autocannon resets a connection's context after each request, so the tokens are shared, not per connection).
    */
   readonly chains?: string[];
   /** The server process, to charge it the CPU time it spent during the load. */
@@ -58,11 +59,12 @@ export async function load(options: LoadOptions, wantedStatus: number): Promise<
           requests: [
             {
               setupRequest: (request: Record<string, unknown>, context: { token?: string | undefined }) => {
-                context.token ??= chains.pop();
+                context.token = chains.pop();
                 return { ...request, body: JSON.stringify({ refreshtoken: context.token }) };
               },
               onResponse: (status: number, body: string, context: { token?: string | undefined }) => {
-                if (status === 200) context.token = (JSON.parse(body) as { data: { refreshtoken: string } }).data.refreshtoken;
+                const next = status === 200 ? (JSON.parse(body) as { data: { refreshtoken: string } }).data.refreshtoken : context.token;
+                if (next !== undefined) chains.push(next);
               },
             },
           ],

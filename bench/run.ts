@@ -112,7 +112,7 @@ async function main(): Promise<void> {
     process.stderr.write('(e) GET /auth/me against a bare route answering the same bytes...\n');
     const meLoad = (server: Server, seconds: number, headers: Record<string, string> = {}) =>
       load({ url: server.url, path: '/auth/me', method: 'GET', body: '', headers, connections: CHAINS, seconds, server }, 200);
-    const bearer = { authorization: `Bearer ${accesstoken}` };
+    const bearer = { authorization: `Bearer ${(await signInOnce(service)).accesstoken}` };
     await meLoad(service, 1, bearer);
     await meLoad(floor, 1);
     const [me, bareMe] = await interleaved(() => meLoad(service, 3, bearer), () => meLoad(floor, 3), 2);
