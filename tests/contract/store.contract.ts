@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { COUNTERS, ownerOf } from '../../src/infrastructure/storage/commit-plan.js';
-import { type Store, type Table, check, entryOf, expectThat, put, remove } from '../../src/infrastructure/storage/store.js';
+import { type Store, type Table, check, entryOf, expectThat, put, remove, sweepExpired } from '../../src/infrastructure/storage/store.js';
 import { aRequestMetadata } from '../support/builders.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
 
@@ -182,11 +182,11 @@ export function storeContract(adapter: string, makeStorage: StorageFactory): voi
       const [soon, later, never] = [unique('soon'), unique('later'), unique('never')];
       await store.commit({ changes: [put(NOTES, soon, aNote(owner, 1, 'x', 100), null), put(NOTES, later, aNote(owner, 2, 'x', 200), null), put(NOTES, never, aNote(owner, 3), null)] });
       await store.commit({ counts: [{ key: unique('c'), at: 50, windowMs: 50, max: 1 }] });
-      expect(await store.sweep(NOTES, 150, 10)).to.equal(1);
+      expect(await sweepExpired(store, NOTES, 150, 10)).to.equal(1);
       expect(await store.get(NOTES, soon)).to.equal(null);
       expect(await store.get(NOTES, later)).to.not.equal(null);
-      expect(await store.sweep(COUNTERS, 100, 10)).to.be.at.least(1);
-      expect(await store.sweep(NOTES, Number.MAX_SAFE_INTEGER, 10)).to.equal(1);
+      expect(await sweepExpired(store, COUNTERS, 100, 10)).to.be.at.least(1);
+      expect(await sweepExpired(store, NOTES, Number.MAX_SAFE_INTEGER, 10)).to.equal(1);
       expect(await store.get(NOTES, never)).to.not.equal(null);
     });
   });

@@ -1,5 +1,6 @@
 import type { Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
+import type { Limit } from './attempt-limits.port.js';
 import type { RecordedEvent } from './event-log.port.js';
 import { token } from '../di-token.js';
 
@@ -20,8 +21,10 @@ export interface UserRepository {
    * Stores a new user (at version 0) with its events and the session `opened` for it, if any. Throws
    * `EmailAlreadyRegistered`, writing nothing, when the e-mail is taken, including by a concurrent call: of any number
    * of simultaneous adds for one e-mail exactly one wins. Adding the same user twice throws the second time.
+   * `counted`: attempts counted in the same commit (at the user's creation, never refused: the sign-up's own
+   * verification mail counts toward the address's cap).
    */
-  add(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<void>;
+  add(user: User, events: readonly RecordedEvent[], opened?: Session, counted?: readonly Limit[]): Promise<void>;
 
   /**
    * Compare-and-swap: stores the user's state with its events and the session `opened`, if any, only if the stored

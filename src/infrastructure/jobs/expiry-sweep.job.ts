@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../application/ports/clock.port.js';
 import { EXPIRING_TABLES } from '../storage/commit-plan.js';
-import type { Store } from '../storage/store.js';
+import { type Store, sweepExpired } from '../storage/store.js';
 import { type PeriodicJob, inBoundedBatches } from './periodic-job.js';
 
 /**
  * Removes the records of every table that expires (EXPIRING_TABLES: the conditional counters, ...) once their time
  * passed, in bounded batches, on every store: requests for random addresses cannot grow the store for ever. MongoDB's
- * TTL monitor does the same there (its sweep removes nothing).
+ * TTL monitor does the same there.
  */
 export class ExpirySweepJob implements PeriodicJob {
   readonly name = 'expiry sweep';
@@ -23,7 +23,7 @@ export class ExpirySweepJob implements PeriodicJob {
   async runOnce(): Promise<void> {
     for (const table of EXPIRING_TABLES) {
       const removed = await inBoundedBatches(100, async () => {
-        const count = await this.store.sweep(table, this.clock.now().getTime(), this.batchSize);
+        const count = await sweepExpired(this.store, table, this.clock.now().getTime(), this.batchSize);
         return { removed: count, done: count < this.batchSize };
       });
       if (removed > 0) this.logger.debug({ table: table.name, removed }, 'expired records swept');

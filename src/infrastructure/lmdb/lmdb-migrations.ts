@@ -1,11 +1,12 @@
 import type { Database } from 'lmdb';
 import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, type SessionRecord, USERS, type UserRecord, accountViewOf } from '../storage/account-tables.js';
-import { CLAIMS, claimKey } from '../storage/commit-plan.js';
+import { CLAIMS, COUNTERS, claimKey } from '../storage/commit-plan.js';
 import { EVENTS, OUTBOX } from '../storage/event-tables.js';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { OutboxEntry } from '../storage/outbox-entry.js';
 import type { LmdbStore } from './lmdb-store.js';
 import type { LmdbTables } from './lmdb-tables.js';
+import type { Table } from '../storage/store.js';
 
 /** The layout before the storage primitive: a user's instants as epoch milliseconds. */
 type OldUser = Omit<UserRecord, 'createdAt'> & { readonly createdAt: number; readonly version?: number };
@@ -37,6 +38,7 @@ export async function migrateToTables(store: LmdbStore, tables: LmdbTables): Pro
   await moveAccounts(store, tables, state);
   await addAccountViews(store, tables, state);
   await moveEvents(store, tables, state);
+  await indexExpiries(store, tables, state);
 }
 
 async function moveAccounts(store: LmdbStore, tables: LmdbTables, state: Database<number, string>): Promise<void> {
@@ -93,5 +95,18 @@ async function moveEvents(store: LmdbStore, tables: LmdbTables, state: Database<
     for (const { key, value } of outbox.getRange()) tables.importInTransaction(OUTBOX, value.eventId, { ...value, seq: place(key) }, 0);
     for (const db of retired) for (const key of [...db.getKeys()]) void db.remove(key);
     void state.put('events', 1);
+  });
+}
+
+/** Tables written while expiries had a database of their own (`x:<name>`): their records get their `expires` entries. */
+async function indexExpiries(store: LmdbStore, tables: LmdbTables, state: Database<number, string>): Promise<void> {
+  if (state.get('expires-index') === 1) return;
+  const expiring = [SESSIONS, COUNTERS] as Table<unknown>[];
+  const retired = expiring.map((table) => store.root.openDB<string, Buffer>({ name: `x:${table.name}`, keyEncoding: 'binary' }));
+  tables.prepare(expiring);
+  await store.transaction(() => {
+    for (const table of expiring) for (const { key, value, version } of tables.recordsOf(table)) tables.importInTransaction(table, key, value, version);
+    for (const db of retired) for (const key of [...db.getKeys()]) void db.remove(key);
+    void state.put('expires-index', 1);
   });
 }

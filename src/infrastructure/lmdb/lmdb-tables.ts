@@ -1,6 +1,6 @@
 import type { Database } from 'lmdb';
 import { type Write, decide, refKey, refsOf } from '../storage/commit-plan.js';
-import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, entryOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
+import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, indexEntriesOf, indexNamesOf, prefixOf } from '../storage/store.js';
 import type { LmdbStore } from './lmdb-store.js';
 
 interface Row {
@@ -9,13 +9,12 @@ interface Row {
 }
 
 /**
- * The databases of one table: its records, one per index (entry → record key) and its expiry ([expiresAt, key] →
- * key). Entries are binary keys (their UTF-8 bytes), so that they sort as MongoDB's strings do whatever they hold.
+ * The databases of one table: its records, and one per index (entry → record key). Entries are binary keys (their
+ * UTF-8 bytes), so that they sort as MongoDB's strings do whatever they hold.
  */
 interface TableDbs {
   readonly rows: Database<Row, string>;
   readonly indexes: ReadonlyMap<string, Database<string, Buffer>>;
-  readonly expiry: Database<string, Buffer>;
 }
 
 const bytes = (entry: string): Buffer => Buffer.from(entry, 'utf8');
@@ -74,20 +73,6 @@ export class LmdbTables implements Store {
     });
   }
 
-  sweep(table: AnyTable, now: number, limit: number): Promise<number> {
-    const { expiry } = this.of(table);
-    return this.store.transaction(() => {
-      let removed = 0;
-      for (const { key: entry, value: key } of [...expiry.getRange({ end: bytes(entryOf([now], KEY_END)), limit })]) {
-        const row = this.of(table).rows.get(key);
-        if (row) this.apply({ op: 'remove', table, key, previous: row.r });
-        else void expiry.remove(entry);
-        removed += 1;
-      }
-      return removed;
-    });
-  }
-
   /** Opens the databases of these tables (outside any transaction: LMDB opens none inside one). */
   prepare(tables: readonly AnyTable[]): void {
     for (const table of tables) this.of(table);
@@ -108,14 +93,10 @@ export class LmdbTables implements Store {
     return this.of(table).rows.doesExist(key);
   }
 
-  /** Writes one record and its index and expiry entries inside the current write transaction. */
+  /** Writes one record and its index entries inside the current write transaction. */
   private apply(write: Write): void {
-    const { rows, indexes, expiry } = this.of(write.table);
-    const entries = (value: unknown) => {
-      const at = expiryOf(write.table, value);
-      const indexed = indexEntriesOf(write.table, write.key, value).map(([index, entry]) => [indexes.get(index), entry] as const);
-      return (at === null ? indexed : [...indexed, [expiry, entryOf([at], write.key)] as const]).map(([db, entry]) => [db, bytes(entry)] as const);
-    };
+    const { rows, indexes } = this.of(write.table);
+    const entries = (value: unknown) => indexEntriesOf(write.table, write.key, value).map(([index, entry]) => [indexes.get(index), bytes(entry)] as const);
     if (write.previous !== null) for (const [db, entry] of entries(write.previous)) void db?.remove(entry);
     if (write.op === 'remove') {
       void rows.remove(write.key);
@@ -131,8 +112,7 @@ export class LmdbTables implements Store {
       const { root } = this.store;
       dbs = {
         rows: root.openDB<Row, string>({ name: `t:${table.name}` }),
-        indexes: new Map(Object.keys(table.indexes as object).map((index) => [index, root.openDB<string, Buffer>({ name: `i:${table.name}:${index}`, keyEncoding: 'binary' })])),
-        expiry: root.openDB<string, Buffer>({ name: `x:${table.name}`, keyEncoding: 'binary' }),
+        indexes: new Map(indexNamesOf(table).map((index) => [index, root.openDB<string, Buffer>({ name: `i:${table.name}:${index}`, keyEncoding: 'binary' })])),
       };
       this.dbs.set(table.name, dbs);
     }

@@ -1,5 +1,5 @@
 import { type Write, decide, refKey, refsOf } from '../storage/commit-plan.js';
-import { type Changes, type CommitOutcome, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
+import { type Changes, type CommitOutcome, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, indexEntriesOf, indexNamesOf, prefixOf } from '../storage/store.js';
 
 /**
  * The storage primitive in memory: one Map per table, records kept by copy. A commit reads, decides and writes in
@@ -29,7 +29,7 @@ export class InMemoryTables implements Store {
 
   async range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]> {
     await Promise.resolve();
-    if (!(index in table.indexes)) throw new Error(`table ${table.name} has no index ${index}`);
+    if (!indexNamesOf(table).includes(index)) throw new Error(`table ${table.name} has no index ${index}`);
     const prefix = prefixOf(query);
     const end = endOf(query);
     const inRange = (entry: string) =>
@@ -60,18 +60,6 @@ export class InMemoryTables implements Store {
     if ('refused' in decision) return decision.refused;
     for (const write of decision.writes) this.apply(write);
     return { status: 'committed' };
-  }
-
-  async sweep(table: AnyTable, now: number, limit: number): Promise<number> {
-    await Promise.resolve();
-    const rows = this.rows(table.name);
-    const expired = [...rows.values()]
-      .map((stored) => ({ stored, at: expiryOf(table, stored.value) }))
-      .filter((row): row is { stored: Stored<unknown>; at: number } => row.at !== null && row.at <= now)
-      .sort((a, b) => a.at - b.at)
-      .slice(0, limit);
-    for (const { stored } of expired) rows.delete(stored.key);
-    return expired.length;
   }
 
   /** Every record of a table, by copy (what a test looks at; no store has a cheap equivalent). */

@@ -1,6 +1,6 @@
 import type { ClientSession, Collection, Filter } from 'mongodb';
 import { type Write, decide, refKey, refsOf } from '../storage/commit-plan.js';
-import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, expiryOf, indexEntriesOf, prefixOf } from '../storage/store.js';
+import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, expiryOf, indexEntriesOf, indexNamesOf, prefixOf } from '../storage/store.js';
 import { translated } from './mongo-errors.js';
 import type { MongoStore } from './mongo-store.js';
 
@@ -75,17 +75,6 @@ export class MongoTables implements Store {
     );
   }
 
-  /** Removes expired records, oldest first (MongoDB's TTL monitor does the same within about a minute). */
-  async sweep(table: AnyTable, now: number, limit: number): Promise<number> {
-    const collection = await this.of(table);
-    const expired = await this.store.guarded((signal) =>
-      collection.find({ expiresAt: { $lte: new Date(now) } }, { sort: { expiresAt: 1 }, limit, projection: { _id: 1 }, signal }).toArray(),
-    );
-    if (expired.length === 0) return 0;
-    const { deletedCount } = await this.store.guarded(() => collection.deleteMany({ _id: { $in: expired.map((doc) => doc._id) }, expiresAt: { $lte: new Date(now) } }));
-    return deletedCount;
-  }
-
   /** Inserts records as they are (a migration's import), leaving any record already there untouched. Idempotent. */
   async importRows<R>(table: Table<R>, rows: readonly { readonly key: string; readonly value: R; readonly version: number }[]): Promise<void> {
     if (rows.length === 0) return;
@@ -114,7 +103,7 @@ export class MongoTables implements Store {
     const collection = this.store.db.collection<RowDocument>(`kv.${table.name}`);
     let prepared = this.prepared.get(table.name);
     if (!prepared) {
-      const indexes = Object.keys(table.indexes as object).map((index) => ({ key: { [`ix.${index}`]: 1 }, name: `ix_${index}`, sparse: true }));
+      const indexes = indexNamesOf(table).map((index) => ({ key: { [`ix.${index}`]: 1 }, name: `ix_${index}`, sparse: true }));
       const ttl = table.expiresAt ? [{ key: { expiresAt: 1 }, name: 'expires_ttl', expireAfterSeconds: 0 }] : [];
       prepared = [...indexes, ...ttl].length === 0 ? Promise.resolve() : this.store.guarded(() => collection.createIndexes([...indexes, ...ttl]));
       prepared.catch(() => this.prepared.delete(table.name));

@@ -82,7 +82,7 @@ export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unk
     if (change.expected !== 'any' && (stored?.version ?? null) !== change.expected) return { refused: { status: 'conflict' } };
     const version = stored ? stored.version + 1 : 0;
     if (change.kind === 'put') write({ op: 'put', table: change.table, key: change.key, value: change.value, version, previous: stored?.value ?? null });
-    if (change.kind === 'remove') write({ op: 'remove', table: change.table, key: change.key, previous: stored?.value ?? null });
+    if (change.kind === 'remove' && stored) write({ op: 'remove', table: change.table, key: change.key, previous: stored.value });
   }
   for (const claim of changes.claims ?? []) {
     const key = claimKey(claim.name, claim.value);

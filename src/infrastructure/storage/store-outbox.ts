@@ -31,8 +31,9 @@ export class StoreOutbox implements Outbox {
     return [];
   }
 
+  /** One commit, reading nothing first: an entry gone already is left as it is. */
   async markSent(eventIds: readonly string[]): Promise<void> {
-    await this.rewrite(eventIds, (entry) => remove(OUTBOX, entry.key, entry.version));
+    if (eventIds.length > 0) await this.store.commit({ changes: eventIds.map((id) => remove(OUTBOX, id, 'any')) });
   }
 
   async markFailed(eventId: string, nextAttemptAt: Date, error: string): Promise<void> {

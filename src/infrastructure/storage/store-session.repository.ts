@@ -3,7 +3,7 @@ import type { SessionPage, SessionRepository } from '../../application/ports/ses
 import type { Session } from '../../domain/session.js';
 import { decodeSessionCursor, encodeSessionCursor } from '../cursor.js';
 import { ENDED_EPOCHS, SESSIONS, USERS, type UserRecord, sessionOf, sessionRecordOf } from './account-tables.js';
-import { type Change, type Store, entryOf, expectThat, put, remove } from './store.js';
+import { type Change, type Store, entryOf, expectThat, put, remove, sweepExpired } from './store.js';
 
 const ALL = Number.MAX_SAFE_INTEGER;
 
@@ -60,7 +60,7 @@ export class StoreSessionRepository implements SessionRepository {
 
   /** Sessions that ended (by `now`), then those of an epoch older than their account's, at most `limit` in all. */
   async removeExpired(now: Date, limit: number): Promise<number> {
-    let removed = await this.store.sweep(SESSIONS, now.getTime(), limit);
+    let removed = await sweepExpired(this.store, SESSIONS, now.getTime(), limit);
     for (const marker of await this.store.range(ENDED_EPOCHS, 'all', { prefix: [], limit: Math.max(0, limit - removed) })) {
       if (removed >= limit) break;
       const older = (await this.store.range(SESSIONS, 'liveByCreation', { prefix: [marker.value.userId], limit: limit - removed + 1 }))

@@ -1,4 +1,5 @@
 import { UserNotFound } from '../../application/errors.js';
+import type { Limit } from '../../application/ports/attempt-limits.port.js';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
@@ -22,8 +23,10 @@ export class StoreUserRepository implements UserRepository {
     return stored && userOf(stored);
   }
 
-  async add(user: User, events: readonly RecordedEvent[], opened?: Session): Promise<void> {
+  async add(user: User, events: readonly RecordedEvent[], opened?: Session, counted: readonly Limit[] = []): Promise<void> {
+    const at = user.snapshot().createdAt.getTime();
     const outcome = await this.store.commit({
+      counts: counted.map((limit) => ({ key: limit.key, at, windowMs: limit.windowSeconds * 1000, max: Number.MAX_SAFE_INTEGER })),
       changes: [put(USERS, user.id, userRecordOf(user), null), put(ACCOUNT_VIEWS, user.id, accountViewOf(userRecordOf(user)), 'any'), ...openedPut(opened)],
       claims: [{ name: EMAIL_CLAIM, value: user.email.value, owner: user.id }],
       events,

@@ -42,7 +42,7 @@ export type Expected = number | null | 'any';
 /** A conditional write of one record, at the version it was read at. */
 export type Change =
   | { readonly kind: 'put'; readonly table: AnyTable; readonly key: string; readonly value: unknown; readonly expected: Expected }
-  | { readonly kind: 'remove'; readonly table: AnyTable; readonly key: string; readonly expected: number }
+  | { readonly kind: 'remove'; readonly table: AnyTable; readonly key: string; readonly expected: Expected }
   /** Writes nothing, but the commit holds only while the record is still at `expected` (null: still absent). */
   | { readonly kind: 'check'; readonly table: AnyTable; readonly key: string; readonly expected: number | null }
   /** Writes nothing, but the commit holds only while `holds` is true of the record (null: none), a conflict otherwise. */
@@ -102,15 +102,13 @@ export interface Store {
   /** How many records an index holds under `prefix`, counted on the index (no record read). */
   count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number>;
   commit(changes: Changes): Promise<CommitOutcome>;
-  /** Removes at most `limit` records of `table` that expired at or before `now`, oldest first; returns how many. */
-  sweep(table: AnyTable, now: number, limit: number): Promise<number>;
 }
 
 /** A put of `value` into `table`, conditional on the version it was read at (null: new). */
 export const put = <R>(table: Table<R>, key: string, value: R, expected: Expected): Change =>
   ({ kind: 'put', table, key, value, expected });
 
-export const remove = <R>(table: Table<R>, key: string, expected: number): Change => ({ kind: 'remove', table, key, expected });
+export const remove = <R>(table: Table<R>, key: string, expected: Expected): Change => ({ kind: 'remove', table, key, expected });
 
 export const check = <R>(table: Table<R>, key: string, expected: number | null): Change => ({ kind: 'check', table, key, expected });
 
@@ -140,12 +138,34 @@ export const prefixOf = (query: Pick<RangeQuery, 'prefix'>): string => (query.pr
 export const endOf = (query: Pick<RangeQuery, 'prefix' | 'below'>): string =>
   query.below === undefined ? `${prefixOf(query)}${KEY_END}` : `${prefixOf(query)}${encodeIndexKey(query.below)}`;
 
+/** The index every table whose records expire has besides its own: when each expires (epoch ms), oldest first. */
+export const EXPIRES = 'expires';
+
+/** The names of a table's indexes, `EXPIRES` included when its records expire. */
+export const indexNamesOf = (table: AnyTable): string[] => [...Object.keys(table.indexes), ...(table.expiresAt ? [EXPIRES] : [])];
+
 /** The index entries of a record of `table` with key `key`, by index name (an index the record is not in is left out). */
 export function indexEntriesOf(table: AnyTable, key: string, value: unknown): [index: string, entry: string][] {
-  return Object.entries(table.indexes as Table<unknown>['indexes']).flatMap(([index, keyOf]) => {
-    const parts = keyOf(value);
-    return parts ? [[index, entryOf(parts, key)]] : [];
-  });
+  const at = expiryOf(table, value);
+  return [
+    ...Object.entries(table.indexes as Table<unknown>['indexes']).flatMap(([index, keyOf]): [string, string][] => {
+      const parts = keyOf(value);
+      return parts ? [[index, entryOf(parts, key)]] : [];
+    }),
+    ...(at === null ? [] : [[EXPIRES, entryOf([at], key)] as [string, string]]),
+  ];
+}
+
+/**
+ * Removes at most `limit` records of `table` that expired at or before `now`, oldest first, through its `EXPIRES`
+ * index, in one commit; returns how many (0 when another writer changed one of them meanwhile: the next sweep
+ * takes them). The same for every store.
+ */
+export async function sweepExpired(store: Store, table: AnyTable, now: number, limit: number): Promise<number> {
+  const expired = await store.range(table as Table<unknown>, EXPIRES, { prefix: [], below: [now + 1], limit });
+  if (expired.length === 0) return 0;
+  const outcome = await store.commit({ changes: expired.map((stored) => remove(table as Table<unknown>, stored.key, stored.version)) });
+  return outcome.status === 'committed' ? expired.length : 0;
 }
 
 /** When a record of `table` expires (epoch ms), or null. */

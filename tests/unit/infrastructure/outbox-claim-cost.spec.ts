@@ -36,7 +36,6 @@ function counting(inner: Store): { store: Store; reads: number } {
       },
       count: (table, index, prefix) => inner.count(table, index, prefix),
       commit: (changes) => inner.commit(changes),
-      sweep: (table, now, limit) => inner.sweep(table, now, limit),
     } satisfies Store,
   };
   return counted;

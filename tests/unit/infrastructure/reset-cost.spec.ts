@@ -41,7 +41,6 @@ describe('a password-reset request costs the same whatever the address has in th
       range: (table, index, query) => ((eventReads += table === EVENTS ? 1 : 0), tables.range(table, index, query)),
       count: (table, index, prefix) => tables.count(table, index, prefix),
       commit: (changes) => tables.commit(changes),
-      sweep: (table, now, limit) => tables.sweep(table, now, limit),
     };
     const handler = new RequestPasswordResetHandler(
       { users: new StoreUserRepository(counting), limits: new StoreAttemptLimits(counting), oneTimeTokens: new HmacOneTimeTokens(Buffer.alloc(32, 9)), clock: { now: () => NOW }, ids: new SequentialIds() },

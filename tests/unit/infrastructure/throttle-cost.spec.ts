@@ -26,7 +26,6 @@ const counting = (inner: Store) => {
     range: (table, index, query) => ((calls.range += 1), inner.range(table, index, query)),
     count: (table, index, prefix) => inner.count(table, index, prefix),
     commit: (changes) => ((calls.commit += 1), inner.commit(changes)),
-    sweep: (table, now, limit) => inner.sweep(table, now, limit),
   };
   return { store, calls };
 };

@@ -27,7 +27,7 @@ export interface SignUpCommand {
  */
 export class SignUpHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'limits' | 'hasher' | 'blocklist' | 'tokens' | 'refreshTokens' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'hasher' | 'blocklist' | 'tokens' | 'refreshTokens' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly settings: SessionSettings,
     /** The cap the verification mail sign-up sends counts against (MailSettings.verificationPerAddress). */
     private readonly verificationCap: MailSettings['verificationPerAddress'],
@@ -56,8 +56,7 @@ export class SignUpHandler {
     user.requestEmailVerification(bindingOf(this.deps.oneTimeTokens, 'verify', user), clock.now());
     const userEvents = recordEvents(user.pullEvents(), ids, command.metadata);
     const opened = openSession(this.deps, this.settings, { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch }, command.metadata);
-    await users.add(user, [...userEvents, ...opened.events], opened.session);
-    await this.deps.limits.take(mailLimit(this.verificationCap, 'verify', user.email.value), clock.now());
+    await users.add(user, [...userEvents, ...opened.events], opened.session, [mailLimit(this.verificationCap, 'verify', user.email.value)]);
     return { user: toAccountResource(user), ...(await tokensFor(this.deps, opened.session)) };
   }
 }
