@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { HmacOneTimeTokens } from '../../src/infrastructure/security/hmac-one-time-tokens.js';
 import type { MailSettings } from '../../src/application/policies/mail.js';
 import { EVENTS, toRecordedEvent } from '../../src/infrastructure/storage/event-tables.js';
+import type { Store } from '../../src/infrastructure/storage/store.js';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { memoryStorageOver } from '../../src/infrastructure/memory/memory-storage.js';
 import { InMemoryTables } from '../../src/infrastructure/memory/in-memory-tables.js';
@@ -30,6 +31,8 @@ export interface WorldOptions {
   readonly mail?: Partial<MailSettings>;
   /** Ports to use instead of the in-memory ones (e.g. a store that is down). */
   readonly replace?: Partial<Ports>;
+  /** The store the storage ports go through, made from the in-memory one (e.g. one whose calls a scheduler orders). */
+  readonly store?: (tables: Store) => Store;
   /** Ports made from the in-memory ones (e.g. one that counts the writes made through it). */
   readonly wrap?: (ports: Ports) => Partial<Ports>;
 }
@@ -49,7 +52,7 @@ export const DEFAULT_SESSION_SETTINGS: SessionSettings = {
  */
 export async function inMemoryWorld(options: WorldOptions = {}) {
   const tables = new InMemoryTables();
-  const storage = memoryStorageOver(tables);
+  const storage = memoryStorageOver(tables, options.store?.(tables) ?? tables);
   /** The event log as the test reads it: every event, in append order. */
   const store = {
     get events(): RecordedEvent[] {

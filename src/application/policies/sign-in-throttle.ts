@@ -47,6 +47,11 @@ export class SignInThrottle {
     return this.deps.limits.clear(this.limitOf(email).key);
   }
 
+  /** The key of the e-mail's count, for a commit that clears it together with what it records (a sign-in). */
+  keyOf(email: string): string {
+    return this.limitOf(email).key;
+  }
+
   private limitOf(email: string): Limit {
     return { key: `sign-in:${email}`, max: this.settings.maxFailures, windowSeconds: this.settings.windowSeconds };
   }

@@ -38,9 +38,10 @@ export interface UserRepository {
    * stored version is still the one it was loaded with; when one is not, the save writes nothing at all and returns
    * false, as for a stale user. When the save moves the account's `sessionEpoch` on, the sessions of the older epochs
    * are no longer read by any per-account read; the store removes them later (`SessionRepository.removeExpired`) or
-   * in this commit, never one write per session from the caller.
+   * in this commit, never one write per session from the caller. `cleared`: attempt limits (`Limit.key`) emptied in
+   * the same commit (a sign-in's success ends the run of failures it counted, atomically with it).
    */
-  save(user: User, events: readonly RecordedEvent[], opened?: Session, changed?: readonly Session[]): Promise<boolean>;
+  save(user: User, events: readonly RecordedEvent[], opened?: Session, changed?: readonly Session[], cleared?: readonly string[]): Promise<boolean>;
 }
 
 export const USER_REPOSITORY = token<UserRepository>('UserRepository');

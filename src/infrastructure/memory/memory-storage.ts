@@ -1,10 +1,14 @@
 import { type Storage, portsOver } from '../storage/storage.js';
+import type { Store } from '../storage/store.js';
 import { InMemoryStoreHealth } from './in-memory-store-health.js';
 import { InMemoryTables } from './in-memory-tables.js';
 
-/** Every storage port over one in-memory store (the in-memory test world passes its own, to look into it). */
-export const memoryStorageOver = (tables = new InMemoryTables()): Storage => ({
-  ...portsOver(tables),
+/**
+ * Every storage port over one in-memory store (the in-memory test world passes its own, to look into it, and may
+ * pass `store`: the same tables behind a wrapper that orders their calls).
+ */
+export const memoryStorageOver = (tables = new InMemoryTables(), store: Store = tables): Storage => ({
+  ...portsOver(store),
   storeHealth: new InMemoryStoreHealth(tables),
   close: () => tables.close(),
 });

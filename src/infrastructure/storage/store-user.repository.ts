@@ -34,7 +34,7 @@ export class StoreUserRepository implements UserRepository {
     if (outcome.status !== 'committed') throw new EmailAlreadyRegistered();
   }
 
-  async save(user: User, events: readonly RecordedEvent[], opened?: Session, changed: readonly Session[] = []): Promise<boolean> {
+  async save(user: User, events: readonly RecordedEvent[], opened?: Session, changed: readonly Session[] = [], cleared: readonly string[] = []): Promise<boolean> {
     const record = userRecordOf(user);
     const ended: Change[] = [];
     if (user.changed) {
@@ -48,6 +48,7 @@ export class StoreUserRepository implements UserRepository {
         ...openedPut(opened),
         ...changed.map((session) => put(SESSIONS, session.id, sessionRecordOf(session), session.snapshot().version)),
       ],
+      clears: cleared,
       events,
     });
     if (outcome.status === 'committed') return true;

@@ -82,13 +82,13 @@ export class SignInHandler {
       const account = { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch };
       const opened = openSession(this.deps, this.settings, account, command.metadata);
       const evicted = lostACommit ? NOTHING_EVICTED : await evictBeyondCap(this.deps, this.settings, account, command.metadata);
-      if (!(await users.save(user, [...userEvents, ...opened.events, ...evicted.events], opened.session, evicted.ended))) {
+      const cleared = [this.throttle.keyOf(email.value)];
+      if (!(await users.save(user, [...userEvents, ...opened.events, ...evicted.events], opened.session, evicted.ended, cleared))) {
         lostACommit = true;
         return CHANGED;
       }
       return { user: toAccountResource(user), ...(await tokensFor(this.deps, opened.session)) };
     });
-    await this.throttle.succeeded(email.value);
     if (lostACommit) await trimToCap(this.deps, this.settings, result.user.id, command.metadata);
     return result;
   }

@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { InvalidCredentials, TooManyAttempts } from '../../../src/domain/domain-error.js';
+import type { Store } from '../../../src/infrastructure/storage/store.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../support/builders.js';
+import { inMemoryWorld } from '../../support/in-memory-world.js';
+
+/** The store with every call's start and result ordered by fast-check's scheduler: reads and commits interleave as it chooses. */
+const scheduled = (s: fc.Scheduler) => (store: Store): Store => ({
+  get: (table, key) => s.schedule(Promise.resolve(), 'get').then(() => s.schedule(store.get(table, key), 'got')),
+  range: (table, index, query) => s.schedule(Promise.resolve(), 'range').then(() => store.range(table, index, query)),
+  count: (table, index, prefix) => s.schedule(Promise.resolve(), 'count').then(() => store.count(table, index, prefix)),
+  commit: (changes) => s.schedule(Promise.resolve(), 'commit').then(() => store.commit(changes)),
+});
+
+const outcome = (settled: PromiseSettledResult<unknown>): string =>
+  settled.status === 'fulfilled' ? 'ok' : settled.reason instanceof InvalidCredentials ? '401' : settled.reason instanceof TooManyAttempts ? '429' : String(settled.reason);
+
+describe('Limits under every interleaving (fast-check scheduler over the in-memory store)', () => {
+  it('simultaneous wrong sign-ins: exactly the cap answered 401 and recorded, every other one 429', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 1, max: 8 }), async (s, attempts) => {
+        const world = await inMemoryWorld({ signInThrottle: { maxFailures: 3, windowSeconds: 900 }, store: scheduled(s) });
+        await s.waitFor(world.signUp.execute(aSignUpCommand()));
+        const tries = Array.from({ length: attempts }, (_, i) => world.signIn.execute(aSignInCommand({ password: `wrong password ${i}` })));
+        const outcomes = (await s.waitFor(Promise.allSettled(tries))).map(outcome);
+        expect(outcomes.filter((o) => o === '401'), outcomes.join(' ')).to.have.length(Math.min(3, attempts));
+        expect(outcomes.filter((o) => o === '429')).to.have.length(Math.max(0, attempts - 3));
+        expect(world.store.events.filter((event) => event.type === 'SignInFailed')).to.have.length(Math.min(3, attempts));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a right password among simultaneous wrong ones: at most the cap of failures counted on either side of its success', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 0, max: 7 }), async (s, right) => {
+        const world = await inMemoryWorld({ signInThrottle: { maxFailures: 3, windowSeconds: 900 }, store: scheduled(s) });
+        await s.waitFor(world.signUp.execute(aSignUpCommand()));
+        const tries = Array.from({ length: 8 }, (_, i) => world.signIn.execute(aSignInCommand(i === right ? {} : { password: `wrong password ${i}` })));
+        const outcomes = (await s.waitFor(Promise.allSettled(tries))).map(outcome);
+        expect(outcomes.every((o) => ['ok', '401', '429'].includes(o)), outcomes.join(' ')).to.equal(true);
+        const types = world.store.events.map((event) => event.type).filter((type) => type === 'SignInFailed' || type === 'UserSignedIn');
+        const success = types.indexOf('UserSignedIn');
+        const [before, after] = success < 0 ? [types, []] : [types.slice(0, success), types.slice(success + 1)];
+        expect(before.length, types.join(' ')).to.be.at.most(3);
+        expect(after.length, types.join(' ')).to.be.at.most(3);
+        expect(outcomes.filter((o) => o === '401')).to.have.length(before.length + after.length);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('simultaneous verification resends: exactly the cap of verification mails recorded, the sign-up\'s included', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 1, max: 8 }), async (s, resends) => {
+        const world = await inMemoryWorld({ store: scheduled(s) });
+        const userId = (await s.waitFor(world.signUp.execute(aSignUpCommand()))).user.id;
+        await s.waitFor(Promise.all(Array.from({ length: resends }, () => world.resendVerification.execute({ userId, metadata: aRequestMetadata() }))));
+        const requested = world.store.events.filter((event) => event.type === 'EmailVerificationRequested');
+        expect(requested).to.have.length(Math.min(3, 1 + resends));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
