@@ -11,7 +11,6 @@ import {
   MongoTopologyClosedError,
 } from 'mongodb';
 import { ServiceUnavailable } from '../../application/errors.js';
-import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
 import { StoreDeadlineExceeded } from './mongo-deadline.js';
 
 /** How long a client should wait before retrying while MongoDB is unreachable. */
@@ -63,14 +62,6 @@ function describe(error: MongoError): string {
   return error.name;
 }
 
-/** True for a duplicate-key error (11000) raised by a unique index that covers `field`. */
-export function isDuplicateKeyOn(error: unknown, field: string): boolean {
-  if (!(error instanceof MongoServerError) || error.code !== 11000) return false;
-  const keyPattern: unknown = error.keyPattern;
-  if (typeof keyPattern === 'object' && keyPattern !== null) return Object.hasOwn(keyPattern, field);
-  return error.message.includes(`dup key: { ${field}: `);
-}
-
 /** True when the error means MongoDB cannot be reached or has no writable primary right now. */
 export function isUnavailable(error: MongoError): boolean {
   if (UNAVAILABLE_CLASSES.some((type) => error instanceof type)) return true;
@@ -80,15 +71,14 @@ export function isUnavailable(error: MongoError): boolean {
 }
 
 /**
- * Translates a driver error at the adapter's edge: a duplicate e-mail becomes `EmailAlreadyRegistered`,
- * an outage becomes `ServiceUnavailable('store_unavailable')`, any other driver error a `MongoStoreFailure`.
+ * Translates a driver error at the adapter's edge: an outage becomes `ServiceUnavailable('store_unavailable')`, any
+ * other driver error a `MongoStoreFailure` (who owns an e-mail is a claim the commit decides, never a driver error).
  * A store deadline that passed (StoreDeadlineExceeded) is an outage too. Errors that are not the driver's
  * (domain errors, `UserNotFound`, `InvalidCursor`) are returned unchanged.
  */
 export function translateMongoError(error: unknown): unknown {
   if (error instanceof StoreDeadlineExceeded) return new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS);
   if (!(error instanceof MongoError)) return error;
-  if (isDuplicateKeyOn(error, 'email')) return new EmailAlreadyRegistered();
   if (isUnavailable(error)) return new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS);
   return new MongoStoreFailure(error);
 }
