@@ -15,17 +15,11 @@ type OldSession = { readonly [K in keyof SessionRecord]: SessionRecord[K] extend
 /** Databases of the layout before the storage primitive, emptied once their records moved into its tables. */
 const RETIRED = ['users', 'users-by-email', 'sessions', 'live-sessions-by-user', 'live-sessions-by-use', 'sessions-ended-epochs', 'sessions-by-expiry', 'sessions-by-user', 'sign-in-failures', 'mail-requests'];
 
-const date = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
-
-const sessionRecord = (old: OldSession): SessionRecord => ({
-  ...old,
-  createdAt: new Date(old.createdAt),
-  lastUsedAt: new Date(old.lastUsedAt),
-  absoluteExpiresAt: new Date(old.absoluteExpiresAt),
-  expiresAt: new Date(old.expiresAt),
-  rotatedAt: date(old.rotatedAt),
-  revokedAt: date(old.revokedAt),
-});
+/** The instants of a session as the older layout kept them (epoch ms, or null), as Dates again. */
+const sessionRecord = (old: OldSession): SessionRecord => {
+  const dates = (['createdAt', 'lastUsedAt', 'absoluteExpiresAt', 'expiresAt', 'rotatedAt', 'revokedAt'] as const).map((field) => [field, old[field] === null ? null : new Date(old[field])]);
+  return { ...old, ...Object.fromEntries(dates) } as SessionRecord;
+};
 
 /**
  * Moves the accounts and sessions of an environment written before the storage primitive into its tables (users with
@@ -36,9 +30,8 @@ const sessionRecord = (old: OldSession): SessionRecord => ({
 export async function migrateToTables(store: LmdbStore, tables: LmdbTables): Promise<void> {
   const state = store.root.openDB<number, string>({ name: 'migrations' });
   await moveAccounts(store, tables, state);
-  await addAccountViews(store, tables, state);
+  await completeTables(store, tables, state);
   await moveEvents(store, tables, state);
-  await indexExpiries(store, tables, state);
 }
 
 async function moveAccounts(store: LmdbStore, tables: LmdbTables, state: Database<number, string>): Promise<void> {
@@ -63,14 +56,20 @@ async function moveAccounts(store: LmdbStore, tables: LmdbTables, state: Databas
 }
 
 /** Writes the account view of every account that has none (the tables of an environment written before views existed). */
-async function addAccountViews(store: LmdbStore, tables: LmdbTables, state: Database<number, string>): Promise<void> {
-  if (state.get('account-views') === 1) return;
-  tables.prepare([ACCOUNT_VIEWS]);
+/**
+ * Tables written by the first versions of the primitive: accounts get their view, and the records of the tables that
+ * expire their `expires` entries (their expiries had a database of their own, `x:<name>`, emptied).
+ */
+async function completeTables(store: LmdbStore, tables: LmdbTables, state: Database<number, string>): Promise<void> {
+  if (state.get('complete-tables') === 1) return;
+  const expiring = [SESSIONS, COUNTERS] as Table<unknown>[];
+  const retired = expiring.map((table) => store.root.openDB<string, Buffer>({ name: `x:${table.name}`, keyEncoding: 'binary' }));
+  tables.prepare([ACCOUNT_VIEWS, ...expiring]);
   await store.transaction(() => {
-    for (const { key, value } of tables.recordsOf(USERS)) {
-      if (!tables.hasInTransaction(ACCOUNT_VIEWS, key)) tables.importInTransaction(ACCOUNT_VIEWS, key, accountViewOf(value), 0);
-    }
-    void state.put('account-views', 1);
+    for (const { key, value } of tables.recordsOf(USERS)) if (!tables.hasInTransaction(ACCOUNT_VIEWS, key)) tables.importInTransaction(ACCOUNT_VIEWS, key, accountViewOf(value), 0);
+    for (const table of expiring) for (const { key, value, version } of tables.recordsOf(table)) tables.importInTransaction(table, key, value, version);
+    for (const db of retired) for (const key of [...db.getKeys()]) void db.remove(key);
+    void state.put('complete-tables', 1);
   });
 }
 
@@ -95,18 +94,5 @@ async function moveEvents(store: LmdbStore, tables: LmdbTables, state: Database<
     for (const { key, value } of outbox.getRange()) tables.importInTransaction(OUTBOX, value.eventId, { ...value, seq: place(key) }, 0);
     for (const db of retired) for (const key of [...db.getKeys()]) void db.remove(key);
     void state.put('events', 1);
-  });
-}
-
-/** Tables written while expiries had a database of their own (`x:<name>`): their records get their `expires` entries. */
-async function indexExpiries(store: LmdbStore, tables: LmdbTables, state: Database<number, string>): Promise<void> {
-  if (state.get('expires-index') === 1) return;
-  const expiring = [SESSIONS, COUNTERS] as Table<unknown>[];
-  const retired = expiring.map((table) => store.root.openDB<string, Buffer>({ name: `x:${table.name}`, keyEncoding: 'binary' }));
-  tables.prepare(expiring);
-  await store.transaction(() => {
-    for (const table of expiring) for (const { key, value, version } of tables.recordsOf(table)) tables.importInTransaction(table, key, value, version);
-    for (const db of retired) for (const key of [...db.getKeys()]) void db.remove(key);
-    void state.put('expires-index', 1);
   });
 }

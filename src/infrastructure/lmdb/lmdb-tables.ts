@@ -34,9 +34,8 @@ export class LmdbTables implements Store {
   }
 
   async range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]> {
-    const { rows, indexes } = this.of(table);
-    const db = indexes.get(index);
-    if (!db) throw new Error(`table ${table.name} has no index ${index}`);
+    const { rows } = this.of(table);
+    const db = this.indexOf(table, index);
     const prefix = prefixOf(query);
     const [low, high] = [bytes(prefix), bytes(endOf(query))];
     const after = query.after === undefined ? undefined : bytes(query.after);
@@ -52,10 +51,8 @@ export class LmdbTables implements Store {
   }
 
   count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
-    const db = this.of(table).indexes.get(index);
-    if (!db) throw new Error(`table ${table.name} has no index ${index}`);
     const start = prefixOf({ prefix });
-    return Promise.resolve(db.getKeysCount({ start: bytes(start), end: bytes(`${start}${KEY_END}`) }));
+    return Promise.resolve(this.indexOf(table, index).getKeysCount({ start: bytes(start), end: bytes(`${start}${KEY_END}`) }));
   }
 
   commit(changes: Changes): Promise<CommitOutcome> {
@@ -104,6 +101,12 @@ export class LmdbTables implements Store {
     }
     void rows.put(write.key, { v: write.version, r: write.value });
     for (const [db, entry] of entries(write.value)) void db?.put(entry, write.key);
+  }
+
+  private indexOf(table: AnyTable, index: string): Database<string, Buffer> {
+    const db = this.of(table).indexes.get(index);
+    if (!db) throw new Error(`table ${table.name} has no index ${index}`);
+    return db;
   }
 
   private of(table: AnyTable): TableDbs {

@@ -43,11 +43,7 @@ export class InMemoryTables implements Store {
   }
 
   async count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
-    await Promise.resolve();
-    const start = prefixOf({ prefix });
-    return [...this.rows(table.name).values()].filter((stored) =>
-      indexEntriesOf(table, stored.key, stored.value).some(([name, entry]) => name === index && entry.startsWith(start)),
-    ).length;
+    return (await this.range(table as Table<unknown>, index, { prefix, limit: Number.MAX_SAFE_INTEGER })).length;
   }
 
   async commit(changes: Changes): Promise<CommitOutcome> {

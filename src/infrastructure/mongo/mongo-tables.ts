@@ -89,13 +89,8 @@ export class MongoTables implements Store {
   }
 
   private async apply(collection: Collection<RowDocument> | undefined, write: Write, session: ClientSession): Promise<void> {
-    if (!collection) return;
-    if (write.op === 'remove') {
-      await collection.deleteOne({ _id: write.key }, { session });
-      return;
-    }
-    const doc = this.document(write.table, write.key, write.value, write.version);
-    await collection.replaceOne({ _id: write.key }, doc, { session, upsert: true });
+    if (write.op === 'remove') await collection?.deleteOne({ _id: write.key }, { session });
+    else await collection?.replaceOne({ _id: write.key }, this.document(write.table, write.key, write.value, write.version), { session, upsert: true });
   }
 
   /** The collection of a table, its indexes created once per process (idempotent on the server). */
