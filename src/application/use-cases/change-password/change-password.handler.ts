@@ -60,7 +60,6 @@ export class ChangePasswordHandler {
           await this.countFailure(command, recordEvents(user.pullEvents(), ids, command.metadata));
           throw new InvalidInput([{ field: 'currentpassword', message: 'is incorrect' }]);
         }
-        await limits.clear(limit.key);
         verified = user.passwordHash;
       }
       newHash ??= await hasher.hash(input.next);
@@ -69,7 +68,7 @@ export class ChangePasswordHandler {
       if (!session?.isLive(at, user.sessionEpoch)) throw new InvalidToken();
       user.changePassword(newHash, at);
       const kept = endAllSessions(user, 'password_changed', at, session);
-      if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata), undefined, kept))) return CHANGED;
+      if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata), undefined, kept, [limit.key]))) return CHANGED;
       return toAccountResource(user);
     });
   }
