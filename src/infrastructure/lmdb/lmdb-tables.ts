@@ -17,6 +17,12 @@ interface TableDbs {
   readonly indexes: ReadonlyMap<string, Database<string, Buffer>>;
 }
 
+/**
+ * Where a table's database keeps msgpackr's record structures, so that each record refers to its shape rather than
+ * carrying it: a record decodes about three times faster (records written before carry their shape, and still read).
+ */
+const STRUCTURES = Symbol.for('structures');
+
 const bytes = (entry: string): Buffer => Buffer.from(entry, 'utf8');
 
 /**
@@ -82,7 +88,7 @@ export class LmdbTables implements Store {
 
   /** Every record of a table, in key order (a migration's walk). */
   *recordsOf<R>(table: Table<R>): Generator<Stored<R>> {
-    for (const { key, value } of this.of(table).rows.getRange()) yield { key, value: value.r as R, version: value.v };
+    for (const { key, value } of this.of(table).rows.getRange()) if (typeof key === 'string') yield { key, value: value.r as R, version: value.v };
   }
 
   /** Whether a record exists, read inside the current transaction. */
@@ -114,7 +120,7 @@ export class LmdbTables implements Store {
     if (!dbs) {
       const { root } = this.store;
       dbs = {
-        rows: root.openDB<Row, string>({ name: `t:${table.name}` }),
+        rows: root.openDB<Row, string>({ name: `t:${table.name}`, sharedStructuresKey: STRUCTURES }),
         indexes: new Map(indexNamesOf(table).map((index) => [index, root.openDB<string, Buffer>({ name: `i:${table.name}:${index}`, keyEncoding: 'binary' })])),
       };
       this.dbs.set(table.name, dbs);

@@ -30,6 +30,12 @@ export interface EdgeSheddingOptions {
   };
 }
 
+const IN_FLIGHT = Symbol('inFlight');
+interface InFlight {
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+}
+
 const pathOf = (url: string | undefined): string => {
   const query = url?.indexOf('?') ?? -1;
   return query === -1 ? (url ?? '') : (url ?? '').slice(0, query);
@@ -65,14 +71,17 @@ export function edgeShedding(options: EdgeSheddingOptions): FastifyServerFactory
   };
   const timeout = mapError(new HttpError('REQUEST_TIMEOUT'));
   const timeoutBody = Buffer.from(JSON.stringify(timeout.body));
-  /** The request on each socket and its answer, until the answer is sent (a socket carries one request at a time). */
-  const inFlight = new WeakMap<Socket, { readonly request: IncomingMessage; readonly response: ServerResponse }>();
+  /**
+   * The latest request on each socket and its answer (a socket carries one request at a time): a field of the socket,
+   * overwritten by the next request and gone with the socket, so nothing is added or removed per request.
+   */
+  const inFlight = (socket: Socket): InFlight | undefined => (socket as Socket & { [IN_FLIGHT]?: InFlight })[IN_FLIGHT];
   /**
    * A socket silent for IDLE_TIMEOUT_MS: a request whose body stopped arriving gets the table's 408 (rather than a
    * silent close); an idle one is closed. Node's own deadlines (headers, whole request) answer 408 themselves.
    */
   const timedOut = (socket: Socket): void => {
-    const current = inFlight.get(socket);
+    const current = inFlight(socket);
     if (!current || current.request.complete || current.response.headersSent) {
       socket.destroy();
       return;
@@ -86,8 +95,7 @@ export function edgeShedding(options: EdgeSheddingOptions): FastifyServerFactory
     const { headers: headersTimeout, request: requestTimeout, checkInterval, keepAlive } = options.timeoutsMs;
     const serverOptions = { headersTimeout: Math.min(headersTimeout, requestTimeout), requestTimeout, connectionsCheckingInterval: checkInterval, keepAliveTimeout: keepAlive };
     const server: Server = createServer(serverOptions, (request, response) => {
-      inFlight.set(request.socket, { request, response });
-      response.once('close', () => inFlight.delete(request.socket));
+      (request.socket as Socket & { [IN_FLIGHT]?: InFlight })[IN_FLIGHT] = { request, response };
       const route = request.method === 'POST' ? pathOf(request.url) : '';
       const operation = options.hashingRoutes.get(route);
       if (operation !== undefined && !options.shutdown.stopping && refused()) shed(request, response, route, operation);

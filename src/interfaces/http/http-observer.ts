@@ -30,11 +30,12 @@ export const authOutcomeOf = (errorCode: keyof typeof ERROR_TABLE | null, status
 /** Reports every completed response, and every sign-up and sign-in outcome, to the observer. */
 export function observeRequests(app: FastifyInstance, observer: HttpObserver, observed: ReadonlyMap<string, AuthOperation>): void {
   observer.declareAuthOutcomes([...observed.values()], AUTH_OUTCOMES);
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
     observer.requestCompleted({ route, method: request.method, status, durationSeconds: reply.elapsedTime / 1000 });
     const operation = request.method === 'POST' ? observed.get(route) : undefined;
     if (operation) observer.authAttempted(operation, authOutcomeOf(reply.errorCode, status));
+    done();
   });
 }
