@@ -64,6 +64,7 @@ async function main(): Promise<void> {
   const service = await startServer(entry, env, join(dataDir, 'service.log'));
   const reference = await startServer(entry, { ...env, DATA_DIR: join(dataDir, 'reference'), HASH_CONCURRENCY: '1' }, join(dataDir, 'reference.log'));
   let bare: Server | undefined;
+  let featured: Server | undefined;
   try {
     process.stderr.write(`service ${service.url} (${entry}), ${CPUS} CPUs, HASH_CONCURRENCY ${hashConcurrency}, pool ${poolSize}, argon2 m=${config.argon2.memoryKiB} t=${config.argon2.timeCost} p=${config.argon2.parallelism}\n`);
     await signUp(service);
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
     const meBody = await (await fetch(`${service.url}/auth/me`, { headers: { authorization: `Bearer ${accesstoken}` } })).text();
     bare = await startServer('bench/bare-server.ts', { BARE_ME_BODY: meBody }, join(dataDir, 'bare.log'));
     const floor = bare;
+    featured = await startServer('bench/featured-server.ts', { BARE_ME_BODY: meBody }, join(dataDir, 'featured.log'));
 
     process.stderr.write('(a) raw argon2id verify at the service\'s pool size, interleaved with (b) sign-in at saturation...\n');
     const saturation = Math.min(hashConcurrency + config.hashing.maxQueue, 4 * hashConcurrency);
@@ -115,7 +117,10 @@ async function main(): Promise<void> {
     const bearer = { authorization: `Bearer ${(await signInOnce(service)).accesstoken}` };
     await meLoad(service, 1, bearer);
     await meLoad(floor, 1);
+    await meLoad(featured, 1);
     const [me, bareMe] = await interleaved(() => meLoad(service, 3, bearer), () => meLoad(floor, 3), 2);
+    const withFeatures = featured;
+    const [featuredMe] = await interleaved(() => meLoad(withFeatures, 3), () => meLoad(floor, 1), 2);
 
     process.stderr.write(`(f) refresh: ${CHAINS} clients, each rotating its own session, every rotation durable before its answer...\n`);
     const chains: string[] = [];
@@ -135,6 +140,7 @@ async function main(): Promise<void> {
         ['(c) 400 path (bare Fastify)', 50, bareFastify],
         ['(e) GET /auth/me (service)', CHAINS, me],
         ['(e) GET /auth/me bytes (bare Fastify)', CHAINS, bareMe],
+        ['(e) same bytes, bare + log, rate limit, histogram', CHAINS, featuredMe],
         ['(f) refresh, one chain per client', CHAINS, refresh],
       ] as const).map(([scenario, concurrency, r]) => ({
         scenario,
@@ -154,6 +160,8 @@ async function main(): Promise<void> {
       invalidPathCpuPerBareFastify: round(cpuMicrosPerResponse(bareFastify) / cpuMicrosPerResponse(invalid), 3),
       mePerBareFastify: round(me.okPerSecond / bareMe.okPerSecond, 3),
       refreshPerBareFastify: round(refresh.okPerSecond / bareMe.okPerSecond, 3),
+      featuredPerBareFastify: round(featuredMe.okPerSecond / bareMe.okPerSecond, 3),
+      mePerFeatured: round(me.okPerSecond / featuredMe.okPerSecond, 3),
     };
     const meets = (ok: boolean) => (ok ? 'met' : 'NOT met');
     const invalidBecause = [
@@ -167,6 +175,7 @@ async function main(): Promise<void> {
     console.log(`goodput at 10x overload / raw ceiling = ${ratios.goodputPerRaw} (target >= ${TARGETS.goodputPerRaw}: ${meets(ratios.goodputPerRaw >= TARGETS.goodputPerRaw)}); shed ${round(shedPerSecond)}/s, shed p99 ${round(shedP99)} ms (target <= ${TARGETS.shedP99Ms}: ${meets(shedP99 <= TARGETS.shedP99Ms)}), accepted p99 ${round(overload.p99)} ms, peak RSS ${round(overload.peakRssMiB)} MiB`);
     console.log(`400 path / bare Fastify = ${ratios.invalidPathPerBareFastify} (target >= ${TARGETS.invalidPerBare}: ${meets(ratios.invalidPathPerBareFastify >= TARGETS.invalidPerBare)}); by server CPU per response: ${ratios.invalidPathCpuPerBareFastify}`);
     console.log(`GET /auth/me / bare Fastify = ${ratios.mePerBareFastify} (target >= ${TARGETS.mePerBare}: ${meets(ratios.mePerBareFastify >= TARGETS.mePerBare)})`);
+    console.log(`  the same bytes with the service's logger (access line), rate limit and histogram only = ${ratios.featuredPerBareFastify} of bare; GET /auth/me / that = ${ratios.mePerFeatured}`);
     console.log(`refresh (${CHAINS} chains, durable) = ${round(refresh.okPerSecond)}/s, / bare GET /auth/me = ${ratios.refreshPerBareFastify} (target >= ${TARGETS.refreshPerBare}: ${meets(ratios.refreshPerBareFastify >= TARGETS.refreshPerBare)}); statuses ${JSON.stringify(refresh.byStatus)}`);
     console.log(invalidBecause.length === 0 ? 'run VALID: the service hashes on at least HASH_CONCURRENCY threads' : `run NOT VALID: ${invalidBecause.join('; ')}`);
 
@@ -185,6 +194,7 @@ async function main(): Promise<void> {
       bareFastify,
       me,
       bareMe,
+      featuredMe,
       refresh: { chains: CHAINS, ...refresh },
       peakRssMiB: round(memory.peakRssMiB),
       ratios,
@@ -193,7 +203,7 @@ async function main(): Promise<void> {
     writeFileSync(join(import.meta.dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     if (invalidBecause.length > 0) process.exitCode = 1;
   } finally {
-    await Promise.all([service.stop(), reference.stop(), bare?.stop()]);
+    await Promise.all([service.stop(), reference.stop(), bare?.stop(), featured?.stop()]);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
