@@ -86,6 +86,18 @@ describe('HTTP: hostile input', () => {
     });
   });
 
+  it('refuses an address that looks like another one: each invisible character, in the local part or the domain, is a 400 and no account', async () => {
+    expect((await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: 'victim@example.com' }))).status).to.equal(201);
+    const invisible = ['\u3164', '\uffa0', '\u115f', '\u1160', '\ufe0f', '\u034f', '\u180b', '\u2800'];
+    for (const char of invisible) {
+      for (const email of [`victim${char}@example.com`, `victim@exam${char}ple.com`]) {
+        const res = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }));
+        expect(res.status, `U+${char.codePointAt(0)?.toString(16)} in ${email.indexOf(char) < 6 ? 'the local part' : 'the domain'}`).to.equal(400);
+        expect(res.body.errors).to.deep.equal([{ field: 'email', message: 'must not contain control, invisible or unassigned characters' }]);
+      }
+    }
+  });
+
   it('refuses operator-looking values: every field must be a string', async () => {
     const signIn = await postJson(service.url, '/auth/sign-in', { email: { $gt: '' }, password: { $ne: null } });
     expect(signIn.body).to.deep.equal({

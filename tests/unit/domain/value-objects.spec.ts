@@ -42,11 +42,29 @@ describe('Email', () => {
     ['a paragraph separator (U+2029, Zp)', 'vic\u2029tim@example.com'],
     ['an unassigned code point (U+0378)', 'vic\u0378tim@example.com'],
     ['a private-use code point (U+E000)', 'vic\ue000tim@example.com'],
+    ['the Hangul filler U+3164 in the local part', 'victim\u3164@example.com'],
+    ['the Hangul filler U+3164 in the domain', 'victim@exam\u3164ple.com'],
+    ['the halfwidth Hangul filler U+FFA0 in the local part', 'victim\uffa0@example.com'],
+    ['the halfwidth Hangul filler U+FFA0 in the domain', 'victim@example\uffa0.com'],
+    ['the Hangul choseong filler U+115F', 'vic\u115ftim@example.com'],
+    ['the Hangul jungseong filler U+1160', 'vic\u1160tim@example.com'],
+    ['the variation selector U+FE0F', 'victim\ufe0f@example.com'],
+    ['the combining grapheme joiner U+034F', 'vic\u034ftim@example.com'],
+    ['the Mongolian free variation selector U+180B', 'victim\u180b@example.com'],
+    ['the blank Braille pattern U+2800', 'victim\u2800@example.com'],
+    ['the Hangul filler U+3164 as the whole label of the domain', 'victim@\u3164.example.com'],
   ] as const) {
     it(`refuses ${label}: the mail would go to another mailbox than the one stored`, () => {
       expect(messages(Email.parse(address))).to.deep.equal(['must not contain control, invisible or unassigned characters']);
     });
   }
+
+  it('refuses a domain that IDNA (UTS #46) refuses, and accepts one it converts', () => {
+    expect(messages(Email.parse('ada@xn--a.com'))).to.deep.equal(['must be a valid email address']);
+    expect(messages(Email.parse('ada@\u06611.com'))).to.deep.equal(['must be a valid email address']);
+    expect(Email.parse('ada@b\u00fccher.de').ok).to.equal(true);
+    expect(Email.parse('ada@xn--bcher-kva.de').ok).to.equal(true);
+  });
 
   it('still accepts letters of any script', () => {
     expect(Email.parse('jos\u00e9@example.com').ok).to.equal(true);
