@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { spawnService } from '../support/child-service.js';
@@ -64,5 +64,18 @@ describe('HTTP: start-up failures name the variable and the reason, on one line'
     const lines = error.message.replace(/^service exited with 1: /, '').split('\n').filter((line) => line.includes('failed to start'));
     expect(lines).to.have.length(1);
     expect(lines[0]).to.match(/^account-service failed to start: HOST=bogus\.invalid: cannot listen on this address \((ENOTFOUND|EAI_AGAIN)/);
+  });
+
+  it('production without SMTP_URL: one line naming SMTP_URL and MAIL_TRANSPORT=file, exit code 1, no mail directory made', async function () {
+    this.timeout(30_000);
+    const error = await spawnService({ DATA_DIR: scratch, NODE_ENV: 'production', JWT_PRIVATE_KEY_FILE: join(process.cwd(), 'missing-key.pem') }).then(
+      () => new Error('the service started'),
+      (failure: Error) => failure,
+    );
+    expect(error.message).to.match(/^service exited with 1: /);
+    const lines = error.message.replace(/^service exited with 1: /, '').split('\n').filter((line) => line.includes('failed to start'));
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.include('SMTP_URL is required when NODE_ENV=production').and.include('MAIL_TRANSPORT=file');
+    expect(existsSync(join(scratch, 'mail'))).to.equal(false);
   });
 });

@@ -166,7 +166,12 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
     section: 'Mail, password reset and e-mail verification',
     meaning:
       '`smtp://user:pass@host:587` (STARTTLS when the server offers it; add `?requireTLS=true` to insist) or `smtps://user:pass@host:465` (implicit TLS), as nodemailer reads it',
-    whenUnset: 'none: mails are written to `DATA_DIR/mail/*.eml`',
+    whenUnset: 'none: mails are written to `DATA_DIR/mail/*.eml`; with `NODE_ENV=production` the service refuses to start unless `MAIL_TRANSPORT=file`',
+  },
+  MAIL_TRANSPORT: {
+    section: 'Mail, password reset and e-mail verification',
+    meaning: '`smtp` (needs `SMTP_URL`) or `file` (each mail written to `DATA_DIR/mail/*.eml`, even with `SMTP_URL` set): the explicit choice, which production needs to keep mails as files',
+    whenUnset: '`smtp` when `SMTP_URL` is set, `file` otherwise outside production',
   },
   MAIL_FROM: { section: 'Mail, password reset and e-mail verification', meaning: 'the From of every mail' },
   PUBLIC_APP_URL: { section: 'Mail, password reset and e-mail verification', meaning: "your front end's base URL for the links" },

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type InferType, type Schema, mixed, number, object, string } from 'yup';
 import { type TrustProxy, corsOriginsOf, durationMs, trustProxyOf } from './network-settings.js';
 
@@ -78,6 +79,7 @@ export const CONFIG_SCHEMA = object({
   REQUIRE_VERIFIED_EMAIL: string().oneOf(['true', 'false'], 'REQUIRE_VERIFIED_EMAIL must be true or false').default('false'),
   ALLOW_SIGNING_KEY_IN_DATA_DIR: string().oneOf(['true', 'false'], 'ALLOW_SIGNING_KEY_IN_DATA_DIR must be true or false').default('false'),
   SMTP_URL: string().trim().matches(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
+  MAIL_TRANSPORT: string().oneOf(['smtp', 'file'], 'MAIL_TRANSPORT must be smtp or file').optional(),
   MAIL_FROM: string().trim().min(3).default('Account service <no-reply@localhost>'),
   MAIL_POLL_INTERVAL_MS: positiveInt(1000, 60_000),
   MAIL_RETRY_BASE_MS: positiveInt(1000, 3_600_000),
@@ -137,7 +139,8 @@ export interface Config {
     readonly verificationPerAddress: { readonly max: number; readonly windowSeconds: number };
     readonly publicAppUrl: string;
     readonly requireVerifiedEmail: boolean;
-    /** Unset: mails are written as files under DATA_DIR/mail. */
+    /** `smtp` sends through smtpUrl; `file` writes each mail under DATA_DIR/mail (see mailTransportOf). */
+    readonly transport: 'smtp' | 'file';
     readonly smtpUrl: string | undefined;
     readonly from: string;
     readonly pollIntervalMs: number;
@@ -229,9 +232,37 @@ const httpTimeouts = (env: Env): HttpTimeouts => {
   };
 };
 
+/** The real path of `path` (symbolic links resolved), for the part of it that exists; the rest appended as written. */
+const realPathOf = (path: string): string => {
+  const absolute = resolve(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    const parent = dirname(absolute);
+    return parent === absolute ? absolute : join(realPathOf(parent), basename(absolute));
+  }
+};
+
 const inside = (dir: string, file: string): boolean => {
-  const path = relative(resolve(dir), resolve(file));
+  const path = relative(realPathOf(dir), realPathOf(file));
   return path !== '' && !path.startsWith('..') && !isAbsolute(path);
+};
+
+/**
+ * How mails leave: SMTP when SMTP_URL is set, files under DATA_DIR/mail otherwise, except in production, where
+ * files would hold live reset and verification links that nobody reads: there, no SMTP_URL is a refusal to start
+ * unless MAIL_TRANSPORT=file says files are meant.
+ */
+const mailTransportOf = (env: Env): 'smtp' | 'file' => {
+  if (env.MAIL_TRANSPORT === 'file') return 'file';
+  if (env.SMTP_URL !== undefined) return 'smtp';
+  if (env.MAIL_TRANSPORT === 'smtp') throw new ConfigError('Invalid configuration: SMTP_URL is required when MAIL_TRANSPORT=smtp');
+  if (env.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'Invalid configuration: SMTP_URL is required when NODE_ENV=production (without it, reset and verification links would be written to DATA_DIR/mail, where nobody reads them); set MAIL_TRANSPORT=file to mean that',
+    );
+  }
+  return 'file';
 };
 
 /**
@@ -282,6 +313,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       verificationPerAddress: { max: env.VERIFICATION_MAIL_MAX_PER_ADDRESS, windowSeconds: env.VERIFICATION_MAIL_WINDOW_SECONDS },
       publicAppUrl: env.PUBLIC_APP_URL,
       requireVerifiedEmail: env.REQUIRE_VERIFIED_EMAIL === 'true',
+      transport: mailTransportOf(env),
       smtpUrl: env.SMTP_URL,
       from: env.MAIL_FROM,
       pollIntervalMs: env.MAIL_POLL_INTERVAL_MS,

@@ -38,9 +38,9 @@ export const coreModule = ({ config, logger, clock }: CoreSettings) =>
       return metrics;
     });
     bindPort(MAIL_SENDER, (get) =>
-      config.mail.smtpUrl === undefined
-        ? new FileMailSender(join(config.storage.dataDir, 'mail'), config.mail.from, get(LOGGER))
-        : new SmtpMailSender(config.mail.smtpUrl, config.mail.from, config.mail.leaseMs, config.mail.sendConcurrency),
+      config.mail.transport === 'smtp' && config.mail.smtpUrl !== undefined
+        ? new SmtpMailSender(config.mail.smtpUrl, config.mail.from, config.mail.leaseMs, config.mail.sendConcurrency)
+        : new FileMailSender(join(config.storage.dataDir, 'mail'), config.mail.from, get(LOGGER)),
     );
     bindPort(ACTIVITY_READ_MODEL, (get) => new EventLogActivityReadModel(get(EVENT_LOG)));
   });

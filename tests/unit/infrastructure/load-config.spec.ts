@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../src/infrastructure/config/config.js';
 
@@ -13,14 +16,30 @@ const failure = (env: Record<string, string>): string => {
 
 describe('loadConfig', () => {
   describe('the signing key and DATA_DIR in production', () => {
-    const production = { NODE_ENV: 'production', DATA_DIR: '/var/lib/accounts' };
+    const production = { NODE_ENV: 'production', DATA_DIR: '/var/lib/accounts', SMTP_URL: 'smtp://relay.example:587' };
 
     it('refuses a JWT_PRIVATE_KEY_FILE inside DATA_DIR, naming both and the way out', () => {
       for (const file of ['/var/lib/accounts/jwt.pem', '/var/lib/accounts/keys/../keys/jwt.pem', '/var/lib/accounts/sub/jwt.pem']) {
         const message = failure({ ...production, JWT_PRIVATE_KEY_FILE: file });
         expect(message, file).to.include('JWT_PRIVATE_KEY_FILE').and.include('inside DATA_DIR').and.include('ALLOW_SIGNING_KEY_IN_DATA_DIR=true');
       }
-      expect(failure({ NODE_ENV: 'production', DATA_DIR: './data', JWT_PRIVATE_KEY_FILE: 'data/jwt.pem' })).to.include('inside DATA_DIR');
+      expect(failure({ ...production, DATA_DIR: './data', JWT_PRIVATE_KEY_FILE: 'data/jwt.pem' })).to.include('inside DATA_DIR');
+    });
+
+    it('resolves symbolic links: a key reached through a link into DATA_DIR is inside it, and so is a DATA_DIR reached through one', () => {
+      const root = mkdtempSync(join(tmpdir(), 'key-links-'));
+      try {
+        const dataDir = join(root, 'data');
+        mkdirSync(dataDir);
+        writeFileSync(join(dataDir, 'jwt.pem'), 'key');
+        symlinkSync(dataDir, join(root, 'keys'));
+        symlinkSync(dataDir, join(root, 'data-link'));
+        expect(failure({ ...production, DATA_DIR: dataDir, JWT_PRIVATE_KEY_FILE: join(root, 'keys', 'jwt.pem') })).to.include('inside DATA_DIR');
+        expect(failure({ ...production, DATA_DIR: join(root, 'data-link'), JWT_PRIVATE_KEY_FILE: join(dataDir, 'new', 'jwt.pem') })).to.include('inside DATA_DIR');
+        expect(() => loadConfig({ ...production, DATA_DIR: dataDir, JWT_PRIVATE_KEY_FILE: join(root, 'elsewhere', 'jwt.pem') })).to.not.throw();
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
     });
 
     it('accepts a key outside DATA_DIR, a key inside it when told so, and any place outside production', () => {
@@ -28,6 +47,22 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ ...production, JWT_PRIVATE_KEY_FILE: '/var/lib/accounts-keys/jwt.pem' })).to.not.throw();
       expect(() => loadConfig({ ...production, JWT_PRIVATE_KEY_FILE: '/var/lib/accounts/jwt.pem', ALLOW_SIGNING_KEY_IN_DATA_DIR: 'true' })).to.not.throw();
       expect(() => loadConfig({ DATA_DIR: '/var/lib/accounts', JWT_PRIVATE_KEY_FILE: '/var/lib/accounts/jwt.pem' })).to.not.throw();
+    });
+  });
+
+  describe('mail in production', () => {
+    it('refuses to start without SMTP_URL, naming it and the way to mean files', () => {
+      const message = failure({ NODE_ENV: 'production', DATA_DIR: '/var/lib/accounts' });
+      expect(message).to.include('SMTP_URL is required when NODE_ENV=production').and.include('MAIL_TRANSPORT=file');
+      expect(message.split('\n')).to.have.length(1);
+    });
+
+    it('sends by SMTP when SMTP_URL is set, writes files when MAIL_TRANSPORT=file says so, and writes files outside production', () => {
+      expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://relay.example:587' }).mail.transport).to.equal('smtp');
+      expect(loadConfig({ NODE_ENV: 'production', MAIL_TRANSPORT: 'file' }).mail.transport).to.equal('file');
+      expect(loadConfig({ NODE_ENV: 'production', MAIL_TRANSPORT: 'file', SMTP_URL: 'smtp://relay.example:587' }).mail.transport).to.equal('file');
+      expect(loadConfig({}).mail.transport).to.equal('file');
+      expect(failure({ MAIL_TRANSPORT: 'smtp' })).to.include('SMTP_URL is required when MAIL_TRANSPORT=smtp');
     });
   });
 
