@@ -111,3 +111,15 @@ export class MailRefusedPermanently extends Error {
     this.name = 'MailRefusedPermanently';
   }
 }
+
+/**
+ * Thrown by a MailSender when the relay itself failed, before this mail's envelope was answered: it could not be
+ * reached, its greeting refused the connection, TLS or authentication failed (4xx or 5xx alike). Those are conditions
+ * of the relay, not of the mail: the outbox keeps the mail, counts no attempt against it, and tries again later.
+ */
+export class MailRelayUnavailable extends Error {
+  constructor(message: string, options?: { readonly cause?: unknown }) {
+    super(message, options);
+    this.name = 'MailRelayUnavailable';
+  }
+}

@@ -6,6 +6,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { MailRefusedPermanently, MailRelayUnavailable } from '../../src/application/errors.js';
 import type { MailSender, OutgoingMail } from '../../src/application/ports/mail-sender.port.js';
 import { FileMailSender } from '../../src/infrastructure/mail/file-mail-sender.js';
 import { SmtpMailSender } from '../../src/infrastructure/mail/smtp-mail-sender.js';
@@ -86,17 +87,52 @@ describe('MailSender: SMTP refusals', () => {
   before(async () => (inbox = await startSmtpInbox()));
   after(async () => inbox.close());
 
-  it('rejects when the server refuses the recipient or the credentials, so the outbox retries', async () => {
-    inbox.refuseNext(1);
+  it('a 4xx to the recipient is a plain failure (retried, counted); a 5xx to it refuses this mail for good', async () => {
     const sender = new SmtpMailSender(inbox.url, FROM);
-    expect(await rejection(sender.send(aMail()))).to.be.an('error');
+    try {
+      inbox.refuseNext(1, 451);
+      const busy = await rejection(sender.send(aMail()));
+      expect(busy).to.be.an('error').and.not.be.instanceOf(MailRefusedPermanently);
+      expect(busy).to.not.be.instanceOf(MailRelayUnavailable);
+      inbox.refuseNext(1, 550);
+      expect(await rejection(sender.send(aMail()))).to.be.instanceOf(MailRefusedPermanently);
+      expect(inbox.received).to.deep.equal([]);
+      await sender.send(aMail());
+      expect(inbox.received).to.have.length(1);
+    } finally {
+      sender.close();
+    }
+  });
+
+  it('wrong credentials (535) are the relay failing, not the mail: MailRelayUnavailable, never a permanent refusal', async () => {
     const wrongPassword = new SmtpMailSender(inbox.url.replace('s3cret-smtp', 'wrong'), FROM);
-    expect(await rejection(wrongPassword.send(aMail()))).to.be.an('error');
-    expect(inbox.received).to.deep.equal([]);
-    await sender.send(aMail());
-    expect(inbox.received).to.have.length(1);
-    sender.close();
-    wrongPassword.close();
+    try {
+      const error = await rejection(wrongPassword.send(aMail()));
+      expect(error).to.be.instanceOf(MailRelayUnavailable);
+      expect((error as Error).message).to.include('535');
+    } finally {
+      wrongPassword.close();
+    }
+  });
+
+  it('a 554 greeting and a refused connection are the relay failing too', async () => {
+    const refusing = createServer((socket) => socket.end('554 5.3.2 no service here\r\n'));
+    refusing.listen(0, '127.0.0.1');
+    await once(refusing, 'listening');
+    const { port } = refusing.address() as AddressInfo;
+    const greeted = new SmtpMailSender(`smtp://mailer:s3cret-smtp@127.0.0.1:${port}`, FROM);
+    try {
+      expect(await rejection(greeted.send(aMail()))).to.be.instanceOf(MailRelayUnavailable);
+    } finally {
+      greeted.close();
+      refusing.close();
+    }
+    const closed = new SmtpMailSender(`smtp://mailer:s3cret-smtp@127.0.0.1:${port}`, FROM);
+    try {
+      expect(await rejection(closed.send(aMail()))).to.be.instanceOf(MailRelayUnavailable);
+    } finally {
+      closed.close();
+    }
   });
 });
 

@@ -90,6 +90,20 @@ export function outboxContract(adapter: string, makeStorage: StorageFactory): vo
       expect((await storage.outbox.claim(at(9), LEASE_MS, 10))[0]?.attempts).to.equal(2);
     });
 
+    it('puts an entry back without counting an attempt when the relay failed, due again at the time asked; a dead letter stays one', async () => {
+      const [reset, doomed] = [aResetRequest(), aResetRequest()];
+      await storage.events.append([reset, doomed]);
+      await storage.outbox.claim(at(1), LEASE_MS, 10);
+      await storage.outbox.postpone(reset.eventId, at(5), '535 authentication failed');
+      expect(idsOf(await storage.outbox.claim(at(4), LEASE_MS, 10))).to.deep.equal([]);
+      const retry = await storage.outbox.claim(at(5), LEASE_MS, 10);
+      expect(idsOf(retry)).to.include(reset.eventId);
+      expect(retry.find((pending) => pending.event.eventId === reset.eventId)?.attempts).to.equal(0);
+      await storage.outbox.markDead(doomed.eventId, at(6), '550 no such mailbox');
+      await storage.outbox.postpone(doomed.eventId, at(7), '535 authentication failed');
+      expect(idsOf(await storage.outbox.claim(at(100_000), LEASE_MS, 10))).to.not.include(doomed.eventId);
+    });
+
     it('never hands out a sent entry again, even after its lease; marking sent twice, or an unknown id, is harmless', async () => {
       const [first, second] = [aResetRequest(), aResetRequest()];
       await storage.events.append([first, second]);

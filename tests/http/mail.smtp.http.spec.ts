@@ -199,6 +199,36 @@ describe('HTTP: password reset and e-mail verification over real SMTP', () => {
     expect(metrics.text).to.match(/^account_mail_pending 0$/m);
   });
 
+  it('an SMTP outage (535 to AUTH) dead-letters nothing: the relay is reported failing, and after it recovers every mail is delivered once', async () => {
+    inbox.failAuth(true);
+    const emails = [];
+    for (let i = 0; i < 5; i++) emails.push((await signUp()).email);
+    const deadBefore = /^account_mail_dead_letters_total (\d+)$/m.exec((await http(service.url, '/metrics', { method: 'GET' })).text)?.[1];
+    let backoff = RETRY_BASE_MS;
+    await service.deliverMail();
+    for (let run = 0; run < 4; run++) {
+      await sleep(backoff + 5);
+      await service.deliverMail();
+      backoff *= 2;
+    }
+    expect(inbox.authRefusals(), 'the relay was tried through the outage').to.be.at.least(5);
+    for (const email of emails) expect(mailsTo(email), email).to.deep.equal([]);
+    const during = (await http(service.url, '/metrics', { method: 'GET' })).text;
+    expect(during).to.match(/^account_mail_relay_up 0$/m);
+    expect(during).to.match(/^account_mail_pending [1-9]\d*$/m);
+    expect(/^account_mail_dead_letters_total (\d+)$/m.exec(during)?.[1], 'no dead letter for the outage').to.equal(deadBefore);
+    expect(logs.parsed().some((line) => String(line['msg']).startsWith('mail relay failing') && line['level'] === 40)).to.equal(true);
+
+    inbox.failAuth(false);
+    await sleep(backoff + 5);
+    await service.deliverMail();
+    for (const email of emails) expect(mailsTo(email), email).to.have.length(1);
+    await sleep(2 * backoff);
+    await service.deliverMail();
+    for (const email of emails) expect(mailsTo(email), `${email}: once`).to.have.length(1);
+    expect((await http(service.url, '/metrics', { method: 'GET' })).text).to.match(/^account_mail_relay_up 1$/m);
+  });
+
   it('keeps every token out of DATA_DIR, the logs and the event log (the SMTP server is the only holder)', async () => {
     await signUp();
     const { email } = await signUp();

@@ -2,7 +2,7 @@ import type { Clock } from '../../src/application/ports/clock.port.js';
 import type { IdGenerator } from '../../src/application/ports/id-generator.port.js';
 import type { PasswordBlocklist } from '../../src/application/ports/password-blocklist.port.js';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.port.js';
-import { InvalidToken, MailRefusedPermanently, ServiceUnavailable } from '../../src/application/errors.js';
+import { InvalidToken, MailRefusedPermanently, MailRelayUnavailable, ServiceUnavailable } from '../../src/application/errors.js';
 import type { EventLog, EventPage, PageRequest, RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import type { UserRepository } from '../../src/application/ports/user-repository.port.js';
 import type { SessionPage, SessionRepository } from '../../src/application/ports/session-repository.port.js';
@@ -189,9 +189,12 @@ export class MailboxSender implements MailSender {
   refusing = 0;
   /** How many of the next mails to refuse for good (an SMTP 5xx). */
   refusingPermanently = 0;
+  /** While true, the relay itself fails (a 535 to AUTH: nothing about any one mail). */
+  relayDown = false;
 
   async send(mail: OutgoingMail): Promise<void> {
     await Promise.resolve();
+    if (this.relayDown) throw new MailRelayUnavailable('535 authentication failed');
     if (this.refusingPermanently > 0) {
       this.refusingPermanently -= 1;
       throw new MailRefusedPermanently('550 no such mailbox');

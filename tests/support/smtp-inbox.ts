@@ -14,6 +14,10 @@ export interface SmtpInbox {
   readonly refusals: string[];
   /** How many of the next recipients to refuse, with 451 (greylisting, overload) or a permanent 5xx code. */
   refuseNext(count: number, responseCode?: number): void;
+  /** While on, every AUTH is answered 535 (the relay's credentials rotated, or its directory is down). */
+  failAuth(on: boolean): void;
+  /** AUTH attempts refused so far by failAuth. */
+  readonly authRefusals: () => number;
   close(): Promise<void>;
 }
 
@@ -27,12 +31,17 @@ export async function startSmtpInbox(credentials = { user: 'mailer', pass: 's3cr
   const refusals: string[] = [];
   let refusing = 0;
   let refusalCode = 451;
+  let authFailing = false;
+  let authRefusals = 0;
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
     logger: false,
     onAuth(auth, _session, callback) {
-      if (auth.username === credentials.user && auth.password === credentials.pass) callback(null, { user: auth.username });
+      if (authFailing) {
+        authRefusals += 1;
+        callback(Object.assign(new Error('authentication failed'), { responseCode: 535 }));
+      } else if (auth.username === credentials.user && auth.password === credentials.pass) callback(null, { user: auth.username });
       else callback(new Error('535 authentication failed'));
     },
     onRcptTo(address, _session, callback) {
@@ -67,6 +76,10 @@ export async function startSmtpInbox(credentials = { user: 'mailer', pass: 's3cr
       refusing = count;
       refusalCode = responseCode;
     },
+    failAuth: (on) => {
+      authFailing = on;
+    },
+    authRefusals: () => authRefusals,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

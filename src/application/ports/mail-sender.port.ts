@@ -13,7 +13,9 @@ export interface OutgoingMail {
 export interface MailSender {
   /**
    * Resolves once the transport accepted the mail. Rejects with MailRefusedPermanently (application/errors) when the
-   * transport refused it for good (an SMTP 5xx: never retried), with any other error when it may succeed later.
+   * transport refused this mail for good (an SMTP 5xx to its envelope or content: never retried), with
+   * MailRelayUnavailable when the relay itself failed (retried, no attempt counted against the mail), with any other
+   * error when it may succeed later.
    */
   send(mail: OutgoingMail): Promise<void>;
 }

@@ -42,6 +42,12 @@ export interface Outbox {
   markFailed(eventId: string, nextAttemptAt: Date, error: string): Promise<void>;
 
   /**
+   * Puts the entry back without counting an attempt (the relay failed, not this mail): due again at `nextAttemptAt`,
+   * `error` kept as the last error text, lease released. A dead letter stays one; an unknown id is ignored.
+   */
+  postpone(eventId: string, nextAttemptAt: Date, error: string): Promise<void>;
+
+  /**
    * Gives the entry up after one more failed delivery at `at`: it leaves the due queue for good and is kept as a dead
    * letter with `error`. Idempotent (a dead letter keeps its first time and error); an unknown id is ignored.
    */

@@ -202,7 +202,7 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
   },
   MAIL_MAX_ATTEMPTS: {
     section: 'Mail, password reset and e-mail verification',
-    meaning: 'failed deliveries after which a mail is given up (a dead letter, kept for an operator); an SMTP 5xx gives it up at once',
+    meaning: 'failed deliveries after which a mail is given up (a dead letter, kept for an operator); a 5xx to its RCPT TO or DATA gives it up at once; a failing relay (connection, greeting, TLS, authentication) counts no attempt',
   },
   MAIL_SEND_CONCURRENCY: { section: 'Mail, password reset and e-mail verification', meaning: 'mails sent at once by one instance' },
   MAIL_BATCH_SIZE: { section: 'Mail, password reset and e-mail verification', meaning: 'mails claimed from the store per poll' },

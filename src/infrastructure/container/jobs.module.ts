@@ -12,7 +12,7 @@ import { CONFIG, JOBS, JOB_RUNNER, LOGGER, MAIL_DISPATCH_JOB, METRICS, STORAGE, 
 /** Every periodic job, in the one list the runner starts and stops. A new job is its class and one line here. */
 export const jobsModule = new ContainerModule(({ bind, isBound }) => {
   const bindPort = portBinder(bind, isBound);
-  bindPort(MAIL_DISPATCH_JOB, (get) => new MailDispatchJob(get(USE_CASES).deliverMail, get(CONFIG).mail.pollIntervalMs, get(LOGGER), get(METRICS).mailDeadLettered));
+  bindPort(MAIL_DISPATCH_JOB, (get) => new MailDispatchJob(get(USE_CASES).deliverMail, get(CONFIG).mail.pollIntervalMs, get(LOGGER), { deadLettered: get(METRICS).mailDeadLettered, relayState: get(METRICS).mailRelayState }));
   bindPort(JOBS, (get) => {
     const { sessions, retention } = get(CONFIG);
     const { pruner, store } = get(STORAGE);

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { MailRefusedPermanently } from '../../application/errors.js';
+import { MailRefusedPermanently, MailRelayUnavailable } from '../../application/errors.js';
 import type { MailSender, OutgoingMail } from '../../application/ports/mail-sender.port.js';
 
 /** Message-ID from the idempotency key: a redelivered mail carries the same id, so a mail client shows it once. */
@@ -16,10 +16,31 @@ export const messageOf = (from: string, mail: OutgoingMail) => ({
   messageId: messageIdOf(mail.idempotencyKey),
 });
 
-/** True for nodemailer's error of a reply in the 5xx class: the server refused for good (RFC 5321, 4.2.1). */
-const isPermanent = (error: unknown): boolean => {
-  const code = (error as { responseCode?: unknown } | null)?.responseCode;
-  return typeof code === 'number' && code >= 500 && code < 600;
+/** nodemailer's SMTP error: the command answered (`RCPT TO`, `DATA`, `CONN`, `AUTH PLAIN`, ...) and the reply code. */
+interface SmtpError {
+  readonly responseCode?: unknown;
+  readonly command?: unknown;
+  readonly code?: unknown;
+}
+
+/** The commands that carry this mail's own envelope and content: a 5xx to one of them refuses this mail for good. */
+const MAIL_COMMANDS = new Set(['RCPT TO', 'DATA']);
+/** What the relay does before any mail: connecting, the greeting, EHLO, STARTTLS and TLS, authentication. */
+const RELAY_COMMANDS = /^(CONN|EHLO|HELO|LHLO|STARTTLS|AUTH\b)/;
+const RELAY_ERROR_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'ETLS', 'EAUTH', 'EDNS', 'ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * What a failed send says (RFC 5321, 4.2.1, read per command): `permanent` only for a 5xx reply to this mail's own
+ * envelope or content (RCPT TO, DATA); `relay` when the relay failed before the mail (a connection, greeting, TLS or
+ * authentication failure, 4xx or 5xx: 535 and a 554 greeting are the relay's condition, not the mail's); `retry`
+ * for the rest (a 4xx to the mail, a MAIL FROM refusal, which the relay's policy may lift).
+ */
+export const classifySmtpFailure = (error: unknown): 'permanent' | 'relay' | 'retry' => {
+  const { responseCode, command, code } = (error ?? {}) as SmtpError;
+  const commandName = typeof command === 'string' ? command.toUpperCase() : '';
+  if (typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600 && MAIL_COMMANDS.has(commandName)) return 'permanent';
+  if (RELAY_COMMANDS.test(commandName) || (typeof code === 'string' && RELAY_ERROR_CODES.has(code))) return 'relay';
+  return 'retry';
 };
 
 /**
@@ -64,8 +85,10 @@ const noDelaySocket = (timeoutMs: number) => (request: SocketRequest, callback: 
 };
 
 /**
- * SMTP through nodemailer. A 5xx refusal rejects with MailRefusedPermanently (never retried); anything else
- * (4xx, a network failure, a timeout) rejects with nodemailer's error, retried later. `SMTP_URL` as nodemailer reads it: `smtp://user:pass@host:587` (STARTTLS when the
+ * SMTP through nodemailer. A 5xx refusal of this mail (RCPT TO, DATA) rejects with MailRefusedPermanently (never
+ * retried); a failure of the relay itself (connection, greeting, TLS, authentication, whatever its code) with
+ * MailRelayUnavailable (retried, no attempt counted); anything else (a 4xx to the mail) with nodemailer's error,
+ * retried later. `SMTP_URL` as nodemailer reads it: `smtp://user:pass@host:587` (STARTTLS when the
  * server offers it; `?requireTLS=true` to insist), `smtps://…:465` for implicit TLS.
  */
 export class SmtpMailSender implements MailSender {
@@ -89,7 +112,9 @@ export class SmtpMailSender implements MailSender {
     try {
       await this.transport.sendMail(messageOf(this.from, mail));
     } catch (error) {
-      if (isPermanent(error)) throw new MailRefusedPermanently((error as Error).message, { cause: error });
+      const kind = classifySmtpFailure(error);
+      if (kind === 'permanent') throw new MailRefusedPermanently((error as Error).message, { cause: error });
+      if (kind === 'relay') throw new MailRelayUnavailable((error as Error).message, { cause: error });
       throw error;
     }
   }

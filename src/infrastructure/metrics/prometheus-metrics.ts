@@ -22,6 +22,8 @@ export class PrometheusMetrics {
   private readonly outcomes: Record<string, Counter<'outcome'>> = {};
   private readonly hashDuration: Histogram<'operation'>;
   private readonly mailDeadLetters: Counter;
+  private readonly mailRelayUp: Gauge;
+  private readonly mailRelayFailures: Counter;
 
   constructor(hashLimiter: { stats(): LimiterStats }) {
     const registers = [this.registry];
@@ -43,6 +45,17 @@ export class PrometheusMetrics {
     this.mailDeadLetters = new Counter({
       name: 'account_mail_dead_letters_total',
       help: 'Mails given up (too many failed deliveries, or refused for good by the SMTP server) and kept for an operator',
+      registers,
+    });
+    this.mailRelayUp = new Gauge({
+      name: 'account_mail_relay_up',
+      help: '0 while the SMTP relay fails before any mail (connection, greeting, TLS, authentication) and no mail goes through; 1 otherwise',
+      registers,
+    });
+    this.mailRelayUp.set(1);
+    this.mailRelayFailures = new Counter({
+      name: 'account_mail_relay_failures_total',
+      help: 'Dispatcher runs in which the SMTP relay failed before any mail and none went through (the mails wait; none is given up for it)',
       registers,
     });
     new Gauge({
@@ -110,6 +123,11 @@ export class PrometheusMetrics {
 
   readonly mailDeadLettered = (): void => {
     this.mailDeadLetters.inc();
+  };
+
+  readonly mailRelayState = (up: boolean): void => {
+    this.mailRelayUp.set(up ? 1 : 0);
+    if (!up) this.mailRelayFailures.inc();
   };
 
   get contentType(): string {

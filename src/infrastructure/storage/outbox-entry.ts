@@ -35,6 +35,10 @@ export const failedEntry = (entry: OutboxEntry, nextAttemptAt: number, error: st
   lastError: error,
 });
 
+/** The entry due again at `nextAttemptAt`, lease released, no attempt counted (the relay failed, not the mail). */
+export const postponedEntry = (entry: OutboxEntry, nextAttemptAt: number, error: string): OutboxEntry =>
+  entry.deadAt === undefined ? { ...entry, nextAttemptAt, leaseUntil: 0, lastError: error } : entry;
+
 /** The entry given up after one more failed delivery at `at`: a dead letter. Unchanged when it is one already. */
 export const deadEntry = (entry: OutboxEntry, at: number, error: string): OutboxEntry =>
   entry.deadAt === undefined ? { ...failedEntry(entry, 0, error), deadAt: at } : entry;

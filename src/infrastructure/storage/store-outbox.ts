@@ -1,6 +1,6 @@
 import type { DeadLetter, Outbox, PendingMail } from '../../application/ports/outbox.port.js';
 import { EVENTS, OUTBOX, type OutboxRecord, toRecordedEvent } from './event-tables.js';
-import { type OutboxEntry, deadEntry, deadLetterOf, failedEntry, isDue } from './outbox-entry.js';
+import { type OutboxEntry, deadEntry, deadLetterOf, failedEntry, isDue, postponedEntry } from './outbox-entry.js';
 import { type Change, type Store, type Stored, put, remove } from './store.js';
 
 /** How many times a write of the outbox reads again after another dispatcher changed an entry meanwhile. */
@@ -38,6 +38,10 @@ export class StoreOutbox implements Outbox {
 
   async markFailed(eventId: string, nextAttemptAt: Date, error: string): Promise<void> {
     await this.update(eventId, (entry) => (entry.deadAt === undefined ? failedEntry(entry, nextAttemptAt.getTime(), error) : entry));
+  }
+
+  async postpone(eventId: string, nextAttemptAt: Date, error: string): Promise<void> {
+    await this.update(eventId, (entry) => postponedEntry(entry, nextAttemptAt.getTime(), error));
   }
 
   async markDead(eventId: string, at: Date, error: string): Promise<void> {

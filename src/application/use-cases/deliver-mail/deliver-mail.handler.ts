@@ -1,4 +1,4 @@
-import { MailRefusedPermanently } from '../../errors.js';
+import { MailRefusedPermanently, MailRelayUnavailable } from '../../errors.js';
 import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
 import type { Ports } from '../../ports/ports.js';
@@ -28,7 +28,14 @@ export interface DeliveryFailure {
 
 export interface DeliveryReport {
   readonly sent: number;
+  /** The mails that failed on their own account (counted attempts, dead letters). */
   readonly failed: readonly DeliveryFailure[];
+  /**
+   * The relay's state as this run saw it: `failing` when it failed (connection, greeting, TLS, authentication) and no
+   * mail went through, `up` when a mail went through, `unknown` when nothing was sent. Mails the relay failed are
+   * put back without an attempt counted against them, due again after the relay's own backoff.
+   */
+  readonly relay: { readonly state: 'up' | 'failing' | 'unknown'; readonly postponed: number; readonly lastError?: unknown };
 }
 
 /** The longest error text kept with a dead letter. */
@@ -58,12 +65,16 @@ export class DeliverMailHandler {
     private readonly delivery: DeliverySettings,
   ) {}
 
+  /** Runs in a row in which the relay failed and no mail went through: its backoff doubles with each. */
+  private relayFailures = 0;
+
   async execute(): Promise<DeliveryReport> {
     const { outbox, clock } = this.deps;
     const due = await outbox.claim(clock.now(), this.delivery.leaseMs, this.delivery.batchSize);
     let sent = 0;
     const done: string[] = [];
     const failed: DeliveryFailure[] = [];
+    const relayFailed: { eventId: string; error: unknown }[] = [];
     await forEachBounded(due, this.delivery.sendConcurrency, async ({ event, attempts }) => {
       try {
         const mail = await this.compose(event);
@@ -71,11 +82,23 @@ export class DeliverMailHandler {
         done.push(event.eventId);
         sent += mail ? 1 : 0;
       } catch (error) {
-        failed.push(await this.recordFailure(event.eventId, attempts + 1, error));
+        if (error instanceof MailRelayUnavailable) relayFailed.push({ eventId: event.eventId, error });
+        else failed.push(await this.recordFailure(event.eventId, attempts + 1, error));
       }
     });
     await outbox.markSent(done);
-    return { sent, failed };
+    return { sent, failed, relay: await this.relayReport(sent, relayFailed) };
+  }
+
+  /** Puts back the mails the relay failed, after the relay's backoff, and says how the relay fared. */
+  private async relayReport(sent: number, relayFailed: readonly { eventId: string; error: unknown }[]): Promise<DeliveryReport['relay']> {
+    if (sent > 0) this.relayFailures = 0;
+    if (relayFailed.length === 0) return { state: sent > 0 ? 'up' : 'unknown', postponed: 0 };
+    if (sent === 0) this.relayFailures += 1;
+    const backoff = Math.min(this.delivery.baseBackoffMs * 2 ** Math.max(0, this.relayFailures - 1), this.delivery.maxBackoffMs);
+    const until = new Date(this.deps.clock.now().getTime() + backoff);
+    for (const { eventId, error } of relayFailed) await this.deps.outbox.postpone(eventId, until, errorText(error));
+    return { state: sent > 0 ? 'up' : 'failing', postponed: relayFailed.length, lastError: relayFailed.at(-1)?.error };
   }
 
   private async recordFailure(eventId: string, attempts: number, error: unknown): Promise<DeliveryFailure> {

@@ -17,14 +17,14 @@ describe('RequestPasswordResetHandler', () => {
     expect(world.mail.delivered).to.deep.equal([]);
     const report = await world.deliverMail.execute();
 
-    expect(report).to.deep.equal({ sent: 1, failed: [] });
+    expect(report).to.deep.include({ sent: 1, failed: [] });
     const [mail] = world.mail.delivered;
     expect(mail?.to).to.equal('ada@example.com');
     expect(mail?.subject).to.equal('Reset your password');
     expect(mail?.text).to.match(/^Hello,\n/, 'no name: the address is not verified yet').and.include('https://app.example/reset-password#token=reset1.');
     const requested = world.store.events.find((event) => event.type === 'PasswordResetRequested');
     expect(mail?.idempotencyKey).to.equal(requested?.eventId);
-    expect(await world.deliverMail.execute()).to.deep.equal({ sent: 0, failed: [] });
+    expect(await world.deliverMail.execute()).to.deep.include({ sent: 0, failed: [] });
   });
 
   it('records a request for an unknown address the same way, with no account and no mail', async () => {

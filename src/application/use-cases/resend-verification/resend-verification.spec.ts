@@ -45,7 +45,7 @@ describe('ResendVerificationHandler', () => {
     await world.resendVerification.execute({ userId: signedUp.user.id, metadata });
 
     expect(world.store.events).to.have.length(events);
-    expect(await world.deliverMail.execute()).to.deep.equal({ sent: 0, failed: [] });
+    expect(await world.deliverMail.execute()).to.deep.include({ sent: 0, failed: [] });
   });
 
   it('records a new EmailVerificationRequested for an unverified account, with the request metadata and no token in it', async () => {
