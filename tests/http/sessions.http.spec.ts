@@ -314,4 +314,16 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
       }
     }
   });
+
+  it("strangers' wrong sign-ins never lock the owner out of a password change: after the throttle answers 429, the owner's right current password changes it", async () => {
+    const owner = await signUp();
+    const wrong = () => postJson(service.url, '/auth/sign-in', { email: owner.email, password: 'not the password 1' });
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await wrong()).status);
+    expect(statuses).to.deep.equal([401, 401, 401, 401, 401, 429]);
+    const changed = await postJson(service.url, '/auth/password', { currentpassword: PASSWORD, newpassword: 'difference engine 1822' }, bearer(owner.access));
+    expect(changed.status, changed.text).to.equal(200);
+    expect((await me(owner.access)).status, "the owner's session stays").to.equal(200);
+    expect((await postJson(service.url, '/auth/sign-in', { email: owner.email, password: 'difference engine 1822' })).status, 'the sign-in throttle still guards sign-in').to.equal(429);
+  });
 });
