@@ -174,11 +174,16 @@ export class User {
     this.pending.push({ type: 'EmailVerified', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
 
-  /** Sets a password chosen through a reset link; records PasswordReset (which sends a notice). */
+  /**
+   * Sets a password chosen through a reset link; records PasswordReset (which sends a notice). The link came to the
+   * address, so its use proves the mailbox: the address is verified too (EmailVerified, once). Whoever signed up
+   * with someone else's address loses the account to the mailbox's owner (the caller ends every session).
+   */
   resetPassword(newHash: string, at: Date): void {
     this.hash = newHash;
     this.stateChanged = true;
     this.pending.push({ type: 'PasswordReset', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
+    this.verifyEmail(at);
   }
 
   rehashPassword(newHash: string, at: Date): void {

@@ -89,7 +89,7 @@ describe('HTTP: password reset and e-mail verification over real SMTP', () => {
     expect(again.body.errors).to.deep.equal([{ field: 'token', message: 'is invalid, expired or already used' }]);
   });
 
-  it('reset end to end: 202, the mailed link sets a new password, every session ends, a notice follows; the link works once', async () => {
+  it('reset end to end: 202, the mailed link sets a new password and proves the address, every session ends, a notice follows; the link works once', async () => {
     const first = await signUp();
     const second = await postJson(service.url, '/auth/sign-in', { email: first.email, password: PASSWORD });
     await service.deliverMail();
@@ -108,7 +108,8 @@ describe('HTTP: password reset and e-mail verification over real SMTP', () => {
     expect(fieldsOf(weak)).to.deep.equal(['newpassword']);
     const confirmed = await postJson(service.url, '/auth/password-reset/confirm', { token, newpassword: NEW_PASSWORD });
     expect(confirmed.status, confirmed.text).to.equal(200);
-    expect(confirmed.body).to.deep.equal({ message: 'Password reset successfully', data: { user: first.user } });
+    expect(first.user.emailverified).to.equal(false);
+    expect(confirmed.body).to.deep.equal({ message: 'Password reset successfully', data: { user: { ...first.user, emailverified: true } } });
 
     for (const access of [first.access, second.body.data.accesstoken as string]) expect((await me(access)).status).to.equal(401);
     for (const refreshtoken of [first.refresh, second.body.data.refreshtoken as string]) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { aSignUpBody } from '../support/builders.js';
-import { http, postJson } from '../support/http-client.js';
+import { type HttpResponse, http, postJson } from '../support/http-client.js';
 import { tokenInText } from '../support/mail.js';
 import { type SmtpInbox, startSmtpInbox } from '../support/smtp-inbox.js';
 import { type TestService, startTestService } from '../support/test-service.js';
@@ -51,5 +51,70 @@ describe('HTTP: REQUIRE_VERIFIED_EMAIL=true leaves an unverified account nothing
     const me = await http(service.url, '/auth/me', { method: 'GET', headers: bearer(signedIn.body.data.accesstoken) });
     expect(me.status).to.equal(200);
     expect(me.body.data.user.emailverified).to.equal(true);
+  });
+
+  const mailTo = (email: string, subject: string) => inbox.received.filter((mail) => mail.envelopeTo.includes(email) && mail.parsed.subject === subject).at(-1);
+
+  it("squatting: the owner of an address a stranger signed up with takes the account over by a reset; the stranger's password and sessions end", async () => {
+    const email = 'victim@example.com';
+    const squat = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email, password: 'the stranger password 1' }));
+    expect(squat.status).to.equal(201);
+    expect((await postJson(service.url, '/auth/sign-up', aSignUpBody({ email, password: PASSWORD }))).status, "the owner's own sign-up").to.equal(409);
+
+    expect((await postJson(service.url, '/auth/password-reset', { email })).status).to.equal(202);
+    await service.deliverMail();
+    const token = tokenInText(mailTo(email, 'Reset your password')?.parsed.text);
+    const reset = await postJson(service.url, '/auth/password-reset/confirm', { token, newpassword: PASSWORD });
+    expect(reset.status, reset.text).to.equal(200);
+
+    const owner = await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD });
+    expect(owner.status, 'the reset proved the mailbox: no 403').to.equal(201);
+    expect(owner.body.data.user.emailverified).to.equal(true);
+    expect((await http(service.url, '/auth/me', { method: 'GET', headers: bearer(owner.body.data.accesstoken) })).status).to.equal(200);
+    expect((await http(service.url, '/auth/me', { method: 'GET', headers: bearer(squat.body.data.accesstoken) })).status, "the stranger's session").to.equal(401);
+    expect((await postJson(service.url, '/auth/refresh', { refreshtoken: squat.body.data.refreshtoken })).status).to.equal(401);
+    expect((await postJson(service.url, '/auth/sign-in', { email, password: 'the stranger password 1' })).status, "the stranger's password").to.equal(401);
+  });
+
+  it('resend by address, no token: 202 with the same body and headers for an unverified account, a verified one and no account; only the unverified one is mailed', async () => {
+    const unverified = 'resend-unverified@example.com';
+    const verified = 'resend-verified@example.com';
+    expect((await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: unverified }))).status).to.equal(201);
+    expect((await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: verified }))).status).to.equal(201);
+    await service.deliverMail();
+    const link = tokenInText(mailTo(verified, 'Confirm your e-mail address')?.parsed.text);
+    expect((await postJson(service.url, '/auth/verify-email', { token: link })).status).to.equal(200);
+    const before = inbox.received.length;
+
+    const answers: HttpResponse[] = [];
+    for (const email of [unverified, verified, 'resend-nobody@example.com']) answers.push(await postJson(service.url, '/auth/verify-email/resend', { email }));
+    const [first, second, third] = answers as [HttpResponse, HttpResponse, HttpResponse];
+    const comparable = (res: HttpResponse) => {
+      const { date: _date, 'x-request-id': _id, 'x-ratelimit-remaining': _remaining, 'x-ratelimit-reset': _reset, ...headers } = res.headers;
+      return { status: res.status, text: res.text, headers };
+    };
+    expect(first.status).to.equal(202);
+    expect(comparable(second)).to.deep.equal(comparable(first));
+    expect(comparable(third)).to.deep.equal(comparable(first));
+
+    await service.deliverMail();
+    const sent = inbox.received.slice(before);
+    expect(sent.map((mail) => mail.envelopeTo)).to.deep.equal([[unverified]]);
+    const fresh = tokenInText(sent[0]?.parsed.text);
+    expect((await postJson(service.url, '/auth/verify-email', { token: fresh })).status, 'the resent link verifies').to.equal(200);
+
+    expect((await postJson(service.url, '/auth/verify-email/resend', {})).status, 'no token and no address').to.equal(401);
+    const malformed = await postJson(service.url, '/auth/verify-email/resend', { email: 'not an address' });
+    expect(malformed.status).to.equal(400);
+    expect(malformed.body.errors).to.deep.equal([{ field: 'email', message: 'must be a valid email address' }]);
+  });
+
+  it("an unverified account's refresh answers 403 and changes nothing: asked again with the same token it is 403 again, never taken for reuse", async () => {
+    const email = 'refresh-unverified@example.com';
+    const up = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }));
+    const { refreshtoken } = up.body.data;
+    for (let i = 0; i < 3; i++) expect((await postJson(service.url, '/auth/refresh', { refreshtoken })).status, `refresh ${i + 1}`).to.equal(403);
+    const resent = await http(service.url, '/auth/verify-email/resend', { method: 'POST', headers: bearer(up.body.data.accesstoken) });
+    expect(resent.status, 'the session was not ended as a reuse').to.equal(202);
   });
 });

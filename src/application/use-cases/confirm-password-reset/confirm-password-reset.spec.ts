@@ -92,7 +92,8 @@ describe('ConfirmPasswordResetHandler', () => {
     const user = await world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata });
 
     expect(counted.writes).to.equal(0);
-    expect(world.store.events.slice(eventsBefore).map((event) => event.type)).to.deep.equal(['PasswordReset', 'SessionsEnded']);
+    expect(world.store.events.slice(eventsBefore).map((event) => event.type), 'the link proved the mailbox').to.deep.equal(['PasswordReset', 'EmailVerified', 'SessionsEnded']);
+    expect(user.emailverified).to.equal(true);
     expect(await world.sessionViews.live(user.id, world.ports.clock.now())).to.deep.equal([]);
   });
 });

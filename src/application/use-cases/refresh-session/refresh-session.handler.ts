@@ -26,7 +26,8 @@ export class RefreshHandler {
 
   /**
    * Throws InvalidInput for a missing token, InvalidRefreshToken for an unknown, expired, revoked or reused token
-   * (ending the session on reuse), EmailNotVerified for an unverified account when REQUIRE_VERIFIED_EMAIL is on.
+   * (ending the session on reuse), EmailNotVerified for an unverified account when REQUIRE_VERIFIED_EMAIL is on (then
+   * nothing is written: the token stays as it was, and asking again is never taken for reuse).
    */
   async execute(command: RefreshCommand): Promise<AuthResult> {
     const { users, sessions, refreshTokens, clock, ids } = this.deps;
@@ -39,6 +40,8 @@ export class RefreshHandler {
       const user = await users.findById(session.userId);
       // Ended with the account's other sessions (a newer session epoch): nothing left to record on it.
       if (!user || session.epoch !== user.sessionEpoch) throw new InvalidRefreshToken();
+      // Refused before anything is decided: no rotation the client never receives, so a retry is never taken for reuse.
+      if (this.requireVerifiedEmail && !user.emailVerified) throw new EmailNotVerified();
       const now = clock.now();
       const decision = session.decide(claim.generation, now, this.settings.reuseGraceSeconds);
       if (!session.isLive(now, user.sessionEpoch)) session.revoke('expired', now);
@@ -49,7 +52,6 @@ export class RefreshHandler {
         if (!saved) return CHANGED;
         if (session.revoked) throw new InvalidRefreshToken();
       }
-      if (this.requireVerifiedEmail && !user.emailVerified) throw new EmailNotVerified();
       return { user: toAccountResource(user), ...(await tokensFor(this.deps, session)) };
     });
   }

@@ -1,13 +1,15 @@
+import { Email } from '../../../domain/email.js';
+import { requireAll } from '../../../domain/validation.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { type MailSettings, mailLimit } from '../../policies/mail.js';
 import { recordEvents } from '../../shared/auth-result.js';
 import { bindingOf } from '../../shared/one-time-token.js';
 
-export interface ResendVerificationCommand {
-  readonly userId: string;
-  readonly metadata: RequestMetadata;
-}
+/** The signed-in account (the bearer form), or an address as typed (the form with no token). */
+export type ResendVerificationCommand =
+  | { readonly userId: string; readonly metadata: RequestMetadata }
+  | { readonly email: unknown; readonly metadata: RequestMetadata };
 
 /**
  * Asks for another verification mail for the signed-in account. Nothing when it is already verified, or when the
@@ -21,12 +23,23 @@ export class ResendVerificationHandler {
     private readonly settings: MailSettings,
   ) {}
 
+  /**
+   * By address (no token): the same work and answer whether or not the address has an unverified account (one account
+   * read, one write that counts the request against the address's cap and records the request if there is one to
+   * record), so the answer tells nothing. Throws InvalidInput for a malformed address only.
+   */
   async execute(command: ResendVerificationCommand): Promise<void> {
-    const user = await this.deps.users.findById(command.userId);
-    if (!user || user.emailVerified) return;
-    const now = this.deps.clock.now();
-    user.requestEmailVerification(bindingOf(this.deps.oneTimeTokens, 'verify', user), now);
-    const requested = recordEvents(user.pullEvents(), this.deps.ids, command.metadata);
-    await this.deps.limits.take(mailLimit(this.settings.verificationPerAddress, 'verify', user.email.value), now, requested);
+    const { users, limits, oneTimeTokens, clock, ids } = this.deps;
+    const byAddress = 'email' in command;
+    const address = byAddress ? requireAll({ email: Email.parse(command.email) }).email.value : null;
+    const user = address === null ? await users.findById((command as { userId: string }).userId) : await users.findByEmail(address);
+    const now = clock.now();
+    if (!user || user.emailVerified) {
+      if (address !== null) await limits.take(mailLimit(this.settings.verificationPerAddress, 'verify', address), now, []);
+      return;
+    }
+    user.requestEmailVerification(bindingOf(oneTimeTokens, 'verify', user), now);
+    const requested = recordEvents(user.pullEvents(), ids, command.metadata);
+    await limits.take(mailLimit(this.settings.verificationPerAddress, 'verify', user.email.value), now, requested);
   }
 }

@@ -79,6 +79,7 @@ export function operationSchema(operation: AnyOperation): FastifySchema {
     ...(operation.description === undefined ? {} : { description: operation.description }),
     tags: [operation.tag],
     ...(operation.auth === 'bearer' ? { security: BEARER_SECURITY } : {}),
+    ...(operation.auth === 'optional-bearer' ? { security: [...BEARER_SECURITY, {}] } : {}),
     headers: REQUEST_ID_HEADERS,
     ...(operation.body ? { body: componentRef(requestName(operation) ?? '') } : {}),
     ...(operation.params ? { params: operation.params } : {}),

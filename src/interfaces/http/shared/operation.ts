@@ -18,7 +18,11 @@ export const TAGS = {
 export type Tag = keyof typeof TAGS;
 /** The label of the sign-up and sign-in outcome metrics. */
 export type AuthOperation = 'sign_up' | 'sign_in';
-export type Auth = 'bearer' | 'none';
+/**
+ * `bearer`: a valid access token is required. `optional-bearer`: one is read when an Authorization header is sent
+ * (and must then be valid), and the operation has a form without it (resend by address). `none`: none is read.
+ */
+export type Auth = 'bearer' | 'optional-bearer' | 'none';
 
 /** A JSON body: its documented shape (a yup object of the fields the operation reads) and per-field documentation. */
 export interface BodyDeclaration<B extends object> {
@@ -38,7 +42,7 @@ export interface OperationInput<B extends object, A extends Auth> {
   readonly params: Readonly<Record<string, string>>;
   readonly query: unknown;
   readonly meta: RequestMetadata;
-  readonly principal: A extends 'bearer' ? Principal : null;
+  readonly principal: A extends 'bearer' ? Principal : A extends 'optional-bearer' ? Principal | null : null;
 }
 
 /** The success answer: `{ message, data }` (the documented envelope) unless `envelope: false`; 204 has no body. */
@@ -96,8 +100,8 @@ export function impliedErrors(operation: AnyOperation): ErrorCode[] {
   return [
     ...(operation.body ? (['INVALID_INPUT'] as const) : []),
     ...(readsBody(operation) ? (['MALFORMED_BODY', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT'] as const) : []),
-    ...(operation.auth === 'bearer' ? (['MISSING_TOKEN', 'INVALID_TOKEN'] as const) : []),
-    ...(operation.auth === 'bearer' && operation.allowsUnverified !== true ? (['EMAIL_NOT_VERIFIED'] as const) : []),
+    ...(operation.auth !== 'none' ? (['MISSING_TOKEN', 'INVALID_TOKEN'] as const) : []),
+    ...(operation.auth !== 'none' && operation.allowsUnverified !== true ? (['EMAIL_NOT_VERIFIED'] as const) : []),
     ...(operation.hashes ? (['OVERLOADED'] as const) : []),
     ...(operation.path.startsWith(RATE_LIMITED_PREFIX) ? (['RATE_LIMITED'] as const) : []),
     'INTERNAL',

@@ -52,7 +52,8 @@ export function registerOperation(app: FastifyInstance, operation: AnyOperation,
     config: { ...rateLimit, ...(operation.body?.optional === true ? { optionalBody: true } : {}) },
     ...(operation.hashes ? { onRequest: async () => useCases.admission.admit() } : {}),
     handler: async (request, reply) => {
-      const principal = operation.auth === 'bearer' ? await authenticate(request, useCases, operation.allowsUnverified === true) : null;
+      const bearer = operation.auth === 'bearer' || (operation.auth === 'optional-bearer' && request.headers.authorization !== undefined);
+      const principal = bearer ? await authenticate(request, useCases, operation.allowsUnverified === true) : null;
       const body = bodyOf(operation, request);
       const input = { body, params: request.params as Record<string, string>, query: request.query, meta: requestMetadata(request), principal };
       return answer(operation, reply, await operation.run(input, useCases));
