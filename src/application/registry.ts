@@ -1,3 +1,4 @@
+import { CancelSignUpHandler } from './use-cases/cancel-sign-up/cancel-sign-up.handler.js';
 import { ChangePasswordHandler } from './use-cases/change-password/change-password.handler.js';
 import { ConfirmPasswordResetHandler } from './use-cases/confirm-password-reset/confirm-password-reset.handler.js';
 import { ExportAccountHandler } from './use-cases/export-account/export-account.handler.js';
@@ -46,6 +47,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     confirmPasswordReset: new ConfirmPasswordResetHandler(ports, policies.mail),
     verifyEmail: new VerifyEmailHandler(ports, policies.mail),
     resendVerification: new ResendVerificationHandler(ports, policies.mail),
+    cancelSignUp: new CancelSignUpHandler(ports, policies.mail),
     deliverMail: new DeliverMailHandler(ports, policies.mail, policies.delivery),
     changeProfile: new ChangeProfileHandler(ports),
     authenticate: new AuthenticateHandler(ports, policies.mail.requireVerifiedEmail),

@@ -19,8 +19,17 @@ export type SessionsEnded = DomainEvent<
   { readonly email: string; readonly reason: SessionsEndedReason; readonly keptSessionId: string | null }
 >;
 
+/** Why an account whose address nobody proved was deleted: its mailbox said "not me", or nobody proved it in time. */
+export type SignUpCancelReason = 'not_me' | 'unverified_expired';
+/**
+ * An unverified account deleted with everything that named it: pseudonymous (its aggregate id, a random UUID, and
+ * the reason; no address, no name), the one trace its sign-up leaves in the log.
+ */
+export type SignUpCancelled = DomainEvent<'SignUpCancelled', { readonly reason: SignUpCancelReason }>;
+
 export type UserEvent =
   | UserRegistered
+  | SignUpCancelled
   | UserSignedIn
   | PasswordRehashed
   | ProfileChanged
@@ -207,6 +216,19 @@ export class User {
     this.epoch += 1;
     this.stateChanged = true;
     this.pending.push({ type: 'SessionsEnded', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value, reason, keptSessionId } });
+  }
+
+  /**
+   * Cancels the sign-up of an account whose address nobody proved (the mailbox's owner said "not me", or the
+   * unverified account outlived its time): records SignUpCancelled, which names neither the address nor the person;
+   * the repository then erases the account. Returns false, recording nothing, for a verified account, which only its
+   * owner may close.
+   */
+  cancelSignUp(reason: SignUpCancelReason, at: Date): boolean {
+    if (this.verified) return false;
+    this.stateChanged = true;
+    this.pending.push({ type: 'SignUpCancelled', aggregateId: this.id, occurredAt: at, payload: { reason } });
+    return true;
   }
 
   /** Returns the events recorded since the last call, and forgets them. */

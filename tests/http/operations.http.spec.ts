@@ -123,6 +123,13 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
     error: notAnObject,
   },
+  cancelSignUp: {
+    success: async (world) => {
+      const { email } = await world.account();
+      return { body: { token: await world.mailedToken(email, 'Confirm your e-mail address') } };
+    },
+    error: { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: { token: 'verify1.forged' } }) },
+  },
   resendVerificationEmail: { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken },
   getJwks: { success: () => Promise.resolve({}), error: null },
 };

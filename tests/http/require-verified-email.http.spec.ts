@@ -117,4 +117,23 @@ describe('HTTP: REQUIRE_VERIFIED_EMAIL=true leaves an unverified account nothing
     const resent = await http(service.url, '/auth/verify-email/resend', { method: 'POST', headers: bearer(up.body.data.accesstoken) });
     expect(resent.status, 'the session was not ended as a reuse').to.equal(202);
   });
+
+  it('"not me": the verification mail\'s second link deletes the stranger\'s account and frees the address for its owner', async () => {
+    const email = 'not-me@example.com';
+    const squat = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email, password: 'the stranger password 1' }));
+    expect(squat.status).to.equal(201);
+    await service.deliverMail();
+    const text = mailTo(email, 'Confirm your e-mail address')?.parsed.text ?? '';
+    const cancelLink = /\S+\/cancel-sign-up#token=\S+/.exec(text)?.[0] ?? '';
+    const token = decodeURIComponent(cancelLink.split('#token=')[1] ?? '');
+
+    const cancelled = await postJson(service.url, '/auth/verify-email/cancel', { token });
+    expect(cancelled.status, cancelled.text).to.equal(200);
+    expect(cancelled.body).to.deep.equal({ message: 'Sign-up cancelled', data: {} });
+    expect((await postJson(service.url, '/auth/verify-email/cancel', { token })).status, 'once').to.equal(400);
+    expect((await postJson(service.url, '/auth/refresh', { refreshtoken: squat.body.data.refreshtoken })).status).to.equal(401);
+    expect((await http(service.url, '/auth/verify-email/resend', { method: 'POST', headers: bearer(squat.body.data.accesstoken) })).status).to.equal(401);
+    expect((await postJson(service.url, '/auth/sign-in', { email, password: 'the stranger password 1' })).status).to.equal(401);
+    expect((await postJson(service.url, '/auth/sign-up', aSignUpBody({ email, password: PASSWORD }))).status, 'the address is free').to.equal(201);
+  });
 });

@@ -174,6 +174,7 @@ export class UnavailableUserRepository implements UserRepository {
   findById = (): Promise<User | null> => down();
   add = (): Promise<void> => down();
   save = (): Promise<boolean> => down();
+  erase = (): Promise<boolean> => down();
 }
 
 /** An event log that is down: every read and append refuses. */

@@ -30,8 +30,11 @@ export const ttlSeconds = (settings: MailSettings, purpose: OneTimePurpose): num
 const PAGES: Readonly<Record<OneTimePurpose, string>> = { reset: 'reset-password', verify: 'verify-email' };
 
 /** The link of a mail: `<PUBLIC_APP_URL>/<page>#token=<token>` (a fragment never reaches a server or a Referer). */
-export const linkFor = (settings: MailSettings, purpose: OneTimePurpose, oneTimeToken: string): string =>
-  `${settings.publicAppUrl.replace(/\/+$/, '')}/${PAGES[purpose]}#token=${encodeURIComponent(oneTimeToken)}`;
+export const linkFor = (settings: MailSettings, purpose: OneTimePurpose, oneTimeToken: string, page: string = PAGES[purpose]): string =>
+  `${settings.publicAppUrl.replace(/\/+$/, '')}/${page}#token=${encodeURIComponent(oneTimeToken)}`;
+
+/** The page of the verification mail's second action ("not me"), which posts its token to POST /auth/verify-email/cancel. */
+export const CANCEL_SIGN_UP_PAGE = 'cancel-sign-up';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
@@ -52,15 +55,23 @@ const page = (title: string, paragraphs: readonly string[]): string =>
   `<!doctype html><html><body><h1>${escapeHtml(title)}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>`;
 
 /** The verification mail: the link in both bodies. `name` is null for an address not yet verified (see greeting). */
-export function verificationMail(name: string | null, link: string, ttlHours: number): MailContent {
+/**
+ * The verification mail, with both actions for its one token: confirm, or "not me" (delete the account someone made
+ * with this address). It warns against confirming an address one never signed up for: that would hand the stranger
+ * a verified account on it.
+ */
+export function verificationMail(name: string | null, link: string, ttlHours: number, cancelLink: string): MailContent {
   const hello = greeting(name);
+  const warning = 'If you did not sign up, do not confirm: someone used your address, and confirming would give them an account on it.';
   return {
     subject: 'Confirm your e-mail address',
-    text: `${hello.text}\n\nconfirm your e-mail address by opening this link within ${ttlHours} hours:\n\n${link}\n\nIf you did not sign up, ignore this mail.\n`,
+    text:
+      `${hello.text}\n\nconfirm your e-mail address by opening this link within ${ttlHours} hours:\n\n${link}\n\n` +
+      `${warning} Open this link instead to delete that account and free your address:\n\n${cancelLink}\n`,
     html: page('Confirm your e-mail address', [
       hello.html,
       `confirm your e-mail address by opening <a href="${escapeHtml(link)}">this link</a> within ${ttlHours} hours.`,
-      'If you did not sign up, ignore this mail.',
+      `${warning} <a href="${escapeHtml(cancelLink)}">Delete that account and free your address</a> instead.`,
     ]),
   };
 }

@@ -42,6 +42,14 @@ export interface UserRepository {
    * the same commit (a sign-in's success ends the run of failures it counted, atomically with it).
    */
   save(user: User, events: readonly RecordedEvent[], opened?: Session, changed?: readonly Session[], cleared?: readonly string[]): Promise<boolean>;
+
+  /**
+   * Compare-and-swap, like save: erases the account if the stored one is still at `user.version`, and returns true;
+   * false, erasing nothing, when another write got there first. One commit: the account and its view go, its address
+   * is free for a new sign-up, its sessions end (the sweep removes them), every event of the account and any mail
+   * still due for one of them go, and `events` (the pseudonymous SignUpCancelled) are appended.
+   */
+  erase(user: User, events: readonly RecordedEvent[]): Promise<boolean>;
 }
 
 export const USER_REPOSITORY = token<UserRepository>('UserRepository');

@@ -17,7 +17,7 @@ export const EVENTS: Table<EventRecord> = {
   name: 'events',
   indexes: {
     byAggregate: (event) => (event.aggregateId === null ? null : [event.aggregateId, event.seq]),
-    byEmail: (event) => [event.payload.email, event.seq],
+    byEmail: (event) => ('email' in event.payload ? [event.payload.email, event.seq] : null),
     prunable: (event) => (RETENTION[event.type] === 'keep' ? null : [event.occurredAt.getTime(), event.seq]),
   },
 };

@@ -7,7 +7,8 @@ import type { Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
 import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, USERS, accountViewOf, sessionRecordOf, userOf, userRecordOf } from './account-tables.js';
 import { ownerOf } from './commit-plan.js';
-import { type Change, type Store, check, put } from './store.js';
+import { EVENTS, OUTBOX } from './event-tables.js';
+import { type Change, type Store, check, put, remove } from './store.js';
 
 /** Accounts over the storage primitive, the same for every store: each save is one commit of the account, its sessions and events. */
 export class StoreUserRepository implements UserRepository {
@@ -54,6 +55,32 @@ export class StoreUserRepository implements UserRepository {
     if (outcome.status === 'committed') return true;
     if (!(await this.store.get(USERS, user.id))) throw new UserNotFound(user.id);
     return false;
+  }
+
+  async erase(user: User, events: readonly RecordedEvent[]): Promise<boolean> {
+    const record = userRecordOf(user);
+    const outcome = await this.store.commit({
+      changes: [
+        remove(USERS, user.id, user.version),
+        remove(ACCOUNT_VIEWS, user.id, 'any'),
+        put(ENDED_EPOCHS, user.id, { userId: user.id, epoch: (record.sessionEpoch ?? 0) + 1 }, 'any'),
+        ...(await this.namedBy(user.id)),
+      ],
+      releases: [{ name: EMAIL_CLAIM, value: user.email.value }],
+      events,
+    });
+    if (outcome.status !== 'committed') return false;
+    // An event recorded for the account between the read above and the commit (one that moved no version): gone too.
+    const late = await this.namedBy(user.id, new Set(events.map((event) => event.eventId)));
+    if (late.length > 0) await this.store.commit({ changes: late });
+    return true;
+  }
+
+  /** The removal of every event of an account (but `kept`) and of any mail still due for one of them. */
+  private async namedBy(userId: string, kept: ReadonlySet<string> = new Set()): Promise<Change[]> {
+    const named = (await this.store.range(EVENTS, 'byAggregate', { prefix: [userId], limit: Number.MAX_SAFE_INTEGER })).filter((event) => !kept.has(event.key));
+    const mails = await Promise.all(named.map((event) => this.store.get(OUTBOX, event.key)));
+    return [...named.map((event) => remove(EVENTS, event.key, event.version)), ...mails.flatMap((mail) => (mail ? [remove(OUTBOX, mail.key, mail.version)] : []))];
   }
 }
 

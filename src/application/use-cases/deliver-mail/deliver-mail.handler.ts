@@ -2,7 +2,7 @@ import { MailRefusedPermanently, MailRelayUnavailable } from '../../errors.js';
 import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
 import type { Ports } from '../../ports/ports.js';
-import { type MailContent, type MailSettings, linkFor, passwordChangedMail, resetMail, verificationMail } from '../../policies/mail.js';
+import { CANCEL_SIGN_UP_PAGE, type MailContent, type MailSettings, linkFor, passwordChangedMail, resetMail, verificationMail } from '../../policies/mail.js';
 
 export interface DeliverySettings {
   /** How long a claimed mail is reserved for this dispatcher. */
@@ -117,7 +117,7 @@ export class DeliverMailHandler {
   private async compose(event: RecordedEvent): Promise<OutgoingMail | null> {
     if (event.aggregateId === null) return null;
     const user = await this.deps.users.findById(event.aggregateId);
-    if (!user) return null;
+    if (!user || !('email' in event.payload)) return null;
     const name = user.emailVerified ? user.name.value : null;
     const content = this.render(event, name);
     return content && { to: event.payload.email, ...content, idempotencyKey: event.eventId };
@@ -129,7 +129,7 @@ export class DeliverMailHandler {
     switch (event.type) {
       case 'EmailVerificationRequested': {
         const token = oneTimeTokens.issue({ purpose: 'verify', userId, issuedAt: event.occurredAt }, event.payload.binding);
-        return verificationMail(name, linkFor(this.mail, 'verify', token), Math.round(this.mail.verificationTtlSeconds / 3600));
+        return verificationMail(name, linkFor(this.mail, 'verify', token), Math.round(this.mail.verificationTtlSeconds / 3600), linkFor(this.mail, 'verify', token, CANCEL_SIGN_UP_PAGE));
       }
       case 'PasswordResetRequested': {
         if (event.payload.binding === null) return null;

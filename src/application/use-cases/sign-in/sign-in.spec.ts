@@ -47,7 +47,7 @@ describe('SignInHandler', () => {
       issues: (wrong as InvalidCredentials).issues,
     });
     expect(world.hasher.dummyVerifications).to.equal(1);
-    expect(world.store.events.find((event) => event.payload.email === 'nobody@example.com')).to.deep.include({
+    expect(world.store.events.find((event) => 'email' in event.payload && event.payload.email === 'nobody@example.com')).to.deep.include({
       type: 'SignInFailed',
       aggregateId: null,
       payload: { email: 'nobody@example.com', reason: 'unknown_email' },

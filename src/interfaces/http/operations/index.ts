@@ -1,4 +1,5 @@
 import type { AnyOperation } from '../shared/operation.js';
+import { cancelSignUp } from './cancel-sign-up.js';
 import { changePassword } from './change-password.js';
 import { changeProfile } from './change-profile.js';
 import { confirmPasswordReset } from './confirm-password-reset.js';
@@ -33,5 +34,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   confirmPasswordReset,
   verifyEmail,
   resendVerification,
+  cancelSignUp,
   getJwks,
 ];

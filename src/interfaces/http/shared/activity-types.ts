@@ -1,8 +1,11 @@
 import type { SignInFailureReason, UserEventType } from '../../../domain/user.js';
 import type { RevocationReason } from '../../../domain/session.js';
 
-/** Every event type an account's activity can show. Typed by the domain's union: a new event type fails to compile until listed. */
-const EVENT_TYPES: { readonly [T in UserEventType]: true } = {
+/**
+ * Every event type an account's activity can show. Typed by the domain's union: a new event type fails to compile until
+ * listed. SignUpCancelled is left out: it is recorded as its account is erased, so no feed can show it.
+ */
+const EVENT_TYPES: { readonly [T in Exclude<UserEventType, 'SignUpCancelled'>]: true } = {
   UserRegistered: true,
   UserSignedIn: true,
   PasswordRehashed: true,
