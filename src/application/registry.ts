@@ -10,6 +10,7 @@ import { RevokeSessionHandler } from './use-cases/revoke-session/revoke-session.
 import { SignInHandler } from './use-cases/sign-in/sign-in.handler.js';
 import { SignOutHandler } from './use-cases/sign-out/sign-out.handler.js';
 import { SignUpHandler } from './use-cases/sign-up/sign-up.handler.js';
+import { SweepUnverifiedAccountsHandler } from './use-cases/sweep-unverified-accounts/sweep-unverified-accounts.handler.js';
 import { ResendVerificationHandler } from './use-cases/resend-verification/resend-verification.handler.js';
 import { VerifyEmailHandler } from './use-cases/verify-email/verify-email.handler.js';
 import type { MailSettings } from './policies/mail.js';
@@ -48,6 +49,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     verifyEmail: new VerifyEmailHandler(ports, policies.mail),
     resendVerification: new ResendVerificationHandler(ports, policies.mail),
     cancelSignUp: new CancelSignUpHandler(ports, policies.mail),
+    sweepUnverifiedAccounts: new SweepUnverifiedAccountsHandler(ports, policies.mail),
     deliverMail: new DeliverMailHandler(ports, policies.mail, policies.delivery),
     changeProfile: new ChangeProfileHandler(ports),
     authenticate: new AuthenticateHandler(ports, policies.mail.requireVerifiedEmail),

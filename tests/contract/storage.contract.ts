@@ -314,6 +314,37 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       expect(await storage.sessions.save(revoking, recordSession(revoking))).to.equal(true);
     });
 
+    it('erases an unverified account in one commit (view, address, sessions, events, a pseudonymous event kept), lists the unverified by age, and refuses a stale erase', async () => {
+      const [kept, gone] = [aUser(), aUser()];
+      await storage.users.add(kept, record(kept));
+      const session = aSessionOf(gone, 1);
+      await storage.users.add(gone, record(gone), session);
+      expect(await storage.users.unverifiedBefore(at(1), 10_000)).to.include.members([kept.id, gone.id]);
+      expect(await storage.users.unverifiedBefore(at(0), 10_000), 'created at 0: not before it').to.not.include(gone.id);
+
+      const loaded = await storage.users.findById(gone.id);
+      expect(loaded?.cancelSignUp('not_me', at(2))).to.equal(true);
+      expect(await storage.users.erase(loaded as User, record(loaded as User))).to.equal(true);
+      expect(await storage.users.findById(gone.id)).to.equal(null);
+      expect(await storage.users.findByEmail(gone.email.value)).to.equal(null);
+      expect(await storage.userViews.findById(gone.id)).to.equal(null);
+      expect(await storage.sessionViews.liveSessionAccount(session.id, gone.id, at(2))).to.equal(null);
+      const left = await storage.events.findByAggregate(gone.id, { limit: 10, cursor: null });
+      expect(left.events.map((event) => [event.type, event.payload])).to.deep.equal([['SignUpCancelled', { reason: 'not_me' }]]);
+      expect(await storage.events.findByEmail({ email: gone.email.value, types: ['UserRegistered'], since: at(-1), limit: 10 })).to.deep.equal([]);
+      expect(await storage.users.unverifiedBefore(at(1), 10_000)).to.not.include(gone.id);
+      const again = aUser(gone.email.value);
+      await storage.users.add(again, record(again));
+
+      const [first, second] = [await storage.users.findById(kept.id), await storage.users.findById(kept.id)] as [User, User];
+      first.verifyEmail(at(3));
+      expect(await storage.users.save(first, record(first))).to.equal(true);
+      expect(second.cancelSignUp('not_me', at(4))).to.equal(true);
+      expect(await storage.users.erase(second, record(second)), 'loaded before the verification').to.equal(false);
+      expect(await storage.users.findById(kept.id)).to.not.equal(null);
+      expect(await storage.users.unverifiedBefore(at(1), 10_000), 'verified').to.not.include(kept.id);
+    });
+
     it('refuses to save a user that was never added, writing nothing', async () => {
       const user = aUser();
       const error = await rejection(storage.users.save(user, record(user)));

@@ -175,6 +175,7 @@ export class UnavailableUserRepository implements UserRepository {
   add = (): Promise<void> => down();
   save = (): Promise<boolean> => down();
   erase = (): Promise<boolean> => down();
+  unverifiedBefore = (): Promise<string[]> => down();
 }
 
 /** An event log that is down: every read and append refuses. */

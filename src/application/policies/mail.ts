@@ -8,6 +8,8 @@ export interface MailSettings {
   readonly publicAppUrl: string;
   /** When true, sign-in of an account whose address is not verified answers 403. */
   readonly requireVerifiedEmail: boolean;
+  /** An account whose address nobody proved within this is erased by the sweep (SignUpCancelled, `unverified_expired`); 0: never. */
+  readonly unverifiedAccountTtlSeconds?: number;
   /** Reset requests per address per window; past it, 202 as always, and no mail. */
   readonly resetPerAddress: { readonly max: number; readonly windowSeconds: number };
   /** Verification mails per address (so per account) per window, the one sign-up sends included; past it, 202 and no mail. */

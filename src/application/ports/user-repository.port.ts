@@ -50,6 +50,9 @@ export interface UserRepository {
    * still due for one of them go, and `events` (the pseudonymous SignUpCancelled) are appended.
    */
   erase(user: User, events: readonly RecordedEvent[]): Promise<boolean>;
+
+  /** The ids of up to `limit` accounts whose address nobody proved, created before `cutoff`, oldest first. */
+  unverifiedBefore(cutoff: Date, limit: number): Promise<string[]>;
 }
 
 export const USER_REPOSITORY = token<UserRepository>('UserRepository');

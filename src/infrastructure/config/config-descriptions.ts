@@ -168,6 +168,12 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
       '`smtp://user:pass@host:587` (STARTTLS when the server offers it; add `?requireTLS=true` to insist) or `smtps://user:pass@host:465` (implicit TLS), as nodemailer reads it',
     whenUnset: 'none: mails are written to `DATA_DIR/mail/*.eml`; with `NODE_ENV=production` the service refuses to start unless `MAIL_TRANSPORT=file`',
   },
+  UNVERIFIED_ACCOUNT_TTL: {
+    section: 'Mail, password reset and e-mail verification',
+    meaning:
+      'seconds after which an account whose address nobody proved is erased by a sweep, as "not me" erases it (its sessions end, its data and events go, the address is free; a pseudonymous `SignUpCancelled` stays); `0`: never',
+    whenUnset: '604800 (7 days) with `REQUIRE_VERIFIED_EMAIL=true`, where such an account holds nothing but a resend; `0` otherwise, where it signs in like any other',
+  },
   MAIL_TRANSPORT: {
     section: 'Mail, password reset and e-mail verification',
     meaning: '`smtp` (needs `SMTP_URL`) or `file` (each mail written to `DATA_DIR/mail/*.eml`, even with `SMTP_URL` set): the explicit choice, which production needs to keep mails as files',

@@ -77,6 +77,7 @@ export const CONFIG_SCHEMA = object({
   VERIFICATION_MAIL_WINDOW_SECONDS: positiveInt(3600, 86_400),
   PUBLIC_APP_URL: string().trim().matches(/^https?:\/\/[^\s#?]+$/, 'PUBLIC_APP_URL must be an http(s) URL without query or fragment').default('http://localhost:5173'),
   REQUIRE_VERIFIED_EMAIL: string().oneOf(['true', 'false'], 'REQUIRE_VERIFIED_EMAIL must be true or false').default('false'),
+  UNVERIFIED_ACCOUNT_TTL: number().integer().min(0).max(365 * 86_400).optional(),
   ALLOW_SIGNING_KEY_IN_DATA_DIR: string().oneOf(['true', 'false'], 'ALLOW_SIGNING_KEY_IN_DATA_DIR must be true or false').default('false'),
   SMTP_URL: string().trim().matches(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_TRANSPORT: string().oneOf(['smtp', 'file'], 'MAIL_TRANSPORT must be smtp or file').optional(),
@@ -139,6 +140,8 @@ export interface Config {
     readonly verificationPerAddress: { readonly max: number; readonly windowSeconds: number };
     readonly publicAppUrl: string;
     readonly requireVerifiedEmail: boolean;
+    /** Seconds after which an account whose address nobody proved is erased; 0: never (see UNVERIFIED_ACCOUNT_TTL). */
+    readonly unverifiedAccountTtlSeconds: number;
     /** `smtp` sends through smtpUrl; `file` writes each mail under DATA_DIR/mail (see mailTransportOf). */
     readonly transport: 'smtp' | 'file';
     readonly smtpUrl: string | undefined;
@@ -313,6 +316,9 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       verificationPerAddress: { max: env.VERIFICATION_MAIL_MAX_PER_ADDRESS, windowSeconds: env.VERIFICATION_MAIL_WINDOW_SECONDS },
       publicAppUrl: env.PUBLIC_APP_URL,
       requireVerifiedEmail: env.REQUIRE_VERIFIED_EMAIL === 'true',
+      // Seven days where an unverified account holds nothing but a resend (REQUIRE_VERIFIED_EMAIL); elsewhere it signs in
+      // like any other, so erasing it is the operator's explicit choice.
+      unverifiedAccountTtlSeconds: env.UNVERIFIED_ACCOUNT_TTL ?? (env.REQUIRE_VERIFIED_EMAIL === 'true' ? 7 * 86_400 : 0),
       transport: mailTransportOf(env),
       smtpUrl: env.SMTP_URL,
       from: env.MAIL_FROM,

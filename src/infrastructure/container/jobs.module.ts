@@ -6,6 +6,7 @@ import { ExpirySweepJob } from '../jobs/expiry-sweep.job.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import { MailDispatchJob } from '../jobs/mail-dispatch.job.js';
 import { SessionSweepJob } from '../jobs/session-sweep.job.js';
+import { UnverifiedAccountSweepJob } from '../jobs/unverified-account-sweep.job.js';
 import { portBinder } from './bind-port.js';
 import { CONFIG, JOBS, JOB_RUNNER, LOGGER, MAIL_DISPATCH_JOB, METRICS, STORAGE, USE_CASES } from './tokens.js';
 
@@ -19,6 +20,7 @@ export const jobsModule = new ContainerModule(({ bind, isBound }) => {
     return [
       new SessionSweepJob(get(SESSION_REPOSITORY), get(CLOCK), { intervalMs: sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, get(LOGGER)),
       new ExpirySweepJob(store, get(CLOCK), sessions.sweepIntervalSeconds * 1000, get(LOGGER)),
+      new UnverifiedAccountSweepJob(get(USE_CASES).sweepUnverifiedAccounts, sessions.sweepIntervalSeconds * 1000, get(LOGGER)),
       ...(pruner
         ? [new EventRetentionJob(pruner, get(CLOCK), { retentionDays: retention.days, intervalMs: retention.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 200 }, get(LOGGER))]
         : []),

@@ -1,5 +1,5 @@
 import type { Database } from 'lmdb';
-import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, type SessionRecord, USERS, type UserRecord, accountViewOf } from '../storage/account-tables.js';
+import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, type SessionRecord, UNVERIFIED_ACCOUNTS, USERS, type UserRecord, accountViewOf } from '../storage/account-tables.js';
 import { CLAIMS, COUNTERS, claimKey } from '../storage/commit-plan.js';
 import { EVENTS, OUTBOX } from '../storage/event-tables.js';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
@@ -32,6 +32,21 @@ export async function migrateToTables(store: LmdbStore, tables: LmdbTables): Pro
   await moveAccounts(store, tables, state);
   await completeTables(store, tables, state);
   await moveEvents(store, tables, state);
+  await markUnverified(store, tables, state);
+}
+
+/** Writes the marker the unverified-account sweep reads for every account written before markers existed that has none. */
+async function markUnverified(store: LmdbStore, tables: LmdbTables, state: Database<number, string>): Promise<void> {
+  if (state.get('unverified-accounts') === 1) return;
+  tables.prepare([UNVERIFIED_ACCOUNTS]);
+  await store.transaction(() => {
+    for (const { key, value } of tables.recordsOf(USERS)) {
+      if (value.emailVerified !== true && !tables.hasInTransaction(UNVERIFIED_ACCOUNTS, key)) {
+        tables.importInTransaction(UNVERIFIED_ACCOUNTS, key, { userId: key, createdAt: value.createdAt.getTime() }, 0);
+      }
+    }
+    void state.put('unverified-accounts', 1);
+  });
 }
 
 async function moveAccounts(store: LmdbStore, tables: LmdbTables, state: Database<number, string>): Promise<void> {

@@ -29,6 +29,15 @@ export const ACCOUNT_VIEWS: Table<AccountView> = { name: 'account-views', indexe
 export const accountViewOf = ({ name, lastname, email, emailVerified, sessionEpoch }: UserRecord): AccountView =>
   ({ name, lastname, email, emailVerified: emailVerified ?? false, sessionEpoch: sessionEpoch ?? 0 });
 
+/**
+ * The accounts whose address nobody proved yet, by creation: written with the account, removed in the commit that
+ * verifies or erases it; the unverified-account sweep reads the oldest.
+ */
+export const UNVERIFIED_ACCOUNTS: Table<{ readonly userId: string; readonly createdAt: number }> = {
+  name: 'unverified-accounts',
+  indexes: { byCreation: (account) => [account.createdAt] },
+};
+
 /** The claim that makes an e-mail address one account's. */
 export const EMAIL_CLAIM = 'email';
 

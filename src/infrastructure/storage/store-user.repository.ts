@@ -5,7 +5,7 @@ import type { UserRepository } from '../../application/ports/user-repository.por
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
 import type { Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
-import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, USERS, accountViewOf, sessionRecordOf, userOf, userRecordOf } from './account-tables.js';
+import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, UNVERIFIED_ACCOUNTS, USERS, accountViewOf, sessionRecordOf, userOf, userRecordOf } from './account-tables.js';
 import { ownerOf } from './commit-plan.js';
 import { EVENTS, OUTBOX } from './event-tables.js';
 import { type Change, type Store, check, put, remove } from './store.js';
@@ -28,7 +28,12 @@ export class StoreUserRepository implements UserRepository {
     const at = user.snapshot().createdAt.getTime();
     const outcome = await this.store.commit({
       counts: counted.map((limit) => ({ key: limit.key, at, windowMs: limit.windowSeconds * 1000, max: Number.MAX_SAFE_INTEGER })),
-      changes: [put(USERS, user.id, userRecordOf(user), null), put(ACCOUNT_VIEWS, user.id, accountViewOf(userRecordOf(user)), 'any'), ...openedPut(opened)],
+      changes: [
+        put(USERS, user.id, userRecordOf(user), null),
+        put(ACCOUNT_VIEWS, user.id, accountViewOf(userRecordOf(user)), 'any'),
+        ...(user.emailVerified ? [] : [put(UNVERIFIED_ACCOUNTS, user.id, { userId: user.id, createdAt: at }, 'any')]),
+        ...openedPut(opened),
+      ],
       claims: [{ name: EMAIL_CLAIM, value: user.email.value, owner: user.id }],
       events,
     });
@@ -46,6 +51,7 @@ export class StoreUserRepository implements UserRepository {
       changes: [
         ...(user.changed ? [put(USERS, user.id, record, user.version), put(ACCOUNT_VIEWS, user.id, accountViewOf(record), 'any')] : [check(USERS, user.id, user.version)]),
         ...ended,
+        ...(events.some((event) => event.type === 'EmailVerified') ? [remove(UNVERIFIED_ACCOUNTS, user.id, 'any')] : []),
         ...openedPut(opened),
         ...changed.map((session) => put(SESSIONS, session.id, sessionRecordOf(session), session.snapshot().version)),
       ],
@@ -63,6 +69,7 @@ export class StoreUserRepository implements UserRepository {
       changes: [
         remove(USERS, user.id, user.version),
         remove(ACCOUNT_VIEWS, user.id, 'any'),
+        remove(UNVERIFIED_ACCOUNTS, user.id, 'any'),
         put(ENDED_EPOCHS, user.id, { userId: user.id, epoch: (record.sessionEpoch ?? 0) + 1 }, 'any'),
         ...(await this.namedBy(user.id)),
       ],
@@ -74,6 +81,11 @@ export class StoreUserRepository implements UserRepository {
     const late = await this.namedBy(user.id, new Set(events.map((event) => event.eventId)));
     if (late.length > 0) await this.store.commit({ changes: late });
     return true;
+  }
+
+  async unverifiedBefore(cutoff: Date, limit: number): Promise<string[]> {
+    const oldest = await this.store.range(UNVERIFIED_ACCOUNTS, 'byCreation', { prefix: [], below: [cutoff.getTime()], limit });
+    return oldest.map((account) => account.value.userId);
   }
 
   /** The removal of every event of an account (but `kept`) and of any mail still due for one of them. */

@@ -79,6 +79,7 @@ describe('A record that keeps changing under a command', () => {
       add: (user, events, opened) => w.users.add(user, events, opened),
       save: () => Promise.resolve(((saves += 1), false)),
       erase: () => Promise.resolve(false),
+      unverifiedBefore: () => Promise.resolve([]),
     };
     const contended = await inMemoryWorld({ replace: { users: losing } });
     const error = await rejection(contended.changeProfile.execute({ userId: 'id-1', name: 'Augusta', lastname: 'King', metadata: aRequestMetadata() }));

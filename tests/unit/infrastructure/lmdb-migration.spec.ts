@@ -24,6 +24,8 @@ async function writeOldLayout(dir: string): Promise<void> {
   await old.root.transaction(() => {
     void users.put('u1', user);
     void emails.put('ada@example.com', 'u1');
+    void users.put('u2', { ...user, id: 'u2', email: 'grace@example.com', emailVerified: false, sessionEpoch: 0, version: 0 });
+    void emails.put('grace@example.com', 'u2');
     void sessions.put('s-live', session('s-live', 1));
     void sessions.put('s-old', session('s-old', 0));
     void failures.put('ada@example.com', [T0]);
@@ -57,6 +59,7 @@ describe('an LMDB environment written before the storage primitive', () => {
       expect(log.events.map((event) => event.eventId), 'in append order, newest first').to.deep.equal(['e3', 'e2', 'e1']);
       expect(log.events[2]?.occurredAt).to.deep.equal(new Date(T0));
       expect((await storage.outbox.claim(new Date(T0), 1000, 10)).map((mail) => [mail.event.eventId, mail.attempts])).to.deep.equal([['e2', 1]]);
+      expect(await storage.users.unverifiedBefore(new Date(T0 + 1), 10), 'the unverified account, marked for the sweep').to.deep.equal(['u2']);
     } finally {
       await storage.close();
     }
