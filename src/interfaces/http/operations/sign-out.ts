@@ -12,7 +12,9 @@ export const signOut = defineOperation({
   hashes: false,
   body: {
     schema: object({ scope: string().oneOf(SIGN_OUT_SCOPES) }),
-    docs: { scope: { type: 'string', enum: [...SIGN_OUT_SCOPES], default: 'local' } },
+    // No `default` keyword: openapi-typescript 7 makes a property with a default required (its defaultNonNullable),
+    // and `{}` is accepted; the description says what an absent scope means.
+    docs: { scope: { type: 'string', enum: [...SIGN_OUT_SCOPES], description: 'Which sessions end: `local` (this one; when absent), `others` or `global`' } },
     optional: true,
     description: 'Optional: without a body (and then without Content-Type) the scope is local',
   },
