@@ -98,6 +98,24 @@ describe('HTTP: hostile input', () => {
     }
   });
 
+  it('answers in the documented envelope what is refused before any route: a 100 kB header (431), an over-long path parameter (414), a malformed percent-encoding (400)', async () => {
+    const huge = await http(service.url, '/auth/me', { method: 'GET', headers: { authorization: `Bearer ${'a'.repeat(100_000)}` } });
+    expect(huge.status).to.equal(431);
+    expect(huge.body).to.deep.equal({ message: 'Request header fields too large', errors: [{ field: null, message: 'the request headers exceed the size limit' }] });
+    const long = `/auth/sessions/${'a'.repeat(120)}`;
+    const tooLong = await http(service.url, long, { method: 'DELETE' });
+    expect(tooLong.status).to.equal(414);
+    expect(tooLong.body).to.deep.equal({ message: 'URI too long', errors: [{ field: null, message: 'a path segment exceeds 100 characters' }] });
+    expect(tooLong.headers['x-request-id']).to.be.a('string');
+    for (const path of ['/auth/sessions/%', '/auth/sessions/%E0%A4%A']) {
+      const bad = await http(service.url, path, { method: 'DELETE' });
+      expect(bad.status, path).to.equal(400);
+      expect(bad.body, path).to.deep.equal({ message: 'Invalid input data', errors: [{ field: null, message: 'the URL is not valid percent-encoding' }] });
+      expect(bad.text, 'never echoes the path').to.not.include('%E0');
+    }
+    expect((await http(service.url, '/health/live', { method: 'GET' })).status, 'still serving').to.equal(200);
+  });
+
   it('refuses operator-looking values: every field must be a string', async () => {
     const signIn = await postJson(service.url, '/auth/sign-in', { email: { $gt: '' }, password: { $ne: null } });
     expect(signIn.body).to.deep.equal({

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { UseCases } from '../../application/registry.js';
@@ -86,6 +87,21 @@ const hashingRoutes = (operations: readonly AnyOperation[]): Map<string, AuthOpe
 const observedRoutes = (operations: readonly AnyOperation[]): Map<string, AuthOperation> =>
   new Map(operations.flatMap((op) => (op.observedAs === undefined ? [] : [[op.path, op.observedAs] as const])));
 
+/**
+ * What the HTTP server answers a request it could not parse (Node's `clientError`), in the documented envelope with
+ * the security headers, then closes the connection: headers over the limit (431), a request timeout (408), anything
+ * else that is not HTTP/1.1 (400). Nothing when the socket is gone.
+ */
+const clientErrorAnswer = (headers: Readonly<Record<string, string>>) => (error: Error & { code?: string }, socket: Socket): void => {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const code = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : 'MALFORMED_REQUEST';
+  const answer = mapError(new HttpError(code));
+  const body = JSON.stringify(answer.body);
+  const lines = Object.entries({ ...headers, ...answer.headers, connection: 'close', 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) });
+  if (socket.writable) socket.write(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\n${lines.map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n${body}`);
+  socket.destroy(error);
+};
+
 /** Builds the HTTP adapter: routes, content-type and size rules, and the one error mapping. Does not listen. */
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const timeouts = { ...DEFAULT_TIMEOUTS_MS, ...options.timeoutsMs };
@@ -115,6 +131,12 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     keepAliveTimeout: timeouts.keepAlive,
     // No `http` options: the server factory (edgeShedding) creates the server with the header deadline and check interval.
     trustProxy: trustedProxies(options.trustProxy),
+    // Refusals before any route, in the documented envelope instead of Fastify's own bodies (which echo the URL).
+    frameworkErrors: (error, _request, reply) => {
+      const code = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'URI_TOO_LONG' : error.code === 'FST_ERR_BAD_URL' ? 'MALFORMED_URL' : 'MALFORMED_REQUEST';
+      void sendError(reply.headers(secure).header('x-request-id', reply.request.id), new HttpError(code));
+    },
+    clientErrorHandler: clientErrorAnswer(secure),
   });
   app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   trackErrorCodes(app);

@@ -4,6 +4,10 @@ import type { DomainErrorCode, FieldIssue } from '../../../domain/domain-error.j
 /** Failures the HTTP adapter itself detects: parsing, limits, routing, authentication headers, lifecycle. */
 export type TransportErrorCode =
   | 'MALFORMED_BODY'
+  | 'MALFORMED_URL'
+  | 'MALFORMED_REQUEST'
+  | 'URI_TOO_LONG'
+  | 'HEADERS_TOO_LARGE'
   | 'BODY_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'NOT_FOUND'
@@ -50,6 +54,22 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
   MALFORMED_BODY: {
     status: 400, message: INVALID_INPUT_MESSAGE, issues: body('body is not valid JSON'), outcome: 'invalid_input',
     description: 'The body is not valid JSON in UTF-8 (one entry with field null)',
+  },
+  MALFORMED_URL: {
+    status: 400, message: INVALID_INPUT_MESSAGE, issues: body('the URL is not valid percent-encoding'), outcome: 'invalid_input',
+    description: 'The URL is not valid percent-encoding (answered before any route; the URL is never echoed)',
+  },
+  MALFORMED_REQUEST: {
+    status: 400, message: INVALID_INPUT_MESSAGE, issues: body('the request is not valid HTTP/1.1'), outcome: 'invalid_input', headers: ['connection'],
+    description: 'The request is not valid HTTP/1.1 (answered by the HTTP server before any route); the connection is closed',
+  },
+  URI_TOO_LONG: {
+    status: 414, message: 'URI too long', issues: body('a path segment exceeds 100 characters'), outcome: 'invalid_input',
+    description: 'A path parameter exceeds 100 characters (answered before any route; the URL is never echoed)',
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431, message: 'Request header fields too large', issues: body('the request headers exceed the size limit'), outcome: 'invalid_input', headers: ['connection'],
+    description: "The request's headers exceed Node's limit (16 KiB by default); the connection is closed",
   },
   INVALID_CURSOR: {
     status: 400, message: INVALID_INPUT_MESSAGE, issues: [{ field: 'cursor', message: 'is not a valid cursor' }], outcome: 'invalid_input',

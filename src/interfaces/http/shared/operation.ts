@@ -99,6 +99,7 @@ const readsBody = (operation: AnyOperation): boolean => operation.body !== undef
 export function impliedErrors(operation: AnyOperation): ErrorCode[] {
   return [
     ...(operation.body ? (['INVALID_INPUT'] as const) : []),
+    ...(operation.params ? (['MALFORMED_URL', 'URI_TOO_LONG'] as const) : []),
     ...(readsBody(operation) ? (['MALFORMED_BODY', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT'] as const) : []),
     ...(operation.auth !== 'none' ? (['MISSING_TOKEN', 'INVALID_TOKEN'] as const) : []),
     ...(operation.auth !== 'none' && operation.allowsUnverified !== true ? (['EMAIL_NOT_VERIFIED'] as const) : []),
