@@ -99,7 +99,7 @@ export class Session {
       expiresAt: earlier(absoluteExpiresAt, plusSeconds(at, lifetimes.idleSeconds)),
       generation: 0, rotatedAt: null, revokedAt: null, revokedReason: null, clientIp, userAgent, version: 0, passwordFailures: 0, epoch,
     });
-    session.pending.push({ type: 'SessionStarted', aggregateId: id, occurredAt: at, payload: { email, sessionId: id } });
+    session.pending.push({ type: 'SessionStarted', aggregateId: userId, occurredAt: at, payload: { email, sessionId: id } });
     return session;
   }
 

@@ -217,7 +217,8 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       expect(await storage.users.save(loaded, [...record(loaded), ...recordSession(atSignIn)], atSignIn)).to.equal(true);
       expect((await storage.sessions.findByUser(user.id, 0)).map((session) => session.id).sort()).to.deep.equal([atSignUp.id, atSignIn.id].sort());
       const started = await storage.events.findByEmail({ email: user.email.value, types: ['SessionStarted'], since: at(-1), limit: 10 });
-      expect(started.map((event) => event.aggregateId).sort()).to.deep.equal([atSignUp.id, atSignIn.id].sort());
+      expect(started.map((event) => (event.payload as { sessionId?: string }).sessionId).sort()).to.deep.equal([atSignUp.id, atSignIn.id].sort());
+      expect(started.map((event) => event.aggregateId), 'events of the account').to.deep.equal([user.id, user.id]);
 
       const twin = aUser(user.email.value);
       const refused = aSessionOf(twin, 7);

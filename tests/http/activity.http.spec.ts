@@ -33,10 +33,12 @@ describe('HTTP: GET /auth/me/activity', () => {
     expect(res.body.data.nextCursor).to.equal(null);
     const events: Array<Record<string, unknown>> = res.body.data.events;
     expect(events.map((event) => [event['type'], event['userAgent'], event['reason']])).to.deep.equal([
+      ['session_started', 'Mozilla/5.0 (X11; Linux) test', undefined],
       ['user_signed_in', 'Mozilla/5.0 (X11; Linux) test', undefined],
       ['sign_in_failed', 'password-sprayer/3', 'wrong_password'],
       ['sign_in_failed', 'password-sprayer/2', 'wrong_password'],
       ['sign_in_failed', 'password-sprayer/1', 'wrong_password'],
+      ['session_started', 'signup-browser/1.0', undefined],
       ['email_verification_requested', 'signup-browser/1.0', undefined],
       ['user_registered', 'signup-browser/1.0', undefined],
     ]);
@@ -56,7 +58,10 @@ describe('HTTP: GET /auth/me/activity', () => {
     const second = await get(service.url, `/auth/me/activity?limit=2&cursor=${encodeURIComponent(first.body.data.nextCursor)}`, token);
     expect(second.body.data.events).to.deep.equal(all.slice(2, 4));
     const third = await get(service.url, `/auth/me/activity?limit=2&cursor=${encodeURIComponent(second.body.data.nextCursor)}`, token);
-    expect(third.body.data).to.deep.equal({ events: all.slice(4), nextCursor: null });
+    expect(third.body.data.events).to.deep.equal(all.slice(4, 6));
+    const last = await get(service.url, `/auth/me/activity?limit=2&cursor=${encodeURIComponent(third.body.data.nextCursor)}`, token);
+    expect(all).to.have.length(8);
+    expect(last.body.data).to.deep.equal({ events: all.slice(6), nextCursor: null });
   });
 
   for (const [query, field, message] of [

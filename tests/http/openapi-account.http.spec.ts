@@ -78,6 +78,7 @@ describe('HTTP: OpenAPI document for the authenticated routes, the JWKS and rate
       expectDocumented('/auth/me/activity', all, 200);
       expect(all.body.data.events.map((event: { type: string; reason?: string }) => [event.type, event.reason])).to.deep.equal([
         ['sign_in_failed', 'wrong_password'],
+        ['session_started', undefined],
         ['email_verification_requested', undefined],
         ['user_registered', undefined],
       ]);

@@ -41,7 +41,7 @@ describe('HTTP: rehash on sign-in when the argon2 parameters changed', () => {
     const rehashed = await readStore(dataDir);
     expect(parametersOf(rehashed.hash)).to.deep.include({ memoryKiB: 2048 });
     expect(rehashed.hash).not.to.equal(original.hash);
-    expect(rehashed.types).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'PasswordRehashed', 'UserSignedIn', 'UserSignedIn']);
+    expect(rehashed.types).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SessionStarted', 'PasswordRehashed', 'UserSignedIn', 'SessionStarted', 'UserSignedIn', 'SessionStarted']);
   });
 
   it('does not rehash on a wrong password', async () => {

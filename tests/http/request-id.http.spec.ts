@@ -85,7 +85,7 @@ describe('HTTP: request ids on every response, log line and event', () => {
     try {
       const page = await new StoreEventLog(new LmdbTables(store)).findByAggregate(userId, { limit: 10, cursor: null });
       const byType = Object.fromEntries(page.events.map((event) => [event.type, event.metadata.requestId]));
-      expect(byType).to.deep.equal({ UserRegistered: 'trace-signup', EmailVerificationRequested: 'trace-signup', SignInFailed: 'trace-failed' });
+      expect(byType).to.deep.equal({ UserRegistered: 'trace-signup', EmailVerificationRequested: 'trace-signup', SessionStarted: 'trace-signup', SignInFailed: 'trace-failed' });
     } finally {
       await store.close();
       rmSync(service.dataDir, { recursive: true, force: true });

@@ -8,10 +8,10 @@ const aSession = () =>
   Session.start({ id: 's-1', userId: 'u-1', email: 'ada@example.com', at: T0, clientIp: '203.0.113.7', userAgent: 'agent', lifetimes: LIFETIMES, epoch: 0 });
 
 describe('Session', () => {
-  it('starts at generation 0 with SessionStarted (the session is its aggregate), live until the idle deadline', () => {
+  it('starts at generation 0 with SessionStarted (of its account, as every session event, so the activity feed shows it), live until the idle deadline', () => {
     const session = aSession();
     expect(session.pullEvents()).to.deep.equal([
-      { type: 'SessionStarted', aggregateId: 's-1', occurredAt: T0, payload: { email: 'ada@example.com', sessionId: 's-1' } },
+      { type: 'SessionStarted', aggregateId: 'u-1', occurredAt: T0, payload: { email: 'ada@example.com', sessionId: 's-1' } },
     ]);
     expect(session.generation).to.equal(0);
     expect(session.isLive(at(99), 0)).to.equal(true);

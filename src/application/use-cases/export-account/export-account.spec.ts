@@ -34,7 +34,7 @@ describe('ExportAccountHandler (exportAccount)', () => {
     expect(exported.user).to.deep.equal(user);
     expect(exported.exportedAt).to.deep.equal(world.clock.now());
     expect(exported.sessions.map((session) => session.userAgent)).to.deep.equal(['phone', 'laptop']);
-    expect(exported.activity.map((entry) => entry.type)).to.deep.equal(['user_signed_in', 'sign_in_failed', 'email_verification_requested', 'user_registered']);
+    expect(exported.activity.map((entry) => entry.type)).to.deep.equal(['session_started', 'user_signed_in', 'sign_in_failed', 'session_started', 'email_verification_requested', 'user_registered']);
     expect(exported.activityTruncated).to.equal(false);
     const text = JSON.stringify(exported);
     expect(text).to.not.include('grace@example.com');

@@ -28,15 +28,17 @@ describe('GetAccountActivityHandler', () => {
 
     expect(page.nextCursor).to.equal(null);
     expect(page.entries.map((entry) => [entry.type, entry.userAgent, entry.reason])).to.deep.equal([
+      ['session_started', 'browser', undefined],
       ['user_signed_in', 'browser', undefined],
       ['password_rehashed', 'browser', undefined],
       ['sign_in_failed', 'attacker/3', 'wrong_password'],
       ['sign_in_failed', 'attacker/2', 'wrong_password'],
       ['sign_in_failed', 'attacker/1', 'wrong_password'],
+      ['session_started', 'signup-agent', undefined],
       ['email_verification_requested', 'signup-agent', undefined],
       ['user_registered', 'signup-agent', undefined],
     ]);
-    expect(page.entries[2]).to.deep.equal({
+    expect(page.entries[3]).to.deep.equal({
       type: 'sign_in_failed',
       occurredAt: new Date('2026-01-01T00:03:00.000Z'),
       clientIp: '198.51.100.3',
@@ -57,7 +59,7 @@ describe('GetAccountActivityHandler', () => {
       cursor = page.nextCursor;
     } while (cursor !== null);
     expect(seen).to.deep.equal(all);
-    expect(all).to.have.length(7);
+    expect(all).to.have.length(9);
 
     for (let n = 0; n < 20; n++) await world.signIn.execute(aSignInCommand());
     const first = await world.getAccountActivity.execute({ userId });

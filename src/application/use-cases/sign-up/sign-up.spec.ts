@@ -24,7 +24,7 @@ describe('SignUpHandler', () => {
     const world = await inMemoryWorld();
     const result = await world.signUp.execute(aSignUpCommand({ metadata: aRequestMetadata({ clientIp: '198.51.100.1' }) }));
 
-    expect(world.store.events.map((e) => [e.type, e.aggregateId])).to.deep.equal([['UserRegistered', 'id-1'], ['EmailVerificationRequested', 'id-1'], ['SessionStarted', 'id-4']]);
+    expect(world.store.events.map((e) => [e.type, e.aggregateId])).to.deep.equal([['UserRegistered', 'id-1'], ['EmailVerificationRequested', 'id-1'], ['SessionStarted', 'id-1']]);
     expect(JSON.stringify(world.store.events)).not.to.include(result.refreshToken);
     const [event] = world.store.events;
     expect(event).to.deep.include({ type: 'UserRegistered', aggregateId: 'id-1', eventId: 'id-2', payload: { email: 'ada@example.com' } });
