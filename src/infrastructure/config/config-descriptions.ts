@@ -100,7 +100,7 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
   HASH_QUEUE_MAX: { section: 'Password hashing', meaning: 'argon2 operations allowed to wait; past it: 503 at once' },
   HASH_THREAD_NICE: {
     section: 'Password hashing',
-    meaning: 'lowers the hashing threads\' scheduling priority by this much (Linux), so the event loop wins a contended core; see "Hashing threads" in the README',
+    meaning: 'lowers the hashing threads\' scheduling priority by this much (Linux), so the event loop wins a contended core; see [Hashing threads](operations.md#hashing-threads)',
   },
 
   JWT_PRIVATE_KEY: {
@@ -220,7 +220,7 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
 
   CORS_ORIGINS: {
     section: 'Browser apps and proxies',
-    meaning: 'origins browser apps may call the API from: comma-separated exact origins (`https://app.example.com,http://localhost:5173`) or `*` (see "Browser apps" in the README)',
+    meaning: 'origins browser apps may call the API from: comma-separated exact origins (`https://app.example.com,http://localhost:5173`) or `*` (see [Browser apps](api.md#browser-apps-cors-caching-docs-on-any-host))',
     whenUnset: 'none: no CORS headers at all',
   },
   PUBLIC_API_URL: {
@@ -235,7 +235,7 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
 
   EVENT_RETENTION_DAYS: {
     section: 'Event retention',
-    meaning: 'sign-in, session-start and mail-request events older than this are removed (see "Faults and limits" in the README)',
+    meaning: 'sign-in, session-start and mail-request events older than this are removed (see [Faults and limits](operations.md#faults-and-limits))',
   },
   EVENT_SWEEP_INTERVAL_SECONDS: { section: 'Event retention', meaning: 'how often the LMDB retention sweep runs' },
 };

@@ -43,6 +43,17 @@ describe('Docs: every link between the pages leads somewhere', () => {
     expect(PAGES.flatMap(brokenLinks)).to.deep.equal([]);
   });
 
+  it('names only sections that exist when it sends the reader to one in words (`see "Hashing threads" in the README`)', () => {
+    const stale = PAGES.flatMap((page) =>
+      [...withoutCode(readFileSync(page, 'utf8')).matchAll(/"([^"\n]{3,80})" in (the README|docs\/[\w-]+\.md|[\w-]+\.md)/g)].flatMap(([, title = '', where = '']) => {
+        const file = where === 'the README' ? 'README.md' : where.startsWith('docs/') ? where : join(dirname(page), where);
+        const anchor = [...anchorsOf(`# ${title}`)][0] ?? '';
+        return existsSync(file) && anchorsOf(readFileSync(file, 'utf8')).has(anchor) ? [] : [`${page}: "${title}" in ${where}`];
+      }),
+    );
+    expect(stale).to.deep.equal([]);
+  });
+
   it('names headings as GitHub does (so a renamed heading breaks the links to it here first)', () => {
     expect([...anchorsOf('# API reference\n## `POST /auth/sign-up`\n## Node.js version\n## Errors\n## Errors\n')]).to.deep.equal([
       'api-reference', 'post-authsign-up', 'nodejs-version', 'errors', 'errors-1',
