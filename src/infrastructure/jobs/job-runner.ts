@@ -1,17 +1,31 @@
 import type { Logger } from 'pino';
 import type { PeriodicJob } from './periodic-job.js';
 
+/** What calls a job's tick every interval; returns how to stop it. The runner's clock, so tests tick it by hand. */
+export interface Ticker {
+  every(intervalMs: number, tick: () => void): () => void;
+}
+
+/** Node's timers, unref-ed: a job's timer never keeps the process alive. */
+export const NODE_TICKER: Ticker = {
+  every(intervalMs, tick) {
+    const timer = setInterval(tick, intervalMs).unref();
+    return () => clearInterval(timer);
+  },
+};
+
 /**
  * Runs every periodic job of the service from one list: one timer per job that never keeps the process alive, at
  * most one run of a job at a time, a failed run logged (never thrown) and retried by the next tick.
  */
 export class JobRunner {
-  private readonly timers = new Map<PeriodicJob, NodeJS.Timeout>();
+  private readonly timers = new Map<PeriodicJob, () => void>();
   private readonly running = new Map<PeriodicJob, Promise<void>>();
 
   constructor(
     private readonly jobs: readonly PeriodicJob[],
     private readonly logger: Pick<Logger, 'warn'>,
+    private readonly ticker: Ticker = NODE_TICKER,
   ) {}
 
   /** Starts the timer of every job; the first runs come one interval later. Idempotent. */
@@ -21,7 +35,7 @@ export class JobRunner {
       const tick = () => {
         if (!this.running.has(job)) void this.launch(job);
       };
-      this.timers.set(job, setInterval(tick, job.intervalMs).unref());
+      this.timers.set(job, this.ticker.every(job.intervalMs, tick));
     }
   }
 
@@ -36,7 +50,7 @@ export class JobRunner {
 
   /** Stops every timer and waits for the runs in flight. Idempotent. */
   async stop(): Promise<void> {
-    for (const timer of this.timers.values()) clearInterval(timer);
+    for (const cancel of this.timers.values()) cancel();
     this.timers.clear();
     while (this.running.size > 0) await Promise.all(this.running.values());
   }

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { JobRunner } from '../../../src/infrastructure/jobs/job-runner.js';
+import { JobRunner, type Ticker } from '../../../src/infrastructure/jobs/job-runner.js';
 import type { PeriodicJob } from '../../../src/infrastructure/jobs/periodic-job.js';
 import { captureLogs } from '../../support/log-capture.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Lets every promise settled so far run its callbacks (one turn of the event loop). */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A job that counts its runs; each run waits for `release()` while `held`. */
 class GatedJob implements PeriodicJob {
@@ -31,6 +32,28 @@ class GatedJob implements PeriodicJob {
   }
 }
 
+/** A ticker the test drives: `tick(ms)` fires every timer of that interval once; no wall clock. */
+class ManualTicker implements Ticker {
+  private readonly timers = new Set<{ readonly intervalMs: number; readonly tick: () => void }>();
+
+  every(intervalMs: number, tick: () => void): () => void {
+    const timer = { intervalMs, tick };
+    this.timers.add(timer);
+    return () => this.timers.delete(timer);
+  }
+
+  async tick(intervalMs: number, times = 1): Promise<void> {
+    for (let i = 0; i < times; i++) {
+      for (const timer of [...this.timers]) if (timer.intervalMs === intervalMs) timer.tick();
+      await settled();
+    }
+  }
+
+  get active(): number {
+    return this.timers.size;
+  }
+}
+
 const timeouts = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
 
 describe('JobRunner', () => {
@@ -40,68 +63,83 @@ describe('JobRunner', () => {
     runner = undefined;
   });
 
-  it('runs every job of its list on its own interval, on timers that never keep the process alive', async () => {
+  it("runs every job of its list on its own interval, one timer each, however often it is started", async () => {
+    const ticker = new ManualTicker();
     const fast = new GatedJob('fast', 5);
     const slow = new GatedJob('slow', 60_000);
-    const before = timeouts();
-    runner = new JobRunner([fast, slow], captureLogs('warn').logger);
+    runner = new JobRunner([fast, slow], captureLogs('warn').logger, ticker);
     runner.start();
+    runner.start();
+    expect(ticker.active).to.equal(2);
+    await ticker.tick(5, 3);
+    expect(fast.finished).to.equal(3);
+    expect(slow.started).to.equal(0);
+    await ticker.tick(60_000);
+    expect(slow.finished).to.equal(1);
+  });
+
+  it("on Node's timers, never keeps the process alive", async () => {
+    const before = timeouts();
+    runner = new JobRunner([new GatedJob('slow', 60_000)], captureLogs('warn').logger);
     runner.start();
     expect(timeouts(), 'unref-ed timers are not active resources').to.equal(before);
-    await sleep(60);
-    expect(fast.finished).to.be.greaterThan(2);
-    expect(slow.started).to.equal(0);
   });
 
   it('never overlaps two runs of one job: a tick while a run is in flight is skipped', async () => {
+    const ticker = new ManualTicker();
     const job = new GatedJob('held', 5);
     job.held = true;
-    runner = new JobRunner([job], captureLogs('warn').logger);
+    runner = new JobRunner([job], captureLogs('warn').logger, ticker);
     runner.start();
-    await sleep(50);
+    await ticker.tick(5, 10);
     expect(job.started).to.equal(1);
     job.release();
-    await sleep(30);
-    expect(job.started).to.be.greaterThan(1);
+    await settled();
+    await ticker.tick(5);
+    expect(job.started).to.equal(2);
   });
 
   it('logs a failed run with the job name, never throws it, and runs again on the next tick', async () => {
+    const ticker = new ManualTicker();
     const logs = captureLogs('warn');
     const job = new GatedJob('failing', 5);
     job.failWith = new Error('store down');
-    runner = new JobRunner([job], logs.logger);
+    runner = new JobRunner([job], logs.logger, ticker);
     runner.start();
-    await sleep(40);
-    expect(job.started).to.be.greaterThan(1);
+    await ticker.tick(5, 2);
+    expect(job.started).to.equal(2);
     const line = logs.parsed()[0];
+    expect(logs.parsed()).to.have.length(2);
     expect(line).to.include({ job: 'failing', msg: 'failing failed; the next run retries' });
     expect((line?.['err'] as { message?: string } | undefined)?.message).to.equal('store down');
   });
 
-  it('stop() clears the timers and waits for the run in flight; nothing runs afterwards', async () => {
+  it('stop() stops the timers and waits for the run in flight; nothing runs afterwards', async () => {
+    const ticker = new ManualTicker();
     const job = new GatedJob('held', 5);
     job.held = true;
-    runner = new JobRunner([job], captureLogs('warn').logger);
+    runner = new JobRunner([job], captureLogs('warn').logger, ticker);
     runner.start();
-    await sleep(20);
+    await ticker.tick(5);
     let stopped = false;
     const stopping = runner.stop().then(() => (stopped = true));
-    await sleep(20);
+    await settled();
     expect(stopped, 'still waiting for the run in flight').to.equal(false);
+    expect(ticker.active).to.equal(0);
     job.release();
     await stopping;
     expect(job.finished).to.equal(1);
-    await sleep(20);
+    await ticker.tick(5, 3);
     expect(job.started).to.equal(1);
   });
 
   it('runNow() waits for the run in flight, then runs once more; it never rejects', async () => {
     const job = new GatedJob('held', 60_000);
-    runner = new JobRunner([job], captureLogs('warn').logger);
+    runner = new JobRunner([job], captureLogs('warn').logger, new ManualTicker());
     job.held = true;
     const first = runner.runNow(job);
     const second = runner.runNow(job);
-    await sleep(10);
+    await settled();
     expect(job.started, 'the second waits for the first').to.equal(1);
     job.release();
     await Promise.all([first, second]);

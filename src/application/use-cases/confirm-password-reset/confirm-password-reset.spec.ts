@@ -6,6 +6,7 @@ import { UuidShapedIds, WriteCountingSessions } from '../../../../tests/support/
 import type { SessionRepository } from '../../ports/session-repository.port.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { InvalidRefreshToken } from '../../errors.js';
+import { InvalidCredentials } from '../../../domain/domain-error.js';
 
 const metadata = aRequestMetadata();
 const NEW_PASSWORD = 'difference engine 1822';
@@ -31,7 +32,7 @@ describe('ConfirmPasswordResetHandler', () => {
     const ended = world.store.events.flatMap((event) => (event.type === 'SessionsEnded' ? [event.payload] : []));
     expect(ended).to.deep.equal([{ email: 'ada@example.com', reason: 'password_changed', keptSessionId: null }]);
     expect(await rejection(world.refreshSession.execute({ refreshToken: refreshed.refreshToken, metadata }))).to.be.instanceOf(InvalidRefreshToken);
-    expect(await rejection(world.signIn.execute(aSignInCommand()))).to.be.an('error');
+    expect(await rejection(world.signIn.execute(aSignInCommand())), 'the old password').to.be.instanceOf(InvalidCredentials);
     expect((await world.signIn.execute(aSignInCommand({ password: NEW_PASSWORD }))).user.id).to.equal(user.id);
     expect(world.store.events.some((event) => event.type === 'PasswordReset')).to.equal(true);
     await world.deliverMail.execute();
