@@ -125,6 +125,21 @@ describe('HTTP: password reset and e-mail verification over real SMTP', () => {
     expect(reused.body.errors).to.deep.equal([{ field: 'token', message: 'is invalid, expired or already used' }]);
   });
 
+  it('refuses a wrong password for a verified account (401, the one body), and lets the right one in', async () => {
+    const { email } = await signUp();
+    await service.deliverMail();
+    const token = tokenInText(lastMailTo(email, 'Confirm your e-mail address').parsed.text);
+    expect((await postJson(service.url, '/auth/verify-email', { token })).status).to.equal(200);
+    for (const password of ['not the password at all', `${PASSWORD}x`, PASSWORD.toUpperCase()]) {
+      const wrong = await postJson(service.url, '/auth/sign-in', { email, password });
+      expect(wrong.status, password).to.equal(401);
+      expect(wrong.body.message).to.equal('Invalid email or password');
+    }
+    const right = await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD });
+    expect(right.status).to.equal(201);
+    expect(right.body.data.user.emailverified).to.equal(true);
+  });
+
   it('answers an unknown address exactly like a known one, and mails nobody', async () => {
     const before = inbox.received.length;
     const unknown = await postJson(service.url, '/auth/password-reset', { email: 'nobody-here@example.com' });
