@@ -3,7 +3,7 @@ import { HttpError } from '../shared/error-mapper.js';
 import { emailField } from '../shared/field-docs.js';
 import { emptyData } from '../shared/openapi-schemas.js';
 import { defineOperation } from '../shared/operation.js';
-import { text } from '../shared/request-body.js';
+import { optionalText } from '../shared/request-body.js';
 
 export const resendVerification = defineOperation({
   method: 'POST',
@@ -19,7 +19,7 @@ export const resendVerification = defineOperation({
   allowsUnverified: true,
   hashes: false,
   body: {
-    schema: object({ email: text() }),
+    schema: object({ email: optionalText() }),
     optional: true,
     description: 'With a bearer token, none needed (an empty object, or no body at all); without one, the address',
     docs: { email: { ...emailField, description: 'Without a bearer token: the address to send the link to, as typed at sign-up' } },

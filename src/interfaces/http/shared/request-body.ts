@@ -9,6 +9,8 @@ import type { FieldIssue } from '../../../domain/domain-error.js';
  */
 /** A required string field, as documented (the use case enforces it). */
 export const text = () => string().strict().typeError('must be a string').required('is required');
+/** A string field the operation reads only in one of its forms (documented as optional). */
+export const optionalText = () => string().strict().typeError('must be a string').optional();
 
 export const signUpSchema: ObjectSchema<{ name: string; lastname: string; email: string; password: string }> = object({
   name: text(),
