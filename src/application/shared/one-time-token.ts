@@ -1,5 +1,5 @@
 import type { User } from '../../domain/user.js';
-import { type Parsed, invalid, rawText, valid } from '../../domain/validation.js';
+import { type Parsed, invalid, rawText, requireAll, valid } from '../../domain/validation.js';
 import type { OneTimePurpose, OneTimeTokens } from '../ports/one-time-tokens.port.js';
 import type { Ports } from '../ports/ports.js';
 
@@ -24,6 +24,15 @@ export async function redeem(
   if (!user || !deps.oneTimeTokens.matches(text.value, bindingOf(deps.oneTimeTokens, purpose, user))) return invalid('token', REFUSED);
   const age = deps.clock.now().getTime() - claim.issuedAt.getTime();
   return age >= 0 && age <= ttlSeconds * 1000 ? valid(user) : invalid('token', REFUSED);
+}
+
+/**
+ * The account of a verification link whose address is still unproved (confirm, or "not me"): a verified address
+ * makes the link spent, the same issue on `token` as any other refusal. Throws InvalidInput.
+ */
+export async function redeemUnverified(deps: Pick<Ports, 'users' | 'oneTimeTokens' | 'clock'>, raw: unknown, ttlSeconds: number): Promise<User> {
+  const account = await redeem(deps, 'verify', raw, ttlSeconds);
+  return requireAll({ user: account.ok && account.value.emailVerified ? invalid<User>('token', REFUSED) : account }).user;
 }
 
 export const bindingOf = (tokens: OneTimeTokens, purpose: OneTimePurpose, user: User): string =>

@@ -1,9 +1,8 @@
-import { invalid, requireAll } from '../../../domain/validation.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import type { MailSettings } from '../../policies/mail.js';
 import { recordEvents } from '../../shared/auth-result.js';
-import { redeem } from '../../shared/one-time-token.js';
+import { redeemUnverified } from '../../shared/one-time-token.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
 export interface CancelSignUpCommand {
@@ -26,10 +25,7 @@ export class CancelSignUpHandler {
   /** Throws InvalidInput on `token` when it is invalid, expired or already used (the address is verified, or the account gone). */
   async execute(command: CancelSignUpCommand): Promise<void> {
     await untilCommitted(async () => {
-      const account = await redeem(this.deps, 'verify', command.token, this.settings.verificationTtlSeconds);
-      const { user } = requireAll({
-        user: account.ok && account.value.emailVerified ? invalid<typeof account.value>('token', 'is invalid, expired or already used') : account,
-      });
+      const user = await redeemUnverified(this.deps, command.token, this.settings.verificationTtlSeconds);
       user.cancelSignUp('not_me', this.deps.clock.now());
       return (await this.deps.users.erase(user, recordEvents(user.pullEvents(), this.deps.ids, command.metadata))) ? undefined : CHANGED;
     });

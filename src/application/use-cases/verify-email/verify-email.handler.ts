@@ -1,10 +1,9 @@
-import { invalid, requireAll } from '../../../domain/validation.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import type { MailSettings } from '../../policies/mail.js';
 import { endAllSessions } from '../../policies/sessions.js';
 import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
-import { redeem } from '../../shared/one-time-token.js';
+import { redeemUnverified } from '../../shared/one-time-token.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
 export interface VerifyEmailCommand {
@@ -26,10 +25,7 @@ export class VerifyEmailHandler {
   /** Throws InvalidInput on `token` when it is invalid, expired or already used (the address is verified). */
   async execute(command: VerifyEmailCommand): Promise<AccountResource> {
     return untilCommitted(async () => {
-      const account = await redeem(this.deps, 'verify', command.token, this.settings.verificationTtlSeconds);
-      const { user } = requireAll({
-        user: account.ok && account.value.emailVerified ? invalid<typeof account.value>('token', 'is invalid, expired or already used') : account,
-      });
+      const user = await redeemUnverified(this.deps, command.token, this.settings.verificationTtlSeconds);
       const at = this.deps.clock.now();
       user.verifyEmail(at);
       if (this.settings.requireVerifiedEmail) endAllSessions(user, 'email_verified', at, null);
