@@ -52,6 +52,16 @@ describe('CancelSignUpHandler ("not me")', () => {
     if (user) expect(user.emailVerified).to.equal(true);
   });
 
+  it('of 20 simultaneous cancellations with one token, exactly one erases the account; the others get the token refused', async () => {
+    const { world, signedUp } = await worldWithAda();
+    await world.deliverMail.execute();
+    const token = tokenIn(world.mail.delivered[0]);
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => world.cancelSignUp.execute({ token, metadata })));
+    expect(results.filter((result) => result.status === 'fulfilled')).to.have.length(1);
+    for (const result of results) if (result.status === 'rejected') expect(issuesOf(result.reason)).to.deep.equal(REFUSED);
+    expect(world.store.events.filter((event) => event.type === 'SignUpCancelled' && event.aggregateId === signedUp.user.id)).to.have.length(1);
+  });
+
   it('the verification mail offers both actions for its one token, and warns against confirming an address one never signed up for', async () => {
     const { world } = await worldWithAda();
     await world.deliverMail.execute();

@@ -20,6 +20,14 @@ describe('ResendVerificationHandler', () => {
     expect(world.mail.delivered).to.have.length(2);
   });
 
+  it('by address, 30 simultaneous requests for an unverified account leave exactly the cap in mails; an unknown address counts the same and mails nobody', async () => {
+    const { world } = await worldWithAda({ mail: { verificationPerAddress: { max: 3, windowSeconds: 3600 } } });
+    await Promise.all(Array.from({ length: 30 }, () => world.resendVerification.execute({ email: 'ADA@example.com ', metadata })));
+    await Promise.all(Array.from({ length: 30 }, () => world.resendVerification.execute({ email: 'nobody@example.com', metadata })));
+    await world.deliverMail.execute();
+    expect(world.mail.delivered.map((mail) => mail.to), 'sign-up + 2 resends').to.deep.equal(['ada@example.com', 'ada@example.com', 'ada@example.com']);
+  });
+
   it('mails an address at most verificationPerAddress.max times per window, the sign-up mail included; the same answer past it', async () => {
     const { world, signedUp } = await worldWithAda({ mail: { verificationPerAddress: { max: 3, windowSeconds: 3600 } } });
     for (let i = 0; i < 25; i++) {
