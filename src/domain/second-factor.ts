@@ -1,0 +1,58 @@
+/**
+ * A TOTP second factor of an account, as the domain sees it: whether it is confirmed (its first code proved the
+ * authenticator holds the secret) and the last time step a code was accepted for. The secret itself is opaque here
+ * (sealed by the store's adapter) and codes are computed by the Totp port; what the domain owns is the rule that
+ * makes a code single-use: **a step is accepted once**, and never one at or before the last accepted, so a code
+ * replayed within its window, on any instance, is refused (the repository stores the factor by compare-and-swap).
+ */
+export interface TotpFactorSnapshot {
+  readonly userId: string;
+  /** The secret, sealed (encrypted at rest); never shown after enrolment. */
+  readonly sealedSecret: string;
+  readonly createdAt: Date;
+  /** Null until the first code confirms the enrolment. */
+  readonly confirmedAt: Date | null;
+  /** The last step a code was accepted for; -1 before any. */
+  readonly lastStep: number;
+  readonly version?: number;
+}
+
+export class TotpFactor {
+  private constructor(private state: TotpFactorSnapshot) {}
+
+  /** A factor being enrolled: its secret handed to the owner once, no code accepted yet. */
+  static enrol(userId: string, sealedSecret: string, at: Date): TotpFactor {
+    return new TotpFactor({ userId, sealedSecret, createdAt: at, confirmedAt: null, lastStep: -1, version: 0 });
+  }
+
+  static restore(snapshot: TotpFactorSnapshot): TotpFactor {
+    return new TotpFactor(snapshot);
+  }
+
+  get confirmed(): boolean {
+    return this.state.confirmedAt !== null;
+  }
+
+  /** Steps at or before this were used: the Totp port looks for a matching step after it. */
+  get lastStep(): number {
+    return this.state.lastStep;
+  }
+
+  get sealedSecret(): string {
+    return this.state.sealedSecret;
+  }
+
+  /**
+   * Takes `step` as used (the step a code matched): true when it is after the last used, which it becomes; false,
+   * changing nothing, for a step already used or older (a replay). The first accepted step confirms the enrolment.
+   */
+  accept(step: number, at: Date): boolean {
+    if (!Number.isInteger(step) || step <= this.state.lastStep) return false;
+    this.state = { ...this.state, lastStep: step, confirmedAt: this.state.confirmedAt ?? at };
+    return true;
+  }
+
+  snapshot(): TotpFactorSnapshot {
+    return { ...this.state };
+  }
+}

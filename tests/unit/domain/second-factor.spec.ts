@@ -1,0 +1,38 @@
+import { expect } from 'chai';
+import { TotpFactor } from '../../../src/domain/second-factor.js';
+
+const T0 = new Date('2026-11-25T12:00:00.000Z');
+
+describe('TotpFactor: each time step is accepted once', () => {
+  it('is unconfirmed until its first accepted step, which confirms it at that time', () => {
+    const factor = TotpFactor.enrol('u-1', 'sealed', T0);
+    expect(factor.confirmed).to.equal(false);
+    expect(factor.lastStep).to.equal(-1);
+    expect(factor.accept(1000, new Date(T0.getTime() + 5_000))).to.equal(true);
+    expect(factor.snapshot()).to.deep.include({ confirmedAt: new Date(T0.getTime() + 5_000), lastStep: 1000 });
+  });
+
+  it('refuses a step already used (a replayed code) and any older one, changing nothing', () => {
+    const factor = TotpFactor.enrol('u-1', 'sealed', T0);
+    factor.accept(1000, T0);
+    const before = factor.snapshot();
+    expect(factor.accept(1000, T0), 'the same step').to.equal(false);
+    expect(factor.accept(999, T0), 'the step before (drift back)').to.equal(false);
+    expect(factor.snapshot()).to.deep.equal(before);
+    expect(factor.accept(1001, T0), 'the next step').to.equal(true);
+    expect(factor.lastStep).to.equal(1001);
+  });
+
+  it('refuses what is not a whole step', () => {
+    const factor = TotpFactor.enrol('u-1', 'sealed', T0);
+    for (const step of [Number.NaN, 1.5, Number.POSITIVE_INFINITY]) expect(factor.accept(step, T0), String(step)).to.equal(false);
+    expect(factor.confirmed).to.equal(false);
+  });
+
+  it('keeps its first confirmation time', () => {
+    const factor = TotpFactor.enrol('u-1', 'sealed', T0);
+    factor.accept(1000, T0);
+    factor.accept(1001, new Date(T0.getTime() + 30_000));
+    expect(factor.snapshot().confirmedAt).to.deep.equal(T0);
+  });
+});
