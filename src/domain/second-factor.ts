@@ -14,7 +14,14 @@ export interface TotpFactorSnapshot {
   readonly confirmedAt: Date | null;
   /** The last step a code was accepted for; -1 before any. */
   readonly lastStep: number;
+  /** The recovery codes, as keyed MACs (never the codes), each used at most once. */
+  readonly recoveryCodes: readonly RecoveryCode[];
   readonly version?: number;
+}
+
+export interface RecoveryCode {
+  readonly mac: string;
+  readonly usedAt: Date | null;
 }
 
 export class TotpFactor {
@@ -22,7 +29,7 @@ export class TotpFactor {
 
   /** A factor being enrolled: its secret handed to the owner once, no code accepted yet. */
   static enrol(userId: string, sealedSecret: string, at: Date): TotpFactor {
-    return new TotpFactor({ userId, sealedSecret, createdAt: at, confirmedAt: null, lastStep: -1, version: 0 });
+    return new TotpFactor({ userId, sealedSecret, createdAt: at, confirmedAt: null, lastStep: -1, recoveryCodes: [], version: 0 });
   }
 
   static restore(snapshot: TotpFactorSnapshot): TotpFactor {
@@ -49,6 +56,28 @@ export class TotpFactor {
   accept(step: number, at: Date): boolean {
     if (!Number.isInteger(step) || step <= this.state.lastStep) return false;
     this.state = { ...this.state, lastStep: step, confirmedAt: this.state.confirmedAt ?? at };
+    return true;
+  }
+
+  /** How many recovery codes are left unused. */
+  get recoveryCodesLeft(): number {
+    return this.state.recoveryCodes.filter((code) => code.usedAt === null).length;
+  }
+
+  /** Replaces every recovery code by new ones (their MACs): the old ones, used or not, stop working. */
+  replaceRecoveryCodes(macs: readonly string[]): void {
+    this.state = { ...this.state, recoveryCodes: macs.map((mac) => ({ mac, usedAt: null })) };
+  }
+
+  /**
+   * Uses the unused recovery code `matches` recognises (its MAC compared by the caller, in constant time): true, and
+   * the code is spent; false, changing nothing, when none matches or it was used. Single use under concurrency comes
+   * from the repository's compare-and-swap on the factor.
+   */
+  useRecoveryCode(matches: (mac: string) => boolean, at: Date): boolean {
+    const index = this.state.recoveryCodes.findIndex((code) => code.usedAt === null && matches(code.mac));
+    if (index === -1) return false;
+    this.state = { ...this.state, recoveryCodes: this.state.recoveryCodes.map((code, i) => (i === index ? { ...code, usedAt: at } : code)) };
     return true;
   }
 

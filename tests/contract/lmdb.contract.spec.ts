@@ -1,5 +1,6 @@
 import { lmdbStorage } from '../support/storages.js';
 import { storeContract } from './store.contract.js';
+import { secondFactorContract } from './second-factor.contract.js';
 import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
@@ -12,3 +13,4 @@ readModelContract('lmdb', lmdbStorage);
 sessionRepositoryContract('lmdb', lmdbStorage);
 outboxContract('lmdb', lmdbStorage);
 storeContract('lmdb', lmdbStorage);
+secondFactorContract('lmdb', lmdbStorage);

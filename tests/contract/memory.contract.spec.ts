@@ -1,5 +1,6 @@
 import { memoryStorage } from '../support/storages.js';
 import { storeContract } from './store.contract.js';
+import { secondFactorContract } from './second-factor.contract.js';
 import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
@@ -12,3 +13,4 @@ readModelContract('in-memory', memoryStorage);
 sessionRepositoryContract('in-memory', memoryStorage);
 outboxContract('in-memory', memoryStorage);
 storeContract('in-memory', memoryStorage);
+secondFactorContract('in-memory', memoryStorage);

@@ -10,6 +10,7 @@ import { StoreUserRepository } from '../../src/infrastructure/storage/store-user
 import { aRequestMetadata } from '../support/builders.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
 import { storeContract } from './store.contract.js';
+import { secondFactorContract } from './second-factor.contract.js';
 import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
@@ -62,6 +63,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   sessionRepositoryContract('mongodb', mongo);
   outboxContract('mongodb', mongo);
   storeContract('mongodb', mongo);
+  secondFactorContract('mongodb', mongo);
 
   describe('MongoDB only', () => {
     it('creates the indexes of each table on first use, idempotently', async () => {

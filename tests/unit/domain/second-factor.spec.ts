@@ -29,6 +29,19 @@ describe('TotpFactor: each time step is accepted once', () => {
     expect(factor.confirmed).to.equal(false);
   });
 
+  it('spends a recovery code once; regenerating replaces them all', () => {
+    const factor = TotpFactor.enrol('u-1', 'sealed', T0);
+    factor.replaceRecoveryCodes(['m1', 'm2', 'm3']);
+    expect(factor.recoveryCodesLeft).to.equal(3);
+    expect(factor.useRecoveryCode((mac) => mac === 'm2', T0)).to.equal(true);
+    expect(factor.useRecoveryCode((mac) => mac === 'm2', T0), 'used').to.equal(false);
+    expect(factor.useRecoveryCode((mac) => mac === 'm9', T0), 'unknown').to.equal(false);
+    expect(factor.recoveryCodesLeft).to.equal(2);
+    factor.replaceRecoveryCodes(['n1', 'n2']);
+    expect(factor.useRecoveryCode((mac) => mac === 'm1', T0), 'an old one').to.equal(false);
+    expect(factor.recoveryCodesLeft).to.equal(2);
+  });
+
   it('keeps its first confirmation time', () => {
     const factor = TotpFactor.enrol('u-1', 'sealed', T0);
     factor.accept(1000, T0);
