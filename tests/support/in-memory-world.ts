@@ -1,4 +1,6 @@
 import type { Ports } from '../../src/application/ports/ports.js';
+import { KeyedFactorSecrets } from '../../src/infrastructure/security/keyed-factor-secrets.js';
+import { OtpAuthTotp } from '../../src/infrastructure/security/otpauth-totp.js';
 import type { SignInThrottleSettings } from '../../src/application/policies/sign-in-throttle.js';
 import type { Policies } from '../../src/application/registry.js';
 import { loadConfig } from '../../src/infrastructure/config/config.js';
@@ -71,6 +73,8 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     tokens,
     refreshTokens: new HmacRefreshTokens(Buffer.alloc(32, 7)),
     oneTimeTokens: new HmacOneTimeTokens(Buffer.alloc(32, 9)),
+    totp: new OtpAuthTotp('Account service'),
+    factorSecrets: new KeyedFactorSecrets(Buffer.alloc(32, 11)),
     verifier: new FakeTokenVerifier(tokens),
     publicKeys: { publicKeys: () => [] },
     clock: new ManualClock(),

@@ -174,6 +174,12 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
       'seconds after which an account whose address nobody proved is erased by a sweep, as "not me" erases it (its sessions end, its data and events go, the address is free; a pseudonymous `SignUpCancelled` stays); `0`: never',
     whenUnset: '604800 (7 days) with `REQUIRE_VERIFIED_EMAIL=true`, where such an account holds nothing but a resend; `0` otherwise, where it signs in like any other',
   },
+  MFA_SECRET_KEY: {
+    section: 'Access tokens and signing keys',
+    meaning: 'the key (32 characters or more) TOTP secrets are sealed under (AES-256-GCM) and recovery codes MAC-ed under (HMAC-SHA-256); keep it with the signing key, never in `DATA_DIR`',
+    whenUnset: 'derived (HKDF) from `REFRESH_TOKEN_SECRET`, or from the signing key when that is unset, as the refresh-token key is',
+  },
+  MFA_ISSUER: { section: 'Access tokens and signing keys', meaning: 'the issuer an authenticator app shows beside the account (`otpauth://` URI)' },
   MAIL_TRANSPORT: {
     section: 'Mail, password reset and e-mail verification',
     meaning: '`smtp` (needs `SMTP_URL`) or `file` (each mail written to `DATA_DIR/mail/*.eml`, even with `SMTP_URL` set): the explicit choice, which production needs to keep mails as files',

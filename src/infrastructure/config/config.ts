@@ -64,6 +64,8 @@ export const CONFIG_SCHEMA = object({
   SESSION_MAX_LIFETIME_SECONDS: positiveInt(30 * 86_400, 365 * 86_400),
   REFRESH_REUSE_GRACE_SECONDS: number().integer().min(0).max(300).default(10),
   REFRESH_TOKEN_SECRET: string().trim().min(32, 'REFRESH_TOKEN_SECRET must be at least 32 characters').optional(),
+  MFA_SECRET_KEY: string().trim().min(32, 'MFA_SECRET_KEY must be at least 32 characters').optional(),
+  MFA_ISSUER: string().trim().min(1).max(64).default('Account service'),
   SESSION_SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
   PASSWORD_CHANGE_MAX_FAILURES: positiveInt(5, 100),
   SESSIONS_MAX_PER_ACCOUNT: positiveInt(50, 100_000),
@@ -162,6 +164,10 @@ export interface Config {
     readonly reuseGraceSeconds: number;
     /** Keys refresh tokens; when absent they are keyed from the JWT signing key. */
     readonly refreshTokenSecret: string | undefined;
+    /** The key second-factor secrets are sealed and recovery codes MAC-ed under (derived from the refresh material when unset). */
+    readonly mfaSecretKey: string | undefined;
+    /** The issuer authenticator apps show beside the account. */
+    readonly mfaIssuer: string;
     readonly sweepIntervalSeconds: number;
     /** Wrong current passwords one session may present on a password change before it ends. */
     readonly passwordChangeMaxFailures: number;
@@ -334,6 +340,8 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       lifetimes: { idleSeconds: env.SESSION_IDLE_TIMEOUT_SECONDS, maxSeconds: env.SESSION_MAX_LIFETIME_SECONDS },
       reuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS,
       refreshTokenSecret: env.REFRESH_TOKEN_SECRET,
+      mfaSecretKey: env.MFA_SECRET_KEY,
+      mfaIssuer: env.MFA_ISSUER,
       sweepIntervalSeconds: env.SESSION_SWEEP_INTERVAL_SECONDS,
       passwordChangeMaxFailures: env.PASSWORD_CHANGE_MAX_FAILURES,
       maxPerAccount: env.SESSIONS_MAX_PER_ACCOUNT,

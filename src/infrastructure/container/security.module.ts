@@ -9,6 +9,10 @@ import { PUBLIC_KEY_SET } from '../../application/ports/public-key-set.port.js';
 import { REFRESH_TOKENS } from '../../application/ports/refresh-tokens.port.js';
 import { TOKEN_ISSUER } from '../../application/ports/token-issuer.port.js';
 import { TOKEN_VERIFIER } from '../../application/ports/token-verifier.port.js';
+import { FACTOR_SECRETS } from '../../application/ports/factor-secrets.port.js';
+import { TOTP } from '../../application/ports/totp.port.js';
+import { KeyedFactorSecrets } from '../security/keyed-factor-secrets.js';
+import { OtpAuthTotp } from '../security/otpauth-totp.js';
 import type { Config } from '../config/config.js';
 import { TimedPasswordHasher } from '../metrics/timed-password-hasher.js';
 import { Argon2PasswordHasher } from '../security/argon2-password-hasher.js';
@@ -48,4 +52,9 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(REFRESH_TOKENS, (get) => new HmacRefreshTokens(refreshTokenKey(refreshSecret(get(CONFIG), get(SIGNING_KEY)))));
   bindPort(ONE_TIME_TOKENS, (get) => new HmacOneTimeTokens(derivedKey(refreshSecret(get(CONFIG), get(SIGNING_KEY)), 'one-time-token-v1')));
   bindPort(PASSWORD_BLOCKLIST, () => new ZxcvbnPasswordBlocklist());
+  bindPort(TOTP, (get) => new OtpAuthTotp(get(CONFIG).sessions.mfaIssuer));
+  bindPort(FACTOR_SECRETS, (get) => {
+    const { mfaSecretKey } = get(CONFIG).sessions;
+    return new KeyedFactorSecrets(mfaSecretKey === undefined ? refreshSecret(get(CONFIG), get(SIGNING_KEY)) : Buffer.from(mfaSecretKey, 'utf8'));
+  });
 });

@@ -5,12 +5,13 @@ import { StoreAttemptLimits } from './store-attempt-limits.js';
 import { StoreEventLog } from './store-event-log.js';
 import { StoreOutbox } from './store-outbox.js';
 import { StoreSessionReadModel } from './store-session-read-model.js';
+import { StoreSecondFactorRepository } from './store-second-factor.repository.js';
 import { StoreSessionRepository } from './store-session.repository.js';
 import { StoreUserReadModel } from './store-user-read-model.js';
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
-export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
 
 export type StoragePortName = (typeof STORAGE_PORTS)[number];
 
@@ -38,13 +39,14 @@ export interface Storage extends Pick<Ports, StoragePortName> {
 }
 
 /** The storage ports written once over the storage primitive, whatever the technology under it. */
-export const portsOver = (store: Store): Pick<Storage, 'store' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'events' | 'outbox'> => ({
+export const portsOver = (store: Store): Pick<Storage, 'store' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'events' | 'outbox'> => ({
   store,
   limits: new StoreAttemptLimits(store),
   users: new StoreUserRepository(store),
   userViews: new StoreUserReadModel(store),
   sessionViews: new StoreSessionReadModel(store),
   sessions: new StoreSessionRepository(store),
+  secondFactors: new StoreSecondFactorRepository(store),
   events: new StoreEventLog(store),
   outbox: new StoreOutbox(store),
 });
