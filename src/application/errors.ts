@@ -10,6 +10,7 @@ export type ApplicationErrorCode =
   | 'SESSION_NOT_FOUND'
   | 'EMAIL_NOT_VERIFIED'
   | 'INVALID_CURSOR'
+  | 'MFA_ALREADY_ENROLLED'
   | 'OVERLOADED'
   | 'STORE_UNAVAILABLE';
 
@@ -54,6 +55,15 @@ export class SessionNotFound extends ApplicationError {
 
   constructor() {
     super('Session not found', [{ field: null, message: 'no such session' }]);
+  }
+}
+
+/** An enrolment of a TOTP factor for an account that has a confirmed one (remove it first). */
+export class MfaAlreadyEnrolled extends ApplicationError {
+  readonly code = 'MFA_ALREADY_ENROLLED';
+
+  constructor() {
+    super('Second factor already enrolled', [{ field: null, message: 'remove the enrolled factor before enrolling another' }]);
   }
 }
 

@@ -1,3 +1,5 @@
+import { ConfirmTotpHandler } from './use-cases/confirm-totp/confirm-totp.handler.js';
+import { EnrolTotpHandler } from './use-cases/enrol-totp/enrol-totp.handler.js';
 import { CancelSignUpHandler } from './use-cases/cancel-sign-up/cancel-sign-up.handler.js';
 import { ChangePasswordHandler } from './use-cases/change-password/change-password.handler.js';
 import { ConfirmPasswordResetHandler } from './use-cases/confirm-password-reset/confirm-password-reset.handler.js';
@@ -50,6 +52,8 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     resendVerification: new ResendVerificationHandler(ports, policies.mail),
     cancelSignUp: new CancelSignUpHandler(ports, policies.mail),
     sweepUnverifiedAccounts: new SweepUnverifiedAccountsHandler(ports, policies.mail),
+    enrolTotp: new EnrolTotpHandler(ports),
+    confirmTotp: new ConfirmTotpHandler(ports),
     deliverMail: new DeliverMailHandler(ports, policies.mail, policies.delivery),
     changeProfile: new ChangeProfileHandler(ports),
     authenticate: new AuthenticateHandler(ports, policies.mail.requireVerifiedEmail),

@@ -1,3 +1,10 @@
+import type { DomainEvent } from './domain-event.js';
+
+/** A TOTP factor confirmed for an account: never with its secret, a code or a recovery code. */
+export type MfaEnrolled = DomainEvent<'MfaEnrolled', { readonly email: string }>;
+
+export const mfaEnrolled = (userId: string, email: string, at: Date): MfaEnrolled => ({ type: 'MfaEnrolled', aggregateId: userId, occurredAt: at, payload: { email } });
+
 /**
  * A TOTP second factor of an account, as the domain sees it: whether it is confirmed (its first code proved the
  * authenticator holds the secret) and the last time step a code was accepted for. The secret itself is opaque here
@@ -30,6 +37,13 @@ export class TotpFactor {
   /** A factor being enrolled: its secret handed to the owner once, no code accepted yet. */
   static enrol(userId: string, sealedSecret: string, at: Date): TotpFactor {
     return new TotpFactor({ userId, sealedSecret, createdAt: at, confirmedAt: null, lastStep: -1, recoveryCodes: [], version: 0 });
+  }
+
+  /** An enrolment started again before it was confirmed: a new secret, nothing used yet (the stored version kept). */
+  restart(sealedSecret: string, at: Date): boolean {
+    if (this.confirmed) return false;
+    this.state = { ...this.state, sealedSecret, createdAt: at, lastStep: -1, recoveryCodes: [] };
+    return true;
   }
 
   static restore(snapshot: TotpFactorSnapshot): TotpFactor {

@@ -3,6 +3,7 @@ import type { MailEvent } from './mail-events.js';
 import type { RevocationReason, SessionEvent } from './session.js';
 import { Email } from './email.js';
 import { PersonName } from './person-name.js';
+import type { MfaEnrolled } from './second-factor.js';
 
 /** The events the User aggregate records; `SignInFailed` also exists without an account (aggregateId null). */
 export type UserRegistered = DomainEvent<'UserRegistered', { readonly email: string }>;
@@ -29,6 +30,7 @@ export type SignUpCancelled = DomainEvent<'SignUpCancelled', { readonly reason: 
 
 export type UserEvent =
   | UserRegistered
+  | MfaEnrolled
   | SignUpCancelled
   | UserSignedIn
   | PasswordRehashed

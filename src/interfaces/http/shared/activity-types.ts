@@ -7,6 +7,7 @@ import type { RevocationReason } from '../../../domain/session.js';
  */
 const EVENT_TYPES: { readonly [T in Exclude<UserEventType, 'SignUpCancelled'>]: true } = {
   UserRegistered: true,
+  MfaEnrolled: true,
   UserSignedIn: true,
   PasswordRehashed: true,
   ProfileChanged: true,

@@ -104,6 +104,10 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     status: 404, message: 'Session not found', issues: [], outcome: 'error',
     description: "No live session of the caller has this id (another account's session answers the same)",
   },
+  MFA_ALREADY_ENROLLED: {
+    status: 409, message: 'Second factor already enrolled', issues: body('remove the enrolled factor before enrolling another'), outcome: 'duplicate',
+    description: 'The account has a confirmed TOTP factor: remove it (step-up) before enrolling another',
+  },
   EMAIL_ALREADY_REGISTERED: {
     status: 409, message: 'Email is already registered', issues: [], outcome: 'duplicate',
     description: 'Email is already registered',
