@@ -15,6 +15,12 @@ export type RevocationReason =
   | 'evicted'
   | 'email_verified';
 
+/**
+ * How the holder of a session proved who they are (the `amr` claim, RFC 8176 values): `pwd` a password, `otp` a
+ * one-time code (a TOTP code or a recovery code: the event log tells which).
+ */
+export type AuthMethod = 'pwd' | 'otp';
+
 export type SessionStarted = DomainEvent<'SessionStarted', { readonly email: string; readonly sessionId: string }>;
 export type SessionRevoked = DomainEvent<'SessionRevoked', { readonly email: string; readonly sessionId: string; readonly reason: RevocationReason }>;
 export type RefreshTokenReused = DomainEvent<'RefreshTokenReused', { readonly email: string; readonly sessionId: string }>;
@@ -54,6 +60,10 @@ export interface SessionSnapshot {
    * still at this epoch. Absent in records written before epochs existed: 0.
    */
   readonly epoch?: number;
+  /** How the holder proved who they are, most recently (absent in records written before: a password). */
+  readonly amr?: readonly AuthMethod[];
+  /** When they last did (the `auth_time` claim); absent in records written before: the session's start. */
+  readonly authTime?: Date;
 }
 
 export interface SessionStart {
@@ -66,6 +76,8 @@ export interface SessionStart {
   readonly lifetimes: SessionLifetimes;
   /** The account's session epoch at the start (`User.sessionEpoch`). */
   readonly epoch: number;
+  /** How the holder proved who they are; a password alone when absent. */
+  readonly amr?: readonly AuthMethod[];
 }
 
 /**
@@ -92,19 +104,42 @@ export class Session {
   private constructor(private state: SessionSnapshot) {}
 
   static start(start: SessionStart): Session {
-    const { id, userId, email, at, clientIp, userAgent, lifetimes, epoch } = start;
+    const { id, userId, email, at, clientIp, userAgent, lifetimes, epoch, amr = ['pwd'] } = start;
     const absoluteExpiresAt = plusSeconds(at, lifetimes.maxSeconds);
     const session = new Session({
       id, userId, email, createdAt: at, lastUsedAt: at, absoluteExpiresAt,
       expiresAt: earlier(absoluteExpiresAt, plusSeconds(at, lifetimes.idleSeconds)),
       generation: 0, rotatedAt: null, revokedAt: null, revokedReason: null, clientIp, userAgent, version: 0, passwordFailures: 0, epoch,
+      amr, authTime: at,
     });
     session.pending.push({ type: 'SessionStarted', aggregateId: userId, occurredAt: at, payload: { email, sessionId: id } });
     return session;
   }
 
   static restore(snapshot: SessionSnapshot): Session {
-    return new Session({ ...snapshot, passwordFailures: snapshot.passwordFailures ?? 0, epoch: snapshot.epoch ?? 0 });
+    return new Session({
+      ...snapshot, passwordFailures: snapshot.passwordFailures ?? 0, epoch: snapshot.epoch ?? 0,
+      amr: snapshot.amr ?? ['pwd'], authTime: snapshot.authTime ?? snapshot.createdAt,
+    });
+  }
+
+  /** How the holder proved who they are (kept by refreshes; raised by a step-up). */
+  get amr(): readonly AuthMethod[] {
+    return this.state.amr ?? ['pwd'];
+  }
+
+  /** When the holder last proved who they are (kept by refreshes; moved by a step-up). */
+  get authTime(): Date {
+    return this.state.authTime ?? this.state.createdAt;
+  }
+
+  /**
+   * The holder proved a factor again at `at` (a step-up): the methods are added to the session's, and `auth_time`
+   * moves to `at`. Tokens issued from then on carry both; those issued before keep what they said.
+   */
+  proved(methods: readonly AuthMethod[], at: Date): void {
+    const amr = [...this.amr, ...methods.filter((method) => !this.amr.includes(method))];
+    this.state = { ...this.state, amr, authTime: at };
   }
 
   get id(): string {

@@ -28,7 +28,7 @@ type TokenDeps = Pick<Ports, 'tokens' | 'refreshTokens'>;
 /** The access token of the session, and the refresh token of its current generation. */
 export async function tokensFor(deps: TokenDeps, session: Session): Promise<SessionTokens> {
   return {
-    accessToken: await deps.tokens.issue({ userId: session.userId, sessionId: session.id }),
+    accessToken: await deps.tokens.issue({ userId: session.userId, sessionId: session.id, amr: session.amr, authTime: session.authTime }),
     refreshToken: deps.refreshTokens.issue({ sessionId: session.id, generation: session.generation }),
     expiresIn: deps.tokens.lifetimeSeconds,
   };

@@ -4,6 +4,10 @@ export interface AccessTokenSubject {
   readonly userId: string;
   /** The session the token belongs to (its `sid` claim): the token is refused as soon as the session ends. */
   readonly sessionId: string;
+  /** How the holder proved who they are (the `amr` claim). */
+  readonly amr: readonly string[];
+  /** When they last did (the `auth_time` claim). */
+  readonly authTime: Date;
 }
 
 /** Issues signed access tokens. */

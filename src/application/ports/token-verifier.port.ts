@@ -6,6 +6,10 @@ export interface VerifiedToken {
   /** The `sid` claim; null for a token that names no session (refused by authentication). */
   readonly sessionId: string | null;
   readonly tokenId: string;
+  /** The `amr` claim: how the holder proved who they are when the token was issued ([] when absent). */
+  readonly amr: readonly string[];
+  /** The `auth_time` claim; null when absent. */
+  readonly authTime: Date | null;
   readonly expiresAt: Date;
 }
 

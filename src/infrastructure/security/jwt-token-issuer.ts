@@ -10,7 +10,7 @@ export interface TokenSettings {
   readonly ttlSeconds: number;
 }
 
-/** ES256 JWTs with `kid`, and claims sub, sid, iat, exp, iss, aud, jti. */
+/** ES256 JWTs with `kid`, and claims sub, sid, amr, auth_time, iat, exp, iss, aud, jti. */
 export class JwtTokenIssuer implements TokenIssuer {
   constructor(
     private readonly key: SigningKey,
@@ -25,7 +25,9 @@ export class JwtTokenIssuer implements TokenIssuer {
 
   issue(subject: AccessTokenSubject): Promise<string> {
     const iat = Math.floor(this.clock.now().getTime() / 1000);
-    const claims = { sub: subject.userId, sid: subject.sessionId, iat, exp: iat + this.settings.ttlSeconds, iss: this.settings.issuer, aud: this.settings.audience, jti: this.ids.next() };
+    const claims = {
+      sub: subject.userId, sid: subject.sessionId, amr: subject.amr, auth_time: Math.floor(subject.authTime.getTime() / 1000), iat, exp: iat + this.settings.ttlSeconds, iss: this.settings.issuer, aud: this.settings.audience, jti: this.ids.next(),
+    };
     return Promise.resolve(jwt.sign(claims, this.key.privateKey, { algorithm: 'ES256', keyid: this.key.kid }));
   }
 }

@@ -69,6 +69,15 @@ export class JwtTokenVerifier implements TokenVerifier {
       throw new InvalidToken();
     }
     const sessionId: unknown = claims['sid'];
-    return this.remember(accessToken, kid, { userId: claims.sub, sessionId: typeof sessionId === 'string' ? sessionId : null, tokenId: claims.jti, expiresAt: new Date(claims.exp * 1000) });
+    const amr: unknown = claims['amr'];
+    const authTime: unknown = claims['auth_time'];
+    return this.remember(accessToken, kid, {
+      userId: claims.sub,
+      sessionId: typeof sessionId === 'string' ? sessionId : null,
+      tokenId: claims.jti,
+      expiresAt: new Date(claims.exp * 1000),
+      amr: Array.isArray(amr) ? amr.filter((method): method is string => typeof method === 'string') : [],
+      authTime: typeof authTime === 'number' && Number.isFinite(authTime) ? new Date(authTime * 1000) : null,
+    });
   }
 }

@@ -96,4 +96,18 @@ describe('Session', () => {
     expect(session.isLive(at(10), 0)).to.equal(false);
     expect(session.snapshot().epoch).to.equal(1);
   });
+
+  it('remembers how and when its holder proved who they are: a password at the start, kept by rotation, raised by a step-up', () => {
+    const session = aSession();
+    expect([session.amr, session.authTime]).to.deep.equal([['pwd'], T0]);
+    session.rotate(at(50), LIFETIMES);
+    expect([session.amr, session.authTime]).to.deep.equal([['pwd'], T0]);
+    session.proved(['otp'], at(60));
+    session.proved(['otp'], at(70));
+    expect([session.amr, session.authTime]).to.deep.equal([['pwd', 'otp'], at(70)]);
+    const { amr: _amr, authTime: _authTime, ...older } = aSession().snapshot();
+    expect([Session.restore(older).amr, Session.restore(older).authTime]).to.deep.equal([['pwd'], T0]);
+    const withCode = Session.start({ id: 's-2', userId: 'u-1', email: 'ada@example.com', at: T0, clientIp: null, userAgent: null, lifetimes: LIFETIMES, epoch: 0, amr: ['pwd', 'otp'] });
+    expect(withCode.snapshot()).to.deep.include({ amr: ['pwd', 'otp'], authTime: T0 });
+  });
 });

@@ -24,11 +24,11 @@ export class AuthenticateHandler {
    * ended, and EmailNotVerified for an account whose address is not verified when that is required.
    */
   async execute(query: AuthenticateQuery): Promise<Principal> {
-    const { userId, sessionId } = await this.deps.verifier.verify(query.accessToken);
+    const { userId, sessionId, amr, authTime } = await this.deps.verifier.verify(query.accessToken);
     if (sessionId === null) throw new InvalidToken();
     const account = await this.deps.sessionViews.liveSessionAccount(sessionId, userId, this.deps.clock.now());
     if (!account) throw new InvalidToken();
     if (this.requireVerifiedEmail && query.allowUnverified !== true && !account.emailVerified) throw new EmailNotVerified();
-    return { userId, sessionId };
+    return { userId, sessionId, amr, authTime };
   }
 }

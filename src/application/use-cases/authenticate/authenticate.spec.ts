@@ -22,7 +22,7 @@ describe('AuthenticateHandler (authenticate)', () => {
     const { world, user, accessToken, sessionId, authenticate } = await adaSignedUp();
     const eventsBefore = world.store.events.length;
 
-    expect(await authenticate(accessToken)).to.deep.equal({ userId: user.id, sessionId });
+    expect(await authenticate(accessToken)).to.deep.equal({ userId: user.id, sessionId, amr: ['pwd'], authTime: world.clock.now() });
     expect(world.store.events).to.have.length(eventsBefore);
   });
 
@@ -47,8 +47,8 @@ describe('AuthenticateHandler (authenticate)', () => {
   it("throws InvalidToken for a token that does not verify, names an unknown session, or names another account's session", async () => {
     const { world, user, sessionId, authenticate } = await adaSignedUp();
     const grace = await world.signUp.execute(aSignUpCommand({ name: 'Grace', lastname: 'Hopper', email: 'grace@example.com' }));
-    const graceAsAda = await world.tokens.issue({ userId: grace.user.id, sessionId });
-    const unknownSession = await world.tokens.issue({ userId: user.id, sessionId: 'no-such-session' });
+    const graceAsAda = await world.tokens.issue({ userId: grace.user.id, sessionId, amr: ['pwd'], authTime: new Date() });
+    const unknownSession = await world.tokens.issue({ userId: user.id, sessionId: 'no-such-session', amr: ['pwd'], authTime: new Date() });
 
     expect(await rejection(authenticate('not-a-token'))).to.be.instanceOf(InvalidToken);
     expect(await rejection(authenticate(unknownSession))).to.be.instanceOf(InvalidToken);

@@ -57,7 +57,7 @@ describe('ListSessionsHandler (listSessions)', () => {
     const { world, laptop, principalOf } = await adaOnThreeDevices();
     const { userId } = await principalOf(laptop.accessToken);
     const eventsBefore = world.store.events.length;
-    const { sessions } = await world.listSessions.execute({ principal: { userId, sessionId: 'ended-elsewhere' } });
+    const { sessions } = await world.listSessions.execute({ principal: { userId, sessionId: 'ended-elsewhere', amr: ['pwd'], authTime: null } });
 
     expect(sessions).to.have.length(3);
     expect(sessions.filter((session) => session.current)).to.deep.equal([]);
