@@ -68,16 +68,20 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
     expect(up.body.data.expiresin).to.equal(900);
     expect(up.body.data.refreshtoken).to.match(/^rt1\./);
     expect(up.headers['cache-control']).to.equal('no-store');
-    expect(claimsOf(up.body.data.accesstoken)['sid']).to.be.a('string');
+    const claims = claimsOf(up.body.data.accesstoken);
+    expect(claims['sid']).to.be.a('string');
+    expect(claims['amr']).to.deep.equal(['pwd']);
+    expect(claims['auth_time']).to.equal(claims['iat']);
   });
 
   it('refresh rotates: 200 with new tokens in the envelope, no-store; the new refresh token continues the session', async () => {
-    const { refresh: first } = await signUp();
+    const { refresh: first, access } = await signUp();
     const res = await refresh(first);
     expect(res.status).to.equal(200);
     expect(res.headers['cache-control']).to.equal('no-store');
     expect(res.body.message).to.equal('Token refreshed successfully');
     expect(Object.keys(res.body.data)).to.deep.equal(['user', 'accesstoken', 'refreshtoken', 'expiresin']);
+    expect(claimsOf(res.body.data.accesstoken)).to.deep.include({ amr: ['pwd'], auth_time: claimsOf(access)['auth_time'] });
     expect(res.body.data.refreshtoken).to.not.equal(first);
     expect((await me(res.body.data.accesstoken)).status).to.equal(200);
     expect((await refresh(res.body.data.refreshtoken)).status).to.equal(200);
