@@ -11,6 +11,10 @@ export type ApplicationErrorCode =
   | 'EMAIL_NOT_VERIFIED'
   | 'INVALID_CURSOR'
   | 'MFA_ALREADY_ENROLLED'
+  | 'MFA_NOT_ENROLLED'
+  | 'INVALID_MFA_TOKEN'
+  | 'INVALID_MFA_CODE'
+  | 'STEP_UP_REQUIRED'
   | 'OVERLOADED'
   | 'STORE_UNAVAILABLE';
 
@@ -64,6 +68,51 @@ export class MfaAlreadyEnrolled extends ApplicationError {
 
   constructor() {
     super('Second factor already enrolled', [{ field: null, message: 'remove the enrolled factor before enrolling another' }]);
+  }
+}
+
+/** A removal, a step-up or new recovery codes for an account with no confirmed TOTP factor. */
+export class MfaNotEnrolled extends ApplicationError {
+  readonly code = 'MFA_NOT_ENROLLED';
+
+  constructor() {
+    super('No second factor enrolled', [{ field: null, message: 'the account has no confirmed second factor' }]);
+  }
+}
+
+/**
+ * An `mfatoken` that is not one this service handed out, expired, answered already, ended after too many wrong
+ * codes, or outlived by a password change: one answer for all of them. Sign in again.
+ */
+export class InvalidMfaToken extends ApplicationError {
+  readonly code = 'INVALID_MFA_TOKEN';
+
+  constructor() {
+    super('Invalid or expired sign-in challenge', [{ field: 'mfatoken', message: 'is invalid, expired, used or ended: sign in again' }]);
+  }
+}
+
+/** A TOTP code or recovery code that is wrong, or already used (a time step is accepted once). */
+export class InvalidMfaCode extends ApplicationError {
+  readonly code = 'INVALID_MFA_CODE';
+
+  constructor(field: 'code' | 'recoverycode') {
+    super('Invalid code', [{ field, message: 'is incorrect or already used' }]);
+  }
+}
+
+/**
+ * An account with a second factor asked for something that needs a recent proof of it (a password change, removing
+ * the factor, new recovery codes, signing out everywhere), with a token whose `amr` lacks `otp` or whose `auth_time`
+ * is older than MFA_STEP_UP_SECONDS.
+ */
+export class StepUpRequired extends ApplicationError {
+  readonly code = 'STEP_UP_REQUIRED';
+
+  constructor(maxAgeSeconds: number) {
+    super('Second factor required', [
+      { field: null, message: `confirm it is you with a code (POST /auth/mfa/verify): this needs a second factor proved within the last ${maxAgeSeconds} seconds` },
+    ]);
   }
 }
 

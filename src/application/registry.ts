@@ -10,12 +10,14 @@ import { RefreshHandler } from './use-cases/refresh-session/refresh-session.hand
 import { RequestPasswordResetHandler } from './use-cases/request-password-reset/request-password-reset.handler.js';
 import { RevokeSessionHandler } from './use-cases/revoke-session/revoke-session.handler.js';
 import { SignInHandler } from './use-cases/sign-in/sign-in.handler.js';
+import { SignInMfaHandler } from './use-cases/sign-in-mfa/sign-in-mfa.handler.js';
 import { SignOutHandler } from './use-cases/sign-out/sign-out.handler.js';
 import { SignUpHandler } from './use-cases/sign-up/sign-up.handler.js';
 import { SweepUnverifiedAccountsHandler } from './use-cases/sweep-unverified-accounts/sweep-unverified-accounts.handler.js';
 import { ResendVerificationHandler } from './use-cases/resend-verification/resend-verification.handler.js';
 import { VerifyEmailHandler } from './use-cases/verify-email/verify-email.handler.js';
 import type { MailSettings } from './policies/mail.js';
+import type { MfaSettings } from './policies/second-factor.js';
 import type { SessionSettings } from './policies/sessions.js';
 import { SignInThrottle, type SignInThrottleSettings } from './policies/sign-in-throttle.js';
 import type { Ports } from './ports/ports.js';
@@ -30,6 +32,7 @@ export interface Policies {
   readonly sessions: SessionSettings;
   readonly mail: MailSettings;
   readonly delivery: DeliverySettings;
+  readonly mfa: MfaSettings;
 }
 
 /**
@@ -41,7 +44,8 @@ export function buildUseCases(ports: Ports, policies: Policies) {
   const throttle = new SignInThrottle(ports, policies.signInThrottle);
   return {
     signUp: new SignUpHandler(ports, policies.sessions, policies.mail.verificationPerAddress),
-    signIn: new SignInHandler(ports, throttle, policies.sessions, policies.mail.requireVerifiedEmail),
+    signIn: new SignInHandler(ports, throttle, policies.sessions, policies.mfa, policies.mail.requireVerifiedEmail),
+    signInMfa: new SignInMfaHandler(ports, throttle, policies.sessions, policies.mfa),
     refreshSession: new RefreshHandler(ports, policies.sessions, policies.mail.requireVerifiedEmail),
     signOut: new SignOutHandler(ports),
     revokeSession: new RevokeSessionHandler(ports),

@@ -19,7 +19,11 @@ export type MailEvent = EmailVerificationRequested | PasswordResetRequested | Em
  * change, by reset or by its owner (PasswordChanged, recorded by the User aggregate), so a stolen session or password
  * cannot change it unnoticed.
  */
-export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set(['EmailVerificationRequested', 'PasswordResetRequested', 'PasswordReset', 'PasswordChanged']);
+export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'EmailVerificationRequested', 'PasswordResetRequested', 'PasswordReset', 'PasswordChanged',
+  // Notices about the second factor: enrolled, removed, a recovery code spent.
+  'MfaEnrolled', 'MfaRemoved', 'RecoveryCodeUsed',
+]);
 
 export const passwordResetRequested = (email: string, aggregateId: string | null, binding: string | null, occurredAt: Date): PasswordResetRequested => ({
   type: 'PasswordResetRequested',

@@ -2,8 +2,51 @@ import type { DomainEvent } from './domain-event.js';
 
 /** A TOTP factor confirmed for an account: never with its secret, a code or a recovery code. */
 export type MfaEnrolled = DomainEvent<'MfaEnrolled', { readonly email: string }>;
+/** The account's TOTP factor removed (with its recovery codes) by its owner, after a step-up. */
+export type MfaRemoved = DomainEvent<'MfaRemoved', { readonly email: string }>;
+/** A recovery code spent (at a sign-in or a step-up): `left` unused ones remain. Never the code. */
+export type RecoveryCodeUsed = DomainEvent<'RecoveryCodeUsed', { readonly email: string; readonly left: number }>;
+/** Every recovery code replaced by new ones, after a step-up. Never a code. */
+export type RecoveryCodesRegenerated = DomainEvent<'RecoveryCodesRegenerated', { readonly email: string }>;
+
+export type SecondFactorEvent = MfaEnrolled | MfaRemoved | RecoveryCodeUsed | RecoveryCodesRegenerated;
 
 export const mfaEnrolled = (userId: string, email: string, at: Date): MfaEnrolled => ({ type: 'MfaEnrolled', aggregateId: userId, occurredAt: at, payload: { email } });
+export const mfaRemoved = (userId: string, email: string, at: Date): MfaRemoved => ({ type: 'MfaRemoved', aggregateId: userId, occurredAt: at, payload: { email } });
+export const recoveryCodeUsed = (userId: string, email: string, left: number, at: Date): RecoveryCodeUsed =>
+  ({ type: 'RecoveryCodeUsed', aggregateId: userId, occurredAt: at, payload: { email, left } });
+export const recoveryCodesRegenerated = (userId: string, email: string, at: Date): RecoveryCodesRegenerated =>
+  ({ type: 'RecoveryCodesRegenerated', aggregateId: userId, occurredAt: at, payload: { email } });
+
+/**
+ * A sign-in waiting for its second factor: the password was right, and the account has a confirmed factor. Known by
+ * a keyed MAC of the `mfatoken` handed to the client (never the token), single-use, short-lived, and bound to the
+ * account's session epoch at that moment: a password change or reset in between (the epoch moves on) ends it.
+ */
+export interface MfaChallenge {
+  /** The keyed MAC of the mfatoken. */
+  readonly id: string;
+  readonly userId: string;
+  readonly epoch: number;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+  readonly version?: number;
+}
+
+/** Whether a challenge may still be answered at `at`, for an account now at `accountEpoch`. */
+export const challengeOpen = (challenge: MfaChallenge, at: Date, accountEpoch: number): boolean =>
+  at.getTime() < challenge.expiresAt.getTime() && challenge.epoch === accountEpoch;
+
+/** Wrong codes one challenge takes; the next attempt, right or wrong, finds it ended. */
+export const CHALLENGE_MAX_WRONG_CODES = 5;
+
+/**
+ * Step-up: whether a token (its `amr` and `auth_time`) proved a second factor within `maxAgeSeconds` before `at`.
+ * What a password change, a factor's removal, new recovery codes and signing out everywhere ask of an account with
+ * a factor.
+ */
+export const steppedUp = (amr: readonly string[], authTime: Date | null, at: Date, maxAgeSeconds: number): boolean =>
+  amr.includes('otp') && authTime !== null && at.getTime() - authTime.getTime() <= maxAgeSeconds * 1000;
 
 /**
  * A TOTP second factor of an account, as the domain sees it: whether it is confirmed (its first code proved the

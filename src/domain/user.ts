@@ -3,7 +3,7 @@ import type { MailEvent } from './mail-events.js';
 import type { RevocationReason, SessionEvent } from './session.js';
 import { Email } from './email.js';
 import { PersonName } from './person-name.js';
-import type { MfaEnrolled } from './second-factor.js';
+import type { SecondFactorEvent } from './second-factor.js';
 
 /** The events the User aggregate records; `SignInFailed` also exists without an account (aggregateId null). */
 export type UserRegistered = DomainEvent<'UserRegistered', { readonly email: string }>;
@@ -11,7 +11,8 @@ export type UserSignedIn = DomainEvent<'UserSignedIn', { readonly email: string 
 export type PasswordRehashed = DomainEvent<'PasswordRehashed', { readonly email: string }>;
 export type ProfileChanged = DomainEvent<'ProfileChanged', { readonly email: string }>;
 export type PasswordChanged = DomainEvent<'PasswordChanged', { readonly email: string }>;
-export type SignInFailureReason = 'unknown_email' | 'wrong_password' | 'wrong_current_password';
+/** `wrong_code`: a wrong second-factor code (or recovery code) after the right password. */
+export type SignInFailureReason = 'unknown_email' | 'wrong_password' | 'wrong_current_password' | 'wrong_code';
 export type SignInFailed = DomainEvent<'SignInFailed', { readonly email: string; readonly reason: SignInFailureReason }>;
 /** Why every session of an account (but perhaps the caller's) ended at once. */
 export type SessionsEndedReason = Extract<RevocationReason, 'sign_out' | 'password_changed' | 'email_verified'>;
@@ -30,7 +31,7 @@ export type SignUpCancelled = DomainEvent<'SignUpCancelled', { readonly reason: 
 
 export type UserEvent =
   | UserRegistered
-  | MfaEnrolled
+  | SecondFactorEvent
   | SignUpCancelled
   | UserSignedIn
   | PasswordRehashed

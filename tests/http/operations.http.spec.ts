@@ -9,6 +9,7 @@ import { type AnyOperation, impliedErrors } from '../../src/interfaces/http/shar
 import { aSignUpBody } from '../support/builders.js';
 import { type HttpResponse, http } from '../support/http-client.js';
 import { tokenInText } from '../support/mail.js';
+import { codeOf } from '../support/totp.js';
 import { httpServerOptions } from '../support/http-server-options.js';
 import { type OpenApiDocument, responseSchema, schemaErrors, undocumented } from '../support/openapi-check.js';
 import { type SmtpInbox, startSmtpInbox } from '../support/smtp-inbox.js';
@@ -31,6 +32,8 @@ interface Account {
 interface World {
   /** A new account, signed up over HTTP. */
   account(): Promise<Account>;
+  /** A new account with a confirmed authenticator (its code's step used), its secret and its recovery codes. */
+  withSecondFactor(): Promise<Account & { readonly secret: string; readonly recoveryCodes: readonly string[] }>;
   /** The token of the newest mail of this subject to this address, after delivering what is due (mails leave concurrently). */
   mailedToken(email: string, subject: 'Reset your password' | 'Confirm your e-mail address'): Promise<string>;
 }
@@ -130,6 +133,27 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
     error: { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: { token: 'verify1.forged' } }) },
   },
+  enrolTotp: {
+    success: async (world) => ({ token: (await world.account()).accessToken }),
+    error: { code: 'MFA_ALREADY_ENROLLED', call: async (world) => ({ token: (await world.withSecondFactor()).accessToken }) },
+  },
+  confirmTotp: {
+    success: async (world) => {
+      const { accessToken: token } = await world.account();
+      const secret: string = (await request('POST', '/auth/mfa/totp', { token })).body.data.secret;
+      return { token, body: { code: codeOf(secret, new Date()) } };
+    },
+    error: { code: 'INVALID_INPUT', call: async (world) => ({ token: (await world.account()).accessToken, body: { code: '123456' } }) },
+  },
+  signInMfa: {
+    success: async (world) => {
+      const { email, password, secret } = await world.withSecondFactor();
+      const challenge = await request('POST', '/auth/sign-in', { body: { email, password } });
+      expect(challenge.status, challenge.text).to.equal(202);
+      return { body: { mfatoken: challenge.body.data.mfatoken, code: codeOf(secret, new Date(), 1) } };
+    },
+    error: { code: 'INVALID_MFA_TOKEN', call: () => Promise.resolve({ body: { mfatoken: `mfa1.${'A'.repeat(43)}`, code: '123456' } }) },
+  },
   resendVerificationEmail: { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken },
   getJwks: { success: () => Promise.resolve({}), error: null },
 };
@@ -166,6 +190,14 @@ const world: World = {
     const res = await request('POST', '/auth/sign-up', { body });
     expect(res.status, res.text).to.equal(201);
     return { email, password: body['password'] as string, accessToken: res.body.data.accesstoken, refreshToken: res.body.data.refreshtoken };
+  },
+  withSecondFactor: async () => {
+    const account = await world.account();
+    const token = account.accessToken;
+    const secret: string = (await request('POST', '/auth/mfa/totp', { token })).body.data.secret;
+    const confirmed = await request('POST', '/auth/mfa/totp/confirm', { token, body: { code: codeOf(secret, new Date()) } });
+    expect(confirmed.status, confirmed.text).to.equal(200);
+    return { ...account, secret, recoveryCodes: confirmed.body.data.recoverycodes };
   },
   mailedToken: async (email, subject) => {
     await service.deliverMail();

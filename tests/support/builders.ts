@@ -1,3 +1,4 @@
+import { type AuthResult, type SignInOutcome, needsSecondFactor } from '../../src/application/shared/auth-result.js';
 import type { SignInCommand } from '../../src/application/use-cases/sign-in/sign-in.handler.js';
 import type { SignUpCommand } from '../../src/application/use-cases/sign-up/sign-up.handler.js';
 import type { RequestMetadata } from '../../src/application/ports/event-log.port.js';
@@ -32,3 +33,10 @@ export const aSignUpBody = (overrides: Record<string, unknown> = {}): Record<str
   password: 'analytical engine 1843',
   ...overrides,
 });
+
+/** The completed sign-in a sign-in without a second factor ends in (fails the test on a second-factor challenge). */
+export async function completedSignIn(outcome: Promise<SignInOutcome>): Promise<AuthResult> {
+  const result = await outcome;
+  if (needsSecondFactor(result)) throw new Error('expected a completed sign-in, got a second-factor challenge');
+  return result;
+}

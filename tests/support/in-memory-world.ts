@@ -1,3 +1,4 @@
+import type { MfaSettings } from '../../src/application/policies/second-factor.js';
 import type { Ports } from '../../src/application/ports/ports.js';
 import { KeyedFactorSecrets } from '../../src/infrastructure/security/keyed-factor-secrets.js';
 import { OtpAuthTotp } from '../../src/infrastructure/security/otpauth-totp.js';
@@ -31,6 +32,7 @@ export interface WorldOptions {
   readonly signInThrottle?: SignInThrottleSettings;
   readonly sessions?: Partial<SessionSettings>;
   readonly mail?: Partial<MailSettings>;
+  readonly mfa?: Partial<MfaSettings>;
   /** Ports to use instead of the in-memory ones (e.g. a store that is down). */
   readonly replace?: Partial<Ports>;
   /** The store the storage ports go through, made from the in-memory one (e.g. one whose calls a scheduler orders). */
@@ -92,6 +94,7 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
       verificationPerAddress: { max: 3, windowSeconds: 3600 },
       ...options.mail,
     },
+    mfa: { challengeSeconds: 300, stepUpSeconds: 300, ...options.mfa },
     delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000, maxAttempts: 8, sendConcurrency: 8 },
   };
   const config = loadConfig({ NODE_ENV: 'test', STORAGE: 'memory', LOG_LEVEL: 'silent' });

@@ -1,15 +1,33 @@
 import { Secret, TOTP } from 'otpauth';
-import { aSignUpCommand } from './builders.js';
-import { inMemoryWorld } from './in-memory-world.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand } from './builders.js';
+import { type WorldOptions, inMemoryWorld } from './in-memory-world.js';
 
 /** The code an authenticator app shows for `secret` at `at` (`steps` periods later). */
 export const codeOf = (secret: string, at: Date, steps = 0): string => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: at.getTime() + steps * 30_000 });
 
 /** An in-memory world with Ada signed up and a TOTP enrolment started (not confirmed). */
-export async function enrolled() {
-  const world = await inMemoryWorld();
+export async function enrolled(options: WorldOptions = {}) {
+  const world = await inMemoryWorld(options);
   const signedUp = await world.signUp.execute(aSignUpCommand());
   const principal = await world.authenticate.execute({ accessToken: signedUp.accessToken });
   const enrolment = await world.enrolTotp.execute({ principal });
   return { world, principal, enrolment, userId: signedUp.user.id };
+}
+
+/**
+ * Ada with a confirmed TOTP factor (the clock then moved one step on, so the next code is new), her recovery codes,
+ * and `challenge()`: a sign-in with her password, answered by a second-factor challenge.
+ */
+export async function withSecondFactor(options: WorldOptions = {}) {
+  const { world, principal, enrolment, userId } = await enrolled(options);
+  const metadata = aRequestMetadata();
+  const { recoveryCodes } = await world.confirmTotp.execute({ principal, code: codeOf(enrolment.secret, world.clock.now()), metadata });
+  world.clock.advance(30_000);
+  const challenge = async (): Promise<string> => {
+    const outcome = await world.signIn.execute(aSignInCommand());
+    if (!('mfaToken' in outcome)) throw new Error('expected a second-factor challenge');
+    return outcome.mfaToken;
+  };
+  const code = (steps = 0) => codeOf(enrolment.secret, world.clock.now(), steps);
+  return { world, userId, secret: enrolment.secret, recoveryCodes, challenge, code, metadata };
 }

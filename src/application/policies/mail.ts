@@ -103,3 +103,24 @@ export function passwordChangedMail(name: string | null, by: 'reset' | 'owner'):
     html: page('Your password was changed', [hello.html, escapeHtml(body)]),
   };
 }
+
+/** What a second-factor notice reports. */
+export type SecondFactorNotice = { readonly kind: 'enrolled' } | { readonly kind: 'removed' } | { readonly kind: 'recovery_code_used'; readonly left: number };
+
+/**
+ * The notice after a change to the second factor (never a code or a secret): enrolled, removed, or a recovery code
+ * spent, so that a stolen password and session cannot change the factor, nor a stolen recovery code be used, unnoticed.
+ */
+export function secondFactorMail(name: string | null, notice: SecondFactorNotice): MailContent {
+  const hello = greeting(name);
+  const [subject, body] =
+    notice.kind === 'enrolled'
+      ? ['Two-step sign-in is on', 'an authenticator app was added to your account: signing in now asks for its code. If it was not you, reset your password now and contact us.']
+      : notice.kind === 'removed'
+        ? ['Two-step sign-in is off', 'the authenticator app was removed from your account, with its recovery codes: signing in asks for your password only. If it was not you, reset your password now.']
+        : [
+            'A recovery code was used',
+            `one of your recovery codes was used to sign in or confirm it is you; ${notice.left} unused ${notice.left === 1 ? 'code remains' : 'codes remain'}. If it was not you, reset your password and make new recovery codes now.`,
+          ];
+  return { subject, text: `${hello.text}\n\n${body}\n`, html: page(subject, [hello.html, escapeHtml(body)]) };
+}

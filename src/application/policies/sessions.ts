@@ -1,6 +1,6 @@
 import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
-import { type RevocationReason, Session, type SessionLifetimes } from '../../domain/session.js';
+import { type AuthMethod, type RevocationReason, Session, type SessionLifetimes } from '../../domain/session.js';
 import type { SessionsEndedReason, User } from '../../domain/user.js';
 import { recordEvents } from '../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../shared/optimistic.js';
@@ -49,6 +49,7 @@ export function openSession(
   settings: SessionSettings,
   account: { readonly id: string; readonly email: string; readonly sessionEpoch: number },
   metadata: RequestMetadata,
+  amr: readonly AuthMethod[] = ['pwd'],
 ): OpenedSession {
   const session = Session.start({
     id: deps.ids.next(),
@@ -59,6 +60,7 @@ export function openSession(
     userAgent: metadata.userAgent,
     lifetimes: settings.lifetimes,
     epoch: account.sessionEpoch,
+    amr,
   });
   return { session, events: recordEvents(session.pullEvents(), deps.ids, metadata) };
 }

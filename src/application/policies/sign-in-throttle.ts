@@ -42,6 +42,19 @@ export class SignInThrottle {
     if (reached) throw new TooManyAttempts(secondsUntil(reached.retryAt, now));
   }
 
+  /**
+   * Records a wrong second-factor code after the right password (`failed`), counted against the e-mail's cap and
+   * against `also` (the challenge's own cap) in one write: 'counted'; 'also' when `also` was at its cap (nothing
+   * recorded); throws TooManyAttempts, recording nothing, when the e-mail's cap was reached.
+   */
+  async failedAlong(email: string, also: Limit, failed: readonly RecordedEvent[]): Promise<'counted' | 'also'> {
+    const now = this.deps.clock.now();
+    const reached = await this.deps.limits.take([also, this.limitOf(email)], now, failed);
+    if (!reached) return 'counted';
+    if (reached.key === also.key) return 'also';
+    throw new TooManyAttempts(secondsUntil(reached.retryAt, now));
+  }
+
   /** Forgets the failures counted for the e-mail: its owner just proved the password. */
   succeeded(email: string): Promise<void> {
     return this.deps.limits.clear(this.limitOf(email).key);

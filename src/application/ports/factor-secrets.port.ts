@@ -16,6 +16,10 @@ export interface FactorSecrets {
   macOf(code: string, userId: string): string;
   /** Whether `code` is the one `mac` was made from, for `userId`, compared in constant time. */
   matches(code: string, userId: string, mac: string): boolean;
+  /** A fresh sign-in challenge token (`mfatoken`, 256 random bits), handed to the client and never stored. */
+  newChallengeToken(): string;
+  /** The keyed MAC a challenge is stored under, for a token of the right shape; null for anything else. */
+  challengeIdOf(challengeToken: string): string | null;
 }
 
 export const FACTOR_SECRETS = token<FactorSecrets>('FactorSecrets');

@@ -1,4 +1,5 @@
-import type { TotpFactor } from '../../domain/second-factor.js';
+import type { MfaChallenge, TotpFactor } from '../../domain/second-factor.js';
+import type { Limit } from './attempt-limits.port.js';
 import type { RecordedEvent } from './event-log.port.js';
 import { token } from '../di-token.js';
 
@@ -18,6 +19,18 @@ export interface SecondFactorRepository {
   save(factor: TotpFactor, events: readonly RecordedEvent[]): Promise<boolean>;
   /** Removes the factor at its loaded version with its events; false, removing nothing, when it changed meanwhile. */
   remove(factor: TotpFactor, events: readonly RecordedEvent[]): Promise<boolean>;
+
+  /** Stores a new sign-in challenge (its id is the MAC of its token). */
+  openChallenge(challenge: MfaChallenge): Promise<void>;
+  /** The challenge with this id, or null (never stored, answered, or swept). */
+  findChallenge(id: string): Promise<MfaChallenge | null>;
+  /**
+   * Answers a challenge, in one commit: the challenge is removed at the version it was read at (single use), the
+   * factor stored by compare-and-swap (the time step or recovery code it spent), one attempt counted against
+   * `guard` (the challenge's cap of wrong codes), and the events appended. `conflict`: the challenge was answered or
+   * the factor changed meanwhile (reload and decide again); `limited`: `guard` was at its cap (nothing written).
+   */
+  completeChallenge(challenge: MfaChallenge, factor: TotpFactor, guard: Limit, at: Date, events: readonly RecordedEvent[]): Promise<'completed' | 'conflict' | 'limited'>;
 }
 
 export const SECOND_FACTOR_REPOSITORY = token<SecondFactorRepository>('SecondFactorRepository');

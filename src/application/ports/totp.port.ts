@@ -18,6 +18,8 @@ export interface Totp {
   stepOf(secret: string, code: string, at: Date, after: number): number | null;
   /** The step `at` falls in. */
   stepAt(at: Date): number;
+  /** The URI as a QR code, an SVG document an app can show as it is (what a phone's camera scans). */
+  qrCodeOf(uri: string): Promise<string>;
 }
 
 export const TOTP = token<Totp>('Totp');

@@ -21,6 +21,21 @@ export interface AuthResult {
   readonly expiresIn: number;
 }
 
+/**
+ * A sign-in whose password was right, for an account with a second factor: no tokens yet, a challenge to answer
+ * (POST /auth/sign-in/mfa) with one of `methods` within `expiresIn` seconds.
+ */
+export interface SecondFactorRequired {
+  readonly mfaToken: string;
+  readonly methods: readonly string[];
+  readonly expiresIn: number;
+}
+
+/** What a sign-in by password ends in: signed in, or a second factor to prove first. */
+export type SignInOutcome = AuthResult | SecondFactorRequired;
+
+export const needsSecondFactor = (outcome: SignInOutcome): outcome is SecondFactorRequired => 'mfaToken' in outcome;
+
 export const toAccountResource = (user: User): AccountResource => ({
   id: user.id,
   name: user.name.value,

@@ -180,6 +180,14 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
     whenUnset: 'derived (HKDF) from `REFRESH_TOKEN_SECRET`, or from the signing key when that is unset, as the refresh-token key is',
   },
   MFA_ISSUER: { section: 'Access tokens and signing keys', meaning: 'the issuer an authenticator app shows beside the account (`otpauth://` URI)' },
+  MFA_CHALLENGE_SECONDS: {
+    section: 'Access tokens and signing keys',
+    meaning: 'how long the `mfatoken` of a sign-in waiting for its second factor may be answered (it also ends after 5 wrong codes, and when the password changes)',
+  },
+  MFA_STEP_UP_SECONDS: {
+    section: 'Access tokens and signing keys',
+    meaning: 'how recent a second-factor proof (`auth_time` with `otp` in `amr`) a password change, removing the factor, new recovery codes and signing out everywhere ask for, on an account with a factor',
+  },
   MAIL_TRANSPORT: {
     section: 'Mail, password reset and e-mail verification',
     meaning: '`smtp` (needs `SMTP_URL`) or `file` (each mail written to `DATA_DIR/mail/*.eml`, even with `SMTP_URL` set): the explicit choice, which production needs to keep mails as files',

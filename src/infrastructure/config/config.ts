@@ -66,6 +66,8 @@ export const CONFIG_SCHEMA = object({
   REFRESH_TOKEN_SECRET: string().trim().min(32, 'REFRESH_TOKEN_SECRET must be at least 32 characters').optional(),
   MFA_SECRET_KEY: string().trim().min(32, 'MFA_SECRET_KEY must be at least 32 characters').optional(),
   MFA_ISSUER: string().trim().min(1).max(64).default('Account service'),
+  MFA_CHALLENGE_SECONDS: positiveInt(300, 900),
+  MFA_STEP_UP_SECONDS: positiveInt(300, 86_400),
   SESSION_SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
   PASSWORD_CHANGE_MAX_FAILURES: positiveInt(5, 100),
   SESSIONS_MAX_PER_ACCOUNT: positiveInt(50, 100_000),
@@ -135,6 +137,8 @@ export interface Config {
   /** threadNice: how much lower the hashing threads' scheduling priority is (applied by src/start.cts). */
   readonly hashing: { readonly concurrency: number; readonly maxQueue: number; readonly threadNice: number };
   readonly throttle: { readonly maxFailures: number; readonly windowSeconds: number };
+  /** The second factor: how long a sign-in challenge lives, and how recent a proof step-up asks for. */
+  readonly mfa: { readonly challengeSeconds: number; readonly stepUpSeconds: number };
   readonly mail: {
     readonly resetTtlSeconds: number;
     readonly verificationTtlSeconds: number;
@@ -315,6 +319,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX, threadNice: env.HASH_THREAD_NICE },
     throttle: { maxFailures: env.THROTTLE_MAX_FAILURES, windowSeconds: env.THROTTLE_WINDOW_SECONDS },
+    mfa: { challengeSeconds: env.MFA_CHALLENGE_SECONDS, stepUpSeconds: env.MFA_STEP_UP_SECONDS },
     mail: {
       resetTtlSeconds: env.PASSWORD_RESET_TTL_SECONDS,
       verificationTtlSeconds: env.EMAIL_VERIFICATION_TTL_SECONDS,

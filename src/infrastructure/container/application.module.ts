@@ -12,6 +12,7 @@ const resolvePorts = (get: PortGetter): Ports =>
 /** The settings of the application's policies, from the configuration. */
 export const policiesOf = (config: Config): Policies => ({
   signInThrottle: config.throttle,
+  mfa: config.mfa,
   sessions: config.sessions,
   mail: config.mail,
   delivery: {

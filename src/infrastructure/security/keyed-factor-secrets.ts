@@ -5,6 +5,7 @@ import { derivedKey } from './hmac-refresh-tokens.js';
 const SEALED = /^s1\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})$/;
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const CODE = /^[A-Z2-7]{10}$/;
+const CHALLENGE = /^mfa1\.[A-Za-z0-9_-]{43}$/;
 
 /** A recovery code as compared: upper case, without the dashes and spaces a person may type. */
 const normalised = (code: string): string => code.toUpperCase().replace(/[\s-]/g, '');
@@ -18,10 +19,20 @@ const normalised = (code: string): string => code.toUpperCase().replace(/[\s-]/g
 export class KeyedFactorSecrets implements FactorSecrets {
   private readonly sealKey: Buffer;
   private readonly macKey: Buffer;
+  private readonly challengeKey: Buffer;
 
   constructor(secret: Buffer) {
     this.sealKey = derivedKey(secret, 'mfa-secret-seal');
     this.macKey = derivedKey(secret, 'mfa-recovery-code');
+    this.challengeKey = derivedKey(secret, 'mfa-challenge');
+  }
+
+  newChallengeToken(): string {
+    return `mfa1.${randomBytes(32).toString('base64url')}`;
+  }
+
+  challengeIdOf(challengeToken: string): string | null {
+    return CHALLENGE.test(challengeToken) ? createHmac('sha256', this.challengeKey).update(challengeToken).digest('base64url') : null;
   }
 
   seal(secret: string, userId: string): string {

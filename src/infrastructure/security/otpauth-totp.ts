@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
+import QRCode from 'qrcode';
 import type { Totp } from '../../application/ports/totp.port.js';
 
 const PERIOD_SECONDS = 30;
@@ -24,6 +25,10 @@ export class OtpAuthTotp implements Totp {
 
   stepAt(at: Date): number {
     return Math.floor(at.getTime() / 1000 / PERIOD_SECONDS);
+  }
+
+  qrCodeOf(uri: string): Promise<string> {
+    return QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   }
 
   stepOf(secret: string, code: string, at: Date, after: number): number | null {

@@ -1,4 +1,4 @@
-import { TotpFactor, type TotpFactorSnapshot } from '../../domain/second-factor.js';
+import { type MfaChallenge, TotpFactor, type TotpFactorSnapshot } from '../../domain/second-factor.js';
 import type { Stored, Table } from './store.js';
 
 /** A TOTP factor as stored: its snapshot without the version (the store keeps it beside), the secret sealed. */
@@ -13,3 +13,13 @@ export const totpFactorRecordOf = (factor: TotpFactor): TotpFactorRecord => {
 };
 
 export const totpFactorOf = ({ value, version }: Stored<TotpFactorRecord>): TotpFactor => TotpFactor.restore({ ...value, version });
+
+/** A sign-in challenge as stored: under the keyed MAC of its token (never the token), without its version. */
+export type MfaChallengeRecord = Omit<MfaChallenge, 'version'>;
+
+/** The sign-in challenges, by the MAC of their token; read by key only, swept once expired. */
+export const MFA_CHALLENGES: Table<MfaChallengeRecord> = { name: 'mfa-challenges', indexes: {}, expiresAt: (record) => record.expiresAt.getTime() };
+
+export const challengeRecordOf = ({ version: _version, ...record }: MfaChallenge): MfaChallengeRecord => record;
+
+export const challengeOf = ({ value, version }: Stored<MfaChallengeRecord>): MfaChallenge => ({ ...value, version });

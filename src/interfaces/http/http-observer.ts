@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AUTH_OUTCOMES, ERROR_TABLE } from './shared/error-table.js';
+import { AUTH_OUTCOMES, ERROR_TABLE, SECOND_FACTOR_REQUIRED } from './shared/error-table.js';
 
 import type { AuthOperation } from './shared/operation.js';
 
@@ -25,7 +25,7 @@ export interface HttpObserver {
 
 /** The outcome of an answer: its error code's row in the error table, `success` below 400, `error` otherwise. */
 export const authOutcomeOf = (errorCode: keyof typeof ERROR_TABLE | null, status: number): string =>
-  errorCode === null ? (status < 400 ? 'success' : 'error') : ERROR_TABLE[errorCode].outcome;
+  errorCode === null ? (status === 202 ? SECOND_FACTOR_REQUIRED : status < 400 ? 'success' : 'error') : ERROR_TABLE[errorCode].outcome;
 
 /** Reports every completed response, and every sign-up and sign-in outcome, to the observer. */
 export function observeRequests(app: FastifyInstance, observer: HttpObserver, observed: ReadonlyMap<string, AuthOperation>): void {

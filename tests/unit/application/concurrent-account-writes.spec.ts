@@ -1,3 +1,4 @@
+import { completedSignIn } from '../../../tests/support/builders.js';
 import { expect } from 'chai';
 import { InvalidToken, ServiceUnavailable } from '../../../src/application/errors.js';
 import type { UserRepository } from '../../../src/application/ports/user-repository.port.js';
@@ -29,14 +30,14 @@ describe('Concurrent writes to one account', () => {
   it('a password change that lands while a sign-in verifies the old password is kept, and that sign-in is refused', async () => {
     const w = await world();
     const held = w.hasher.holdNext('verify');
-    const signIn = w.signIn.execute(aSignInCommand({ password: OLD }));
+    const signIn = completedSignIn(w.signIn.execute(aSignInCommand({ password: OLD })));
     await held.reached;
     await w.changePassword();
     held.release();
 
     expect(await rejection(signIn)).to.be.instanceOf(InvalidCredentials);
-    expect(await rejection(w.signIn.execute(aSignInCommand({ password: OLD })))).to.be.instanceOf(InvalidCredentials);
-    expect((await w.signIn.execute(aSignInCommand({ password: NEW }))).user.email).to.equal('ada@example.com');
+    expect(await rejection(completedSignIn(w.signIn.execute(aSignInCommand({ password: OLD }))))).to.be.instanceOf(InvalidCredentials);
+    expect((await completedSignIn(w.signIn.execute(aSignInCommand({ password: NEW })))).user.email).to.equal('ada@example.com');
   });
 
   it('a sign-in that commits while a password change hashes the new password has its session ended by that change', async () => {
@@ -44,12 +45,12 @@ describe('Concurrent writes to one account', () => {
     const held = w.hasher.holdNext('hash');
     const change = w.changePassword();
     await held.reached;
-    const signedIn = await w.signIn.execute(aSignInCommand({ password: OLD }));
+    const signedIn = await completedSignIn(w.signIn.execute(aSignInCommand({ password: OLD })));
     held.release();
     await change;
 
     expect(await rejection(w.authenticate.execute({ accessToken: signedIn.accessToken }))).to.be.instanceOf(InvalidToken);
-    expect(await rejection(w.signIn.execute(aSignInCommand({ password: OLD })))).to.be.instanceOf(InvalidCredentials);
+    expect(await rejection(completedSignIn(w.signIn.execute(aSignInCommand({ password: OLD }))))).to.be.instanceOf(InvalidCredentials);
     const types = w.store.events.map((event) => event.type);
     expect(types.indexOf('SessionsEnded')).to.be.greaterThan(types.lastIndexOf('SessionStarted'));
   });
@@ -57,7 +58,7 @@ describe('Concurrent writes to one account', () => {
   it('a profile change that lands while a sign-in verifies the password is kept, and the sign-in still succeeds', async () => {
     const w = await world();
     const held = w.hasher.holdNext('verify');
-    const signIn = w.signIn.execute(aSignInCommand({ password: OLD }));
+    const signIn = completedSignIn(w.signIn.execute(aSignInCommand({ password: OLD })));
     await held.reached;
     await w.changeProfile.execute({ userId: 'id-1', name: 'Augusta', lastname: 'King', metadata: aRequestMetadata() });
     held.release();

@@ -36,7 +36,8 @@ describe('the retention of each event type', () => {
     expect(byRetention('prune')).to.deep.equal(['SessionStarted', 'SignInFailed', 'UserSignedIn']);
     expect(byRetention('prune-after-sent')).to.deep.equal(['EmailVerificationRequested', 'PasswordResetRequested']);
     expect(byRetention('keep')).to.deep.equal([
-      'EmailVerified', 'MfaEnrolled', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RefreshTokenReused', 'SessionRevoked', 'SessionsEnded', 'SignUpCancelled', 'UserRegistered',
+      'EmailVerified', 'MfaEnrolled', 'MfaRemoved', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RecoveryCodeUsed',
+      'RecoveryCodesRegenerated', 'RefreshTokenReused', 'SessionRevoked', 'SessionsEnded', 'SignUpCancelled', 'UserRegistered',
     ]);
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { InvalidRefreshToken, InvalidToken } from '../../errors.js';
 import { InvalidCredentials, InvalidInput } from '../../../domain/domain-error.js';
 import type { Principal } from '../../shared/principal.js';
-import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { UuidShapedIds, WriteCountingSessions } from '../../../../tests/support/fakes.js';
@@ -16,7 +16,7 @@ const metadata = aRequestMetadata();
 async function adaOnTwoDevices() {
   const world = await inMemoryWorld({ replace: { ids: new UuidShapedIds() } });
   const laptop = await world.signUp.execute(aSignUpCommand({ password: OLD }));
-  const phone = await world.signIn.execute(aSignInCommand({ password: OLD }));
+  const phone = await completedSignIn(world.signIn.execute(aSignInCommand({ password: OLD })));
   const principal = await world.authenticate.execute({ accessToken: laptop.accessToken });
   const change = (currentPassword: unknown, newPassword: unknown, who: Principal = principal) =>
     world.changePassword.execute({ principal: who, currentPassword, newPassword, metadata });
@@ -31,8 +31,8 @@ describe('ChangePasswordHandler (changePassword)', () => {
 
     expect(account).to.deep.equal(laptop.user);
     expect(types().filter((type) => type === 'PasswordChanged')).to.have.length(1);
-    expect(await rejection(world.signIn.execute(aSignInCommand({ password: OLD })))).to.be.instanceOf(InvalidCredentials);
-    expect((await world.signIn.execute(aSignInCommand({ password: NEW }))).user.id).to.equal(laptop.user.id);
+    expect(await rejection(completedSignIn(world.signIn.execute(aSignInCommand({ password: OLD }))))).to.be.instanceOf(InvalidCredentials);
+    expect((await completedSignIn(world.signIn.execute(aSignInCommand({ password: NEW })))).user.id).to.equal(laptop.user.id);
   });
 
   it("ends every other session of the account with SessionsEnded(password_changed) and keeps the caller's", async () => {
@@ -57,7 +57,7 @@ describe('ChangePasswordHandler (changePassword)', () => {
     expect(types()).to.deep.equal([...before, 'SignInFailed']);
     expect(world.store.events.at(-1)?.payload).to.deep.equal({ email: 'ada@example.com', reason: 'wrong_current_password' });
     expect((await world.authenticate.execute({ accessToken: phone.accessToken })).userId).to.equal(laptop.user.id);
-    expect((await world.signIn.execute(aSignInCommand({ password: OLD }))).user.email).to.equal('ada@example.com');
+    expect((await completedSignIn(world.signIn.execute(aSignInCommand({ password: OLD })))).user.email).to.equal('ada@example.com');
   });
 
   it('refuses a too-common or too-short new password with InvalidInput on newpassword, before checking the current one', async () => {
@@ -82,8 +82,8 @@ describe('ChangePasswordHandler (changePassword)', () => {
     const { world, change } = await adaOnTwoDevices();
     for (let i = 0; i < 5; i++) expect(await rejection(change('not the password', NEW))).to.be.instanceOf(InvalidInput);
 
-    for (let i = 0; i < 4; i++) expect(await rejection(world.signIn.execute(aSignInCommand({ password: 'wrong' })))).to.be.instanceOf(InvalidCredentials);
-    expect((await world.signIn.execute(aSignInCommand({ password: OLD }))).user.email).to.equal('ada@example.com');
+    for (let i = 0; i < 4; i++) expect(await rejection(completedSignIn(world.signIn.execute(aSignInCommand({ password: 'wrong' }))))).to.be.instanceOf(InvalidCredentials);
+    expect((await completedSignIn(world.signIn.execute(aSignInCommand({ password: OLD })))).user.email).to.equal('ada@example.com');
   });
 
   it('ends the session after PASSWORD_CHANGE_MAX_FAILURES wrong current passwords: its token is refused, the others live on', async () => {
@@ -98,14 +98,14 @@ describe('ChangePasswordHandler (changePassword)', () => {
     const revoked = world.store.events.flatMap((event) => (event.type === 'SessionRevoked' ? [event.payload] : []));
     expect(revoked).to.deep.equal([{ email: 'ada@example.com', sessionId: principal.sessionId, reason: 'too_many_password_failures' }]);
     expect(world.store.events.filter((event) => event.type === 'SignInFailed')).to.have.length(5);
-    expect((await world.signIn.execute(aSignInCommand({ password: OLD }))).user.email).to.equal('ada@example.com');
+    expect((await completedSignIn(world.signIn.execute(aSignInCommand({ password: OLD })))).user.email).to.equal('ada@example.com');
   });
 
   it('ends 40 other sessions in the one write of the account that stores the new password, writing none of the 40', async () => {
     let counted = new WriteCountingSessions({} as SessionRepository);
     const world = await inMemoryWorld({ wrap: (ports) => ({ sessions: (counted = new WriteCountingSessions(ports.sessions)) })  });
     const here = await world.signUp.execute(aSignUpCommand({ password: OLD }));
-    for (let i = 0; i < 40; i++) await world.signIn.execute(aSignInCommand({ password: OLD }));
+    for (let i = 0; i < 40; i++) await completedSignIn(world.signIn.execute(aSignInCommand({ password: OLD })));
     const principal = await world.authenticate.execute({ accessToken: here.accessToken });
 
     counted.writes = 0;

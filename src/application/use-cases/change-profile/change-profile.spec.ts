@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { InvalidToken } from '../../errors.js';
 import { InvalidInput } from '../../../domain/domain-error.js';
-import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 
@@ -15,7 +15,7 @@ describe('ChangeProfileHandler', () => {
 
     expect(changed).to.deep.equal({ ...user, name: 'Augusta Ada', lastname: 'King' });
     expect(await world.getCurrentUser.execute({ userId: user.id })).to.deep.equal(changed);
-    expect((await world.signIn.execute(aSignInCommand())).user).to.deep.equal(changed);
+    expect((await completedSignIn(world.signIn.execute(aSignInCommand()))).user).to.deep.equal(changed);
     expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SessionStarted', 'ProfileChanged', 'UserSignedIn', 'SessionStarted']);
   });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { aRequestMetadata, aSignInCommand } from '../../../../tests/support/builders.js';
+import { aRequestMetadata, aSignInCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import type { WorldOptions } from '../../../../tests/support/in-memory-world.js';
 import { issuesOf, tokenIn, worldWithAda } from '../../../../tests/support/mail-world.js';
 import { UuidShapedIds, WriteCountingSessions } from '../../../../tests/support/fakes.js';
@@ -22,7 +22,7 @@ async function resetLink(options: WorldOptions = {}) {
 describe('ConfirmPasswordResetHandler', () => {
   it('sets the new password, ends every session of the account, records PasswordReset and mails a notice', async () => {
     const { world, token } = await resetLink({ replace: { ids: new UuidShapedIds() } });
-    const other = await world.signIn.execute(aSignInCommand());
+    const other = await completedSignIn(world.signIn.execute(aSignInCommand()));
     const refreshed = await world.refreshSession.execute({ refreshToken: other.refreshToken, metadata });
 
     const user = await world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata });
@@ -32,8 +32,8 @@ describe('ConfirmPasswordResetHandler', () => {
     const ended = world.store.events.flatMap((event) => (event.type === 'SessionsEnded' ? [event.payload] : []));
     expect(ended).to.deep.equal([{ email: 'ada@example.com', reason: 'password_changed', keptSessionId: null }]);
     expect(await rejection(world.refreshSession.execute({ refreshToken: refreshed.refreshToken, metadata }))).to.be.instanceOf(InvalidRefreshToken);
-    expect(await rejection(world.signIn.execute(aSignInCommand())), 'the old password').to.be.instanceOf(InvalidCredentials);
-    expect((await world.signIn.execute(aSignInCommand({ password: NEW_PASSWORD }))).user.id).to.equal(user.id);
+    expect(await rejection(completedSignIn(world.signIn.execute(aSignInCommand()))), 'the old password').to.be.instanceOf(InvalidCredentials);
+    expect((await completedSignIn(world.signIn.execute(aSignInCommand({ password: NEW_PASSWORD })))).user.id).to.equal(user.id);
     expect(world.store.events.some((event) => event.type === 'PasswordReset')).to.equal(true);
     await world.deliverMail.execute();
     expect(world.mail.delivered.at(-1)?.subject).to.equal('Your password was changed');
@@ -58,7 +58,7 @@ describe('ConfirmPasswordResetHandler', () => {
 
   it('refuses a token once the password changed any other way (bound to the password it was issued under)', async () => {
     const { world, token } = await resetLink();
-    const session = await world.signIn.execute(aSignInCommand());
+    const session = await completedSignIn(world.signIn.execute(aSignInCommand()));
     await world.changePassword.execute({
       principal: { userId: session.user.id, sessionId: (await world.ports.sessions.findByUser(session.user.id, 0))[0]?.id ?? '', amr: ['pwd'], authTime: null },
       currentPassword: 'analytical engine 1843',
@@ -86,7 +86,7 @@ describe('ConfirmPasswordResetHandler', () => {
   it('ends 40 sessions in the one write of the account that stores the new password, writing none of them', async () => {
     let counted = new WriteCountingSessions({} as SessionRepository);
     const { world, token } = await resetLink({ wrap: (ports) => ({ sessions: (counted = new WriteCountingSessions(ports.sessions)) }) });
-    for (let i = 0; i < 39; i++) await world.signIn.execute(aSignInCommand());
+    for (let i = 0; i < 39; i++) await completedSignIn(world.signIn.execute(aSignInCommand()));
 
     counted.writes = 0;
     const eventsBefore = world.store.events.length;

@@ -2,7 +2,7 @@ import { MailRefusedPermanently, MailRelayUnavailable } from '../../errors.js';
 import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
 import type { Ports } from '../../ports/ports.js';
-import { CANCEL_SIGN_UP_PAGE, type MailContent, type MailSettings, linkFor, passwordChangedMail, resetMail, verificationMail } from '../../policies/mail.js';
+import { CANCEL_SIGN_UP_PAGE, type MailContent, type MailSettings, linkFor, passwordChangedMail, resetMail, secondFactorMail, verificationMail } from '../../policies/mail.js';
 
 export interface DeliverySettings {
   /** How long a claimed mail is reserved for this dispatcher. */
@@ -140,6 +140,12 @@ export class DeliverMailHandler {
         return passwordChangedMail(name, 'reset');
       case 'PasswordChanged':
         return passwordChangedMail(name, 'owner');
+      case 'MfaEnrolled':
+        return secondFactorMail(name, { kind: 'enrolled' });
+      case 'MfaRemoved':
+        return secondFactorMail(name, { kind: 'removed' });
+      case 'RecoveryCodeUsed':
+        return secondFactorMail(name, { kind: 'recovery_code_used', left: event.payload.left });
       default:
         return null;
     }

@@ -8,10 +8,12 @@ export interface EnrolTotpCommand {
   readonly principal: Principal;
 }
 
-/** What the owner copies into an authenticator app, shown this once: the secret and its `otpauth://` URI. */
+/** What the owner copies into an authenticator app, shown this once: the secret, its `otpauth://` URI and its QR code. */
 export interface TotpEnrolment {
   readonly secret: string;
   readonly uri: string;
+  /** The URI as a QR code (an SVG document). */
+  readonly qrCode: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export class EnrolTotpHandler {
       const stored = existing ? await secondFactors.save(existing, []) : await secondFactors.add(TotpFactor.enrol(user.id, sealed, clock.now()), []);
       return stored ? undefined : CHANGED;
     });
-    return { secret, uri: totp.uriFor(secret, user.email.value) };
+    const uri = totp.uriFor(secret, user.email.value);
+    return { secret, uri, qrCode: await totp.qrCodeOf(uri) };
   }
 }

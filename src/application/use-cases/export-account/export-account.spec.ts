@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { InvalidToken } from '../../errors.js';
 import type { ActivityEntry, ActivityReadModel } from '../../ports/activity-read-model.port.js';
-import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { EXPORT_ACTIVITY_MAX } from './export-account.handler.js';
@@ -24,9 +24,9 @@ describe('ExportAccountHandler (exportAccount)', () => {
     const signedUp = await world.signUp.execute(aSignUpCommand({ metadata: aRequestMetadata({ userAgent: 'laptop' }) }));
     const { user } = signedUp;
     world.clock.advance(60_000);
-    await rejection(world.signIn.execute(aSignInCommand({ password: 'not the password' })));
+    await rejection(completedSignIn(world.signIn.execute(aSignInCommand({ password: 'not the password' }))));
     world.clock.advance(60_000);
-    const signedIn = await world.signIn.execute(aSignInCommand({ metadata: aRequestMetadata({ userAgent: 'phone' }) }));
+    const signedIn = await completedSignIn(world.signIn.execute(aSignInCommand({ metadata: aRequestMetadata({ userAgent: 'phone' }) })));
     await world.signUp.execute(aSignUpCommand({ email: 'grace@example.com' }));
 
     const exported = await world.exportAccount.execute({ userId: user.id });
@@ -46,7 +46,7 @@ describe('ExportAccountHandler (exportAccount)', () => {
   it('leaves out ended sessions', async () => {
     const world = await inMemoryWorld();
     const first = await world.signUp.execute(aSignUpCommand());
-    const second = await world.signIn.execute(aSignInCommand());
+    const second = await completedSignIn(world.signIn.execute(aSignInCommand()));
     await world.signOut.execute({ principal: await world.authenticate.execute({ accessToken: first.accessToken }), scope: 'local', metadata: aRequestMetadata() });
 
     const exported = await world.exportAccount.execute({ userId: first.user.id });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { InvalidCursor } from '../../errors.js';
@@ -14,10 +14,10 @@ async function adaOnThreeDevices() {
   const laptop = await world.signUp.execute(aSignUpCommand({ metadata: aRequestMetadata({ userAgent: 'laptop', clientIp: '198.51.100.1' }) }));
   world.clock.advance(HOUR_MS);
   started.push(world.clock.now());
-  const phone = await world.signIn.execute(aSignInCommand({ metadata: aRequestMetadata({ userAgent: 'phone', clientIp: '198.51.100.2' }) }));
+  const phone = await completedSignIn(world.signIn.execute(aSignInCommand({ metadata: aRequestMetadata({ userAgent: 'phone', clientIp: '198.51.100.2' }) })));
   world.clock.advance(HOUR_MS);
   started.push(world.clock.now());
-  const tablet = await world.signIn.execute(aSignInCommand({ metadata: aRequestMetadata({ userAgent: 'tablet', clientIp: null }) }));
+  const tablet = await completedSignIn(world.signIn.execute(aSignInCommand({ metadata: aRequestMetadata({ userAgent: 'tablet', clientIp: null }) })));
   const principalOf = (accessToken: string) => world.authenticate.execute({ accessToken });
   return { world, started, laptop, phone, tablet, principalOf };
 }

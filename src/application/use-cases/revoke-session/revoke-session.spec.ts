@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidToken, SessionNotFound } from '../../errors.js';
-import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 
@@ -10,7 +10,7 @@ const metadata = aRequestMetadata();
 async function adaAndGrace() {
   const world = await inMemoryWorld();
   const laptop = await world.signUp.execute(aSignUpCommand());
-  const phone = await world.signIn.execute(aSignInCommand());
+  const phone = await completedSignIn(world.signIn.execute(aSignInCommand()));
   const grace = await world.signUp.execute(aSignUpCommand({ name: 'Grace', lastname: 'Hopper', email: 'grace@example.com' }));
   const principal = await world.authenticate.execute({ accessToken: laptop.accessToken });
   const phoneSession = (await world.authenticate.execute({ accessToken: phone.accessToken })).sessionId;
@@ -58,7 +58,7 @@ describe('RevokeSessionHandler (revokeSession)', () => {
     expect(await rejection(revoke(phoneSession))).to.be.instanceOf(SessionNotFound);
     expect(revocations()).to.have.length(1);
 
-    const tablet = await world.authenticate.execute({ accessToken: (await world.signIn.execute(aSignInCommand())).accessToken });
+    const tablet = await world.authenticate.execute({ accessToken: (await completedSignIn(world.signIn.execute(aSignInCommand()))).accessToken });
     world.clock.advance(14 * 86_400_000);
     expect(await rejection(revoke(tablet.sessionId))).to.be.instanceOf(SessionNotFound);
     expect(revocations()).to.have.length(1);

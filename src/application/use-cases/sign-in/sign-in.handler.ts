@@ -8,7 +8,9 @@ import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
 import type { Ports } from '../../ports/ports.js';
 import { NOTHING_EVICTED, type SessionSettings, evictBeyondCap, openSession, tokensFor, trimToCap } from '../../policies/sessions.js';
-import { type AuthResult, recordEvents, toAccountResource } from '../../shared/auth-result.js';
+import { type SignInOutcome, recordEvents, toAccountResource } from '../../shared/auth-result.js';
+import { MFA_METHODS, type MfaSettings } from '../../policies/second-factor.js';
+import type { User } from '../../../domain/user.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
 /** Raw input values as the client sent them (any JSON type): the handler parses each once, reporting every issue. */
@@ -27,9 +29,10 @@ export interface SignInCommand {
  */
 export class SignInHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'hasher' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'hasher' | 'tokens' | 'refreshTokens' | 'secondFactors' | 'factorSecrets' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly settings: SessionSettings,
+    private readonly mfa: MfaSettings,
     private readonly requireVerifiedEmail = false,
   ) {}
 
@@ -39,11 +42,15 @@ export class SignInHandler {
    * InvalidCredentials for an unknown e-mail and a wrong password alike; or EmailNotVerified (after the right
    * password) when verified addresses are required.
    *
+   * An account with a confirmed second factor gets no session yet: a challenge (SecondFactorRequired) to answer with
+   * a code at POST /auth/sign-in/mfa (SignInMfaHandler). Its failures stay counted, so wrong codes after a right
+   * password add to the same throttle; a wrong password is the same InvalidCredentials as without a factor.
+   *
    * Simultaneous sign-ins to an account at SESSIONS_MAX_PER_ACCOUNT pick the same least recently used session to end:
    * one wins and the others would lose again and again. After a lost commit a sign-in ends none in its commit, and
    * brings the account back to the cap in a write of its own once it has succeeded (trimToCap).
    */
-  async execute(command: SignInCommand): Promise<AuthResult> {
+  async execute(command: SignInCommand): Promise<SignInOutcome> {
     const { users, hasher, clock, ids } = this.deps;
     const { email, password } = requireAll({
       email: Email.parse(command.email),
@@ -77,6 +84,7 @@ export class SignInHandler {
         if (rehash?.of !== user.passwordHash) rehash = { of: user.passwordHash, to: await hasher.hash(password) };
         user.rehashPassword(rehash.to, clock.now());
       }
+      if ((await this.deps.secondFactors.find(user.id))?.confirmed) return this.challenge(user, command);
       user.recordSignIn(clock.now());
       const userEvents = recordEvents(user.pullEvents(), ids, command.metadata);
       const account = { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch };
@@ -89,7 +97,27 @@ export class SignInHandler {
       }
       return { user: toAccountResource(user), ...(await tokensFor(this.deps, opened.session)) };
     });
-    if (lostACommit) await trimToCap(this.deps, this.settings, result.user.id, command.metadata);
+    if (lostACommit && 'user' in result) await trimToCap(this.deps, this.settings, result.user.id, command.metadata);
     return result;
+  }
+
+  /**
+   * The password was right and the account has a second factor: a challenge, stored under the MAC of its token and
+   * bound to the account's session epoch, with the rehash (if any) saved first. CHANGED when that save lost a race.
+   */
+  private async challenge(user: User, command: SignInCommand): Promise<SignInOutcome | typeof CHANGED> {
+    const { users, secondFactors, factorSecrets, clock, ids } = this.deps;
+    const rehashed = user.pullEvents();
+    if (rehashed.length > 0 && !(await users.save(user, recordEvents(rehashed, ids, command.metadata)))) return CHANGED;
+    const mfaToken = factorSecrets.newChallengeToken();
+    const at = clock.now();
+    await secondFactors.openChallenge({
+      id: factorSecrets.challengeIdOf(mfaToken) ?? '',
+      userId: user.id,
+      epoch: user.sessionEpoch,
+      createdAt: at,
+      expiresAt: new Date(at.getTime() + this.mfa.challengeSeconds * 1000),
+    });
+    return { mfaToken, methods: MFA_METHODS, expiresIn: this.mfa.challengeSeconds };
   }
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ServiceUnavailable } from '../../errors.js';
 import { InvalidCredentials, InvalidInput } from '../../../domain/domain-error.js';
-import { aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { UnavailableEventLog, UnavailableUserRepository, UuidShapedIds } from '../../../../tests/support/fakes.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { InvalidToken } from '../../errors.js';
@@ -17,7 +17,7 @@ async function worldWithAda() {
 describe('SignInHandler', () => {
   it('signs in with the right password, whatever the e-mail case and spacing, and records UserSignedIn', async () => {
     const world = await worldWithAda();
-    const result = await world.signIn.execute(aSignInCommand({ email: '  ADA@example.COM ' }));
+    const result = await completedSignIn(world.signIn.execute(aSignInCommand({ email: '  ADA@example.COM ' })));
 
     expect(result.user).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', emailverified: false });
     expect(result.accessToken).to.equal('token-2-for-id-1-in-id-7');
@@ -26,7 +26,7 @@ describe('SignInHandler', () => {
 
   it('answers a wrong password with InvalidCredentials and records SignInFailed(wrong_password)', async () => {
     const world = await worldWithAda();
-    const error = await rejection(world.signIn.execute(aSignInCommand({ password: 'not the password' })));
+    const error = await rejection(completedSignIn(world.signIn.execute(aSignInCommand({ password: 'not the password' }))));
 
     expect(error).to.be.instanceOf(InvalidCredentials);
     expect(world.store.events.at(-1)).to.deep.include({
@@ -38,8 +38,8 @@ describe('SignInHandler', () => {
 
   it('answers an unknown e-mail exactly like a wrong password, after spending a dummy verification', async () => {
     const world = await worldWithAda();
-    const unknown = await rejection(world.signIn.execute(aSignInCommand({ email: 'Nobody@Example.com' })));
-    const wrong = await rejection(world.signIn.execute(aSignInCommand({ password: 'not the password' })));
+    const unknown = await rejection(completedSignIn(world.signIn.execute(aSignInCommand({ email: 'Nobody@Example.com' }))));
+    const wrong = await rejection(completedSignIn(world.signIn.execute(aSignInCommand({ password: 'not the password' }))));
 
     expect(unknown).to.be.instanceOf(InvalidCredentials);
     expect({ message: (unknown as Error).message, issues: (unknown as InvalidCredentials).issues }).to.deep.equal({
@@ -56,37 +56,37 @@ describe('SignInHandler', () => {
 
   it('rejects malformed input before touching the store: the answer is InvalidInput even while the store is down', async () => {
     const world = await inMemoryWorld({ replace: { users: new UnavailableUserRepository(), events: new UnavailableEventLog() } });
-    const error = await rejection(world.signIn.execute(aSignInCommand({ email: 'not-an-email', password: '' })));
+    const error = await rejection(completedSignIn(world.signIn.execute(aSignInCommand({ email: 'not-an-email', password: '' }))));
 
     expect(error).to.be.instanceOf(InvalidInput);
     expect((error as InvalidInput).issues.map((issue) => issue.field)).to.deep.equal(['email', 'password']);
-    expect(await rejection(world.signIn.execute(aSignInCommand()))).to.be.instanceOf(ServiceUnavailable);
+    expect(await rejection(completedSignIn(world.signIn.execute(aSignInCommand())))).to.be.instanceOf(ServiceUnavailable);
     expect(world.hasher.verifications + world.hasher.dummyVerifications).to.equal(0);
   });
 
   it('rehashes a password hashed with other parameters and records PasswordRehashed', async () => {
     const world = await worldWithAda();
     world.hasher.version = 2;
-    await world.signIn.execute(aSignInCommand());
+    await completedSignIn(world.signIn.execute(aSignInCommand()));
 
     expect((await world.users.findByEmail('ada@example.com'))?.passwordHash).to.equal('fake$v2$analytical engine 1843');
     expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SessionStarted', 'PasswordRehashed', 'UserSignedIn', 'SessionStarted']);
-    await world.signIn.execute(aSignInCommand());
+    await completedSignIn(world.signIn.execute(aSignInCommand()));
     expect(world.store.events.filter((event) => event.type === 'PasswordRehashed')).to.have.length(1);
   });
 
   it('does not rehash a current hash', async () => {
     const world = await worldWithAda();
-    await world.signIn.execute(aSignInCommand());
+    await completedSignIn(world.signIn.execute(aSignInCommand()));
     expect((await world.users.findByEmail('ada@example.com'))?.passwordHash).to.equal('fake$v1$analytical engine 1843');
   });
 
   it('lets simultaneous sign-ins to an account at the cap all succeed (none is refused for losing an eviction), and leaves it at the cap', async () => {
     const world = await inMemoryWorld({ sessions: { maxPerAccount: 3 }, replace: { ids: new UuidShapedIds() } });
     const { user } = await world.signUp.execute(aSignUpCommand());
-    for (let i = 0; i < 2; i++) await world.signIn.execute(aSignInCommand());
+    for (let i = 0; i < 2; i++) await completedSignIn(world.signIn.execute(aSignInCommand()));
 
-    const outcomes = await Promise.allSettled(Array.from({ length: 24 }, () => world.signIn.execute(aSignInCommand())));
+    const outcomes = await Promise.allSettled(Array.from({ length: 24 }, () => completedSignIn(world.signIn.execute(aSignInCommand()))));
     expect(outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => String((outcome).reason))).to.deep.equal([]);
 
     expect(await world.ports.sessions.findByUser(user.id, 0), 'back at the cap once they are done').to.have.length(3);
@@ -97,9 +97,9 @@ describe('SignInHandler', () => {
     const metadata = { requestId: null, clientIp: null, userAgent: null };
     const first = await world.signUp.execute(aSignUpCommand());
     world.clock.advance(1000);
-    const second = await world.signIn.execute(aSignInCommand());
+    const second = await completedSignIn(world.signIn.execute(aSignInCommand()));
     world.clock.advance(1000);
-    const third = await world.signIn.execute(aSignInCommand());
+    const third = await completedSignIn(world.signIn.execute(aSignInCommand()));
     world.clock.advance(1000);
     const refreshedFirst = await world.refreshSession.execute({ refreshToken: first.refreshToken, metadata });
     world.clock.advance(1000);
@@ -110,7 +110,7 @@ describe('SignInHandler', () => {
       );
     const secondSession = (await world.authenticate.execute({ accessToken: second.accessToken })).sessionId;
 
-    const fourth = await world.signIn.execute(aSignInCommand());
+    const fourth = await completedSignIn(world.signIn.execute(aSignInCommand()));
 
     expect(await authenticates(second.accessToken), 'the least recently used').to.equal(false);
     for (const { accessToken } of [refreshedFirst, third, fourth]) expect(await authenticates(accessToken)).to.equal(true);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidCredentials } from '../../../domain/domain-error.js';
-import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { tokenIn } from '../../../../tests/support/mail-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
@@ -38,7 +38,7 @@ const STATES: readonly AccountState[] = [
     name: 'at the session cap',
     options: { sessions: { maxPerAccount: 2 } },
     prepare: async (world) => {
-      for (let i = 0; i < 2; i++) await world.signIn.execute(aSignInCommand());
+      for (let i = 0; i < 2; i++) await completedSignIn(world.signIn.execute(aSignInCommand()));
       return { right: OLD };
     },
   },
@@ -52,7 +52,7 @@ const STATES: readonly AccountState[] = [
   {
     name: 'after a password change',
     prepare: async (world) => {
-      const signedIn = await world.signIn.execute(aSignInCommand());
+      const signedIn = await completedSignIn(world.signIn.execute(aSignInCommand()));
       const principal = await world.authenticate.execute({ accessToken: signedIn.accessToken });
       await world.changePassword.execute({ principal, currentPassword: OLD, newPassword: NEW, metadata });
       return { right: NEW, alsoWrong: [OLD] };
@@ -77,9 +77,9 @@ describe('A wrong password is refused in every state of an account (and the righ
       await world.signUp.execute(aSignUpCommand({ password: OLD }));
       const { right, alsoWrong = [] } = await state.prepare(world);
       for (const wrong of ['not the password at all', `${right}x`, right.toUpperCase(), ...alsoWrong]) {
-        expect(await rejection(world.signIn.execute(aSignInCommand({ password: wrong }))), wrong).to.be.instanceOf(InvalidCredentials);
+        expect(await rejection(completedSignIn(world.signIn.execute(aSignInCommand({ password: wrong })))), wrong).to.be.instanceOf(InvalidCredentials);
       }
-      expect((await world.signIn.execute(aSignInCommand({ password: right }))).user.email).to.equal('ada@example.com');
+      expect((await completedSignIn(world.signIn.execute(aSignInCommand({ password: right })))).user.email).to.equal('ada@example.com');
     });
   }
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { InvalidToken } from '../../errors.js';
 import { InvalidInput } from '../../../domain/domain-error.js';
-import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { WriteCountingSessions } from '../../../../tests/support/fakes.js';
@@ -16,8 +16,8 @@ const metadata = aRequestMetadata();
 async function adaOnThreeDevices() {
   const world = await inMemoryWorld();
   const laptop = await world.signUp.execute(aSignUpCommand());
-  const phone = await world.signIn.execute(aSignInCommand());
-  const tablet = await world.signIn.execute(aSignInCommand());
+  const phone = await completedSignIn(world.signIn.execute(aSignInCommand()));
+  const tablet = await completedSignIn(world.signIn.execute(aSignInCommand()));
   const grace = await world.signUp.execute(aSignUpCommand({ name: 'Grace', lastname: 'Hopper', email: 'grace@example.com' }));
   const principal = await world.authenticate.execute({ accessToken: phone.accessToken });
   const devices = { laptop, phone, tablet, grace };
@@ -68,7 +68,7 @@ describe('SignOutHandler (signOut)', () => {
   it('keeps ending the sessions opened after an earlier sign-out of the others (each ending moves the epoch on)', async () => {
     const { world, principal, live, endings, signOut } = await adaOnThreeDevices();
     await signOut('others');
-    const later = await world.signIn.execute(aSignInCommand());
+    const later = await completedSignIn(world.signIn.execute(aSignInCommand()));
     expect(await world.authenticate.execute({ accessToken: later.accessToken })).to.include({ userId: principal.userId });
     await signOut('others');
 
@@ -112,7 +112,7 @@ describe('SignOutHandler (signOut)', () => {
     let counted = new WriteCountingSessions({} as SessionRepository);
     const world = await inMemoryWorld({ wrap: (ports) => ({ sessions: (counted = new WriteCountingSessions(ports.sessions)) })  });
     const here = await world.signUp.execute(aSignUpCommand());
-    for (let i = 0; i < 40; i++) await world.signIn.execute(aSignInCommand());
+    for (let i = 0; i < 40; i++) await completedSignIn(world.signIn.execute(aSignInCommand()));
     const principal = await world.authenticate.execute({ accessToken: here.accessToken });
 
     counted.writes = 0;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { EmailNotVerified, InvalidRefreshToken, InvalidToken } from '../../errors.js';
-import { aRequestMetadata, aSignInCommand } from '../../../../tests/support/builders.js';
+import { aRequestMetadata, aSignInCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { UuidShapedIds } from '../../../../tests/support/fakes.js';
 import { issuesOf, tokenIn, worldWithAda } from '../../../../tests/support/mail-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
@@ -36,11 +36,11 @@ describe('VerifyEmailHandler', () => {
   describe('REQUIRE_VERIFIED_EMAIL at sign-in', () => {
     it('with requireVerifiedEmail, refuses sign-in of an unverified account only after the right password', async () => {
       const { world } = await worldWithAda({ mail: { requireVerifiedEmail: true } });
-      expect(await rejection(world.signIn.execute(aSignInCommand({ password: 'wrong wrong wrong' })))).not.to.be.instanceOf(EmailNotVerified);
-      expect(await rejection(world.signIn.execute(aSignInCommand()))).to.be.instanceOf(EmailNotVerified);
+      expect(await rejection(completedSignIn(world.signIn.execute(aSignInCommand({ password: 'wrong wrong wrong' }))))).not.to.be.instanceOf(EmailNotVerified);
+      expect(await rejection(completedSignIn(world.signIn.execute(aSignInCommand())))).to.be.instanceOf(EmailNotVerified);
       await world.deliverMail.execute();
       await world.verifyEmail.execute({ token: tokenIn(world.mail.delivered[0]), metadata });
-      expect((await world.signIn.execute(aSignInCommand())).user.emailverified).to.equal(true);
+      expect((await completedSignIn(world.signIn.execute(aSignInCommand()))).user.emailverified).to.equal(true);
     });
 
     it('with requireVerifiedEmail, the session sign-up opens is good for nothing but asking for another verification mail', async () => {
@@ -60,7 +60,7 @@ describe('VerifyEmailHandler', () => {
       expect(await rejection(world.refreshSession.execute({ refreshToken: signedUp.refreshToken, metadata }))).to.be.instanceOf(InvalidRefreshToken);
       const ended = world.store.events.filter((event) => event.type === 'SessionsEnded').map((event) => (event.payload as { reason: string }).reason);
       expect(ended).to.deep.equal(['email_verified']);
-      const signedIn = await world.signIn.execute(aSignInCommand());
+      const signedIn = await completedSignIn(world.signIn.execute(aSignInCommand()));
       expect((await world.authenticate.execute({ accessToken: signedIn.accessToken })).userId).to.equal(signedUp.user.id);
     });
 

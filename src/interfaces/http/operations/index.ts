@@ -3,6 +3,8 @@ import { cancelSignUp } from './cancel-sign-up.js';
 import { changePassword } from './change-password.js';
 import { changeProfile } from './change-profile.js';
 import { confirmPasswordReset } from './confirm-password-reset.js';
+import { confirmTotp } from './confirm-totp.js';
+import { enrolTotp } from './enrol-totp.js';
 import { exportAccount } from './export-account.js';
 import { getAccountActivity } from './get-account-activity.js';
 import { getCurrentUser } from './get-current-user.js';
@@ -13,6 +15,7 @@ import { requestPasswordReset } from './request-password-reset.js';
 import { resendVerification } from './resend-verification.js';
 import { revokeSession } from './revoke-session.js';
 import { signIn } from './sign-in.js';
+import { signInMfa } from './sign-in-mfa.js';
 import { signOut } from './sign-out.js';
 import { signUp } from './sign-up.js';
 import { verifyEmail } from './verify-email.js';
@@ -21,6 +24,7 @@ import { verifyEmail } from './verify-email.js';
 export const OPERATIONS: readonly AnyOperation[] = [
   signUp,
   signIn,
+  signInMfa,
   getCurrentUser,
   changeProfile,
   getAccountActivity,
@@ -35,5 +39,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   verifyEmail,
   resendVerification,
   cancelSignUp,
+  enrolTotp,
+  confirmTotp,
   getJwks,
 ];

@@ -8,6 +8,9 @@ import type { RevocationReason } from '../../../domain/session.js';
 const EVENT_TYPES: { readonly [T in Exclude<UserEventType, 'SignUpCancelled'>]: true } = {
   UserRegistered: true,
   MfaEnrolled: true,
+  MfaRemoved: true,
+  RecoveryCodeUsed: true,
+  RecoveryCodesRegenerated: true,
   UserSignedIn: true,
   PasswordRehashed: true,
   ProfileChanged: true,
@@ -27,6 +30,7 @@ const REASONS: { readonly [R in SignInFailureReason | RevocationReason]: true } 
   unknown_email: true,
   wrong_password: true,
   wrong_current_password: true,
+  wrong_code: true,
   sign_out: true,
   revoked: true,
   password_changed: true,

@@ -104,6 +104,22 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     status: 404, message: 'Session not found', issues: [], outcome: 'error',
     description: "No live session of the caller has this id (another account's session answers the same)",
   },
+  INVALID_MFA_TOKEN: {
+    status: 401, message: 'Invalid or expired sign-in challenge', issues: [], outcome: 'invalid_token',
+    description: 'The mfatoken is unknown, expired, answered already, ended after 5 wrong codes, or outlived by a password change: sign in again',
+  },
+  INVALID_MFA_CODE: {
+    status: 401, message: 'Invalid code', issues: [], outcome: 'invalid_credentials',
+    description: 'The TOTP code or recovery code is wrong or already used (a time step is accepted once per account)',
+  },
+  STEP_UP_REQUIRED: {
+    status: 403, message: 'Second factor required', issues: [], outcome: 'forbidden',
+    description: 'The account has a second factor, and this needs a token that proved it recently (amr with otp, auth_time within MFA_STEP_UP_SECONDS): POST /auth/mfa/verify first',
+  },
+  MFA_NOT_ENROLLED: {
+    status: 404, message: 'No second factor enrolled', issues: [], outcome: 'error',
+    description: 'The account has no confirmed second factor',
+  },
   MFA_ALREADY_ENROLLED: {
     status: 409, message: 'Second factor already enrolled', issues: body('remove the enrolled factor before enrolling another'), outcome: 'duplicate',
     description: 'The account has a confirmed TOTP factor: remove it (step-up) before enrolling another',
@@ -151,4 +167,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
 };
 
 /** Every outcome label the table can produce, plus `success`: what the metrics pre-declare. */
-export const AUTH_OUTCOMES: readonly string[] = ['success', ...new Set(Object.values(ERROR_TABLE).map((row) => row.outcome))];
+/** The outcome of a sign-in whose password was right, waiting for its second factor (202). */
+export const SECOND_FACTOR_REQUIRED = 'second_factor_required';
+
+export const AUTH_OUTCOMES: readonly string[] = ['success', SECOND_FACTOR_REQUIRED, ...new Set(Object.values(ERROR_TABLE).map((row) => row.outcome))];

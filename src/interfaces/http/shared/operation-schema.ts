@@ -37,7 +37,7 @@ const successResponse = (operation: AnyOperation): JsonSchema => {
   return { description: success.description, headers: NO_STORE_HEADERS, ...componentRef(envelopeName(operation) ?? '') };
 };
 
-const envelopeSchema = (success: Extract<Success, { message: string }>): JsonSchema => ({
+const envelopeSchema = (success: Pick<Extract<Success, { message: string }>, 'message' | 'data'>): JsonSchema => ({
   type: 'object',
   required: ['message', 'data'],
   additionalProperties: false,
@@ -62,6 +62,7 @@ export function operationComponents(operations: readonly AnyOperation[]): JsonSc
     return [
       ...(request !== null && body ? [namedSchema(request, bodySchema(body))] : []),
       ...(envelope !== null && 'message' in success ? [namedSchema(envelope, envelopeSchema(success))] : []),
+      ...(operation.alternative ? [namedSchema(operation.alternative.name, envelopeSchema(operation.alternative))] : []),
       ...(operation.schemas ?? []),
     ];
   });
@@ -86,6 +87,9 @@ export function operationSchema(operation: AnyOperation): FastifySchema {
     ...(operation.query ? { querystring: operation.query } : {}),
     response: {
       [operation.success.status]: successResponse(operation),
+      ...(operation.alternative
+        ? { [operation.alternative.status]: { description: operation.alternative.description, headers: NO_STORE_HEADERS, ...componentRef(operation.alternative.name) } }
+        : {}),
       ...errorResponses(...impliedErrors(operation), ...operation.errors),
     },
   };

@@ -11,6 +11,7 @@ export const TAGS = {
   account: 'The signed-in account: profile and security activity',
   sessions: 'Refresh, sign-out, signed-in devices and password change',
   mail: 'Password reset and e-mail verification by mailed link',
+  mfa: 'A second factor: an authenticator app (TOTP), recovery codes and step-up',
   keys: 'The public keys that verify access tokens',
   operations: 'Health probes and metrics, for operators',
 } as const;
@@ -52,6 +53,31 @@ export type Success =
   | { readonly status: 200; readonly envelope: false; readonly description: string; readonly body: JsonSchema; readonly cacheControl: string };
 
 /**
+ * A second success answer an operation may give instead of `success`, in the same `{ message, data }` envelope with
+ * its own status and message (sign-in: a second factor to prove first). `run` chooses it by returning `alternative(data)`.
+ */
+export interface AlternativeAnswer {
+  readonly status: 200 | 202;
+  readonly message: string;
+  readonly description: string;
+  readonly data: JsonSchema;
+  /** Its component name in the OpenAPI document (`SignInSecondFactorRequired`). */
+  readonly name: string;
+}
+
+const ALTERNATIVE = Symbol('alternative answer');
+
+/** What `run` returns to answer the operation's `alternative` with `data`. */
+export interface Alternative {
+  readonly [ALTERNATIVE]: true;
+  readonly data: unknown;
+}
+
+export const alternative = (data: unknown): Alternative => ({ [ALTERNATIVE]: true, data });
+
+export const isAlternative = (result: unknown): result is Alternative => typeof result === 'object' && result !== null && ALTERNATIVE in result;
+
+/**
  * One HTTP operation, declared once: what registerOperation applies to it (authentication, hashing admission, body
  * extraction, request metadata, no-store, the envelope, the rate limit, the documented errors) and its OpenAPI entry.
  */
@@ -75,6 +101,8 @@ export interface Operation<B extends object = object, A extends Auth = Auth> {
   /** 'reset': the stricter per-client limit on password-reset routes, on top of the one on every /auth route. */
   readonly rateLimit?: 'reset';
   readonly success: Success;
+  /** Another success answer `run` may choose instead (see AlternativeAnswer). */
+  readonly alternative?: AlternativeAnswer;
   /** Named components (namedSchema) this operation's schemas refer to by componentRef, beyond the shared ones. */
   readonly schemas?: readonly JsonSchema[];
   /** The codes `run` can end in, besides those registerOperation implies (see impliedErrors). Checked by the compiler. */

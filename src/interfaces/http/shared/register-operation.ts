@@ -5,7 +5,7 @@ import { InvalidInput } from '../../../domain/domain-error.js';
 import { authenticate } from './bearer-auth.js';
 import { noStore } from './no-store.js';
 import { operationSchema } from './operation-schema.js';
-import type { AnyOperation } from './operation.js';
+import { type AnyOperation, isAlternative } from './operation.js';
 import { validateBody } from './request-body.js';
 
 const USER_AGENT_MAX_LENGTH = 512;
@@ -33,6 +33,9 @@ const bodyOf = (operation: AnyOperation, request: FastifyRequest) => {
 
 const answer = (operation: AnyOperation, reply: FastifyReply, result: unknown): FastifyReply => {
   const { success } = operation;
+  if (operation.alternative && isAlternative(result)) {
+    return noStore(reply).code(operation.alternative.status).send({ message: operation.alternative.message, data: result.data });
+  }
   if (success.status === 204) return reply.code(204).send();
   if ('envelope' in success) return reply.header('cache-control', success.cacheControl).send(result);
   return noStore(reply).code(success.status).send({ message: success.message, data: result ?? {} });

@@ -1,0 +1,36 @@
+import { object } from 'yup';
+import { defineOperation } from '../shared/operation.js';
+
+export const enrolTotp = defineOperation({
+  method: 'POST',
+  path: '/auth/mfa/totp',
+  operationId: 'enrolTotp',
+  summary: 'Start enrolling an authenticator app (TOTP): its secret, otpauth URI and QR code, shown this once',
+  description:
+    'No body needed. The factor is pending until a code from the app confirms it (POST /auth/mfa/totp/confirm); starting again before ' +
+    'that replaces the secret. The secret is stored encrypted (AES-256-GCM) and never shown again.',
+  tag: 'mfa',
+  auth: 'bearer',
+  hashes: false,
+  body: { schema: object({}), optional: true, description: 'None needed (an empty object, or no body and no Content-Type)' },
+  success: {
+    status: 200,
+    message: 'Authenticator enrolment started',
+    description: 'Scan the QR code (or type the secret) into an authenticator app, then confirm with one of its codes',
+    data: {
+      type: 'object',
+      required: ['secret', 'uri', 'qrcode'],
+      additionalProperties: false,
+      properties: {
+        secret: { type: 'string', pattern: '^[A-Z2-7]+=*$', description: 'The TOTP secret (160 bits, base32), for typing into the app' },
+        uri: { type: 'string', pattern: '^otpauth://totp/', description: 'RFC 6238: SHA-1, 6 digits, 30-second period' },
+        qrcode: { type: 'string', description: 'The URI as a QR code: an SVG document' },
+      },
+    },
+  },
+  errors: ['MFA_ALREADY_ENROLLED', 'STORE_UNAVAILABLE'],
+  run: async ({ principal }, { enrolTotp }) => {
+    const { secret, uri, qrCode } = await enrolTotp.execute({ principal });
+    return { secret, uri, qrcode: qrCode };
+  },
+});
