@@ -1,5 +1,8 @@
 import { ConfirmTotpHandler } from './use-cases/confirm-totp/confirm-totp.handler.js';
 import { EnrolTotpHandler } from './use-cases/enrol-totp/enrol-totp.handler.js';
+import { RegenerateRecoveryCodesHandler } from './use-cases/regenerate-recovery-codes/regenerate-recovery-codes.handler.js';
+import { RemoveTotpHandler } from './use-cases/remove-totp/remove-totp.handler.js';
+import { VerifyMfaHandler } from './use-cases/verify-mfa/verify-mfa.handler.js';
 import { CancelSignUpHandler } from './use-cases/cancel-sign-up/cancel-sign-up.handler.js';
 import { ChangePasswordHandler } from './use-cases/change-password/change-password.handler.js';
 import { ConfirmPasswordResetHandler } from './use-cases/confirm-password-reset/confirm-password-reset.handler.js';
@@ -24,6 +27,7 @@ import type { Ports } from './ports/ports.js';
 import { AuthenticateHandler } from './use-cases/authenticate/authenticate.handler.js';
 import { GetAccountActivityHandler } from './use-cases/get-account-activity/get-account-activity.handler.js';
 import { GetCurrentUserHandler } from './use-cases/get-current-user/get-current-user.handler.js';
+import { GetMfaStatusHandler } from './use-cases/get-mfa-status/get-mfa-status.handler.js';
 import { ListSessionsHandler } from './use-cases/list-sessions/list-sessions.handler.js';
 
 /** Settings the use cases' policies read; the composition takes them from the configuration. */
@@ -47,9 +51,9 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     signIn: new SignInHandler(ports, throttle, policies.sessions, policies.mfa, policies.mail.requireVerifiedEmail),
     signInMfa: new SignInMfaHandler(ports, throttle, policies.sessions, policies.mfa),
     refreshSession: new RefreshHandler(ports, policies.sessions, policies.mail.requireVerifiedEmail),
-    signOut: new SignOutHandler(ports),
+    signOut: new SignOutHandler(ports, policies.mfa),
     revokeSession: new RevokeSessionHandler(ports),
-    changePassword: new ChangePasswordHandler(ports, policies.sessions),
+    changePassword: new ChangePasswordHandler(ports, policies.sessions, policies.mfa),
     requestPasswordReset: new RequestPasswordResetHandler(ports, policies.mail),
     confirmPasswordReset: new ConfirmPasswordResetHandler(ports, policies.mail),
     verifyEmail: new VerifyEmailHandler(ports, policies.mail),
@@ -58,10 +62,14 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     sweepUnverifiedAccounts: new SweepUnverifiedAccountsHandler(ports, policies.mail),
     enrolTotp: new EnrolTotpHandler(ports),
     confirmTotp: new ConfirmTotpHandler(ports),
+    verifyMfa: new VerifyMfaHandler(ports, throttle, policies.mfa),
+    removeTotp: new RemoveTotpHandler(ports, policies.sessions, policies.mfa),
+    regenerateRecoveryCodes: new RegenerateRecoveryCodesHandler(ports, policies.mfa),
     deliverMail: new DeliverMailHandler(ports, policies.mail, policies.delivery),
     changeProfile: new ChangeProfileHandler(ports),
     authenticate: new AuthenticateHandler(ports, policies.mail.requireVerifiedEmail),
     getCurrentUser: new GetCurrentUserHandler(ports),
+    getMfaStatus: new GetMfaStatusHandler(ports),
     getAccountActivity: new GetAccountActivityHandler(ports),
     exportAccount: new ExportAccountHandler(ports),
     listSessions: new ListSessionsHandler(ports),

@@ -38,10 +38,10 @@ describe('HTTP: GET /auth/me and the bearer token', () => {
   });
   after(async () => service.dispose());
 
-  it('opens with the token from sign-up: 200, the same user resource, not cacheable', async () => {
+  it('opens with the token from sign-up: 200, the same user resource (and no second factor), not cacheable', async () => {
     const res = await get(service.url, '/auth/me', bearer(adaToken));
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({ message: 'User retrieved successfully', data: { user: ada } });
+    expect(res.body).to.deep.equal({ message: 'User retrieved successfully', data: { user: ada, mfa: { enrolled: false, recoverycodesleft: 0 } } });
     expect(res.headers['cache-control']).to.equal('no-store');
   });
 

@@ -91,7 +91,7 @@ describe('HTTP: OpenAPI 3.1 document at /docs/json, and the server answering as 
       copy['paths']['/auth/me'].get.responses['200'].content['application/json'].schema = dereference(copy, { $ref: '#/components/schemas/GetCurrentUserResponse' });
       expect(inlinedComponents(copy)).to.include.members([
         '#/paths/~1auth~1me/get/responses/200/content/application~1json/schema inlines GetCurrentUserResponse',
-        '#/paths/~1auth~1me/get/responses/200/content/application~1json/schema/properties/data inlines UserResult',
+        '#/paths/~1auth~1me/get/responses/200/content/application~1json/schema/properties/data/properties/user inlines User',
       ]);
     });
 

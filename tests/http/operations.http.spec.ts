@@ -34,6 +34,8 @@ interface World {
   account(): Promise<Account>;
   /** A new account with a confirmed authenticator (its code's step used), its secret and its recovery codes. */
   withSecondFactor(): Promise<Account & { readonly secret: string; readonly recoveryCodes: readonly string[] }>;
+  /** The access token of `account`'s session raised by a recovery code (POST /auth/mfa/verify): it passes step-up. */
+  steppedUp(account: Account & { readonly recoveryCodes: readonly string[] }): Promise<string>;
   /** The token of the newest mail of this subject to this address, after delivering what is due (mails leave concurrently). */
   mailedToken(email: string, subject: 'Reset your password' | 'Confirm your e-mail address'): Promise<string>;
 }
@@ -154,6 +156,30 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
     error: { code: 'INVALID_MFA_TOKEN', call: () => Promise.resolve({ body: { mfatoken: `mfa1.${'A'.repeat(43)}`, code: '123456' } }) },
   },
+  verifyMfa: {
+    success: async (world) => {
+      const { accessToken: token, secret } = await world.withSecondFactor();
+      return { token, body: { code: codeOf(secret, new Date(), 1) } };
+    },
+    error: { code: 'MFA_NOT_ENROLLED', call: async (world) => ({ token: (await world.account()).accessToken, body: { code: '123456' } }) },
+  },
+  regenerateRecoveryCodes: {
+    success: async (world) => ({ token: await world.steppedUp(await world.withSecondFactor()) }),
+    error: { code: 'STEP_UP_REQUIRED', call: async (world) => ({ token: (await world.withSecondFactor()).accessToken }) },
+  },
+  removeTotp: {
+    success: async (world) => {
+      const account = await world.withSecondFactor();
+      return { token: await world.steppedUp(account), body: { currentpassword: account.password, code: codeOf(account.secret, new Date(), 1) } };
+    },
+    error: {
+      code: 'STEP_UP_REQUIRED',
+      call: async (world) => {
+        const { accessToken: token, password, secret } = await world.withSecondFactor();
+        return { token, body: { currentpassword: password, code: codeOf(secret, new Date(), 1) } };
+      },
+    },
+  },
   resendVerificationEmail: { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken },
   getJwks: { success: () => Promise.resolve({}), error: null },
 };
@@ -198,6 +224,11 @@ const world: World = {
     const confirmed = await request('POST', '/auth/mfa/totp/confirm', { token, body: { code: codeOf(secret, new Date()) } });
     expect(confirmed.status, confirmed.text).to.equal(200);
     return { ...account, secret, recoveryCodes: confirmed.body.data.recoverycodes };
+  },
+  steppedUp: async (account) => {
+    const raised = await request('POST', '/auth/mfa/verify', { token: account.accessToken, body: { recoverycode: account.recoveryCodes[0] } });
+    expect(raised.status, raised.text).to.equal(200);
+    return raised.body.data.accesstoken;
   },
   mailedToken: async (email, subject) => {
     await service.deliverMail();

@@ -29,5 +29,12 @@ export async function withSecondFactor(options: WorldOptions = {}) {
     return outcome.mfaToken;
   };
   const code = (steps = 0) => codeOf(enrolment.secret, world.clock.now(), steps);
-  return { world, userId, secret: enrolment.secret, recoveryCodes, challenge, code, metadata };
+  /** A principal of a session opened with both factors just now (amr ["pwd","otp"]), and its sign-in's tokens; the code's step is then used. */
+  const steppedUp = async () => {
+    const signedIn = await world.signInMfa.execute({ mfaToken: await challenge(), code: code(), metadata });
+    world.clock.advance(30_000);
+    return { signedIn, principal: await world.authenticate.execute({ accessToken: signedIn.accessToken }) };
+  };
+  /** `passwordOnly`: the sign-up's session, from before the factor (amr ["pwd"]). */
+  return { world, userId, secret: enrolment.secret, recoveryCodes, challenge, code, steppedUp, passwordOnly: principal, metadata };
 }

@@ -1,4 +1,6 @@
-import { steppedUp } from '../../domain/second-factor.js';
+import { InvalidInput } from '../../domain/domain-error.js';
+import { type SecondFactorEvent, type TotpFactor, recoveryCodeUsed, steppedUp } from '../../domain/second-factor.js';
+import { type Parsed, invalid, valid } from '../../domain/validation.js';
 import { StepUpRequired } from '../errors.js';
 import type { Limit } from '../ports/attempt-limits.port.js';
 import type { Ports } from '../ports/ports.js';
@@ -11,6 +13,9 @@ export interface MfaSettings {
   /** How recent a second-factor proof step-up asks for. */
   readonly stepUpSeconds: number;
 }
+
+/** Recovery codes handed out at confirmation (and at each regeneration). */
+export const RECOVERY_CODE_COUNT = 10;
 
 /** What a sign-in challenge may be answered with (passkeys join them later). */
 export const MFA_METHODS = ['totp', 'recovery_code'] as const;
@@ -31,3 +36,50 @@ export async function requireStepUp(deps: Pick<Ports, 'secondFactors' | 'clock'>
   if (!factor?.confirmed) return;
   if (!steppedUp(principal.amr, principal.authTime, deps.clock.now(), settings.stepUpSeconds)) throw new StepUpRequired(settings.stepUpSeconds);
 }
+
+/** A second factor presented: a TOTP code, or a recovery code (the field it came in). */
+export interface FactorAnswer {
+  readonly kind: 'code' | 'recoverycode';
+  readonly answer: string;
+}
+
+const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
+
+/** Exactly one of `code` and `recoverycode`, each a string; the issue on `code` (or the field of a non-string) otherwise. */
+export function parseFactorAnswer(input: { readonly code?: unknown; readonly recoveryCode?: unknown }): Parsed<FactorAnswer> {
+  if (given(input.code) === given(input.recoveryCode)) {
+    return invalid('code', given(input.code) ? 'send a code or a recovery code, not both' : 'send a code or a recovery code');
+  }
+  const [kind, raw] = given(input.code) ? (['code', input.code] as const) : (['recoverycode', input.recoveryCode] as const);
+  return typeof raw === 'string' ? valid({ kind, answer: raw.trim() }) : invalid(kind, 'must be a string');
+}
+
+/**
+ * Checks a presented factor against the account's factor, spending what it used on the factor (the code's time step,
+ * once; the recovery code, once): the events to record with the factor's save (none for a code, RecoveryCodeUsed with
+ * the count left for a recovery code), or null for a wrong or used answer (nothing spent). Stored by the caller with
+ * compare-and-swap, which makes each single-use across instances.
+ */
+export function proveFactor(
+  deps: Pick<Ports, 'totp' | 'factorSecrets'>,
+  factor: TotpFactor,
+  { kind, answer }: FactorAnswer,
+  userId: string,
+  email: string,
+  at: Date,
+): SecondFactorEvent[] | null {
+  if (kind === 'code') {
+    const secret = deps.factorSecrets.open(factor.sealedSecret, userId);
+    const step = secret === null ? null : deps.totp.stepOf(secret, answer, at, factor.lastStep);
+    return step !== null && factor.accept(step, at) ? [] : null;
+  }
+  if (!factor.useRecoveryCode((mac) => deps.factorSecrets.matches(answer, userId, mac), at)) return null;
+  return [recoveryCodeUsed(userId, email, factor.recoveryCodesLeft, at)];
+}
+
+/** The one answer of a command that must carry a factor, parsed, or InvalidInput. */
+export const requireFactorAnswer = (input: { readonly code?: unknown; readonly recoveryCode?: unknown }): FactorAnswer => {
+  const parsed = parseFactorAnswer(input);
+  if (!parsed.ok) throw new InvalidInput(parsed.issues);
+  return parsed.value;
+};

@@ -1,3 +1,4 @@
+import type { Limit } from '../ports/attempt-limits.port.js';
 import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 import { type AuthMethod, type RevocationReason, Session, type SessionLifetimes } from '../../domain/session.js';
@@ -156,3 +157,13 @@ export async function revokeSession(
     return CHANGED;
   });
 }
+
+/**
+ * The cap on checks of the current password on one session (a password change, removing the second factor): its
+ * wrong ones and those in flight, for the session's lifetime.
+ */
+export const passwordCheckLimit = (sessionId: string, settings: Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>): Limit => ({
+  key: `password-check:${sessionId}`,
+  max: settings.passwordChangeMaxFailures,
+  windowSeconds: settings.lifetimes.maxSeconds,
+});

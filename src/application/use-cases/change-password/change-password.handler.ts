@@ -5,8 +5,8 @@ import { InvalidToken } from '../../errors.js';
 import type { RecordedEvent, RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { uncommon } from '../../policies/password-policy.js';
-import { type SessionSettings, endAllSessions } from '../../policies/sessions.js';
-import type { Limit } from '../../ports/attempt-limits.port.js';
+import { type SessionSettings, endAllSessions, passwordCheckLimit } from '../../policies/sessions.js';
+import { type MfaSettings, requireStepUp } from '../../policies/second-factor.js';
 import type { Principal } from '../../shared/principal.js';
 import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
@@ -32,8 +32,9 @@ export interface ChangePasswordCommand {
  */
 export class ChangePasswordHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'events' | 'limits' | 'hasher' | 'blocklist' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'blocklist' | 'clock' | 'ids'>,
     private readonly settings: Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>,
+    private readonly mfa: MfaSettings,
   ) {}
 
   /**
@@ -45,7 +46,8 @@ export class ChangePasswordHandler {
     const { users, sessions, limits, hasher, blocklist, clock, ids } = this.deps;
     let verified: string | null = null;
     let newHash: string | null = null;
-    const limit = this.limitOf(command.principal.sessionId);
+    const limit = passwordCheckLimit(command.principal.sessionId, this.settings);
+    await requireStepUp(this.deps, this.mfa, command.principal);
     return untilCommitted(async () => {
       const user = await users.findById(command.principal.userId);
       if (!user) throw new InvalidToken();
@@ -71,11 +73,6 @@ export class ChangePasswordHandler {
       if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata), undefined, kept, [limit.key]))) return CHANGED;
       return toAccountResource(user);
     });
-  }
-
-  /** The cap on checks of the current password on one session: its wrong ones and those in flight, for its lifetime. */
-  private limitOf(sessionId: string): Limit {
-    return { key: `password-check:${sessionId}`, max: this.settings.passwordChangeMaxFailures, windowSeconds: this.settings.lifetimes.maxSeconds };
   }
 
   /**

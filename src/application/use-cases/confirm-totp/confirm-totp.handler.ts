@@ -4,12 +4,11 @@ import { rawText, requireAll } from '../../../domain/validation.js';
 import { InvalidToken } from '../../errors.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
+import { RECOVERY_CODE_COUNT } from '../../policies/second-factor.js';
 import { recordEvents } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 import type { Principal } from '../../shared/principal.js';
 
-/** Recovery codes handed out at confirmation (and at each regeneration). */
-export const RECOVERY_CODE_COUNT = 10;
 
 export interface ConfirmTotpCommand {
   readonly principal: Principal;

@@ -1,11 +1,10 @@
-import { InvalidInput } from '../../../domain/domain-error.js';
-import { CHALLENGE_MAX_WRONG_CODES, type MfaChallenge, type TotpFactor, challengeOpen, recoveryCodeUsed } from '../../../domain/second-factor.js';
+import { CHALLENGE_MAX_WRONG_CODES, type MfaChallenge, challengeOpen } from '../../../domain/second-factor.js';
 import { signInFailed } from '../../../domain/user.js';
 import { rawText, requireAll } from '../../../domain/validation.js';
 import { InvalidMfaCode, InvalidMfaToken } from '../../errors.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
-import { type MfaSettings, challengeLimit } from '../../policies/second-factor.js';
+import { type MfaSettings, challengeLimit, parseFactorAnswer, proveFactor } from '../../policies/second-factor.js';
 import { NOTHING_EVICTED, type SessionSettings, evictBeyondCap, openSession, tokensFor, trimToCap } from '../../policies/sessions.js';
 import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
 import { type AuthResult, recordEvents, toAccountResource } from '../../shared/auth-result.js';
@@ -17,21 +16,6 @@ export interface SignInMfaCommand {
   readonly code?: unknown;
   readonly recoveryCode?: unknown;
   readonly metadata: RequestMetadata;
-}
-
-const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
-
-/** The one answer a command gives: a TOTP code, or a recovery code. */
-function parseAnswer(command: SignInMfaCommand) {
-  if (given(command.code) === given(command.recoveryCode)) {
-    const message = given(command.code) ? 'send a code or a recovery code, not both' : 'send a code or a recovery code';
-    throw new InvalidInput([{ field: 'code', message }]);
-  }
-  const { mfaToken, answer } = requireAll({
-    mfaToken: rawText('mfatoken', command.mfaToken),
-    answer: given(command.code) ? rawText('code', command.code) : rawText('recoverycode', command.recoveryCode),
-  });
-  return { mfaToken, kind: given(command.code) ? ('code' as const) : ('recoverycode' as const), answer: answer.trim() };
 }
 
 /**
@@ -59,7 +43,7 @@ export class SignInMfaHandler {
    */
   async execute(command: SignInMfaCommand): Promise<AuthResult> {
     const { users, secondFactors, factorSecrets, limits, clock } = this.deps;
-    const { mfaToken, kind, answer } = parseAnswer(command);
+    const { mfaToken, answer: { kind, answer } } = requireAll({ mfaToken: rawText('mfatoken', command.mfaToken), answer: parseFactorAnswer(command) });
     const challengeId = factorSecrets.challengeIdOf(mfaToken);
     const found = challengeId === null ? null : await secondFactors.findChallenge(challengeId);
     const user = found && (await users.findById(found.userId));
@@ -72,25 +56,13 @@ export class SignInMfaHandler {
       const factor = await secondFactors.find(user.id);
       if (!challenge || !factor?.confirmed) throw new InvalidMfaToken();
       const at = clock.now();
-      const events = this.prove(factor, kind, answer, user.id, user.email.value, at);
+      const events = proveFactor(this.deps, factor, { kind, answer }, user.id, user.email.value, at);
       if (events === null) return this.wrongCode(challenge, kind, user.id, user.email.value, command.metadata);
       const outcome = await secondFactors.completeChallenge(challenge, factor, guard, at, recordEvents(events, this.deps.ids, command.metadata));
       if (outcome === 'limited') throw new InvalidMfaToken();
       return outcome === 'completed' ? undefined : CHANGED;
     });
     return this.openSession(user.id, found.epoch, command.metadata);
-  }
-
-  /** The events of a right answer (none for a code, RecoveryCodeUsed for a recovery code), the factor updated; null for a wrong one. */
-  private prove(factor: TotpFactor, kind: 'code' | 'recoverycode', answer: string, userId: string, email: string, at: Date) {
-    const { totp, factorSecrets } = this.deps;
-    if (kind === 'code') {
-      const secret = factorSecrets.open(factor.sealedSecret, userId);
-      const step = secret === null ? null : totp.stepOf(secret, answer, at, factor.lastStep);
-      return step !== null && factor.accept(step, at) ? [] : null;
-    }
-    if (!factor.useRecoveryCode((mac) => factorSecrets.matches(answer, userId, mac), at)) return null;
-    return [recoveryCodeUsed(userId, email, factor.recoveryCodesLeft, at)];
   }
 
   /** Counts a wrong answer against the challenge and the throttle, then refuses it (or the challenge, at its cap). */

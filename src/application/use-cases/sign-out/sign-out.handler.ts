@@ -1,6 +1,7 @@
 import { InvalidInput } from '../../../domain/domain-error.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
+import { type MfaSettings, requireStepUp } from '../../policies/second-factor.js';
 import { endAllSessions, revokeSession } from '../../policies/sessions.js';
 import { recordEvents } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
@@ -27,7 +28,10 @@ const isScope = (value: unknown): value is SignOutScope => SIGN_OUT_SCOPES.inclu
  * moves on, the caller's session with it for `others`), not one per session.
  */
 export class SignOutHandler {
-  constructor(private readonly deps: Pick<Ports, 'users' | 'sessions' | 'clock' | 'ids'>) {}
+  constructor(
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'clock' | 'ids'>,
+    private readonly mfa: MfaSettings,
+  ) {}
 
   /** Throws InvalidInput for an unknown scope (null included). Idempotent: signing out an ended session again changes nothing. */
   async execute(command: SignOutCommand): Promise<void> {
@@ -40,6 +44,7 @@ export class SignOutHandler {
       if (session) await revokeSession(this.deps, session, 'sign_out', command.metadata);
       return;
     }
+    if (scope === 'global') await requireStepUp(this.deps, this.mfa, command.principal);
     await untilCommitted(async () => {
       const [user, caller] = await Promise.all([users.findById(userId), sessions.findById(sessionId)]);
       const at = clock.now();

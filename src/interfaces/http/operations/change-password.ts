@@ -17,7 +17,7 @@ export const changePassword = defineOperation({
     docs: { currentpassword: presentedPassword(), newpassword: newPassword('The sign-up password rules apply') },
   },
   success: { status: 200, message: 'Password changed successfully', description: 'Password changed', data: userData },
-  errors: ['STORE_UNAVAILABLE'],
+  errors: ['STEP_UP_REQUIRED', 'STORE_UNAVAILABLE'],
   run: async ({ body, principal, meta }, { changePassword }) => ({
     user: await changePassword.execute({ principal, currentPassword: body.currentpassword, newPassword: body.newpassword, metadata: meta }),
   }),

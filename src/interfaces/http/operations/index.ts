@@ -5,6 +5,9 @@ import { changeProfile } from './change-profile.js';
 import { confirmPasswordReset } from './confirm-password-reset.js';
 import { confirmTotp } from './confirm-totp.js';
 import { enrolTotp } from './enrol-totp.js';
+import { regenerateRecoveryCodes } from './regenerate-recovery-codes.js';
+import { removeTotp } from './remove-totp.js';
+import { verifyMfa } from './verify-mfa.js';
 import { exportAccount } from './export-account.js';
 import { getAccountActivity } from './get-account-activity.js';
 import { getCurrentUser } from './get-current-user.js';
@@ -41,5 +44,8 @@ export const OPERATIONS: readonly AnyOperation[] = [
   cancelSignUp,
   enrolTotp,
   confirmTotp,
+  verifyMfa,
+  regenerateRecoveryCodes,
+  removeTotp,
   getJwks,
 ];

@@ -19,6 +19,6 @@ export const signOut = defineOperation({
     description: 'Optional: without a body (and then without Content-Type) the scope is local',
   },
   success: { status: 204, description: 'Signed out: the sessions and their tokens are refused from now on' },
-  errors: ['STORE_UNAVAILABLE'],
+  errors: ['STEP_UP_REQUIRED', 'STORE_UNAVAILABLE'],
   run: ({ body, principal, meta }, { signOut }) => signOut.execute({ principal, scope: body.scope, metadata: meta }),
 });

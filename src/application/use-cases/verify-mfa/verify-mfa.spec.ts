@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { TooManyAttempts } from '../../../domain/domain-error.js';
+import { InvalidMfaCode, MfaNotEnrolled, StepUpRequired } from '../../errors.js';
+import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { UuidShapedIds } from '../../../../tests/support/fakes.js';
+import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { rejection } from '../../../../tests/support/rejection.js';
+import { withSecondFactor } from '../../../../tests/support/totp.js';
+
+const NEW_PASSWORD = 'difference engine 1822';
+
+describe('VerifyMfaHandler (verifyMfa): step-up', () => {
+  it('refuses what needs step-up on a password-only session, grants it after a code, and refuses it again once MFA_STEP_UP_SECONDS passed', async () => {
+    const { world, passwordOnly, code, metadata } = await withSecondFactor();
+    const change = (principal: typeof passwordOnly) =>
+      world.changePassword.execute({ principal, currentPassword: 'analytical engine 1843', newPassword: NEW_PASSWORD, metadata });
+    expect(await rejection(change(passwordOnly)), 'password only').to.be.instanceOf(StepUpRequired);
+    expect(await rejection(world.regenerateRecoveryCodes.execute({ principal: passwordOnly, metadata }))).to.be.instanceOf(StepUpRequired);
+    expect(await rejection(world.signOut.execute({ principal: passwordOnly, scope: 'global', metadata }))).to.be.instanceOf(StepUpRequired);
+    await world.signOut.execute({ principal: passwordOnly, scope: 'others', metadata });
+
+    const raised = await world.verifyMfa.execute({ principal: passwordOnly, code: code(), metadata });
+    const principal = await world.authenticate.execute({ accessToken: raised.accessToken });
+    expect(principal).to.deep.include({ sessionId: passwordOnly.sessionId, amr: ['pwd', 'otp'], authTime: world.clock.now() });
+    expect(await rejection(change(passwordOnly)), 'the token issued before keeps what it said').to.be.instanceOf(StepUpRequired);
+    world.clock.advance(301_000);
+    expect(await rejection(change(principal)), 'too long ago').to.be.instanceOf(StepUpRequired);
+    world.clock.advance(-2_000);
+    expect((await change(principal)).email).to.equal('ada@example.com');
+  });
+
+  it('a refresh keeps the raised amr and auth_time: step-up is not renewed by refreshing', async () => {
+    const { world, passwordOnly, code, metadata } = await withSecondFactor({ replace: { ids: new UuidShapedIds() } });
+    const raised = await world.verifyMfa.execute({ principal: passwordOnly, code: code(), metadata });
+    const at = world.clock.now();
+    world.clock.advance(600_000);
+    const refreshed = await world.refreshSession.execute({ refreshToken: raised.refreshToken, metadata });
+    expect(await world.authenticate.execute({ accessToken: refreshed.accessToken })).to.deep.include({ amr: ['pwd', 'otp'], authTime: at });
+    expect(await rejection(world.regenerateRecoveryCodes.execute({ principal: await world.authenticate.execute({ accessToken: refreshed.accessToken }), metadata }))).to.be.instanceOf(StepUpRequired);
+  });
+
+  it('accepts a recovery code once; refuses a used step, a wrong code, and after 5 wrong ones on the session answers TooManyAttempts', async () => {
+    const { world, passwordOnly, code, recoveryCodes, metadata } = await withSecondFactor({ signInThrottle: { maxFailures: 100, windowSeconds: 900 } });
+    await world.verifyMfa.execute({ principal: passwordOnly, recoveryCode: recoveryCodes[0], metadata });
+    expect(await rejection(world.verifyMfa.execute({ principal: passwordOnly, recoveryCode: recoveryCodes[0], metadata }))).to.be.instanceOf(InvalidMfaCode);
+    await world.verifyMfa.execute({ principal: passwordOnly, code: code(), metadata });
+    expect(await rejection(world.verifyMfa.execute({ principal: passwordOnly, code: code(), metadata })), 'the same step').to.be.instanceOf(InvalidMfaCode);
+    const outcomes = await Promise.all(Array.from({ length: 12 }, () => rejection(world.verifyMfa.execute({ principal: passwordOnly, code: '000000', metadata }))));
+    expect(outcomes.filter((error) => error instanceof InvalidMfaCode)).to.have.length(3);
+    expect(outcomes.filter((error) => error instanceof TooManyAttempts)).to.have.length(9);
+  });
+
+  it('an account without a factor needs no step-up, and has nothing to verify', async () => {
+    const world = await inMemoryWorld();
+    const metadata = aRequestMetadata();
+    const up = await world.signUp.execute(aSignUpCommand());
+    const principal = await world.authenticate.execute({ accessToken: up.accessToken });
+    expect(await rejection(world.verifyMfa.execute({ principal, code: '123456', metadata }))).to.be.instanceOf(MfaNotEnrolled);
+    await world.signOut.execute({ principal, scope: 'global', metadata });
+  });
+});
