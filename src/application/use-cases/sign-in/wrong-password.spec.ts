@@ -4,6 +4,7 @@ import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } fro
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { tokenIn } from '../../../../tests/support/mail-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
+import { codeOf } from '../../../../tests/support/totp.js';
 
 const OLD = 'analytical engine 1843';
 const NEW = 'difference engine 1822';
@@ -15,12 +16,26 @@ type World = Awaited<ReturnType<typeof inMemoryWorld>>;
 interface AccountState {
   readonly name: string;
   readonly options?: Parameters<typeof inMemoryWorld>[0];
-  prepare(world: World): Promise<{ readonly right: string; readonly alsoWrong?: readonly string[] }>;
+  prepare(world: World): Promise<{ readonly right: string; readonly alsoWrong?: readonly string[]; readonly challenged?: true }>;
 }
 
 const verify = async (world: World) => {
   await world.deliverMail.execute();
   await world.verifyEmail.execute({ token: tokenIn(world.mail.delivered.find((mail) => mail.subject === 'Confirm your e-mail address')), metadata });
+};
+
+/** Ada confirms an authenticator app (from her sign-up session). */
+const enrolTotp = async (world: World) => {
+  const principal = await world.authenticate.execute({ accessToken: (await completedSignIn(world.signIn.execute(aSignInCommand()))).accessToken });
+  const { secret } = await world.enrolTotp.execute({ principal });
+  await world.confirmTotp.execute({ principal, code: codeOf(secret, world.clock.now()), metadata });
+};
+
+const reset = async (world: World) => {
+  await world.requestPasswordReset.execute({ email: 'ada@example.com', metadata });
+  await world.deliverMail.execute();
+  const mail = world.mail.delivered.filter((delivered) => delivered.subject === 'Reset your password').at(-1);
+  await world.confirmPasswordReset.execute({ token: tokenIn(mail), newPassword: NEW, metadata });
 };
 
 const STATES: readonly AccountState[] = [
@@ -60,14 +75,20 @@ const STATES: readonly AccountState[] = [
   },
   {
     name: 'after a reset (which also verified the address)',
+    prepare: async (world) => (await reset(world), { right: NEW, alsoWrong: [OLD] }),
+  },
+  {
+    name: 'with a second factor (the right password answers its challenge; a wrong one the same 401)',
+    prepare: async (world) => (await enrolTotp(world), { right: OLD, challenged: true }),
+  },
+  {
+    name: 'with a second factor, after a reset (which keeps the factor: sign-in still asks for it)',
     prepare: async (world) => {
-      await world.requestPasswordReset.execute({ email: 'ada@example.com', metadata });
-      await world.deliverMail.execute();
-      await world.confirmPasswordReset.execute({ token: tokenIn(world.mail.delivered.find((mail) => mail.subject === 'Reset your password')), newPassword: NEW, metadata });
-      return { right: NEW, alsoWrong: [OLD] };
+      await enrolTotp(world);
+      await reset(world);
+      return { right: NEW, alsoWrong: [OLD], challenged: true };
     },
   },
-  // With a second factor enrolled: added with issue 36 (TOTP), which brings that state.
 ];
 
 describe('A wrong password is refused in every state of an account (and the right one still works)', () => {
@@ -75,11 +96,13 @@ describe('A wrong password is refused in every state of an account (and the righ
     it(state.name, async () => {
       const world = await inMemoryWorld(state.options);
       await world.signUp.execute(aSignUpCommand({ password: OLD }));
-      const { right, alsoWrong = [] } = await state.prepare(world);
+      const { right, alsoWrong = [], challenged } = await state.prepare(world);
       for (const wrong of ['not the password at all', `${right}x`, right.toUpperCase(), ...alsoWrong]) {
-        expect(await rejection(completedSignIn(world.signIn.execute(aSignInCommand({ password: wrong })))), wrong).to.be.instanceOf(InvalidCredentials);
+        expect(await rejection(world.signIn.execute(aSignInCommand({ password: wrong }))), wrong).to.be.instanceOf(InvalidCredentials);
       }
-      expect((await completedSignIn(world.signIn.execute(aSignInCommand({ password: right })))).user.email).to.equal('ada@example.com');
+      const outcome = await world.signIn.execute(aSignInCommand({ password: right }));
+      if (challenged) expect(outcome).to.have.all.keys('mfaToken', 'methods', 'expiresIn');
+      else expect((await completedSignIn(Promise.resolve(outcome))).user.email).to.equal('ada@example.com');
     });
   }
 });
