@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { TotpFactor } from '../../src/domain/second-factor.js';
+import { EXPIRING_TABLES } from '../../src/infrastructure/storage/commit-plan.js';
+import { MFA_CHALLENGES } from '../../src/infrastructure/storage/factor-tables.js';
 import { StoreSecondFactorRepository } from '../../src/infrastructure/storage/store-second-factor.repository.js';
+import { sweepExpired } from '../../src/infrastructure/storage/store.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
 
 const T0 = new Date('2026-11-25T12:00:00.000Z');
@@ -69,6 +72,52 @@ export function secondFactorContract(adapter: string, makeStorage: StorageFactor
       expect(await factors.remove(stale, NONE), 'loaded before the change').to.equal(false);
       expect(await factors.remove((await factors.find(userId)) as TotpFactor, NONE)).to.equal(true);
       expect(await factors.find(userId)).to.equal(null);
+    });
+    it('answers a challenge once: of 20 simultaneous completions of one challenge exactly one commits, and the factor with it', async () => {
+      const userId = uniqueId('u');
+      await factors.add(TotpFactor.enrol(userId, 's1.sealed', T0), NONE);
+      const challenge = { id: uniqueId('c'), userId, epoch: 0, createdAt: T0, expiresAt: new Date(T0.getTime() + 300_000) };
+      await factors.openChallenge(challenge);
+      const stored = await factors.findChallenge(challenge.id);
+      expect(stored).to.deep.equal({ ...challenge, version: 0 });
+      const guard = { key: `mfa-challenge:${challenge.id}`, max: 5, windowSeconds: 300 };
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const factor = (await factors.find(userId)) as TotpFactor;
+          factor.accept(100 + i, T0);
+          return factors.completeChallenge(stored ?? challenge, factor, guard, T0, NONE);
+        }),
+      );
+      expect(outcomes.filter((outcome) => outcome === 'completed')).to.have.length(1);
+      expect(await factors.findChallenge(challenge.id)).to.equal(null);
+      expect((await factors.find(userId))?.lastStep).to.be.within(100, 119);
+    });
+
+    it('refuses to complete a challenge whose cap of attempts is reached, writing nothing', async () => {
+      const userId = uniqueId('u');
+      await factors.add(TotpFactor.enrol(userId, 's1.sealed', T0), NONE);
+      const challenge = { id: uniqueId('c'), userId, epoch: 0, createdAt: T0, expiresAt: new Date(T0.getTime() + 300_000), version: 0 };
+      await factors.openChallenge(challenge);
+      const guard = { key: `mfa-challenge:${challenge.id}`, max: 1, windowSeconds: 300 };
+      const first = (await factors.find(userId)) as TotpFactor;
+      first.accept(7, T0);
+      await factors.openChallenge({ ...challenge, id: `${challenge.id}-other` });
+      expect(await factors.completeChallenge({ ...challenge, id: `${challenge.id}-other` }, first, guard, T0, NONE)).to.equal('completed');
+      const second = (await factors.find(userId)) as TotpFactor;
+      second.accept(8, T0);
+      expect(await factors.completeChallenge(challenge, second, guard, T0, NONE)).to.equal('limited');
+      expect((await factors.findChallenge(challenge.id))?.id).to.equal(challenge.id);
+      expect((await factors.find(userId))?.lastStep).to.equal(7);
+    });
+    it('sweeps challenges once expired, and only those', async () => {
+      const userId = uniqueId('u');
+      const [late, live] = [uniqueId('c'), uniqueId('c')];
+      await factors.openChallenge({ id: late, userId, epoch: 0, createdAt: T0, expiresAt: new Date(T0.getTime() + 1_000) });
+      await factors.openChallenge({ id: live, userId, epoch: 0, createdAt: T0, expiresAt: new Date(T0.getTime() + 300_000) });
+      expect(await sweepExpired(storage.store, MFA_CHALLENGES, T0.getTime() + 1_000, 100)).to.be.at.least(1);
+      expect(await factors.findChallenge(late)).to.equal(null);
+      expect((await factors.findChallenge(live))?.id).to.equal(live);
+      expect(EXPIRING_TABLES).to.include(MFA_CHALLENGES);
     });
   });
 }

@@ -127,6 +127,11 @@ describe('HTTP: a second factor (TOTP, recovery codes, step-up)', function () {
     const me = await http(service.url, '/auth/me', { method: 'GET', headers: bearer(recovered.body.data.accesstoken) });
     expect(me.body.data.mfa).to.deep.equal({ enrolled: true, recoverycodesleft: 9 });
     expect(await subjectsTo(ada.email)).to.include('A recovery code was used');
+    const activity = await http(service.url, '/auth/me/activity', { method: 'GET', headers: bearer(recovered.body.data.accesstoken) });
+    const events: { type: string; reason?: string }[] = activity.body.data.events;
+    expect(events.map((event) => event.type)).to.include.members(['mfa_enrolled', 'recovery_code_used', 'sign_in_failed']);
+    expect(events.find((event) => event.type === 'sign_in_failed')?.reason).to.equal('wrong_code');
+    expect(JSON.stringify(activity.body)).to.not.include(ada.recoveryCodes[0]);
   });
 
   it('the sixth answer after five wrong codes finds the challenge ended, even with the right code', async () => {
