@@ -1,3 +1,5 @@
+import { TotpFactor } from '../../src/domain/second-factor.js';
+import { StoreSecondFactorRepository } from '../../src/infrastructure/storage/store-second-factor.repository.js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { EventLog, RecordedEvent } from '../../src/application/ports/event-log.port.js';
@@ -315,11 +317,13 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       expect(await storage.sessions.save(revoking, recordSession(revoking))).to.equal(true);
     });
 
-    it('erases an unverified account in one commit (view, address, sessions, events, a pseudonymous event kept), lists the unverified by age, and refuses a stale erase', async () => {
+    it('erases an unverified account in one commit (view, address, sessions, second factor, events, a pseudonymous event kept), lists the unverified by age, and refuses a stale erase', async () => {
       const [kept, gone] = [aUser(), aUser()];
       await storage.users.add(kept, record(kept));
       const session = aSessionOf(gone, 1);
       await storage.users.add(gone, record(gone), session);
+      const factors = new StoreSecondFactorRepository(storage.store);
+      await factors.add(TotpFactor.enrol(gone.id, 's1.sealed', at(1)), []);
       expect(await storage.users.unverifiedBefore(at(1), 10_000)).to.include.members([kept.id, gone.id]);
       expect(await storage.users.unverifiedBefore(at(0), 10_000), 'created at 0: not before it').to.not.include(gone.id);
 
@@ -329,6 +333,7 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       expect(await storage.users.findById(gone.id)).to.equal(null);
       expect(await storage.users.findByEmail(gone.email.value)).to.equal(null);
       expect(await storage.userViews.findById(gone.id)).to.equal(null);
+      expect(await factors.find(gone.id), 'its second factor, even unconfirmed').to.equal(null);
       expect(await storage.sessionViews.liveSessionAccount(session.id, gone.id, at(2))).to.equal(null);
       const left = await storage.events.findByAggregate(gone.id, { limit: 10, cursor: null });
       expect(left.events.map((event) => [event.type, event.payload])).to.deep.equal([['SignUpCancelled', { reason: 'not_me' }]]);

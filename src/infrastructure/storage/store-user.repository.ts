@@ -1,3 +1,4 @@
+import { TOTP_FACTORS } from './factor-tables.js';
 import { UserNotFound } from '../../application/errors.js';
 import type { Limit } from '../../application/ports/attempt-limits.port.js';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
@@ -70,6 +71,7 @@ export class StoreUserRepository implements UserRepository {
         remove(USERS, user.id, user.version),
         remove(ACCOUNT_VIEWS, user.id, 'any'),
         remove(UNVERIFIED_ACCOUNTS, user.id, 'any'),
+        remove(TOTP_FACTORS, user.id, 'any'),
         put(ENDED_EPOCHS, user.id, { userId: user.id, epoch: (record.sessionEpoch ?? 0) + 1 }, 'any'),
         ...(await this.namedBy(user.id)),
       ],

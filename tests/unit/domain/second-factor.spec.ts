@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { TotpFactor } from '../../../src/domain/second-factor.js';
+import { TotpFactor, challengeOpen, steppedUp } from '../../../src/domain/second-factor.js';
 
 const T0 = new Date('2026-11-25T12:00:00.000Z');
 
@@ -47,5 +47,24 @@ describe('TotpFactor: each time step is accepted once', () => {
     factor.accept(1000, T0);
     factor.accept(1001, new Date(T0.getTime() + 30_000));
     expect(factor.snapshot().confirmedAt).to.deep.equal(T0);
+  });
+});
+
+describe('second-factor rules: challenges and step-up (time injected)', () => {
+  const t0 = new Date('2026-11-25T12:00:00.000Z');
+  const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+  const challenge = { id: 'c', userId: 'u', epoch: 3, createdAt: t0, expiresAt: later(300) };
+
+  it('a challenge is open until it expires, and only while the account is at the epoch it was issued in', () => {
+    expect(challengeOpen(challenge, later(299), 3)).to.equal(true);
+    expect(challengeOpen(challenge, later(300), 3)).to.equal(false);
+    expect(challengeOpen(challenge, later(1), 4), 'a password change moved the epoch on').to.equal(false);
+  });
+
+  it('step-up holds for a token with otp in amr and auth_time within the window, and for nothing else', () => {
+    expect(steppedUp(['pwd', 'otp'], t0, later(300), 300)).to.equal(true);
+    expect(steppedUp(['pwd', 'otp'], t0, later(301), 300)).to.equal(false);
+    expect(steppedUp(['pwd'], t0, t0, 300)).to.equal(false);
+    expect(steppedUp(['pwd', 'otp'], null, t0, 300)).to.equal(false);
   });
 });
