@@ -152,10 +152,10 @@ module.exports = {
     },
     {
       name: 'security-libs-only-in-security-adapter',
-      comment: 'argon2 and jsonwebtoken belong to src/infrastructure/security.',
+      comment: 'argon2, jsonwebtoken, otpauth, qrcode and @simplewebauthn belong to src/infrastructure/security.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/infrastructure/security/' },
-      to: { path: pkg('argon2', 'jsonwebtoken') },
+      to: { path: pkg('argon2', 'jsonwebtoken', 'otpauth', 'qrcode', '@simplewebauthn/[^/]+') },
     },
     {
       name: 'lmdb-only-in-lmdb-adapter',

@@ -15,6 +15,9 @@ export type ApplicationErrorCode =
   | 'INVALID_MFA_TOKEN'
   | 'INVALID_MFA_CODE'
   | 'STEP_UP_REQUIRED'
+  | 'PASSKEY_REJECTED'
+  | 'PASSKEY_NOT_FOUND'
+  | 'LAST_SIGN_IN_METHOD'
   | 'OVERLOADED'
   | 'STORE_UNAVAILABLE';
 
@@ -113,6 +116,37 @@ export class StepUpRequired extends ApplicationError {
     super('Second factor required', [
       { field: null, message: `confirm it is you with a code (POST /auth/mfa/verify): this needs a second factor proved within the last ${maxAgeSeconds} seconds` },
     ]);
+  }
+}
+
+/**
+ * A WebAuthn answer that is not accepted: a challenge unknown, used or of the other ceremony, a wrong origin or RP ID,
+ * no user verification, a bad signature, an unknown or removed passkey, or a counter that went backwards. `reason`
+ * says which (the answer is the caller's own ceremony, so naming the check tells nobody else anything).
+ */
+export class PasskeyRejected extends ApplicationError {
+  readonly code = 'PASSKEY_REJECTED';
+
+  constructor(reason: string) {
+    super('Invalid input data', [{ field: 'response', message: reason }]);
+  }
+}
+
+/** No passkey of the caller has this id (another account's passkey looks the same). */
+export class PasskeyNotFound extends ApplicationError {
+  readonly code = 'PASSKEY_NOT_FOUND';
+
+  constructor() {
+    super('Passkey not found', [{ field: null, message: 'no such passkey' }]);
+  }
+}
+
+/** Removing the account's last way to sign in (no password and no other passkey) is refused. */
+export class LastSignInMethod extends ApplicationError {
+  readonly code = 'LAST_SIGN_IN_METHOD';
+
+  constructor() {
+    super('Last way to sign in', [{ field: null, message: 'an account keeps a password or at least one passkey' }]);
   }
 }
 

@@ -4,6 +4,7 @@ import type { RevocationReason, SessionEvent } from './session.js';
 import { Email } from './email.js';
 import { PersonName } from './person-name.js';
 import type { SecondFactorEvent } from './second-factor.js';
+import type { PasskeyEvent } from './passkey.js';
 
 /** The events the User aggregate records; `SignInFailed` also exists without an account (aggregateId null). */
 export type UserRegistered = DomainEvent<'UserRegistered', { readonly email: string }>;
@@ -32,6 +33,7 @@ export type SignUpCancelled = DomainEvent<'SignUpCancelled', { readonly reason: 
 export type UserEvent =
   | UserRegistered
   | SecondFactorEvent
+  | PasskeyEvent
   | SignUpCancelled
   | UserSignedIn
   | PasswordRehashed

@@ -1,6 +1,7 @@
 import { memoryStorage } from '../support/storages.js';
 import { storeContract } from './store.contract.js';
 import { secondFactorContract } from './second-factor.contract.js';
+import { passkeyContract } from './passkey.contract.js';
 import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
@@ -14,3 +15,4 @@ sessionRepositoryContract('in-memory', memoryStorage);
 outboxContract('in-memory', memoryStorage);
 storeContract('in-memory', memoryStorage);
 secondFactorContract('in-memory', memoryStorage);
+passkeyContract('in-memory', memoryStorage);

@@ -11,6 +11,7 @@ import { aRequestMetadata } from '../support/builders.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
 import { storeContract } from './store.contract.js';
 import { secondFactorContract } from './second-factor.contract.js';
+import { passkeyContract } from './passkey.contract.js';
 import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
@@ -64,6 +65,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   outboxContract('mongodb', mongo);
   storeContract('mongodb', mongo);
   secondFactorContract('mongodb', mongo);
+  passkeyContract('mongodb', mongo);
 
   describe('MongoDB only', () => {
     it('creates the indexes of each table on first use, idempotently', async () => {

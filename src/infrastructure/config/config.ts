@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type InferType, type Schema, mixed, number, object, string } from 'yup';
-import { type TrustProxy, corsOriginsOf, durationMs, trustProxyOf } from './network-settings.js';
+import { type TrustProxy, corsOriginsOf, durationMs, originOf, trustProxyOf, webAuthnOriginsOf } from './network-settings.js';
 
 const port = (fallback: number) => number().integer().min(0).max(65535).default(fallback);
 /** A fallback given as a function is computed at start (it depends on the machine): the docs then say what it is. */
@@ -67,6 +67,9 @@ export const CONFIG_SCHEMA = object({
   MFA_SECRET_KEY: string().trim().min(32, 'MFA_SECRET_KEY must be at least 32 characters').optional(),
   MFA_ISSUER: string().trim().min(1).max(64).default('Account service'),
   MFA_CHALLENGE_SECONDS: positiveInt(300, 900),
+  WEBAUTHN_RP_ID: string().trim().matches(/^[a-z0-9.-]{1,253}$/, 'WEBAUTHN_RP_ID must be a host name (no scheme, no port)').optional(),
+  WEBAUTHN_RP_NAME: string().trim().min(1).max(64).optional(),
+  WEBAUTHN_ORIGINS: readableBy(webAuthnOriginsOf, 'comma-separated origins such as https://app.example.com (no path, no trailing slash, no *)').optional(),
   MFA_STEP_UP_SECONDS: positiveInt(300, 86_400),
   SESSION_SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
   PASSWORD_CHANGE_MAX_FAILURES: positiveInt(5, 100),
@@ -139,6 +142,8 @@ export interface Config {
   readonly throttle: { readonly maxFailures: number; readonly windowSeconds: number };
   /** The second factor: how long a sign-in challenge lives, and how recent a proof step-up asks for. */
   readonly mfa: { readonly challengeSeconds: number; readonly stepUpSeconds: number };
+  /** Passkeys: the relying party and the origins an assertion may be made on (narrower than CORS_ORIGINS if need be). */
+  readonly webauthn: { readonly rpId: string; readonly rpName: string; readonly origins: readonly string[] };
   readonly mail: {
     readonly resetTtlSeconds: number;
     readonly verificationTtlSeconds: number;
@@ -320,6 +325,11 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX, threadNice: env.HASH_THREAD_NICE },
     throttle: { maxFailures: env.THROTTLE_MAX_FAILURES, windowSeconds: env.THROTTLE_WINDOW_SECONDS },
     mfa: { challengeSeconds: env.MFA_CHALLENGE_SECONDS, stepUpSeconds: env.MFA_STEP_UP_SECONDS },
+    webauthn: {
+      rpId: env.WEBAUTHN_RP_ID ?? originOf(env.PUBLIC_APP_URL).hostname,
+      rpName: env.WEBAUTHN_RP_NAME ?? env.MFA_ISSUER,
+      origins: webAuthnOriginsOf(env.WEBAUTHN_ORIGINS ?? '') ?? [originOf(env.PUBLIC_APP_URL).origin],
+    },
     mail: {
       resetTtlSeconds: env.PASSWORD_RESET_TTL_SECONDS,
       verificationTtlSeconds: env.EMAIL_VERIFICATION_TTL_SECONDS,

@@ -36,3 +36,15 @@ export function corsOriginsOf(raw: string): string[] | null {
   if (entries.length === 1 && entries[0] === '*') return ['*'];
   return entries.every((entry) => ORIGIN.test(entry)) ? [...new Set(entries)] : null;
 }
+
+/** WEBAUTHN_ORIGINS: comma-separated origins (no `*`: an assertion names the exact page it was made on); null when malformed. */
+export function webAuthnOriginsOf(raw: string): string[] | null {
+  const origins = corsOriginsOf(raw);
+  return origins === null || origins.includes('*') || origins.length === 0 ? null : origins;
+}
+
+/** The origin of an http(s) URL (`PUBLIC_APP_URL`'s, the default WebAuthn origin) and its host name (the default RP ID). */
+export const originOf = (url: string): { readonly origin: string; readonly hostname: string } => {
+  const parsed = new URL(url);
+  return { origin: parsed.origin, hostname: parsed.hostname };
+};

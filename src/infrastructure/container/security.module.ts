@@ -11,6 +11,8 @@ import { TOKEN_ISSUER } from '../../application/ports/token-issuer.port.js';
 import { TOKEN_VERIFIER } from '../../application/ports/token-verifier.port.js';
 import { FACTOR_SECRETS } from '../../application/ports/factor-secrets.port.js';
 import { TOTP } from '../../application/ports/totp.port.js';
+import { WEBAUTHN } from '../../application/ports/webauthn.port.js';
+import { SimpleWebAuthn } from '../security/simple-webauthn.js';
 import { KeyedFactorSecrets } from '../security/keyed-factor-secrets.js';
 import { OtpAuthTotp } from '../security/otpauth-totp.js';
 import type { Config } from '../config/config.js';
@@ -53,6 +55,7 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(ONE_TIME_TOKENS, (get) => new HmacOneTimeTokens(derivedKey(refreshSecret(get(CONFIG), get(SIGNING_KEY)), 'one-time-token-v1')));
   bindPort(PASSWORD_BLOCKLIST, () => new ZxcvbnPasswordBlocklist());
   bindPort(TOTP, (get) => new OtpAuthTotp(get(CONFIG).sessions.mfaIssuer));
+  bindPort(WEBAUTHN, (get) => new SimpleWebAuthn({ ...get(CONFIG).webauthn, timeoutMs: get(CONFIG).mfa.challengeSeconds * 1000 }));
   bindPort(FACTOR_SECRETS, (get) => {
     const { mfaSecretKey } = get(CONFIG).sessions;
     return new KeyedFactorSecrets(mfaSecretKey === undefined ? refreshSecret(get(CONFIG), get(SIGNING_KEY)) : Buffer.from(mfaSecretKey, 'utf8'));

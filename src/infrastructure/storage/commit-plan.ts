@@ -1,4 +1,5 @@
 import { MFA_CHALLENGES } from './factor-tables.js';
+import { WEBAUTHN_CHALLENGES } from './passkey-tables.js';
 import { EVENTS, type EventRecord, nextSeq } from './event-tables.js';
 import { PROJECTIONS, projectedRefs } from './projections.js';
 import type { AnyTable, Changes, CommitOutcome, Store, Stored, Table } from './store.js';
@@ -21,7 +22,7 @@ export const CLAIMS: Table<ClaimRecord> = { name: 'claims', indexes: {} };
 export const COUNTERS: Table<CounterRecord> = { name: 'counters', indexes: {}, expiresAt: (record) => record.expiresAt };
 
 /** Every table whose records expire: the expiry sweep walks each (a new expiring table is a line here). */
-export const EXPIRING_TABLES: readonly AnyTable[] = [COUNTERS, MFA_CHALLENGES];
+export const EXPIRING_TABLES: readonly AnyTable[] = [COUNTERS, MFA_CHALLENGES, WEBAUTHN_CHALLENGES];
 
 /** Attempts kept per counter at most, whatever its cap. */
 const MAX_COUNTED = 1000;

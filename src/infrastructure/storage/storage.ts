@@ -1,3 +1,4 @@
+import { StorePasskeyRepository } from './store-passkey.repository.js';
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
 import type { Store } from './store.js';
@@ -11,7 +12,7 @@ import { StoreUserReadModel } from './store-user-read-model.js';
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
-export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
 
 export type StoragePortName = (typeof STORAGE_PORTS)[number];
 
@@ -39,7 +40,7 @@ export interface Storage extends Pick<Ports, StoragePortName> {
 }
 
 /** The storage ports written once over the storage primitive, whatever the technology under it. */
-export const portsOver = (store: Store): Pick<Storage, 'store' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'events' | 'outbox'> => ({
+export const portsOver = (store: Store): Pick<Storage, 'store' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'events' | 'outbox'> => ({
   store,
   limits: new StoreAttemptLimits(store),
   users: new StoreUserRepository(store),
@@ -47,6 +48,7 @@ export const portsOver = (store: Store): Pick<Storage, 'store' | 'limits' | 'use
   sessionViews: new StoreSessionReadModel(store),
   sessions: new StoreSessionRepository(store),
   secondFactors: new StoreSecondFactorRepository(store),
+  passkeys: new StorePasskeyRepository(store),
   events: new StoreEventLog(store),
   outbox: new StoreOutbox(store),
 });

@@ -31,12 +31,12 @@ const all = (log: EventLog, email: string, types: string[]) =>
 export const unclassified: { readonly [T in EventType]: Retention } = { UserRegistered: 'keep' };
 
 describe('the retention of each event type', () => {
-  it('prunes sign-ins, failures and session starts; mail requests once sent; keeps everything else', () => {
+  it('prunes sign-ins (with a passkey too), failures and session starts; mail requests once sent; keeps everything else', () => {
     const byRetention = (retention: Retention) => Object.entries(RETENTION).filter(([, r]) => r === retention).map(([type]) => type).sort();
-    expect(byRetention('prune')).to.deep.equal(['SessionStarted', 'SignInFailed', 'UserSignedIn']);
+    expect(byRetention('prune')).to.deep.equal(['SessionStarted', 'SignInFailed', 'SignedInWithPasskey', 'UserSignedIn']);
     expect(byRetention('prune-after-sent')).to.deep.equal(['EmailVerificationRequested', 'PasswordResetRequested']);
     expect(byRetention('keep')).to.deep.equal([
-      'EmailVerified', 'MfaEnrolled', 'MfaRemoved', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RecoveryCodeUsed',
+      'EmailVerified', 'MfaEnrolled', 'MfaRemoved', 'PasskeyAdded', 'PasskeyCounterRegressed', 'PasskeyRemoved', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RecoveryCodeUsed',
       'RecoveryCodesRegenerated', 'RefreshTokenReused', 'SessionRevoked', 'SessionsEnded', 'SignUpCancelled', 'UserRegistered',
     ]);
   });

@@ -8,6 +8,10 @@ import type { RevocationReason } from '../../../domain/session.js';
 const EVENT_TYPES: { readonly [T in Exclude<UserEventType, 'SignUpCancelled'>]: true } = {
   UserRegistered: true,
   MfaEnrolled: true,
+  PasskeyAdded: true,
+  PasskeyRemoved: true,
+  SignedInWithPasskey: true,
+  PasskeyCounterRegressed: true,
   MfaRemoved: true,
   RecoveryCodeUsed: true,
   RecoveryCodesRegenerated: true,

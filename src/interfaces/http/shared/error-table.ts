@@ -120,6 +120,18 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     status: 404, message: 'No second factor enrolled', issues: [], outcome: 'error',
     description: 'The account has no confirmed second factor',
   },
+  PASSKEY_REJECTED: {
+    status: 400, message: INVALID_INPUT_MESSAGE, issues: [], outcome: 'invalid_credentials',
+    description: 'The WebAuthn answer is refused; the entry says why: its challenge is unknown, used or of the other ceremony, it was made on an origin outside WEBAUTHN_ORIGINS or for another RP ID, without user verification, with a bad signature, by an unknown or removed passkey, or with a counter that went backwards (a possible clone)',
+  },
+  PASSKEY_NOT_FOUND: {
+    status: 404, message: 'Passkey not found', issues: [], outcome: 'error',
+    description: "No passkey of the caller has this id (another account's answers the same)",
+  },
+  LAST_SIGN_IN_METHOD: {
+    status: 409, message: 'Last way to sign in', issues: [], outcome: 'error',
+    description: 'Removing it would leave the account with no password and no passkey',
+  },
   MFA_ALREADY_ENROLLED: {
     status: 409, message: 'Second factor already enrolled', issues: body('remove the enrolled factor before enrolling another'), outcome: 'duplicate',
     description: 'The account has a confirmed TOTP factor: remove it (step-up) before enrolling another',

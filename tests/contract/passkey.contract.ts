@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import { Passkey } from '../../src/domain/passkey.js';
+import { EXPIRING_TABLES } from '../../src/infrastructure/storage/commit-plan.js';
+import { WEBAUTHN_CHALLENGES } from '../../src/infrastructure/storage/passkey-tables.js';
+import { StorePasskeyRepository } from '../../src/infrastructure/storage/store-passkey.repository.js';
+import { sweepExpired } from '../../src/infrastructure/storage/store.js';
+import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
+
+const T0 = new Date('2026-11-25T12:00:00.000Z');
+const later = (ms: number) => new Date(T0.getTime() + ms);
+let counter = 0;
+const uniqueId = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-${++counter}`;
+const NONE: readonly RecordedEvent[] = [];
+
+const aPasskey = (userId: string, id = uniqueId('cred'), at = T0) =>
+  Passkey.register({ id, userId, name: 'Laptop', publicKey: 'pQECAyYg', counter: 0, transports: ['internal'], backedUp: false, deviceType: 'singleDevice', createdAt: at });
+
+/** Every store, through the one repository written over the storage primitive: passkeys and WebAuthn challenges. */
+export function passkeyContract(adapter: string, makeStorage: StorageFactory): void {
+  describe(`PasskeyRepository contract: ${adapter}`, () => {
+    let storage: StorageUnderTest;
+    let passkeys: StorePasskeyRepository;
+    beforeEach(async () => {
+      storage = await makeStorage();
+      passkeys = new StorePasskeyRepository(storage.store);
+    });
+    afterEach(async () => storage.dispose());
+
+    it('stores a passkey whole, lists an account\'s oldest first, and holds a credential id for one account only, even under concurrency', async () => {
+      const [ada, grace] = [uniqueId('u'), uniqueId('u')];
+      const first = aPasskey(ada, uniqueId('cred'), T0);
+      expect(await passkeys.add(first, NONE)).to.equal(true);
+      await passkeys.add(aPasskey(ada, uniqueId('cred'), later(1000)), NONE);
+      expect((await passkeys.find(first.id))?.snapshot()).to.deep.equal({ ...first.snapshot(), version: 0 });
+      expect((await passkeys.listByUser(ada)).map((passkey) => passkey.snapshot().createdAt)).to.deep.equal([T0, later(1000)]);
+      const contested = uniqueId('cred');
+      const added = await Promise.all(Array.from({ length: 10 }, (_, i) => passkeys.add(aPasskey(i % 2 === 0 ? ada : grace, contested), NONE)));
+      expect(added.filter(Boolean)).to.have.length(1);
+      expect(await passkeys.listByUser(grace)).to.have.length(added.findIndex(Boolean) % 2 === 1 ? 1 : 0);
+    });
+
+    it('moves a counter on once: of two saves from one load exactly one writes; a removal holds at the loaded version only', async () => {
+      const passkey = aPasskey(uniqueId('u'));
+      await passkeys.add(passkey, NONE);
+      const [a, b] = [await passkeys.find(passkey.id), await passkeys.find(passkey.id)] as [Passkey, Passkey];
+      expect(a.used(5, true, T0) && b.used(5, true, T0)).to.equal(true);
+      expect((await Promise.all([passkeys.save(a, NONE), passkeys.save(b, NONE)])).filter(Boolean)).to.have.length(1);
+      expect(await passkeys.remove(b, NONE), 'loaded before the change').to.equal(false);
+      expect(await passkeys.remove((await passkeys.find(passkey.id)) as Passkey, NONE)).to.equal(true);
+      expect(await passkeys.find(passkey.id)).to.equal(null);
+    });
+
+    it('hands a challenge out once, to its own purpose only, and not once expired; sweeps the expired', async () => {
+      const [challenge, stale] = [uniqueId('ch'), uniqueId('ch')];
+      await passkeys.openChallenge({ challenge, purpose: 'registration', userId: 'u-1', expiresAt: later(60_000) });
+      await passkeys.openChallenge({ challenge: stale, purpose: 'authentication', userId: null, expiresAt: later(1_000) });
+      expect(await passkeys.takeChallenge(challenge, 'authentication', T0), 'the other ceremony').to.equal(null);
+      const taken = await Promise.all(Array.from({ length: 10 }, () => passkeys.takeChallenge(challenge, 'registration', T0)));
+      expect(taken.filter((entry) => entry !== null).map((entry) => entry?.userId)).to.deep.equal(['u-1']);
+      expect(await passkeys.takeChallenge(stale, 'authentication', later(1_000)), 'expired').to.equal(null);
+      expect(await sweepExpired(storage.store, WEBAUTHN_CHALLENGES, later(1_000).getTime(), 100)).to.be.at.least(1);
+      expect(await passkeys.takeChallenge(stale, 'authentication', T0), 'swept').to.equal(null);
+      expect(EXPIRING_TABLES).to.include(WEBAUTHN_CHALLENGES);
+    });
+  });
+}
