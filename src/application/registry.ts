@@ -27,6 +27,13 @@ import type { Ports } from './ports/ports.js';
 import { AuthenticateHandler } from './use-cases/authenticate/authenticate.handler.js';
 import { GetAccountActivityHandler } from './use-cases/get-account-activity/get-account-activity.handler.js';
 import { GetCurrentUserHandler } from './use-cases/get-current-user/get-current-user.handler.js';
+import { AddPasskeyHandler } from './use-cases/add-passkey/add-passkey.handler.js';
+import { ListPasskeysHandler } from './use-cases/list-passkeys/list-passkeys.handler.js';
+import { PasskeyAuthenticationOptionsHandler } from './use-cases/passkey-authentication-options/passkey-authentication-options.handler.js';
+import { PasskeyRegistrationOptionsHandler } from './use-cases/passkey-registration-options/passkey-registration-options.handler.js';
+import { RemovePasskeyHandler } from './use-cases/remove-passkey/remove-passkey.handler.js';
+import { RenamePasskeyHandler } from './use-cases/rename-passkey/rename-passkey.handler.js';
+import { SignInPasskeyHandler } from './use-cases/sign-in-passkey/sign-in-passkey.handler.js';
 import { GetMfaStatusHandler } from './use-cases/get-mfa-status/get-mfa-status.handler.js';
 import { ListSessionsHandler } from './use-cases/list-sessions/list-sessions.handler.js';
 
@@ -68,6 +75,13 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     deliverMail: new DeliverMailHandler(ports, policies.mail, policies.delivery),
     changeProfile: new ChangeProfileHandler(ports),
     authenticate: new AuthenticateHandler(ports, policies.mail.requireVerifiedEmail),
+    passkeyRegistrationOptions: new PasskeyRegistrationOptionsHandler(ports, policies.mfa),
+    addPasskey: new AddPasskeyHandler(ports),
+    listPasskeys: new ListPasskeysHandler(ports),
+    renamePasskey: new RenamePasskeyHandler(ports),
+    removePasskey: new RemovePasskeyHandler(ports, policies.mfa),
+    passkeyAuthenticationOptions: new PasskeyAuthenticationOptionsHandler(ports),
+    signInPasskey: new SignInPasskeyHandler(ports, policies.sessions, policies.mail.requireVerifiedEmail),
     getCurrentUser: new GetCurrentUserHandler(ports),
     getMfaStatus: new GetMfaStatusHandler(ports),
     getAccountActivity: new GetAccountActivityHandler(ports),

@@ -1,4 +1,5 @@
 import type { DomainEvent } from './domain-event.js';
+import { CONTROL_CHARACTERS, type Parsed, hasLoneSurrogate, invalid, valid } from './validation.js';
 
 /** A passkey registered to an account (its id and name, never its key). */
 export type PasskeyAdded = DomainEvent<'PasskeyAdded', { readonly email: string; readonly passkeyId: string; readonly name: string }>;
@@ -18,7 +19,6 @@ const event = <T extends PasskeyEvent['type']>(type: T, userId: string, at: Date
 
 export const passkeyAdded = (userId: string, email: string, passkeyId: string, name: string, at: Date) => event('PasskeyAdded', userId, at, { email, passkeyId, name });
 export const passkeyRemoved = (userId: string, email: string, passkeyId: string, at: Date) => event('PasskeyRemoved', userId, at, { email, passkeyId });
-export const signedInWithPasskey = (userId: string, email: string, passkeyId: string, at: Date) => event('SignedInWithPasskey', userId, at, { email, passkeyId });
 export const passkeyCounterRegressed = (userId: string, email: string, passkeyId: string, at: Date) =>
   event('PasskeyCounterRegressed', userId, at, { email, passkeyId });
 
@@ -99,3 +99,17 @@ export interface WebAuthnChallenge {
   readonly expiresAt: Date;
   readonly version?: number;
 }
+
+/** A passkey's name as its owner types it: trimmed, 1 to PASSKEY_NAME_MAX_LENGTH characters, no control characters; `fallback` when absent. */
+export function parsePasskeyName(raw: unknown, fallback: string | null): Parsed<string> {
+  if ((raw === undefined || raw === null) && fallback !== null) return valid(fallback);
+  if (typeof raw !== 'string') return invalid('name', raw === undefined || raw === null ? 'is required' : 'must be a string');
+  const name = raw.trim();
+  if (name.length === 0) return invalid('name', 'must not be empty');
+  if ([...name].length > PASSKEY_NAME_MAX_LENGTH) return invalid('name', `must be at most ${PASSKEY_NAME_MAX_LENGTH} characters`);
+  if (CONTROL_CHARACTERS.test(name) || hasLoneSurrogate(name)) return invalid('name', 'must not contain control characters');
+  return valid(name);
+}
+
+/** An account keeps a way to sign in: a password, or at least one passkey besides the one going. */
+export const keepsASignInMethod = (hasPassword: boolean, otherPasskeys: number): boolean => hasPassword || otherPasskeys > 0;

@@ -41,12 +41,13 @@ export const challengeOpen = (challenge: MfaChallenge, at: Date, accountEpoch: n
 export const CHALLENGE_MAX_WRONG_CODES = 5;
 
 /**
- * Step-up: whether a token (its `amr` and `auth_time`) proved a second factor within `maxAgeSeconds` before `at`.
+ * Step-up: whether a token (its `amr` and `auth_time`) proved a second factor (a code, or a passkey with user
+ * verification) within `maxAgeSeconds` before `at`.
  * What a password change, a factor's removal, new recovery codes and signing out everywhere ask of an account with
  * a factor.
  */
 export const steppedUp = (amr: readonly string[], authTime: Date | null, at: Date, maxAgeSeconds: number): boolean =>
-  amr.includes('otp') && authTime !== null && at.getTime() - authTime.getTime() <= maxAgeSeconds * 1000;
+  (amr.includes('otp') || amr.includes('webauthn')) && authTime !== null && at.getTime() - authTime.getTime() <= maxAgeSeconds * 1000;
 
 /**
  * A TOTP second factor of an account, as the domain sees it: whether it is confirmed (its first code proved the

@@ -160,6 +160,11 @@ export class User {
     this.pending.push({ type: 'UserSignedIn', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
 
+  /** A sign-in with a passkey and nothing typed (SignedInWithPasskey: which passkey, never its key). */
+  recordSignInWithPasskey(passkeyId: string, at: Date): void {
+    this.pending.push({ type: 'SignedInWithPasskey', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value, passkeyId } });
+  }
+
   recordFailedSignIn(at: Date, reason: 'wrong_password' | 'wrong_current_password' = 'wrong_password'): void {
     this.pending.push(signInFailed(this.email.value, reason, this.id, at));
   }

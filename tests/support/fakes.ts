@@ -1,3 +1,5 @@
+import { PasskeyRejected } from '../../src/application/errors.js';
+import type { CeremonyOptions, NewCredential, StoredCredential, VerifiedAssertion, WebAuthn } from '../../src/application/ports/webauthn.port.js';
 import type { Clock } from '../../src/application/ports/clock.port.js';
 import type { IdGenerator } from '../../src/application/ports/id-generator.port.js';
 import type { PasswordBlocklist } from '../../src/application/ports/password-blocklist.port.js';
@@ -251,5 +253,59 @@ export class WriteCountingSessions implements SessionRepository {
 
   removeExpired(now: Date, limit: number): Promise<number> {
     return this.inner.removeExpired(now, limit);
+  }
+}
+
+/**
+ * What the fake authenticator answers: the parts a real WebAuthn answer proves (its credential, the challenge its
+ * client data carries, the origin, user verification, the counter), in the clear, so that the use cases' rules
+ * (single-use challenges bound to their ceremony, counters, one account per credential) are tested without crypto.
+ * The browser test runs the real thing.
+ */
+export interface FakeWebAuthnAnswer {
+  readonly id: string;
+  readonly challenge: string;
+  readonly origin?: string;
+  readonly userVerified?: boolean;
+  readonly counter?: number;
+}
+
+/** A WebAuthn port that checks a FakeWebAuthnAnswer as the real one checks a signed answer. */
+export class FakeWebAuthn implements WebAuthn {
+  private n = 0;
+  constructor(private readonly origins: readonly string[] = ['http://localhost:5173']) {}
+
+  registrationOptions(): Promise<CeremonyOptions> {
+    const challenge = `reg-challenge-${++this.n}`;
+    return Promise.resolve({ options: { challenge }, challenge });
+  }
+
+  authenticationOptions(): Promise<CeremonyOptions> {
+    const challenge = `auth-challenge-${++this.n}`;
+    return Promise.resolve({ options: { challenge }, challenge });
+  }
+
+  claimsOf(response: unknown): { readonly challenge: string; readonly credentialId: string } | null {
+    const answer = response as Partial<FakeWebAuthnAnswer> | null;
+    return typeof answer?.id === 'string' && typeof answer.challenge === 'string' ? { challenge: answer.challenge, credentialId: answer.id } : null;
+  }
+
+  verifyRegistration(response: unknown, challenge: string): Promise<NewCredential> {
+    const answer = this.check(response, challenge);
+    return Promise.resolve({ id: answer.id, publicKey: `public-key-of-${answer.id}`, counter: answer.counter ?? 0, transports: ['internal'], backedUp: false, deviceType: 'singleDevice' });
+  }
+
+  verifyAuthentication(response: unknown, challenge: string, credential: StoredCredential): Promise<VerifiedAssertion> {
+    const answer = this.check(response, challenge);
+    if (answer.id !== credential.id) throw new PasskeyRejected('could not be verified');
+    return Promise.resolve({ counter: answer.counter ?? 0, backedUp: false });
+  }
+
+  private check(response: unknown, challenge: string): FakeWebAuthnAnswer {
+    const answer = response as FakeWebAuthnAnswer;
+    if (answer.challenge !== challenge) throw new PasskeyRejected('answers another challenge');
+    if (!this.origins.includes(answer.origin ?? this.origins[0] ?? '')) throw new PasskeyRejected('was made on an origin this service does not accept (WEBAUTHN_ORIGINS)');
+    if (answer.userVerified === false) throw new PasskeyRejected('was made without user verification, which is required');
+    return answer;
   }
 }

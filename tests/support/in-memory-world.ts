@@ -1,4 +1,3 @@
-import { SimpleWebAuthn } from '../../src/infrastructure/security/simple-webauthn.js';
 import type { MfaSettings } from '../../src/application/policies/second-factor.js';
 import type { Ports } from '../../src/application/ports/ports.js';
 import { KeyedFactorSecrets } from '../../src/infrastructure/security/keyed-factor-secrets.js';
@@ -23,6 +22,7 @@ import {
   FakePasswordHasher,
   FakeTokenIssuer,
   FakeTokenVerifier,
+  FakeWebAuthn,
   MailboxSender,
   ManualClock,
   OpenAdmission,
@@ -78,7 +78,7 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     oneTimeTokens: new HmacOneTimeTokens(Buffer.alloc(32, 9)),
     totp: new OtpAuthTotp('Account service'),
     factorSecrets: new KeyedFactorSecrets(Buffer.alloc(32, 11)),
-    webauthn: new SimpleWebAuthn({ rpId: 'localhost', rpName: 'Account service', origins: ['http://localhost:5173'], timeoutMs: 300_000 }),
+    webauthn: new FakeWebAuthn(),
     verifier: new FakeTokenVerifier(tokens),
     publicKeys: { publicKeys: () => [] },
     clock: new ManualClock(),

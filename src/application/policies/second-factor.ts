@@ -20,6 +20,9 @@ export const RECOVERY_CODE_COUNT = 10;
 /** What a sign-in challenge may be answered with (passkeys join them later). */
 export const MFA_METHODS = ['totp', 'recovery_code'] as const;
 
+/** What answers it too when the account has a passkey. */
+export const PASSKEY_METHOD = 'webauthn';
+
 /** The cap of wrong codes of one challenge, counted in the commit that records each. */
 export const challengeLimit = (challengeId: string, settings: MfaSettings, max: number): Limit => ({
   key: `mfa-challenge:${challengeId}`,
@@ -37,19 +40,33 @@ export async function requireStepUp(deps: Pick<Ports, 'secondFactors' | 'clock'>
   if (!steppedUp(principal.amr, principal.authTime, deps.clock.now(), settings.stepUpSeconds)) throw new StepUpRequired(settings.stepUpSeconds);
 }
 
-/** A second factor presented: a TOTP code, or a recovery code (the field it came in). */
-export interface FactorAnswer {
+/** A one-time code presented: a TOTP code, or a recovery code (the field it came in). */
+export interface CodeAnswer {
   readonly kind: 'code' | 'recoverycode';
   readonly answer: string;
 }
 
+/** A second factor presented: a code, or a passkey's answer (`navigator.credentials.get`, as JSON). */
+export type FactorAnswer = CodeAnswer | { readonly kind: 'passkey'; readonly response: unknown };
+
 const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
 
-/** Exactly one of `code` and `recoverycode`, each a string; the issue on `code` (or the field of a non-string) otherwise. */
-export function parseFactorAnswer(input: { readonly code?: unknown; readonly recoveryCode?: unknown }): Parsed<FactorAnswer> {
-  if (given(input.code) === given(input.recoveryCode)) {
-    return invalid('code', given(input.code) ? 'send a code or a recovery code, not both' : 'send a code or a recovery code');
-  }
+/** What a command may carry as its second factor. */
+export interface FactorInput {
+  readonly code?: unknown;
+  readonly recoveryCode?: unknown;
+  readonly response?: unknown;
+}
+
+/**
+ * Exactly one of `code`, `recoverycode` and (where `passkeys`) `response`; codes must be strings. The issue on
+ * `code` (or on the field of a non-string) otherwise.
+ */
+export function parseFactorAnswer(input: FactorInput, passkeys = false): Parsed<FactorAnswer> {
+  const sent = [given(input.code), given(input.recoveryCode), passkeys && given(input.response)].filter(Boolean).length;
+  const choices = passkeys ? 'a code, a recovery code or a passkey answer (response)' : 'a code or a recovery code';
+  if (sent !== 1) return invalid('code', sent === 0 ? `send ${choices}` : `send ${choices}, only one`);
+  if (passkeys && given(input.response)) return valid({ kind: 'passkey', response: input.response });
   const [kind, raw] = given(input.code) ? (['code', input.code] as const) : (['recoverycode', input.recoveryCode] as const);
   return typeof raw === 'string' ? valid({ kind, answer: raw.trim() }) : invalid(kind, 'must be a string');
 }
@@ -63,7 +80,7 @@ export function parseFactorAnswer(input: { readonly code?: unknown; readonly rec
 export function proveFactor(
   deps: Pick<Ports, 'totp' | 'factorSecrets'>,
   factor: TotpFactor,
-  { kind, answer }: FactorAnswer,
+  { kind, answer }: CodeAnswer,
   userId: string,
   email: string,
   at: Date,
@@ -78,8 +95,8 @@ export function proveFactor(
 }
 
 /** The one answer of a command that must carry a factor, parsed, or InvalidInput. */
-export const requireFactorAnswer = (input: { readonly code?: unknown; readonly recoveryCode?: unknown }): FactorAnswer => {
-  const parsed = parseFactorAnswer(input);
+export const requireFactorAnswer = (input: FactorInput, passkeys = false): FactorAnswer => {
+  const parsed = parseFactorAnswer(input, passkeys);
   if (!parsed.ok) throw new InvalidInput(parsed.issues);
   return parsed.value;
 };

@@ -3,7 +3,7 @@ import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js'
 import type { Ports } from '../ports/ports.js';
 import { type AuthMethod, type RevocationReason, Session, type SessionLifetimes } from '../../domain/session.js';
 import type { SessionsEndedReason, User } from '../../domain/user.js';
-import { recordEvents } from '../shared/auth-result.js';
+import { type AuthResult, recordEvents, toAccountResource } from '../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../shared/optimistic.js';
 
 export interface SessionSettings {
@@ -167,3 +167,48 @@ export const passwordCheckLimit = (sessionId: string, settings: Pick<SessionSett
   max: settings.passwordChangeMaxFailures,
   windowSeconds: settings.lifetimes.maxSeconds,
 });
+
+/** How a sign-in that proved everything it needs opens its session (signInSession). */
+export interface SignedInSession {
+  readonly amr: readonly AuthMethod[];
+  readonly metadata: RequestMetadata;
+  /** The account's session epoch the proof was made in: a password change since refuses the sign-in (`refused`). */
+  readonly epoch?: number;
+  /** What refuses the sign-in when the account is gone or its epoch moved on. */
+  readonly refused: () => Error;
+  /** Records the sign-in on the account (UserSignedIn, SignedInWithPasskey...). */
+  readonly record: (user: User, at: Date) => void;
+  /** Attempt limits emptied in the same commit (the sign-in throttle's failures). */
+  readonly cleared?: readonly string[];
+}
+
+/**
+ * Opens the session of a completed sign-in (a second factor answered, a passkey), as the password sign-in does: the
+ * account's event, the session and the sessions it ends over the per-account cap in one compare-and-swap commit; after
+ * a lost commit none is ended there, and the cap is restored after (trimToCap).
+ */
+export async function signInSession(
+  deps: Pick<Ports, 'users' | 'sessions' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+  settings: SessionSettings,
+  userId: string,
+  how: SignedInSession,
+): Promise<AuthResult> {
+  const { users, clock, ids } = deps;
+  let lostACommit = false;
+  const result = await untilCommitted(async () => {
+    const user = await users.findById(userId);
+    if (!user || (how.epoch !== undefined && user.sessionEpoch !== how.epoch)) throw how.refused();
+    how.record(user, clock.now());
+    const account = { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch };
+    const opened = openSession(deps, settings, account, how.metadata, how.amr);
+    const evicted = lostACommit ? NOTHING_EVICTED : await evictBeyondCap(deps, settings, account, how.metadata);
+    const events = [...recordEvents(user.pullEvents(), ids, how.metadata), ...opened.events, ...evicted.events];
+    if (!(await users.save(user, events, opened.session, evicted.ended, how.cleared ?? []))) {
+      lostACommit = true;
+      return CHANGED;
+    }
+    return { user: toAccountResource(user), ...(await tokensFor(deps, opened.session)) };
+  });
+  if (lostACommit) await trimToCap(deps, settings, userId, how.metadata);
+  return result;
+}

@@ -26,11 +26,11 @@ export interface SecondFactorRepository {
   findChallenge(id: string): Promise<MfaChallenge | null>;
   /**
    * Answers a challenge, in one commit: the challenge is removed at the version it was read at (single use), the
-   * factor stored by compare-and-swap (the time step or recovery code it spent), one attempt counted against
+   * factor (when a code answered; null for a passkey) stored by compare-and-swap (the time step or recovery code it spent), one attempt counted against
    * `guard` (the challenge's cap of wrong codes), and the events appended. `conflict`: the challenge was answered or
    * the factor changed meanwhile (reload and decide again); `limited`: `guard` was at its cap (nothing written).
    */
-  completeChallenge(challenge: MfaChallenge, factor: TotpFactor, guard: Limit, at: Date, events: readonly RecordedEvent[]): Promise<'completed' | 'conflict' | 'limited'>;
+  completeChallenge(challenge: MfaChallenge, factor: TotpFactor | null, guard: Limit, at: Date, events: readonly RecordedEvent[]): Promise<'completed' | 'conflict' | 'limited'>;
 }
 
 export const SECOND_FACTOR_REPOSITORY = token<SecondFactorRepository>('SecondFactorRepository');

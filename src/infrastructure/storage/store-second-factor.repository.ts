@@ -36,11 +36,11 @@ export class StoreSecondFactorRepository implements SecondFactorRepository {
     return stored && challengeOf(stored);
   }
 
-  async completeChallenge(challenge: MfaChallenge, factor: TotpFactor, guard: Limit, at: Date, events: readonly RecordedEvent[]): Promise<'completed' | 'conflict' | 'limited'> {
+  async completeChallenge(challenge: MfaChallenge, factor: TotpFactor | null, guard: Limit, at: Date, events: readonly RecordedEvent[]): Promise<'completed' | 'conflict' | 'limited'> {
     const outcome = await this.store.commit({
       changes: [
         remove(MFA_CHALLENGES, challenge.id, challenge.version ?? 0),
-        put(TOTP_FACTORS, factor.snapshot().userId, totpFactorRecordOf(factor), factor.snapshot().version ?? 0),
+        ...(factor ? [put(TOTP_FACTORS, factor.snapshot().userId, totpFactorRecordOf(factor), factor.snapshot().version ?? 0)] : []),
       ],
       counts: [{ key: guard.key, at: at.getTime(), windowMs: guard.windowSeconds * 1000, max: guard.max }],
       events,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidCredentials, InvalidInput, TooManyAttempts } from '../../../domain/domain-error.js';
-import { InvalidMfaCode, InvalidMfaToken } from '../../errors.js';
+import { InvalidMfaCode, InvalidMfaToken, PasskeyRejected } from '../../errors.js';
 import { SESSIONS } from '../../../infrastructure/storage/account-tables.js';
 import { aSignInCommand } from '../../../../tests/support/builders.js';
 import { issuesOf } from '../../../../tests/support/mail-world.js';
@@ -94,10 +94,26 @@ describe('SignInMfaHandler (signInMfa)', () => {
   it('asks for exactly one answer and the challenge: a code or a recovery code', async () => {
     const { world, challenge, code, metadata } = await withSecondFactor();
     const mfaToken = await challenge();
-    expect(issuesOf(await rejection(world.signInMfa.execute({ mfaToken, metadata })))).to.deep.equal([{ field: 'code', message: 'send a code or a recovery code' }]);
+    expect(issuesOf(await rejection(world.signInMfa.execute({ mfaToken, metadata })))).to.deep.equal([{ field: 'code', message: 'send a code, a recovery code or a passkey answer (response)' }]);
     const both = await rejection(world.signInMfa.execute({ mfaToken, code: code(), recoveryCode: 'abcde-fghij', metadata }));
     expect(both).to.be.instanceOf(InvalidInput);
-    expect(issuesOf(both)).to.deep.equal([{ field: 'code', message: 'send a code or a recovery code, not both' }]);
+    expect(issuesOf(both)).to.deep.equal([{ field: 'code', message: 'send a code, a recovery code or a passkey answer (response), only one' }]);
     expect(issuesOf(await rejection(world.signInMfa.execute({ mfaToken: 42, code: code(), metadata })))[0]?.field).to.equal('mfatoken');
+  });
+
+  it('a passkey of the account answers the challenge too (amr ["pwd","webauthn"]); methods name it; another account\'s passkey is a wrong answer', async () => {
+    const { world, challenge, metadata, steppedUp } = await withSecondFactor();
+    const { principal } = await steppedUp();
+    const registration = String((await world.passkeyRegistrationOptions.execute({ principal }))['challenge']);
+    const { id } = await world.addPasskey.execute({ principal, response: { id: 'ada-laptop', challenge: registration }, metadata });
+    const outcome = await world.signIn.execute(aSignInCommand());
+    expect(outcome).to.deep.include({ methods: ['totp', 'recovery_code', 'webauthn'] });
+    const options = async () => String((await world.passkeyAuthenticationOptions.execute({ principal: null }))['challenge']);
+    const mfaToken = 'mfaToken' in outcome ? outcome.mfaToken : '';
+    const unknown = await rejection(world.signInMfa.execute({ mfaToken, response: { id: 'not-adas', challenge: await options() }, metadata }));
+    expect(unknown).to.be.instanceOf(PasskeyRejected);
+    const result = await world.signInMfa.execute({ mfaToken, response: { id, challenge: await options(), counter: 1 }, metadata });
+    expect((await world.authenticate.execute({ accessToken: result.accessToken })).amr).to.deep.equal(['pwd', 'webauthn']);
+    expect(await rejection(world.signInMfa.execute({ mfaToken: await challenge(), response: { id, challenge: 'never-issued', counter: 2 }, metadata }))).to.be.instanceOf(PasskeyRejected);
   });
 });

@@ -9,7 +9,7 @@ import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
 import type { Ports } from '../../ports/ports.js';
 import { NOTHING_EVICTED, type SessionSettings, evictBeyondCap, openSession, tokensFor, trimToCap } from '../../policies/sessions.js';
 import { type SignInOutcome, recordEvents, toAccountResource } from '../../shared/auth-result.js';
-import { MFA_METHODS, type MfaSettings } from '../../policies/second-factor.js';
+import { MFA_METHODS, type MfaSettings, PASSKEY_METHOD } from '../../policies/second-factor.js';
 import type { User } from '../../../domain/user.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
@@ -29,7 +29,7 @@ export interface SignInCommand {
  */
 export class SignInHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'hasher' | 'tokens' | 'refreshTokens' | 'secondFactors' | 'factorSecrets' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'hasher' | 'tokens' | 'refreshTokens' | 'secondFactors' | 'passkeys' | 'factorSecrets' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly settings: SessionSettings,
     private readonly mfa: MfaSettings,
@@ -118,6 +118,7 @@ export class SignInHandler {
       createdAt: at,
       expiresAt: new Date(at.getTime() + this.mfa.challengeSeconds * 1000),
     });
-    return { mfaToken, methods: MFA_METHODS, expiresIn: this.mfa.challengeSeconds };
+    const methods = (await this.deps.passkeys.listByUser(user.id)).length > 0 ? [...MFA_METHODS, PASSKEY_METHOD] : MFA_METHODS;
+    return { mfaToken, methods, expiresIn: this.mfa.challengeSeconds };
   }
 }

@@ -5,6 +5,7 @@ import type { Limit } from '../../ports/attempt-limits.port.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { type MfaSettings, proveFactor, requireFactorAnswer } from '../../policies/second-factor.js';
+import { provePasskey } from '../../policies/passkeys.js';
 import { tokensFor } from '../../policies/sessions.js';
 import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
 import { type AuthResult, recordEvents, toAccountResource } from '../../shared/auth-result.js';
@@ -15,6 +16,8 @@ export interface VerifyMfaCommand {
   readonly principal: Principal;
   readonly code?: unknown;
   readonly recoveryCode?: unknown;
+  /** A passkey's answer (`navigator.credentials.get` after POST /auth/passkeys/authentication-options with the bearer). */
+  readonly response?: unknown;
   readonly metadata: RequestMetadata;
 }
 
@@ -23,7 +26,7 @@ export const STEP_UP_MAX_WRONG_CODES = 5;
 
 /**
  * Step-up: the signed-in holder proves the second factor again (a code of a step not used yet, or an unused recovery
- * code), and the current session is raised: its `amr` gains `otp` and `auth_time` moves to now (Session.proved), so
+ * code, or a passkey of the account: then `amr` gains `webauthn`), and the current session is raised: its `amr` gains `otp` and `auth_time` moves to now (Session.proved), so
  * the access token this answers passes step-up for MFA_STEP_UP_SECONDS. Tokens issued before keep what they said.
  *
  * Two writes: the factor by compare-and-swap (the step or code spent, once across instances), then the session. A
@@ -31,7 +34,7 @@ export const STEP_UP_MAX_WRONG_CODES = 5;
  */
 export class VerifyMfaHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'totp' | 'factorSecrets' | 'limits' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'limits' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly settings: MfaSettings,
   ) {}
@@ -39,28 +42,31 @@ export class VerifyMfaHandler {
   /** Throws InvalidInput, MfaNotEnrolled, InvalidMfaCode, TooManyAttempts, or InvalidToken once the session ended. */
   async execute(command: VerifyMfaCommand): Promise<AuthResult> {
     const { users, sessions, secondFactors, clock, ids } = this.deps;
-    const answer = requireFactorAnswer(command);
+    const answer = requireFactorAnswer(command, true);
     const user = await users.findById(command.principal.userId);
     if (!user) throw new InvalidToken();
     const email = user.email.value;
-    await this.throttle.check(email);
-    await untilCommitted(async () => {
-      const factor = await secondFactors.find(user.id);
-      if (!factor?.confirmed) throw new MfaNotEnrolled();
-      const at = clock.now();
-      const events = proveFactor(this.deps, factor, answer, user.id, email, at);
-      if (events === null) {
-        const failed = recordEvents([signInFailed(email, 'wrong_code', user.id, at)], ids, command.metadata);
-        const counted = await this.throttle.failedAlong(email, this.limitOf(command.principal.sessionId), failed);
-        throw counted === 'also' ? new TooManyAttempts(this.settings.stepUpSeconds) : new InvalidMfaCode(answer.kind);
-      }
-      return (await secondFactors.save(factor, recordEvents(events, ids, command.metadata))) ? undefined : CHANGED;
-    });
+    if (answer.kind === 'passkey') await provePasskey(this.deps, answer.response, user.id, command.metadata);
+    else {
+      await this.throttle.check(email);
+      await untilCommitted(async () => {
+        const factor = await secondFactors.find(user.id);
+        if (!factor?.confirmed) throw new MfaNotEnrolled();
+        const at = clock.now();
+        const events = proveFactor(this.deps, factor, answer, user.id, email, at);
+        if (events === null) {
+          const failed = recordEvents([signInFailed(email, 'wrong_code', user.id, at)], ids, command.metadata);
+          const counted = await this.throttle.failedAlong(email, this.limitOf(command.principal.sessionId), failed);
+          throw counted === 'also' ? new TooManyAttempts(this.settings.stepUpSeconds) : new InvalidMfaCode(answer.kind);
+        }
+        return (await secondFactors.save(factor, recordEvents(events, ids, command.metadata))) ? undefined : CHANGED;
+      });
+    }
     const session = await untilCommitted(async () => {
       const current = await sessions.findById(command.principal.sessionId);
       const at = clock.now();
       if (!current?.isLive(at, user.sessionEpoch) || current.userId !== user.id) throw new InvalidToken();
-      current.proved(['otp'], at);
+      current.proved([answer.kind === 'passkey' ? 'webauthn' : 'otp'], at);
       return (await sessions.save(current, [])) ? current : CHANGED;
     });
     return { user: toAccountResource(user), ...(await tokensFor(this.deps, session)) };

@@ -58,4 +58,16 @@ describe('VerifyMfaHandler (verifyMfa): step-up', () => {
     expect(await rejection(world.verifyMfa.execute({ principal, code: '123456', metadata }))).to.be.instanceOf(MfaNotEnrolled);
     await world.signOut.execute({ principal, scope: 'global', metadata });
   });
+
+  it('a passkey of the account performs step-up too (amr gains webauthn), on options bound to the caller', async () => {
+    const { world, passwordOnly, steppedUp, metadata } = await withSecondFactor();
+    const { principal } = await steppedUp();
+    const registration = String((await world.passkeyRegistrationOptions.execute({ principal }))['challenge']);
+    const { id } = await world.addPasskey.execute({ principal, response: { id: 'ada-phone', challenge: registration }, metadata });
+    const challenge = String((await world.passkeyAuthenticationOptions.execute({ principal: passwordOnly }))['challenge']);
+    const raised = await world.verifyMfa.execute({ principal: passwordOnly, response: { id, challenge, counter: 1 }, metadata });
+    const after = await world.authenticate.execute({ accessToken: raised.accessToken });
+    expect(after.amr).to.deep.equal(['pwd', 'webauthn']);
+    expect(await world.regenerateRecoveryCodes.execute({ principal: after, metadata })).to.have.property('recoveryCodes');
+  });
 });

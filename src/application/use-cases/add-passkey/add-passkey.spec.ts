@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { InvalidInput } from '../../../domain/domain-error.js';
+import { PasskeyRejected } from '../../errors.js';
+import { aSignUpCommand } from '../../../../tests/support/builders.js';
+import { issuesOf } from '../../../../tests/support/mail-world.js';
+import { withPasskeys } from '../../../../tests/support/passkeys.js';
+import { rejection } from '../../../../tests/support/rejection.js';
+
+describe('AddPasskeyHandler (addPasskey)', () => {
+  it('registers the answer to its registration challenge: the resource (never a key), PasskeyAdded with its name', async () => {
+    const { world, register, userId } = await withPasskeys();
+    const added = await register({}, undefined, '  Laptop  ');
+    expect(added).to.deep.equal({ id: added.id, name: 'Laptop', createdAt: world.clock.now(), lastUsedAt: null, transports: ['internal'], backedUp: false });
+    expect(world.store.events.filter((event) => event.type === 'PasskeyAdded').map((event) => [event.aggregateId, event.payload])).to.deep.equal([
+      [userId, { email: 'ada@example.com', passkeyId: added.id, name: 'Laptop' }],
+    ]);
+    expect((await register()).name, 'a default name').to.equal('Passkey');
+  });
+
+  it('refuses a replayed registration, a sign-in challenge, another account\'s challenge, a wrong origin, no user verification, a taken id, a bad name', async () => {
+    const { world, principal, metadata, register, assertion } = await withPasskeys();
+    const challenge = String((await world.passkeyRegistrationOptions.execute({ principal }))['challenge']);
+    const once = { id: 'credential-replayed', challenge };
+    await world.addPasskey.execute({ principal, response: once, metadata });
+    const reasons = async (response: unknown, who = principal) => issuesOf(await rejection(world.addPasskey.execute({ principal: who, response, metadata })))[0]?.message;
+    expect(await reasons({ ...once, id: 'credential-again' }), 'replayed').to.match(/no open registration challenge/);
+    expect(await reasons(await assertion('credential-x')), 'a sign-in challenge').to.match(/no open registration challenge/);
+    const grace = await world.signUp.execute(aSignUpCommand({ email: 'grace@example.com' }));
+    const graceChallenge = String((await world.passkeyRegistrationOptions.execute({ principal: await world.authenticate.execute({ accessToken: grace.accessToken }) }))['challenge']);
+    expect(await reasons({ id: 'credential-y', challenge: graceChallenge }), "another account's").to.match(/no open registration challenge/);
+    expect(await rejection(register({ origin: 'http://evil.example' }))).to.be.instanceOf(PasskeyRejected);
+    expect(issuesOf(await rejection(register({ userVerified: false })))[0]?.message).to.match(/user verification/);
+    expect(issuesOf(await rejection(register({ id: 'credential-replayed' })))[0]?.message).to.equal('is registered already');
+    expect(await rejection(register({}, principal, ''))).to.be.instanceOf(InvalidInput);
+    expect(await world.listPasskeys.execute({ userId: principal.userId })).to.have.length(1);
+  });
+});

@@ -1,0 +1,40 @@
+import { keepsASignInMethod, passkeyRemoved } from '../../../domain/passkey.js';
+import { InvalidToken, LastSignInMethod, PasskeyNotFound } from '../../errors.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { Ports } from '../../ports/ports.js';
+import { type MfaSettings, requireStepUp } from '../../policies/second-factor.js';
+import { recordEvents } from '../../shared/auth-result.js';
+import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
+import type { Principal } from '../../shared/principal.js';
+
+export interface RemovePasskeyCommand {
+  readonly principal: Principal;
+  readonly id: string;
+  readonly metadata: RequestMetadata;
+}
+
+/**
+ * Removes one of the caller's passkeys (step-up first when the account has a second factor): it signs in no more.
+ * Refused when it is the account's last way to sign in (no password, no other passkey). PasskeyRemoved, one commit.
+ */
+export class RemovePasskeyHandler {
+  constructor(
+    private readonly deps: Pick<Ports, 'users' | 'passkeys' | 'secondFactors' | 'clock' | 'ids'>,
+    private readonly mfa: MfaSettings,
+  ) {}
+
+  async execute(command: RemovePasskeyCommand): Promise<void> {
+    const { users, passkeys, clock, ids } = this.deps;
+    await requireStepUp(this.deps, this.mfa, command.principal);
+    const user = await users.findById(command.principal.userId);
+    if (!user) throw new InvalidToken();
+    await untilCommitted(async () => {
+      const passkey = await passkeys.find(command.id);
+      if (!passkey || passkey.userId !== user.id) throw new PasskeyNotFound();
+      const others = (await passkeys.listByUser(user.id)).filter((other) => other.id !== passkey.id).length;
+      if (!keepsASignInMethod(user.passwordHash !== '', others)) throw new LastSignInMethod();
+      const events = recordEvents([passkeyRemoved(user.id, user.email.value, passkey.id, clock.now())], ids, command.metadata);
+      return (await passkeys.remove(passkey, events)) ? undefined : CHANGED;
+    });
+  }
+}
