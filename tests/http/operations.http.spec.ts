@@ -10,6 +10,7 @@ import { aSignUpBody } from '../support/builders.js';
 import { type HttpResponse, http } from '../support/http-client.js';
 import { tokenInText } from '../support/mail.js';
 import { codeOf } from '../support/totp.js';
+import { SoftAuthenticator } from '../support/soft-authenticator.js';
 import { httpServerOptions } from '../support/http-server-options.js';
 import { type OpenApiDocument, responseSchema, schemaErrors, undocumented } from '../support/openapi-check.js';
 import { type SmtpInbox, startSmtpInbox } from '../support/smtp-inbox.js';
@@ -36,6 +37,8 @@ interface World {
   withSecondFactor(): Promise<Account & { readonly secret: string; readonly recoveryCodes: readonly string[] }>;
   /** The access token of `account`'s session raised by a recovery code (POST /auth/mfa/verify): it passes step-up. */
   steppedUp(account: Account & { readonly recoveryCodes: readonly string[] }): Promise<string>;
+  /** A new account with a passkey registered over HTTP (answered by a software authenticator on the default origin). */
+  withPasskey(): Promise<Account & { readonly passkeyId: string; readonly authenticator: SoftAuthenticator }>;
   /** The token of the newest mail of this subject to this address, after delivering what is due (mails leave concurrently). */
   mailedToken(email: string, subject: 'Reset your password' | 'Confirm your e-mail address'): Promise<string>;
 }
@@ -180,6 +183,44 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
       },
     },
   },
+  passkeyRegistrationOptions: {
+    success: async (world) => ({ token: (await world.account()).accessToken }),
+    error: { code: 'STEP_UP_REQUIRED', call: async (world) => ({ token: (await world.withSecondFactor()).accessToken }) },
+  },
+  addPasskey: {
+    success: async (world) => {
+      const { accessToken: token } = await world.account();
+      const options = await request('POST', '/auth/passkeys/registration-options', { token });
+      return { token, body: { response: new SoftAuthenticator('http://localhost:5173').create(options.body.data), name: 'Phone' } };
+    },
+    error: { code: 'PASSKEY_REJECTED', call: async (world) => ({ token: (await world.account()).accessToken, body: { response: {} } }) },
+  },
+  renamePasskey: {
+    success: async (world) => {
+      const { accessToken: token, passkeyId } = await world.withPasskey();
+      return { token, path: `/auth/passkeys/${passkeyId}`, body: { name: 'Work laptop' } };
+    },
+    error: { code: 'PASSKEY_NOT_FOUND', call: async (world) => ({ token: (await world.account()).accessToken, path: '/auth/passkeys/not-a-passkey', body: { name: 'x' } }) },
+  },
+  removePasskey: {
+    success: async (world) => {
+      const { accessToken: token, passkeyId } = await world.withPasskey();
+      return { token, path: `/auth/passkeys/${passkeyId}` };
+    },
+    error: { code: 'PASSKEY_NOT_FOUND', call: async (world) => ({ token: (await world.account()).accessToken, path: '/auth/passkeys/not-a-passkey' }) },
+  },
+  passkeyAuthenticationOptions: {
+    success: () => Promise.resolve({}),
+    error: { code: 'INVALID_TOKEN', call: () => Promise.resolve({ token: 'not-a-token' }) },
+  },
+  signInPasskey: {
+    success: async (world) => {
+      const { passkeyId, authenticator } = await world.withPasskey();
+      const options = await request('POST', '/auth/passkeys/authentication-options', {});
+      return { body: { response: authenticator.get(options.body.data, passkeyId) } };
+    },
+    error: { code: 'PASSKEY_REJECTED', call: () => Promise.resolve({ body: { response: {} } }) },
+  },
   resendVerificationEmail: { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken },
   getJwks: { success: () => Promise.resolve({}), error: null },
 };
@@ -229,6 +270,14 @@ const world: World = {
     const raised = await request('POST', '/auth/mfa/verify', { token: account.accessToken, body: { recoverycode: account.recoveryCodes[0] } });
     expect(raised.status, raised.text).to.equal(200);
     return raised.body.data.accesstoken;
+  },
+  withPasskey: async () => {
+    const account = await world.account();
+    const authenticator = new SoftAuthenticator('http://localhost:5173');
+    const options = await request('POST', '/auth/passkeys/registration-options', { token: account.accessToken });
+    const added = await request('POST', '/auth/passkeys', { token: account.accessToken, body: { response: authenticator.create(options.body.data), name: 'Laptop' } });
+    expect(added.status, added.text).to.equal(201);
+    return { ...account, passkeyId: added.body.data.passkey.id, authenticator };
   },
   mailedToken: async (email, subject) => {
     await service.deliverMail();

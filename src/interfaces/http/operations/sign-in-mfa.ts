@@ -2,6 +2,7 @@ import { object } from 'yup';
 import { sessionTokens } from '../shared/auth-result.js';
 import { sessionTokensData } from '../shared/openapi-schemas.js';
 import { defineOperation } from '../shared/operation.js';
+import { webAuthnResponseDocs } from '../shared/passkey-resource.js';
 import { optionalText, text } from '../shared/request-body.js';
 
 export const signInMfa = defineOperation({
@@ -16,11 +17,12 @@ export const signInMfa = defineOperation({
   auth: 'none',
   hashes: false,
   body: {
-    schema: object({ mfatoken: text(), code: optionalText(), recoverycode: optionalText() }),
+    schema: object({ mfatoken: text(), code: optionalText(), recoverycode: optionalText(), response: object() }),
     docs: {
       mfatoken: { minLength: 1, maxLength: 128, description: 'From the 202 answer of POST /auth/sign-in' },
       code: { pattern: '^\\d{6}$', description: 'The 6-digit code the app shows now; each is accepted once' },
       recoverycode: { minLength: 1, maxLength: 64, description: 'One of the recovery codes, each usable once (case, dashes and spaces ignored)' },
+      response: { ...webAuthnResponseDocs, description: 'Or a passkey of the account: navigator.credentials.get answered to POST /auth/passkeys/authentication-options (no bearer)' },
     },
   },
   success: {
@@ -29,7 +31,7 @@ export const signInMfa = defineOperation({
     description: 'Signed in: the user, an access token with amr ["pwd","otp"] and the refresh token of the new session',
     data: sessionTokensData,
   },
-  errors: ['INVALID_MFA_TOKEN', 'INVALID_MFA_CODE', 'TOO_MANY_ATTEMPTS', 'STORE_UNAVAILABLE'],
+  errors: ['INVALID_MFA_TOKEN', 'INVALID_MFA_CODE', 'PASSKEY_REJECTED', 'TOO_MANY_ATTEMPTS', 'STORE_UNAVAILABLE'],
   run: async ({ body, meta }, { signInMfa }) =>
-    sessionTokens(await signInMfa.execute({ mfaToken: body.mfatoken, code: body.code, recoveryCode: body.recoverycode, metadata: meta })),
+    sessionTokens(await signInMfa.execute({ mfaToken: body.mfatoken, code: body.code, recoveryCode: body.recoverycode, response: body.response, metadata: meta })),
 });

@@ -2,6 +2,7 @@ import { object } from 'yup';
 import { sessionTokens } from '../shared/auth-result.js';
 import { sessionTokensData } from '../shared/openapi-schemas.js';
 import { defineOperation } from '../shared/operation.js';
+import { webAuthnResponseDocs } from '../shared/passkey-resource.js';
 import { optionalText } from '../shared/request-body.js';
 
 export const verifyMfa = defineOperation({
@@ -15,14 +16,15 @@ export const verifyMfa = defineOperation({
   auth: 'bearer',
   hashes: false,
   body: {
-    schema: object({ code: optionalText(), recoverycode: optionalText() }),
+    schema: object({ code: optionalText(), recoverycode: optionalText(), response: object() }),
     docs: {
       code: { pattern: '^\\d{6}$', description: 'The 6-digit code the app shows now; each is accepted once' },
       recoverycode: { minLength: 1, maxLength: 64, description: 'One of the recovery codes, each usable once' },
+      response: { ...webAuthnResponseDocs, description: 'Or a passkey of the account: navigator.credentials.get answered to POST /auth/passkeys/authentication-options (with this bearer)' },
     },
   },
   success: { status: 200, message: 'Second factor verified', description: 'The session raised: the user and its tokens', data: sessionTokensData },
-  errors: ['INVALID_MFA_CODE', 'MFA_NOT_ENROLLED', 'TOO_MANY_ATTEMPTS', 'STORE_UNAVAILABLE'],
+  errors: ['INVALID_MFA_CODE', 'MFA_NOT_ENROLLED', 'PASSKEY_REJECTED', 'TOO_MANY_ATTEMPTS', 'STORE_UNAVAILABLE'],
   run: async ({ body, principal, meta }, { verifyMfa }) =>
-    sessionTokens(await verifyMfa.execute({ principal, code: body.code, recoveryCode: body.recoverycode, metadata: meta })),
+    sessionTokens(await verifyMfa.execute({ principal, code: body.code, recoveryCode: body.recoverycode, response: body.response, metadata: meta })),
 });

@@ -12,6 +12,7 @@ export const TAGS = {
   sessions: 'Refresh, sign-out, signed-in devices and password change',
   mail: 'Password reset and e-mail verification by mailed link',
   mfa: 'A second factor: an authenticator app (TOTP), recovery codes and step-up',
+  passkeys: 'Passkeys (WebAuthn): sign in with no password, a phishing-proof second factor and step-up',
   keys: 'The public keys that verify access tokens',
   operations: 'Health probes and metrics, for operators',
 } as const;
