@@ -23,6 +23,8 @@ export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set([
   'EmailVerificationRequested', 'PasswordResetRequested', 'PasswordReset', 'PasswordChanged',
   // Notices about the second factor: enrolled, removed, a recovery code spent.
   'MfaEnrolled', 'MfaRemoved', 'RecoveryCodeUsed',
+  // A passkey added: a new way into the account.
+  'PasskeyAdded',
 ]);
 
 export const passwordResetRequested = (email: string, aggregateId: string | null, binding: string | null, occurredAt: Date): PasswordResetRequested => ({

@@ -105,7 +105,12 @@ export function passwordChangedMail(name: string | null, by: 'reset' | 'owner'):
 }
 
 /** What a second-factor notice reports. */
-export type SecondFactorNotice = { readonly kind: 'enrolled' } | { readonly kind: 'removed' } | { readonly kind: 'recovery_code_used'; readonly left: number };
+export type SecondFactorNotice =
+  | { readonly kind: 'enrolled' }
+  | { readonly kind: 'removed' }
+  | { readonly kind: 'recovery_code_used'; readonly left: number }
+  /** `name`: the passkey's, only for a verified address (see greeting); null otherwise. */
+  | { readonly kind: 'passkey_added'; readonly name: string | null };
 
 /**
  * The notice after a change to the second factor (never a code or a secret): enrolled, removed, or a recovery code
@@ -116,7 +121,12 @@ export function secondFactorMail(name: string | null, notice: SecondFactorNotice
   const [subject, body] =
     notice.kind === 'enrolled'
       ? ['Two-step sign-in is on', 'an authenticator app was added to your account: signing in now asks for its code. If it was not you, reset your password now and contact us.']
-      : notice.kind === 'removed'
+      : notice.kind === 'passkey_added'
+        ? [
+            'A passkey was added',
+            `a passkey${notice.name === null ? '' : ` named "${notice.name}"`} was added to your account: it signs in without your password. If it was not you, remove it and reset your password now.`,
+          ]
+        : notice.kind === 'removed'
         ? ['Two-step sign-in is off', 'the authenticator app was removed from your account, with its recovery codes: signing in asks for your password only. If it was not you, reset your password now.']
         : [
             'A recovery code was used',

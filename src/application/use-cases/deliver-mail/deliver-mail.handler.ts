@@ -144,6 +144,8 @@ export class DeliverMailHandler {
         return secondFactorMail(name, { kind: 'enrolled' });
       case 'MfaRemoved':
         return secondFactorMail(name, { kind: 'removed' });
+      case 'PasskeyAdded':
+        return secondFactorMail(name, { kind: 'passkey_added', name: name === null ? null : event.payload.name });
       case 'RecoveryCodeUsed':
         return secondFactorMail(name, { kind: 'recovery_code_used', left: event.payload.left });
       default:

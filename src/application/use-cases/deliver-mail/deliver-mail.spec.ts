@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { tokenIn, worldWithAda } from '../../../../tests/support/mail-world.js';
+import { withPasskeys } from '../../../../tests/support/passkeys.js';
 
 describe('DeliverMailHandler', () => {
   it('retries a refused mail with exponential backoff, and sends it exactly once when the transport accepts', async () => {
@@ -69,6 +70,22 @@ describe('DeliverMailHandler', () => {
     expect(notice?.subject).to.equal('Your password was changed');
     expect(notice?.text).to.include('your password was changed').and.include('reset your password now');
     expect(notice?.idempotencyKey).to.equal(world.store.events.find((event) => event.type === 'PasswordChanged')?.eventId);
+  });
+
+  it('mails a notice when a passkey is added, naming it only to a verified address (the name is text its sender chose)', async () => {
+    const { world, principal, register, metadata } = await withPasskeys();
+    await world.deliverMail.execute();
+    await register({}, principal, 'Visit evil.example');
+    await world.deliverMail.execute();
+    const unverified = world.mail.delivered.at(-1);
+    expect(unverified?.subject).to.equal('A passkey was added');
+    expect(unverified?.text).to.include('a passkey was added').and.not.include('evil.example');
+    await world.verifyEmail.execute({ token: tokenIn(world.mail.delivered.find((mail) => mail.subject === 'Confirm your e-mail address')), metadata });
+    await register({}, principal, 'Phone <b>');
+    await world.deliverMail.execute();
+    const verified = world.mail.delivered.at(-1);
+    expect(verified?.text).to.include('a passkey named "Phone <b>" was added');
+    expect(verified?.html).to.include('Phone &lt;b&gt;');
   });
 
   it('keeps the text a sender chose out of mail to an unverified address: no name in the verification mail', async () => {
