@@ -1,3 +1,5 @@
+import { Passkey } from '../../src/domain/passkey.js';
+import { StorePasskeyRepository } from '../../src/infrastructure/storage/store-passkey.repository.js';
 import { TotpFactor } from '../../src/domain/second-factor.js';
 import { StoreSecondFactorRepository } from '../../src/infrastructure/storage/store-second-factor.repository.js';
 import { randomUUID } from 'node:crypto';
@@ -317,13 +319,16 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       expect(await storage.sessions.save(revoking, recordSession(revoking))).to.equal(true);
     });
 
-    it('erases an unverified account in one commit (view, address, sessions, second factor, events, a pseudonymous event kept), lists the unverified by age, and refuses a stale erase', async () => {
+    it('erases an unverified account in one commit (view, address, sessions, second factor, passkeys, events, a pseudonymous event kept), lists the unverified by age, and refuses a stale erase', async () => {
       const [kept, gone] = [aUser(), aUser()];
       await storage.users.add(kept, record(kept));
       const session = aSessionOf(gone, 1);
       await storage.users.add(gone, record(gone), session);
       const factors = new StoreSecondFactorRepository(storage.store);
       await factors.add(TotpFactor.enrol(gone.id, 's1.sealed', at(1)), []);
+      const passkeys = new StorePasskeyRepository(storage.store);
+      const passkey = Passkey.register({ id: `cred-${gone.id}`, userId: gone.id, name: 'Laptop', publicKey: 'pk', counter: 0, transports: [], backedUp: false, deviceType: 'singleDevice', createdAt: at(1) });
+      await passkeys.add(passkey, []);
       expect(await storage.users.unverifiedBefore(at(1), 10_000)).to.include.members([kept.id, gone.id]);
       expect(await storage.users.unverifiedBefore(at(0), 10_000), 'created at 0: not before it').to.not.include(gone.id);
 
@@ -334,6 +339,7 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       expect(await storage.users.findByEmail(gone.email.value)).to.equal(null);
       expect(await storage.userViews.findById(gone.id)).to.equal(null);
       expect(await factors.find(gone.id), 'its second factor, even unconfirmed').to.equal(null);
+      expect(await passkeys.find(passkey.id), 'its passkeys').to.equal(null);
       expect(await storage.sessionViews.liveSessionAccount(session.id, gone.id, at(2))).to.equal(null);
       const left = await storage.events.findByAggregate(gone.id, { limit: 10, cursor: null });
       expect(left.events.map((event) => [event.type, event.payload])).to.deep.equal([['SignUpCancelled', { reason: 'not_me' }]]);

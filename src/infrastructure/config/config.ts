@@ -237,6 +237,23 @@ const storageKind = (env: Env): StorageKind => {
   return kind;
 };
 
+/**
+ * The relying party and the origins of passkeys: every origin's host must be the RP ID or one of its subdomains
+ * (browsers refuse any other pairing, so a service started with one could never register a passkey).
+ */
+const webAuthnOf = (env: Env): Config['webauthn'] => {
+  const rpId = env.WEBAUTHN_RP_ID ?? originOf(env.PUBLIC_APP_URL).hostname;
+  const origins = webAuthnOriginsOf(env.WEBAUTHN_ORIGINS ?? '') ?? [originOf(env.PUBLIC_APP_URL).origin];
+  const outside = origins.filter((origin) => {
+    const { hostname } = originOf(origin);
+    return hostname !== rpId && !hostname.endsWith(`.${rpId}`);
+  });
+  if (outside.length > 0) {
+    throw new ConfigError(`Invalid configuration: WEBAUTHN_RP_ID ${rpId} is not the host (or a parent domain of the host) of ${outside.join(', ')} (WEBAUTHN_ORIGINS)`);
+  }
+  return { rpId, rpName: env.WEBAUTHN_RP_NAME ?? env.MFA_ISSUER, origins };
+};
+
 const httpTimeouts = (env: Env): HttpTimeouts => {
   if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
@@ -325,11 +342,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX, threadNice: env.HASH_THREAD_NICE },
     throttle: { maxFailures: env.THROTTLE_MAX_FAILURES, windowSeconds: env.THROTTLE_WINDOW_SECONDS },
     mfa: { challengeSeconds: env.MFA_CHALLENGE_SECONDS, stepUpSeconds: env.MFA_STEP_UP_SECONDS },
-    webauthn: {
-      rpId: env.WEBAUTHN_RP_ID ?? originOf(env.PUBLIC_APP_URL).hostname,
-      rpName: env.WEBAUTHN_RP_NAME ?? env.MFA_ISSUER,
-      origins: webAuthnOriginsOf(env.WEBAUTHN_ORIGINS ?? '') ?? [originOf(env.PUBLIC_APP_URL).origin],
-    },
+    webauthn: webAuthnOf(env),
     mail: {
       resetTtlSeconds: env.PASSWORD_RESET_TTL_SECONDS,
       verificationTtlSeconds: env.EMAIL_VERIFICATION_TTL_SECONDS,

@@ -66,6 +66,20 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('passkeys (WEBAUTHN_*)', () => {
+    it('takes the RP ID and the one origin from PUBLIC_APP_URL unless told otherwise', () => {
+      expect(loadConfig({ PUBLIC_APP_URL: 'https://app.example.com/accounts' }).webauthn).to.deep.equal({ rpId: 'app.example.com', rpName: 'Account service', origins: ['https://app.example.com'] });
+      const told = loadConfig({ WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGINS: 'https://app.example.com, https://example.com', WEBAUTHN_RP_NAME: 'Example' });
+      expect(told.webauthn).to.deep.equal({ rpId: 'example.com', rpName: 'Example', origins: ['https://app.example.com', 'https://example.com'] });
+    });
+
+    it('refuses an origin outside the RP ID, and * or a malformed list, naming the variable', () => {
+      expect(failure({ WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGINS: 'https://app.example.com,https://evil-example.com' })).to.match(/WEBAUTHN_RP_ID example\.com .* https:\/\/evil-example\.com/);
+      expect(failure({ WEBAUTHN_ORIGINS: '*' })).to.match(/WEBAUTHN_ORIGINS/);
+      expect(failure({ WEBAUTHN_ORIGINS: 'https://app.example.com/path' })).to.match(/WEBAUTHN_ORIGINS/);
+    });
+  });
+
   it('has the documented defaults', () => {
     const config = loadConfig({});
     expect(config.http).to.deep.equal({
