@@ -1,3 +1,4 @@
+import type { PasskeyResource } from '../../../application/registry.js';
 import type { JsonSchema } from './yup-json-schema.js';
 
 /** A passkey as the API shows it (never its key). */
@@ -16,14 +17,7 @@ export const passkeySchema: JsonSchema = {
 };
 
 /** A passkey as the API shows it (dates as ISO 8601). */
-export const passkeyResource = (passkey: {
-  readonly id: string;
-  readonly name: string;
-  readonly createdAt: Date;
-  readonly lastUsedAt: Date | null;
-  readonly transports: readonly string[];
-  readonly backedUp: boolean;
-}) => ({
+export const passkeyResource = (passkey: PasskeyResource) => ({
   id: passkey.id,
   name: passkey.name,
   createdAt: passkey.createdAt.toISOString(),
