@@ -8,6 +8,7 @@ import { filesUnder } from '../support/files.js';
 import { type HttpResponse, http, postJson } from '../support/http-client.js';
 import { type TestService, startTestService, tempDir } from '../support/test-service.js';
 import { codeOf } from '../support/totp.js';
+import { captureLogs } from '../support/log-capture.js';
 
 const PASSWORD = 'analytical engine 1843';
 const bearer = (access: string) => ({ authorization: `Bearer ${access}` });
@@ -204,5 +205,29 @@ describe('HTTP: two instances on one DATA_DIR accept a code once between them', 
     const same = code(ada.secret, 1);
     const answers = await Promise.all([postJson(a, '/auth/sign-in/mfa', { mfatoken: onA, code: same }), postJson(b, '/auth/sign-in/mfa', { mfatoken: onB, code: same })]);
     expect(answers.map((res) => res.status).sort()).to.deep.equal([201, 401]);
+  });
+});
+
+describe('HTTP: the second factor keeps its secrets out of the log (LOG_LEVEL=debug)', function () {
+  this.timeout(30_000);
+  const logs = captureLogs('debug');
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({ LOG_LEVEL: 'debug' }, { logger: logs.logger });
+  });
+  after(async () => service.dispose());
+
+  it('never writes the TOTP secret, a code, a recovery code or an mfatoken in any line', async () => {
+    const ada = await enrolledOn(service.url, 'logs');
+    const used = code(ada.secret, 1);
+    const mfatoken = mfatokenOf(await signIn(service.url, ada.email));
+    expect((await postJson(service.url, '/auth/sign-in/mfa', { mfatoken, code: used })).status).to.equal(201);
+    const second = mfatokenOf(await signIn(service.url, ada.email));
+    expect((await postJson(service.url, '/auth/sign-in/mfa', { mfatoken: second, recoverycode: ada.recoveryCodes[0] })).status).to.equal(201);
+    expect((await postJson(service.url, '/auth/sign-in/mfa', { mfatoken: second, code: '000000' })).status).to.equal(401);
+    await service.deliverMail();
+    const text = logs.lines.join('\n');
+    expect(logs.lines.length).to.be.greaterThan(5);
+    for (const secret of [ada.secret, used, mfatoken, second, ...ada.recoveryCodes]) expect(text, secret).to.not.include(secret);
   });
 });

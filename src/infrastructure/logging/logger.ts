@@ -21,6 +21,8 @@ export const REDACTED_PATHS = [
   'headers.cookie',
   'body',
   '*.body',
+  // The second factor's secrets and tokens, should anything ever pass them (the code does not).
+  ...['refreshtoken', 'refreshToken', 'mfatoken', 'mfaToken', 'secret', 'sealedSecret', 'recoverycode', 'recoveryCode', 'recoverycodes', 'recoveryCodes'].flatMap((field) => [field, `*.${field}`]),
 ];
 
 const MAX_CAUSE_DEPTH = 3;
