@@ -119,5 +119,18 @@ export function secondFactorContract(adapter: string, makeStorage: StorageFactor
       expect((await factors.findChallenge(live))?.id).to.equal(live);
       expect(EXPIRING_TABLES).to.include(MFA_CHALLENGES);
     });
+    it('shows the read side a factor\'s status only: not enrolled while pending, then enrolled with the unused codes', async () => {
+      const userId = uniqueId('u');
+      expect(await storage.userViews.secondFactorOf(userId)).to.deep.equal({ enrolled: false, recoveryCodesLeft: 0 });
+      const factor = TotpFactor.enrol(userId, 's1.sealed', T0);
+      await factors.add(factor, NONE);
+      expect(await storage.userViews.secondFactorOf(userId)).to.deep.equal({ enrolled: false, recoveryCodesLeft: 0 });
+      const loaded = (await factors.find(userId)) as TotpFactor;
+      loaded.accept(7, T0);
+      loaded.replaceRecoveryCodes(['mac-1', 'mac-2', 'mac-3']);
+      loaded.useRecoveryCode((mac) => mac === 'mac-2', T0);
+      await factors.save(loaded, NONE);
+      expect(await storage.userViews.secondFactorOf(userId)).to.deep.equal({ enrolled: true, recoveryCodesLeft: 2 });
+    });
   });
 }

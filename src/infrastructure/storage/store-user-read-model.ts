@@ -1,4 +1,5 @@
-import type { UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
+import type { MfaStatus, UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
+import { TOTP_FACTORS } from './factor-tables.js';
 import { ACCOUNT_VIEWS } from './account-tables.js';
 import type { Store } from './store.js';
 
@@ -11,5 +12,12 @@ export class StoreUserReadModel implements UserReadModel {
     if (!stored) return null;
     const { name, lastname, email, emailVerified } = stored.value;
     return { id, name, lastname, email, emailverified: emailVerified };
+  }
+
+  /** From the factor's record, one read by key; only its confirmation and the unused codes are looked at. */
+  async secondFactorOf(id: string): Promise<MfaStatus> {
+    const factor = (await this.store.get(TOTP_FACTORS, id))?.value;
+    if (!factor || factor.confirmedAt === null) return { enrolled: false, recoveryCodesLeft: 0 };
+    return { enrolled: true, recoveryCodesLeft: factor.recoveryCodes.filter((code) => code.usedAt === null).length };
   }
 }

@@ -1,21 +1,17 @@
 import type { Ports } from '../../ports/ports.js';
+import type { MfaStatus } from '../../ports/user-read-model.port.js';
 
 export interface GetMfaStatusQuery {
   readonly userId: string;
 }
 
-/** Whether an account has a confirmed second factor, and how many recovery codes it has left: never a secret or a code. */
-export interface MfaStatus {
-  readonly enrolled: boolean;
-  readonly recoveryCodesLeft: number;
-}
+export type { MfaStatus };
 
-/** Reads the account's second-factor status (GET /auth/me). One read by key; writes nothing. */
+/** Reads the account's second-factor status (GET /auth/me) through the read side: one record by key, no aggregate. */
 export class GetMfaStatusHandler {
-  constructor(private readonly deps: Pick<Ports, 'secondFactors'>) {}
+  constructor(private readonly deps: Pick<Ports, 'userViews'>) {}
 
-  async execute(query: GetMfaStatusQuery): Promise<MfaStatus> {
-    const factor = await this.deps.secondFactors.find(query.userId);
-    return factor?.confirmed ? { enrolled: true, recoveryCodesLeft: factor.recoveryCodesLeft } : { enrolled: false, recoveryCodesLeft: 0 };
+  execute(query: GetMfaStatusQuery): Promise<MfaStatus> {
+    return this.deps.userViews.secondFactorOf(query.userId);
   }
 }
