@@ -68,6 +68,25 @@ describe('HTTP: request ids on every response, log line and event', () => {
     }
   });
 
+  it('writes the access line as pino writes it, field for field and in order, at info, and none for a quiet route (a probe)', async () => {
+    const { logger, lines } = capturingLogger();
+    const service = await startTestService({ LOG_LEVEL: 'info' }, { logger: logger.child({ instance: 'one' }) });
+    try {
+      await postJson(service.url, '/auth/sign-up', aSignUpBody(), { 'x-request-id': 'access-1' });
+      await http(service.url, '/health/live', { method: 'GET' });
+      const completed = lines.filter((line) => line['msg'] === 'request completed');
+      expect(completed, JSON.stringify(completed)).to.have.length(1);
+      const written = completed[0] ?? {};
+      logger.child({ instance: 'one' }).info({ reqId: 'access-1', method: 'POST', route: '/auth/sign-up', status: 201, durationMs: written['durationMs'] }, 'request completed');
+      const byPino = lines.at(-1) ?? {};
+      expect(JSON.stringify({ ...written, time: 'T' })).to.equal(JSON.stringify({ ...byPino, time: 'T' }));
+      expect(new Date(String(written['time'])).toISOString()).to.equal(written['time']);
+      expect(written['durationMs']).to.be.a('number');
+    } finally {
+      await service.close();
+    }
+  });
+
   it('puts the request id on every log line of a request and in the metadata of the events it records', async () => {
     const { logger, lines } = capturingLogger();
     const service = await startTestService({ LOG_LEVEL: 'info' }, { logger });

@@ -3,6 +3,7 @@ import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { type Bindings, type ChildLoggerOptions, type DestinationStream, type Level, type Logger, pino } from 'pino';
 import type { UseCases } from '../../application/registry.js';
 import { type CorsOptions, corsAnswerHeaders, registerCors } from './cors.js';
 import { edgeShedding } from './edge-shedding.js';
@@ -102,6 +103,77 @@ const clientErrorAnswer = (headers: Readonly<Record<string, string>>) => (error:
   socket.destroy(error);
 };
 
+/**
+ * A request's logger, made a pino child (bindings serialised, methods rebuilt: about 3 µs) only when something logs
+ * through it. Most requests log nothing but their access line, which does not go through it.
+ */
+class RequestLogger implements FastifyBaseLogger {
+  private made: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private get real(): FastifyBaseLogger {
+    this.made ??= this.parent.child(this.bindings, this.options);
+    return this.made;
+  }
+
+  get level(): string {
+    return this.made?.level ?? this.options.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.real.level = level;
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.real.child(bindings, options);
+  }
+
+  fatal: FastifyBaseLogger['fatal'] = (...args: Parameters<FastifyBaseLogger['fatal']>) => this.real.fatal(...args);
+  error: FastifyBaseLogger['error'] = (...args: Parameters<FastifyBaseLogger['error']>) => this.real.error(...args);
+  warn: FastifyBaseLogger['warn'] = (...args: Parameters<FastifyBaseLogger['warn']>) => this.real.warn(...args);
+  info: FastifyBaseLogger['info'] = (...args: Parameters<FastifyBaseLogger['info']>) => this.real.info(...args);
+  debug: FastifyBaseLogger['debug'] = (...args: Parameters<FastifyBaseLogger['debug']>) => this.real.debug(...args);
+  trace: FastifyBaseLogger['trace'] = (...args: Parameters<FastifyBaseLogger['trace']>) => this.real.trace(...args);
+  silent: FastifyBaseLogger['silent'] = (...args: Parameters<FastifyBaseLogger['silent']>) => this.real.silent(...args);
+}
+
+interface AccessLine {
+  readonly reqId: string;
+  readonly method: string;
+  readonly route: string | null;
+  readonly status: number;
+  readonly durationMs: number;
+}
+
+/**
+ * Writes the access line of each answer. Its fields are fixed and hold no secret (the request id is a checked token or
+ * a UUID, the route is the pattern, never the URL), so it needs neither redaction nor pino's generic serialisation:
+ * on a pino logger it is written straight to the logger's stream as the line pino writes (level, time, the logger's
+ * bindings, the fields, msg), which costs a fraction of `logger.info` (measured on `GET /auth/me`: 7 µs of 90 per
+ * request). Any other logger gets `info`/`debug` with the same fields.
+ */
+const accessLineWriter = (logger: FastifyBaseLogger): ((level: Level, line: AccessLine) => void) => {
+  const target = logger as Partial<Logger> & Record<symbol, unknown>;
+  const stream = target[pino.symbols.streamSym] as DestinationStream | undefined;
+  const bindings = target[pino.symbols.chindingsSym];
+  const levels = target.levels?.values;
+  if (stream === undefined || typeof bindings !== 'string' || levels === undefined || typeof target.isLevelEnabled !== 'function') {
+    return (level, line) => logger[level](line, 'request completed');
+  }
+  const enabled = target.isLevelEnabled.bind(logger);
+  return (level, { reqId, method, route, status, durationMs }) => {
+    if (!enabled(level)) return;
+    stream.write(
+      `{"level":${levels[level]},"time":"${new Date().toISOString()}"${bindings},"reqId":${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":${status},"durationMs":${durationMs},"msg":"request completed"}\n`,
+    );
+  };
+};
+
 /** Builds the HTTP adapter: routes, content-type and size rules, and the one error mapping. Does not listen. */
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const timeouts = { ...DEFAULT_TIMEOUTS_MS, ...options.timeoutsMs };
@@ -121,6 +193,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       timeoutsMs: timeouts,
     }),
     loggerInstance: options.logger,
+    childLoggerFactory: (logger, bindings, childOptions) => new RequestLogger(logger, bindings, childOptions),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimitBytes,
     requestIdHeader: false,
@@ -161,18 +234,11 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     return done(null, payload);
   });
 
-  /**
-   * The access line of each answer. Its fields are fixed and hold no secret (the request id is a checked token or a
-   * UUID, the route is the pattern, never the URL), so it is written through a child without redaction: redacting a
-   * line costs four times writing it (4.7 µs against 1.1 µs). Every other line keeps the redaction.
-   */
-  const accessLog = options.logger.child({}, { redact: { paths: [] } });
+  const accessLine = accessLineWriter(options.logger);
   app.addHook('onResponse', (request, reply, done) => {
-    const quiet = request.routeOptions.config.quietLog === true || reply.errorCode === 'OVERLOADED';
-    accessLog[quiet ? 'debug' : 'info'](
-      { reqId: request.id, method: request.method, route: request.routeOptions.url ?? null, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime) },
-      'request completed',
-    );
+    const { config, url } = request.routeOptions;
+    const quiet = config.quietLog === true || reply.errorCode === 'OVERLOADED';
+    accessLine(quiet ? 'debug' : 'info', { reqId: request.id, method: request.method, route: url ?? null, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime) });
     done();
   });
 
