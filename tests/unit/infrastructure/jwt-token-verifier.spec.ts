@@ -36,6 +36,20 @@ describe('JwtTokenVerifier', () => {
     expect(old).to.deep.include({ userId: 'user-2', sessionId: null, amr: [], authTime: null });
   });
 
+  it('issues what jsonwebtoken itself would sign: the same header and claims, and a signature its verify accepts with the public key only', async () => {
+    const key = signingKeyOf(current);
+    const subject = { userId: 'user-3', sessionId: 'session-3', amr: ['webauthn'], authTime: new Date(at - 1000) };
+    const issued = await new JwtTokenIssuer(key, SETTINGS, clock, new SequentialIds('same')).issue(subject);
+    const iat = Math.floor(at / 1000);
+    const claims = { sub: 'user-3', sid: 'session-3', amr: ['webauthn'], auth_time: Math.floor((at - 1000) / 1000), iat, exp: iat + 900, iss: 'account-service', aud: 'account-service', jti: 'same-1' };
+    const byLibrary = jwt.sign(claims, key.privateKey, { algorithm: 'ES256', keyid: current.kid });
+    expect(issued.split('.').slice(0, 2)).to.deep.equal(byLibrary.split('.').slice(0, 2));
+    expect(jwt.verify(issued, key.publicKey, { algorithms: ['ES256'], clockTimestamp: iat })).to.deep.equal(claims);
+    const [head, body, signature] = issued.split('.');
+    expect(Buffer.from(signature ?? '', 'base64url')).to.have.length(64);
+    expect(() => jwt.verify(`${head}.${body}.${Buffer.alloc(64).toString('base64url')}`, key.publicKey, { algorithms: ['ES256'], clockTimestamp: iat })).to.throw(/invalid signature/);
+  });
+
   it('checks the signature of a token once: later verifications of it are remembered, still refused from exp on', async () => {
     const local = new ManualClock(new Date(at));
     const token = signToken(current, claimsFor('user-9', {}, at));
