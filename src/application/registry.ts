@@ -82,7 +82,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     removePasskey: new RemovePasskeyHandler(ports, policies.mfa),
     passkeyAuthenticationOptions: new PasskeyAuthenticationOptionsHandler(ports),
     signInPasskey: new SignInPasskeyHandler(ports, policies.sessions, policies.mail.requireVerifiedEmail),
-    getCurrentUser: new GetCurrentUserHandler(ports),
+    getCurrentUser: new GetCurrentUserHandler(),
     getMfaStatus: new GetMfaStatusHandler(ports),
     getAccountActivity: new GetAccountActivityHandler(ports),
     exportAccount: new ExportAccountHandler(ports),

@@ -59,7 +59,7 @@ export function readModelContract(adapter: string, makeStorage: StorageFactory):
       const loaded = (await storage.users.findById(user.id)) as User;
       await storage.users.save(loaded, [], second);
       const views = storage.sessionViews;
-      expect(await views.liveSessionAccount(first.id, user.id, at(1))).to.deep.equal({ emailVerified: false });
+      expect(await views.liveSessionAccount(first.id, user.id, at(1))).to.deep.equal({ id: user.id, name: user.name.value, lastname: user.lastname.value, email: user.email.value, emailverified: false });
       expect(await views.liveSessionAccount(first.id, 'another-user', at(1))).to.equal(null);
       expect(await views.liveSessionAccount('no-such-session', user.id, at(1))).to.equal(null);
       expect(await views.liveSessionAccount(first.id, user.id, at(60 * 25)), 'past its deadline').to.equal(null);

@@ -1,5 +1,6 @@
 import { token } from '../di-token.js';
 import type { PageRequest } from './event-log.port.js';
+import type { UserView } from './user-read-model.port.js';
 
 /** One signed-in device as its owner sees it: never a token or a hash. */
 export interface SessionView {
@@ -29,11 +30,11 @@ export interface SessionReadModel {
   live(userId: string, now: Date): Promise<SessionView[]>;
   /**
    * When the session with this id belongs to this user and is live at `now` (not revoked, not past a deadline, of the
-   * account's current session epoch): what a bearer request needs of the account, read with it (so authentication
-   * reads the account once); null otherwise, and for an unknown id. Read-only and idempotent; never throws for an
-   * unknown id.
+   * account's current session epoch): the account's public view, read with it (so a bearer request reads the account
+   * once, and a query about the caller reads it no more); null otherwise, and for an unknown id. Read-only and
+   * idempotent; never throws for an unknown id.
    */
-  liveSessionAccount(sessionId: string, userId: string, now: Date): Promise<{ readonly emailVerified: boolean } | null>;
+  liveSessionAccount(sessionId: string, userId: string, now: Date): Promise<UserView | null>;
 }
 
 export const SESSION_READ_MODEL = token<SessionReadModel>('SessionReadModel');

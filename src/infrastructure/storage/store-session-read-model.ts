@@ -2,7 +2,8 @@ import type { PageRequest } from '../../application/ports/event-log.port.js';
 import type { SessionReadModel, SessionView, SessionViewPage } from '../../application/ports/session-read-model.port.js';
 import { endOf } from '../../domain/session.js';
 import { decodeSessionCursor, encodeSessionCursor } from '../cursor.js';
-import { ACCOUNT_VIEWS, SESSIONS, type SessionRecord } from './account-tables.js';
+import type { UserView } from '../../application/ports/user-read-model.port.js';
+import { ACCOUNT_VIEWS, SESSIONS, type SessionRecord, userViewOf } from './account-tables.js';
 import { type Store, type Stored, entryOf } from './store.js';
 
 const viewOf = ({ id, createdAt, lastUsedAt, expiresAt, clientIp, userAgent }: SessionRecord): SessionView => ({ id, createdAt, lastUsedAt, expiresAt, clientIp, userAgent });
@@ -18,10 +19,10 @@ export class StoreSessionReadModel implements SessionReadModel {
   constructor(private readonly store: Store) {}
 
   /** Two records read by key, at once: the session and its account's view. */
-  async liveSessionAccount(sessionId: string, userId: string, now: Date): Promise<{ readonly emailVerified: boolean } | null> {
+  async liveSessionAccount(sessionId: string, userId: string, now: Date): Promise<UserView | null> {
     const [session, account] = await Promise.all([this.store.get(SESSIONS, sessionId), this.store.get(ACCOUNT_VIEWS, userId)]);
     const live = session !== null && account !== null && session.value.userId === userId && isLive(session.value, now, account.value.sessionEpoch);
-    return live ? { emailVerified: account.value.emailVerified } : null;
+    return live ? userViewOf(userId, account.value) : null;
   }
 
   async page(userId: string, now: Date, page: PageRequest): Promise<SessionViewPage> {

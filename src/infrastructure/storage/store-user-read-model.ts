@@ -1,6 +1,6 @@
 import type { MfaStatus, UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
 import { TOTP_FACTORS } from './factor-tables.js';
-import { ACCOUNT_VIEWS } from './account-tables.js';
+import { ACCOUNT_VIEWS, userViewOf } from './account-tables.js';
 import type { Store } from './store.js';
 
 /** Public user views from the account views (ACCOUNT_VIEWS), which hold no hash: one record read. */
@@ -9,9 +9,7 @@ export class StoreUserReadModel implements UserReadModel {
 
   async findById(id: string): Promise<UserView | null> {
     const stored = await this.store.get(ACCOUNT_VIEWS, id);
-    if (!stored) return null;
-    const { name, lastname, email, emailVerified } = stored.value;
-    return { id, name, lastname, email, emailverified: emailVerified };
+    return stored && userViewOf(id, stored.value);
   }
 
   /** From the factor's record, one read by key; only its confirmation and the unused codes are looked at. */

@@ -64,7 +64,7 @@ describe('Concurrent writes to one account', () => {
     held.release();
 
     expect((await signIn).user).to.deep.include({ name: 'Augusta', lastname: 'King' });
-    expect(await w.getCurrentUser.execute({ userId: 'id-1' })).to.deep.include({ name: 'Augusta', lastname: 'King' });
+    expect(await w.ports.userViews.findById('id-1')).to.deep.include({ name: 'Augusta', lastname: 'King' });
     expect(w.hasher.verifications).to.equal(1);
   });
 });
@@ -96,7 +96,7 @@ describe('A record that keeps changing under a command', () => {
     expect(error).to.be.instanceOf(ServiceUnavailable);
     expect(error).to.include({ reason: 'overloaded', retryAfterSeconds: 1 });
     expect(attempts).to.equal(8);
-    expect(await w.getCurrentUser.execute({ userId: 'id-1' }), 'every attempt lost to a real commit, and none was written').to.deep.include({ name: 'Ada', lastname: 'Lovelace' });
+    expect(await w.ports.userViews.findById('id-1'), 'every attempt lost to a real commit, and none was written').to.deep.include({ name: 'Ada', lastname: 'Lovelace' });
     expect(w.store.events.filter((event) => event.type === 'ProfileChanged')).to.deep.equal([]);
     expect((await w.users.findById('id-1'))?.version, 'the other writer committed each time').to.equal(8);
   });

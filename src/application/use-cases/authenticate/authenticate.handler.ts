@@ -28,7 +28,7 @@ export class AuthenticateHandler {
     if (sessionId === null) throw new InvalidToken();
     const account = await this.deps.sessionViews.liveSessionAccount(sessionId, userId, this.deps.clock.now());
     if (!account) throw new InvalidToken();
-    if (this.requireVerifiedEmail && query.allowUnverified !== true && !account.emailVerified) throw new EmailNotVerified();
-    return { userId, sessionId, amr, authTime };
+    if (this.requireVerifiedEmail && query.allowUnverified !== true && !account.emailverified) throw new EmailNotVerified();
+    return { userId, sessionId, amr, authTime, account };
   }
 }

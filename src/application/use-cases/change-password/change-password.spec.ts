@@ -75,7 +75,7 @@ describe('ChangePasswordHandler (changePassword)', () => {
 
   it('answers InvalidToken for a subject that does not exist', async () => {
     const { change } = await adaOnTwoDevices();
-    expect(await rejection(change(OLD, NEW, { userId: 'no-such-user', sessionId: 'no-such-session', amr: ['pwd'], authTime: null }))).to.be.instanceOf(InvalidToken);
+    expect(await rejection(change(OLD, NEW, { userId: 'no-such-user', sessionId: 'no-such-session', amr: ['pwd'], authTime: null, account: { id: 'no-such-user', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', emailverified: false } }))).to.be.instanceOf(InvalidToken);
   });
 
   it("counts wrong current passwords per session, apart from sign-in: the owner's sign-in is never throttled by them", async () => {

@@ -14,7 +14,7 @@ describe('ChangeProfileHandler', () => {
     const changed = await world.changeProfile.execute(aChange(user.id, '  Augusta Ada ', 'King'));
 
     expect(changed).to.deep.equal({ ...user, name: 'Augusta Ada', lastname: 'King' });
-    expect(await world.getCurrentUser.execute({ userId: user.id })).to.deep.equal(changed);
+    expect(await world.ports.userViews.findById(user.id)).to.deep.equal(changed);
     expect((await completedSignIn(world.signIn.execute(aSignInCommand()))).user).to.deep.equal(changed);
     expect(world.store.events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SessionStarted', 'ProfileChanged', 'UserSignedIn', 'SessionStarted']);
   });
@@ -36,7 +36,7 @@ describe('ChangeProfileHandler', () => {
       { field: 'name', message: 'is required' },
       { field: 'lastname', message: 'must be a string' },
     ]);
-    expect(await world.getCurrentUser.execute({ userId: user.id })).to.deep.equal(user);
+    expect(await world.ports.userViews.findById(user.id)).to.deep.equal(user);
   });
 
   it('answers InvalidToken for a subject that does not exist', async () => {

@@ -60,7 +60,7 @@ describe('ConfirmPasswordResetHandler', () => {
     const { world, token } = await resetLink();
     const session = await completedSignIn(world.signIn.execute(aSignInCommand()));
     await world.changePassword.execute({
-      principal: { userId: session.user.id, sessionId: (await world.ports.sessions.findByUser(session.user.id, 0))[0]?.id ?? '', amr: ['pwd'], authTime: null },
+      principal: { userId: session.user.id, sessionId: (await world.ports.sessions.findByUser(session.user.id, 0))[0]?.id ?? '', amr: ['pwd'], authTime: null, account: session.user },
       currentPassword: 'analytical engine 1843',
       newPassword: NEW_PASSWORD,
       metadata,

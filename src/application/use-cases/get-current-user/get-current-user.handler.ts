@@ -1,20 +1,17 @@
-import { InvalidToken } from '../../errors.js';
-import type { Ports } from '../../ports/ports.js';
 import type { UserView } from '../../ports/user-read-model.port.js';
+import type { Principal } from '../../shared/principal.js';
 
 export interface GetCurrentUserQuery {
-  /** The subject of a verified access token. */
-  readonly userId: string;
+  /** Who the request speaks for, as authentication found it: its session live, its account read with it. */
+  readonly principal: Principal;
 }
 
-/** Reads the account a verified token belongs to. Writes nothing. */
+/**
+ * The account a bearer request speaks for. Authentication read its view with the session (an account that no longer
+ * exists has no live session: InvalidToken there), so this reads nothing again. Writes nothing.
+ */
 export class GetCurrentUserHandler {
-  constructor(private readonly deps: Pick<Ports, 'userViews'>) {}
-
-  /** Returns the user resource; throws InvalidToken when the token's subject no longer exists. */
-  async execute(query: GetCurrentUserQuery): Promise<UserView> {
-    const user = await this.deps.userViews.findById(query.userId);
-    if (!user) throw new InvalidToken();
-    return user;
+  execute(query: GetCurrentUserQuery): Promise<UserView> {
+    return Promise.resolve(query.principal.account);
   }
 }

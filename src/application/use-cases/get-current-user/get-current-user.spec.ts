@@ -1,28 +1,23 @@
 import { expect } from 'chai';
-import { InvalidToken } from '../../errors.js';
-import { aSignUpCommand } from '../../../../tests/support/builders.js';
+import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 
 describe('GetCurrentUserHandler', () => {
-  it('returns the same user resource sign-up returned, and writes nothing', async () => {
+  it('answers the account as authentication read it: the user resource sign-up returned, writing nothing', async () => {
     const world = await inMemoryWorld();
-    const { user } = await world.signUp.execute(aSignUpCommand());
+    const { user, accessToken } = await world.signUp.execute(aSignUpCommand());
+    const principal = await world.authenticate.execute({ accessToken });
     const eventsBefore = world.store.events.length;
 
-    expect(await world.getCurrentUser.execute({ userId: user.id })).to.deep.equal(user);
-    expect(await world.getCurrentUser.execute({ userId: user.id })).to.deep.equal({ id: 'id-1', name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', emailverified: false });
+    expect(await world.getCurrentUser.execute({ principal })).to.deep.equal({ id: user.id, name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', emailverified: false });
     expect(world.store.events).to.have.length(eventsBefore);
   });
 
-  it('answers InvalidToken for a subject that does not exist (deleted, or never was)', async () => {
+  it('shows a change made since the token was issued: each request authenticates, and reads the account then', async () => {
     const world = await inMemoryWorld();
-    await world.signUp.execute(aSignUpCommand());
-    let error: unknown;
-    try {
-      await world.getCurrentUser.execute({ userId: 'no-such-user' });
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).to.be.instanceOf(InvalidToken);
+    const { user, accessToken } = await world.signUp.execute(aSignUpCommand());
+    await world.changeProfile.execute({ userId: user.id, name: 'Augusta', lastname: 'Lovelace', metadata: aRequestMetadata() });
+    const principal = await world.authenticate.execute({ accessToken });
+    expect(await world.getCurrentUser.execute({ principal })).to.deep.include({ name: 'Augusta', lastname: 'Lovelace' });
   });
 });

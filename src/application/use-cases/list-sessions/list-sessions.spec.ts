@@ -55,9 +55,9 @@ describe('ListSessionsHandler (listSessions)', () => {
 
   it('marks none current for a principal whose session is not among them, and writes nothing', async () => {
     const { world, laptop, principalOf } = await adaOnThreeDevices();
-    const { userId } = await principalOf(laptop.accessToken);
+    const { userId, account } = await principalOf(laptop.accessToken);
     const eventsBefore = world.store.events.length;
-    const { sessions } = await world.listSessions.execute({ principal: { userId, sessionId: 'ended-elsewhere', amr: ['pwd'], authTime: null } });
+    const { sessions } = await world.listSessions.execute({ principal: { userId, sessionId: 'ended-elsewhere', amr: ['pwd'], authTime: null, account } });
 
     expect(sessions).to.have.length(3);
     expect(sessions.filter((session) => session.current)).to.deep.equal([]);

@@ -30,7 +30,7 @@ describe('RefreshHandler (refreshSession)', () => {
 
     expect(second.refreshToken).to.not.equal(first.refreshToken);
     expect(second.user).to.deep.equal(first.user);
-    expect(await world.authenticate.execute({ accessToken: second.accessToken })).to.deep.equal({ userId: first.user.id, sessionId, amr: ['pwd'], authTime: new Date(now.getTime() - DAY_MS) });
+    expect(await world.authenticate.execute({ accessToken: second.accessToken })).to.deep.equal({ userId: first.user.id, sessionId, amr: ['pwd'], authTime: new Date(now.getTime() - DAY_MS), account: first.user });
     expect(storedSession()).to.deep.include({ generation: 1, rotatedAt: now, lastUsedAt: now, expiresAt: new Date(now.getTime() + 14 * DAY_MS) });
     expect((await refresh(second.refreshToken)).refreshToken).to.not.equal(second.refreshToken);
   });

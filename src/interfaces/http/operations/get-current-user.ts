@@ -33,7 +33,7 @@ export const getCurrentUser = defineOperation({
   },
   errors: ['STORE_UNAVAILABLE'],
   run: async ({ principal }, { getCurrentUser, getMfaStatus }) => {
-    const [user, mfa] = await Promise.all([getCurrentUser.execute({ userId: principal.userId }), getMfaStatus.execute({ userId: principal.userId })]);
+    const [user, mfa] = await Promise.all([getCurrentUser.execute({ principal }), getMfaStatus.execute({ userId: principal.userId })]);
     return { user, mfa: { enrolled: mfa.enrolled, recoverycodesleft: mfa.recoveryCodesLeft } };
   },
 });
