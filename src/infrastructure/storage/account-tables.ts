@@ -1,4 +1,3 @@
-import type { UserView } from '../../application/ports/user-read-model.port.js';
 import { Session, type SessionSnapshot, endOf } from '../../domain/session.js';
 import { User, type UserSnapshot } from '../../domain/user.js';
 import type { Stored, Table } from './store.js';
@@ -26,9 +25,6 @@ export interface AccountView {
 
 /** The accounts as the query side reads them, by id. */
 export const ACCOUNT_VIEWS: Table<AccountView> = { name: 'account-views', indexes: {} };
-
-/** The public user resource of an account, from its view. */
-export const userViewOf = (id: string, { name, lastname, email, emailVerified }: AccountView): UserView => ({ id, name, lastname, email, emailverified: emailVerified });
 
 export const accountViewOf = ({ name, lastname, email, emailVerified, sessionEpoch }: UserRecord): AccountView =>
   ({ name, lastname, email, emailVerified: emailVerified ?? false, sessionEpoch: sessionEpoch ?? 0 });

@@ -1,6 +1,7 @@
 import type { MfaStatus, UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
 import { TOTP_FACTORS } from './factor-tables.js';
-import { ACCOUNT_VIEWS, userViewOf } from './account-tables.js';
+import { ACCOUNT_VIEWS } from './account-tables.js';
+import { userViewOf } from './store-session-read-model.js';
 import type { Store } from './store.js';
 
 /** Public user views from the account views (ACCOUNT_VIEWS), which hold no hash: one record read. */
