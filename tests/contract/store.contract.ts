@@ -177,6 +177,20 @@ export function storeContract(adapter: string, makeStorage: StorageFactory): voi
       expect((await store.commit({ counts: [{ key, at: 3, windowMs: 1000, max: 1 }] })).status).to.equal('committed');
     });
 
+    it('refuses a commit whose counter has reached its cap (below), writing nothing of it; below the cap commits and clears it', async () => {
+      const key = unique('counter');
+      const email = `${unique('below')}@example.com`;
+      const at = (time: number) => ({ key, at: time, windowMs: 1000, max: 2 });
+      await store.commit({ counts: [at(10)] });
+      expect(await store.commit({ below: [at(11)], clears: [key], events: [anEvent(email)] }), 'one counted: below the cap').to.deep.equal({ status: 'committed' });
+      await store.commit({ counts: [at(20)] });
+      await store.commit({ counts: [at(21)] });
+      expect(await store.commit({ below: [at(22)], clears: [key], events: [anEvent(email)] })).to.deep.equal({ status: 'limited', key, retryAt: 1020 });
+      expect(await storage.events.findByEmail({ email, types: ['SignInFailed'], since: new Date(0), limit: 100 }), 'only the first commit').to.have.length(1);
+      expect((await store.commit({ counts: [at(23)] })).status, 'the count was kept').to.equal('limited');
+      expect(await store.commit({ below: [at(1021)], clears: [key] }), 'once the oldest left the window').to.deep.equal({ status: 'committed' });
+    });
+
     it('sweeps the records that expired, oldest first, and keeps the others', async () => {
       const owner = unique('owner');
       const [soon, later, never] = [unique('soon'), unique('later'), unique('never')];

@@ -1,4 +1,4 @@
-import type { Limit } from '../ports/attempt-limits.port.js';
+import type { Limit, LimitAt } from '../ports/attempt-limits.port.js';
 import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 import { type AuthMethod, type RevocationReason, Session, type SessionLifetimes } from '../../domain/session.js';
@@ -178,8 +178,10 @@ export interface SignedInSession {
   readonly refused: () => Error;
   /** Records the sign-in on the account (UserSignedIn, SignedInWithPasskey...). */
   readonly record: (user: User, at: Date) => void;
-  /** Attempt limits emptied in the same commit (the sign-in throttle's failures). */
-  readonly cleared?: readonly string[];
+  /** Attempt limits emptied in the same commit (the sign-in throttle's failures), which refuses it at their cap. */
+  readonly cleared?: () => readonly LimitAt[];
+  /** Runs before each attempt at the commit (after one lost, the cap may have been reached: TooManyAttempts). */
+  readonly check?: () => Promise<void>;
 }
 
 /**
@@ -196,6 +198,7 @@ export async function signInSession(
   const { users, clock, ids } = deps;
   let lostACommit = false;
   const result = await untilCommitted(async () => {
+    await how.check?.();
     const user = await users.findById(userId);
     if (!user || (how.epoch !== undefined && user.sessionEpoch !== how.epoch)) throw how.refused();
     how.record(user, clock.now());
@@ -203,7 +206,7 @@ export async function signInSession(
     const opened = openSession(deps, settings, account, how.metadata, how.amr);
     const evicted = lostACommit ? NOTHING_EVICTED : await evictBeyondCap(deps, settings, account, how.metadata);
     const events = [...recordEvents(user.pullEvents(), ids, how.metadata), ...opened.events, ...evicted.events];
-    if (!(await users.save(user, events, opened.session, evicted.ended, how.cleared ?? []))) {
+    if (!(await users.save(user, events, opened.session, evicted.ended, how.cleared?.() ?? []))) {
       lostACommit = true;
       return CHANGED;
     }

@@ -1,5 +1,5 @@
 import { TooManyAttempts } from '../../domain/domain-error.js';
-import type { Limit } from '../ports/attempt-limits.port.js';
+import type { Limit, LimitAt } from '../ports/attempt-limits.port.js';
 import type { RecordedEvent } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 
@@ -60,9 +60,12 @@ export class SignInThrottle {
     return this.deps.limits.clear(this.limitOf(email).key);
   }
 
-  /** The key of the e-mail's count, for a commit that clears it together with what it records (a sign-in). */
-  keyOf(email: string): string {
-    return this.limitOf(email).key;
+  /**
+   * The e-mail's limit as it stands now, for the commit that records a sign-in: it is refused when the cap was reached
+   * meanwhile, and empties the count otherwise, together with what it records.
+   */
+  limitNow(email: string): LimitAt {
+    return { ...this.limitOf(email), at: this.deps.clock.now() };
   }
 
   private limitOf(email: string): Limit {

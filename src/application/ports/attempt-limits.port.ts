@@ -9,6 +9,11 @@ export interface Limit {
   readonly windowSeconds: number;
 }
 
+/** A limit as it stands at `at`: what the commit ending a run of failures checks (below its cap) and empties. */
+export interface LimitAt extends Limit {
+  readonly at: Date;
+}
+
 /** An attempt refused at its cap: when the oldest counted attempt leaves the window (one may then be counted again). */
 export interface LimitReached {
   readonly retryAt: Date;

@@ -1,6 +1,7 @@
 import type { Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
 import type { Limit } from './attempt-limits.port.js';
+import type { LimitAt } from './attempt-limits.port.js';
 import type { RecordedEvent } from './event-log.port.js';
 import { token } from '../di-token.js';
 
@@ -38,10 +39,12 @@ export interface UserRepository {
    * stored version is still the one it was loaded with; when one is not, the save writes nothing at all and returns
    * false, as for a stale user. When the save moves the account's `sessionEpoch` on, the sessions of the older epochs
    * are no longer read by any per-account read; the store removes them later (`SessionRepository.removeExpired`) or
-   * in this commit, never one write per session from the caller. `cleared`: attempt limits (`Limit.key`) emptied in
-   * the same commit (a sign-in's success ends the run of failures it counted, atomically with it).
+   * in this commit, never one write per session from the caller. `cleared`: attempt limits emptied in the same
+   * commit (a sign-in's success ends the run of failures it counted, atomically with it); when one of them has reached
+   * its cap by its `at`, the save writes nothing and returns false: a right password is accepted only while fewer
+   * failures are counted, decided in the commit, so exactly under concurrency.
    */
-  save(user: User, events: readonly RecordedEvent[], opened?: Session, changed?: readonly Session[], cleared?: readonly string[]): Promise<boolean>;
+  save(user: User, events: readonly RecordedEvent[], opened?: Session, changed?: readonly Session[], cleared?: readonly LimitAt[]): Promise<boolean>;
 
   /**
    * Compare-and-swap, like save: erases the account if the stored one is still at `user.version`, and returns true;

@@ -2,7 +2,7 @@ import { MFA_CHALLENGES } from './factor-tables.js';
 import { WEBAUTHN_CHALLENGES } from './passkey-tables.js';
 import { EVENTS, type EventRecord, nextSeq } from './event-tables.js';
 import { PROJECTIONS, projectedRefs } from './projections.js';
-import type { AnyTable, Changes, CommitOutcome, Store, Stored, Table } from './store.js';
+import type { AnyTable, Changes, CommitOutcome, Count, Store, Stored, Table } from './store.js';
 
 /** A value claimed unique, held by its owner: `<name>:<value>` in CLAIMS. */
 export interface ClaimRecord {
@@ -50,7 +50,7 @@ export function refsOf(changes: Changes): Ref[] {
   const add = (table: AnyTable, key: string) => refs.set(`${table.name}\u0000${key}`, { table, key });
   for (const change of changes.changes ?? []) add(change.table, change.key);
   for (const claim of [...(changes.claims ?? []), ...(changes.releases ?? [])]) add(CLAIMS, claimKey(claim.name, claim.value));
-  for (const key of [...(changes.counts ?? []).map((count) => count.key), ...(changes.clears ?? [])]) add(COUNTERS, key);
+  for (const key of [...[...(changes.counts ?? []), ...(changes.below ?? [])].map((count) => count.key), ...(changes.clears ?? [])]) add(COUNTERS, key);
   for (const event of changes.events ?? []) for (const ref of [{ table: EVENTS as AnyTable, key: event.eventId }, ...projectedRefs(event)]) add(ref.table, ref.key);
   return [...refs.values()];
 }
@@ -97,15 +97,25 @@ export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unk
     const held = read(CLAIMS, key);
     if (held) write({ op: 'remove', table: CLAIMS, key, previous: held.value });
   }
+  const counted = (count: Count) => ((read(COUNTERS, count.key) as Stored<CounterRecord> | null)?.value.times ?? []).filter((time) => time > count.at - count.windowMs);
+  /** The refusal of a count at its cap (its oldest counted attempt leaves the window at `retryAt`), or null below it. */
+  const limited = (count: Count, times: readonly number[]): { refused: CommitOutcome } | null => {
+    const oldestCounted = times[count.max - 1];
+    return oldestCounted === undefined ? null : { refused: { status: 'limited', key: count.key, retryAt: oldestCounted + count.windowMs } };
+  };
+  for (const count of changes.below ?? []) {
+    const refusal = limited(count, counted(count));
+    if (refusal) return refusal;
+  }
   for (const key of changes.clears ?? []) {
     const counter = read(COUNTERS, key);
     if (counter) write({ op: 'remove', table: COUNTERS, key, previous: counter.value });
   }
   for (const count of changes.counts ?? []) {
     const counter = read(COUNTERS, count.key) as Stored<CounterRecord> | null;
-    const times = (counter?.value.times ?? []).filter((time) => time > count.at - count.windowMs);
-    const oldestCounted = times[count.max - 1];
-    if (oldestCounted !== undefined) return { refused: { status: 'limited', key: count.key, retryAt: oldestCounted + count.windowMs } };
+    const times = counted(count);
+    const refusal = limited(count, times);
+    if (refusal) return refusal;
     const value: CounterRecord = {
       times: [count.at, ...times].sort((a, b) => b - a).slice(0, MAX_COUNTED),
       expiresAt: Math.max(counter?.value.expiresAt ?? 0, count.at + count.windowMs),

@@ -2,7 +2,7 @@ import { PASSKEYS_PER_ACCOUNT_MAX } from '../../application/ports/passkey-reposi
 import { PASSKEYS } from './passkey-tables.js';
 import { TOTP_FACTORS } from './factor-tables.js';
 import { UserNotFound } from '../../application/errors.js';
-import type { Limit } from '../../application/ports/attempt-limits.port.js';
+import type { Limit, LimitAt } from '../../application/ports/attempt-limits.port.js';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
@@ -43,7 +43,7 @@ export class StoreUserRepository implements UserRepository {
     if (outcome.status !== 'committed') throw new EmailAlreadyRegistered();
   }
 
-  async save(user: User, events: readonly RecordedEvent[], opened?: Session, changed: readonly Session[] = [], cleared: readonly string[] = []): Promise<boolean> {
+  async save(user: User, events: readonly RecordedEvent[], opened?: Session, changed: readonly Session[] = [], cleared: readonly LimitAt[] = []): Promise<boolean> {
     const record = userRecordOf(user);
     const ended: Change[] = [];
     if (user.changed) {
@@ -58,7 +58,8 @@ export class StoreUserRepository implements UserRepository {
         ...openedPut(opened),
         ...changed.map((session) => put(SESSIONS, session.id, sessionRecordOf(session), session.snapshot().version)),
       ],
-      clears: cleared,
+      below: cleared.map(({ key, at, windowSeconds, max }) => ({ key, at: at.getTime(), windowMs: windowSeconds * 1000, max })),
+      clears: cleared.map(({ key }) => key),
       events,
     });
     if (outcome.status === 'committed') return true;

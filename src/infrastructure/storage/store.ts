@@ -74,7 +74,13 @@ export interface Changes {
   /** Claims given up (the value becomes free), by name and value. */
   readonly releases?: readonly Omit<Claim, 'owner'>[];
   readonly counts?: readonly Count[];
-  /** Counters emptied. */
+  /**
+   * Counters that must still be below their cap at `at` (nothing counted): otherwise the whole commit is refused
+   * ('limited'). What ends a run of failures checks it in the commit that ends it (a right password is accepted only
+   * while fewer failures are counted).
+   */
+  readonly below?: readonly Count[];
+  /** Counters emptied (after `below` is checked). */
   readonly clears?: readonly string[];
   /** Appended (an eventId already stored is skipped), each event's projections applied in the same transaction. */
   readonly events?: readonly RecordedEvent[];

@@ -93,3 +93,42 @@ describe('SignInHandler: per-account throttling from the event log', () => {
     expect(((await outcome(world.signIn.execute(wrong))) as TooManyAttempts).retryAfterSeconds).to.equal(60);
   });
 });
+
+describe('SignInHandler: a right password and the cap, decided in the commit', () => {
+  it('refuses the right password when the 5th failure is counted between its last check and its commit: no session, the count kept', async () => {
+    let raced = false;
+    const world = await inMemoryWorld({
+      signInThrottle: { maxFailures: 5, windowSeconds: 900 },
+      wrap: (ports) => ({
+        users: {
+          ...ports.users,
+          findByEmail: (email) => ports.users.findByEmail(email),
+          findById: (id) => ports.users.findById(id),
+          add: (...args) => ports.users.add(...args),
+          erase: (...args) => ports.users.erase(...args),
+          unverifiedBefore: (...args) => ports.users.unverifiedBefore(...args),
+          save: async (user, events, opened, changed, cleared) => {
+            if (opened && !raced) {
+              // The right password passed its check with 4 failures counted; a 5th is counted before its commit lands.
+              raced = true;
+              const fifth = { key: 'sign-in:ada@example.com', max: 5, windowSeconds: 900 };
+              expect(await ports.limits.take(fifth, world.clock.now()), 'the 5th failure is counted').to.equal(null);
+            }
+            return ports.users.save(user, events, opened, changed, cleared);
+          },
+        },
+      }),
+    });
+    await world.signUp.execute(aSignUpCommand());
+    for (let i = 0; i < 4; i++) expect(await outcome(world.signIn.execute(wrong))).to.be.instanceOf(InvalidCredentials);
+    const sessionsBefore = (await world.ports.sessions.findByUser('id-1', 0)).length;
+
+    const refused = await outcome(world.signIn.execute(aSignInCommand()));
+
+    expect(raced).to.equal(true);
+    expect(refused).to.be.instanceOf(TooManyAttempts);
+    expect(await world.ports.sessions.findByUser('id-1', 0)).to.have.length(sessionsBefore);
+    expect(world.store.events.filter((event) => event.type === 'UserSignedIn')).to.deep.equal([]);
+    expect(await outcome(world.signIn.execute(aSignInCommand())), 'the count was not cleared').to.be.instanceOf(TooManyAttempts);
+  });
+});

@@ -70,7 +70,7 @@ export class ChangePasswordHandler {
       if (!session?.isLive(at, user.sessionEpoch)) throw new InvalidToken();
       user.changePassword(newHash, at);
       const kept = endAllSessions(user, 'password_changed', at, session);
-      if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata), undefined, kept, [limit.key]))) return CHANGED;
+      if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata), undefined, kept, [{ ...limit, at }]))) return CHANGED;
       return toAccountResource(user);
     });
   }

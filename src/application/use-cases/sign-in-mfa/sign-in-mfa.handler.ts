@@ -85,7 +85,8 @@ export class SignInMfaHandler {
       epoch: found.epoch,
       refused: () => new InvalidMfaToken(),
       record: (account, at) => account.recordSignIn(at),
-      cleared: [this.throttle.keyOf(email)],
+      check: () => this.throttle.check(email),
+      cleared: () => [this.throttle.limitNow(email)],
     });
   }
 

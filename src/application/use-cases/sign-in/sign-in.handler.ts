@@ -73,9 +73,10 @@ export class SignInHandler {
           await this.throttle.failed(email.value, recordEvents(user.pullEvents(), ids, command.metadata));
           throw new InvalidCredentials();
         }
-        await this.throttle.check(email.value);
         verified = user.passwordHash;
       }
+      // Every attempt at the commit, the first and those after a lost one: the cap may have been reached meanwhile.
+      await this.throttle.check(email.value);
       if (this.requireVerifiedEmail && !user.emailVerified) {
         await this.throttle.succeeded(email.value);
         throw new EmailNotVerified();
@@ -90,7 +91,7 @@ export class SignInHandler {
       const account = { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch };
       const opened = openSession(this.deps, this.settings, account, command.metadata);
       const evicted = lostACommit ? NOTHING_EVICTED : await evictBeyondCap(this.deps, this.settings, account, command.metadata);
-      const cleared = [this.throttle.keyOf(email.value)];
+      const cleared = [this.throttle.limitNow(email.value)];
       if (!(await users.save(user, [...userEvents, ...opened.events, ...evicted.events], opened.session, evicted.ended, cleared))) {
         lostACommit = true;
         return CHANGED;
