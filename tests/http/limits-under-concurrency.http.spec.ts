@@ -73,17 +73,34 @@ function limitsUnderConcurrency(storage: string, env: () => Record<string, strin
       }
     });
 
-    it('40 simultaneous password changes, the right current password at position 30: at most 5 are checked and the password stays', async () => {
+    it('40 simultaneous password changes, the right current password among them: each check is counted before it runs, at most 5 before a change', async () => {
       const email = 'changer@example.com';
       const token = await signUp(email);
       const change = (current: string) =>
         http(service.url, '/auth/password', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: { currentpassword: current, newpassword: NEW_PASSWORD } });
       const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => change(i === 29 ? PASSWORD : `wrong password ${i}`)));
-      const statuses = answers.map((res) => res.status);
-      expect(statuses.filter((status) => status === 400), 'wrong current passwords checked').to.have.length.at.most(5);
-      expect(statuses.filter((status) => status === 200), 'no change').to.deep.equal([]);
-      expect((await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD })).status, 'the old password still signs in').to.equal(201);
-      expect((await postJson(service.url, '/auth/sign-in', { email, password: NEW_PASSWORD })).status).to.equal(401);
+      const counts = statusCounts(answers.map((res) => res.status));
+      // The account's own record of the burst, in commit order: whichever password signs in now reads it.
+      const old = await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD });
+      const current = old.status === 201 ? old : await postJson(service.url, '/auth/sign-in', { email, password: NEW_PASSWORD });
+      expect(current.status, 'the old or the new password signs in').to.equal(201);
+      const reader = (current.body as { data: { accesstoken: string } }).data.accesstoken;
+      const feed = await http(service.url, '/auth/me/activity?limit=100', { method: 'GET', headers: { authorization: `Bearer ${reader}` } });
+      const outcomes = (feed.body as { data: { events: Array<{ type: string; reason?: string }> } }).data.events
+        .filter((event) => (event.type === 'sign_in_failed' && event.reason === 'wrong_current_password') || event.type === 'password_changed')
+        .map((event) => event.type)
+        .reverse();
+      const changed = outcomes.indexOf('password_changed');
+      expect(counts[400] ?? 0, 'every 400 is a wrong current password recorded').to.equal(outcomes.filter((type) => type === 'sign_in_failed').length);
+      expect(counts[200] ?? 0, 'every 200 is the change recorded').to.equal(changed === -1 ? 0 : 1);
+      if (changed === -1) {
+        expect(counts[400], 'no change: exactly the cap of checks evaluated, the password kept').to.be.at.most(5);
+        expect(old.status, 'the old password still signs in').to.equal(201);
+      } else {
+        expect(changed, 'the right password was among the first 5 checks counted').to.be.below(5);
+        expect(outcomes.length - changed - 1, 'after the change, a new count: at most 5 more').to.be.at.most(5);
+        expect(old.status, 'changed: the old password no longer signs in').to.equal(401);
+      }
     });
 
     it('30 simultaneous verification resends leave at most the cap (3, sign-up included) in mails', async () => {
