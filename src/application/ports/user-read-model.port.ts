@@ -16,6 +16,13 @@ export interface MfaStatus {
   readonly recoveryCodesLeft: number;
 }
 
+/** What a command that continues a session reads of its account: the public resource and the session epoch, no secret. */
+export interface SessionAccount {
+  readonly user: UserView;
+  /** The account's session epoch: a session of an older one ended with the others (`User.endSessions`). */
+  readonly sessionEpoch: number;
+}
+
 /** The query side's view of accounts; a projection may replace it without touching the commands. */
 export interface UserReadModel {
   /**
@@ -23,6 +30,11 @@ export interface UserReadModel {
    * fields (never the password hash). Read-only and idempotent; never throws for an unknown id.
    */
   findById(id: string): Promise<UserView | null>;
+  /**
+   * The public resource of the account with this id and its session epoch, from one record (never the password hash,
+   * never the aggregate), or null when there is none. Read-only; never throws for an unknown id.
+   */
+  sessionAccountOf(id: string): Promise<SessionAccount | null>;
   /** The account's second-factor status (not enrolled, 0 codes, for an unknown id or a pending enrolment). Read-only. */
   secondFactorOf(id: string): Promise<MfaStatus>;
 }

@@ -3,13 +3,11 @@ import type { SessionReadModel, SessionView, SessionViewPage } from '../../appli
 import { endOf } from '../../domain/session.js';
 import { decodeSessionCursor, encodeSessionCursor } from '../cursor.js';
 import type { UserView } from '../../application/ports/user-read-model.port.js';
-import { ACCOUNT_VIEWS, type AccountView, SESSIONS, type SessionRecord } from './account-tables.js';
+import { ACCOUNT_VIEWS, SESSIONS, type SessionRecord } from './account-tables.js';
+import { userViewOf } from './store-user-read-model.js';
 import { type Store, type Stored, entryOf } from './store.js';
 
 const viewOf = ({ id, createdAt, lastUsedAt, expiresAt, clientIp, userAgent }: SessionRecord): SessionView => ({ id, createdAt, lastUsedAt, expiresAt, clientIp, userAgent });
-
-/** The public user resource of an account, from its view (here, on the path every bearer request takes). */
-export const userViewOf = (id: string, { name, lastname, email, emailVerified }: AccountView): UserView => ({ id, name, lastname, email, emailverified: emailVerified });
 
 const isLive = (session: SessionRecord, now: Date, epoch: number): boolean =>
   session.revokedAt === null && endOf(session).getTime() > now.getTime() && (session.epoch ?? 0) === epoch;

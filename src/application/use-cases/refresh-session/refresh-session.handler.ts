@@ -3,7 +3,7 @@ import { EmailNotVerified, InvalidRefreshToken } from '../../errors.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { type SessionSettings, tokensFor } from '../../policies/sessions.js';
-import { type AuthResult, recordEvents, toAccountResource } from '../../shared/auth-result.js';
+import { type AuthResult, recordEvents } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
 export interface RefreshCommand {
@@ -15,11 +15,14 @@ export interface RefreshCommand {
 /**
  * Continues a session: rotates its refresh token and issues a new access token. The decision is a compare-and-swap
  * on the session's version, so simultaneous refreshes of one token give one successor: the winner rotates, the
- * others reload and, being one generation behind within the grace window, get that same successor.
+ * others reload and, being one generation behind within the grace window, get that same successor. Of the account it
+ * reads the query side's view (its public fields, its session epoch and verified flag: no hash, no aggregate), since
+ * it changes nothing of the account; the session's write holds only while the account is still at the session's
+ * epoch, checked in the commit (`SessionRepository.save`).
  */
 export class RefreshHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'userViews' | 'sessions' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly settings: SessionSettings,
     private readonly requireVerifiedEmail = false,
   ) {}
@@ -30,21 +33,21 @@ export class RefreshHandler {
    * nothing is written: the token stays as it was, and asking again is never taken for reuse).
    */
   async execute(command: RefreshCommand): Promise<AuthResult> {
-    const { users, sessions, refreshTokens, clock, ids } = this.deps;
+    const { userViews, sessions, refreshTokens, clock, ids } = this.deps;
     const { token } = requireAll({ token: rawText('refreshtoken', command.refreshToken === '' ? undefined : command.refreshToken) });
     const claim = refreshTokens.read(token);
     if (!claim) throw new InvalidRefreshToken();
     return untilCommitted(async () => {
       const session = await sessions.findById(claim.sessionId);
       if (!session || session.revoked) throw new InvalidRefreshToken();
-      const user = await users.findById(session.userId);
+      const account = await userViews.sessionAccountOf(session.userId);
       // Ended with the account's other sessions (a newer session epoch): nothing left to record on it.
-      if (!user || session.epoch !== user.sessionEpoch) throw new InvalidRefreshToken();
+      if (!account || session.epoch !== account.sessionEpoch) throw new InvalidRefreshToken();
       // Refused before anything is decided: no rotation the client never receives, so a retry is never taken for reuse.
-      if (this.requireVerifiedEmail && !user.emailVerified) throw new EmailNotVerified();
+      if (this.requireVerifiedEmail && !account.user.emailverified) throw new EmailNotVerified();
       const now = clock.now();
       const decision = session.decide(claim.generation, now, this.settings.reuseGraceSeconds);
-      if (!session.isLive(now, user.sessionEpoch)) session.revoke('expired', now);
+      if (!session.isLive(now, account.sessionEpoch)) session.revoke('expired', now);
       else if (decision === 'reuse') session.reuseDetected(now);
       else if (decision === 'rotate') session.rotate(now, this.settings.lifetimes);
       if (decision !== 'grace' || session.revoked) {
@@ -52,7 +55,7 @@ export class RefreshHandler {
         if (!saved) return CHANGED;
         if (session.revoked) throw new InvalidRefreshToken();
       }
-      return { user: toAccountResource(user), ...(await tokensFor(this.deps, session)) };
+      return { user: account.user, ...(await tokensFor(this.deps, session)) };
     });
   }
 }
