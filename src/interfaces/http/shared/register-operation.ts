@@ -3,7 +3,6 @@ import type { RequestMetadata } from '../../../application/ports/event-log.port.
 import type { UseCases } from '../../../application/registry.js';
 import { InvalidInput } from '../../../domain/domain-error.js';
 import { authenticate } from './bearer-auth.js';
-import { noStore } from './no-store.js';
 import { operationSchema } from './operation-schema.js';
 import { type AnyOperation, isAlternative } from './operation.js';
 import { validateBody } from './request-body.js';
@@ -30,6 +29,9 @@ const bodyOf = (operation: AnyOperation, request: FastifyRequest) => {
   if (!checked.ok) throw new InvalidInput(checked.issues);
   return checked.value;
 };
+
+/** Marks an answer that carries a token or personal data as never to be stored by any cache (RFC 6749 section 5.1). */
+const noStore = (reply: FastifyReply): FastifyReply => reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 
 const answer = (operation: AnyOperation, reply: FastifyReply, result: unknown): FastifyReply => {
   const { success } = operation;
