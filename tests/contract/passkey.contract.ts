@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import { PASSKEYS_PER_ACCOUNT_MAX } from '../../src/application/ports/passkey-repository.port.js';
 import { Passkey } from '../../src/domain/passkey.js';
 import { EXPIRING_TABLES } from '../../src/infrastructure/storage/commit-plan.js';
-import { WEBAUTHN_CHALLENGES } from '../../src/infrastructure/storage/passkey-tables.js';
+import { PASSKEYS, PASSKEY_COUNTS, WEBAUTHN_CHALLENGES } from '../../src/infrastructure/storage/passkey-tables.js';
 import { StorePasskeyRepository } from '../../src/infrastructure/storage/store-passkey.repository.js';
-import { sweepExpired } from '../../src/infrastructure/storage/store.js';
+import { remove, sweepExpired } from '../../src/infrastructure/storage/store.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
 
 const T0 = new Date('2026-11-25T12:00:00.000Z');
@@ -30,14 +31,43 @@ export function passkeyContract(adapter: string, makeStorage: StorageFactory): v
     it('stores a passkey whole, lists an account\'s oldest first, and holds a credential id for one account only, even under concurrency', async () => {
       const [ada, grace] = [uniqueId('u'), uniqueId('u')];
       const first = aPasskey(ada, uniqueId('cred'), T0);
-      expect(await passkeys.add(first, NONE)).to.equal(true);
+      expect(await passkeys.add(first, NONE)).to.equal('added');
       await passkeys.add(aPasskey(ada, uniqueId('cred'), later(1000)), NONE);
       expect((await passkeys.find(first.id))?.snapshot()).to.deep.equal({ ...first.snapshot(), version: 0 });
       expect((await passkeys.listByUser(ada)).map((passkey) => passkey.snapshot().createdAt)).to.deep.equal([T0, later(1000)]);
       const contested = uniqueId('cred');
       const added = await Promise.all(Array.from({ length: 10 }, (_, i) => passkeys.add(aPasskey(i % 2 === 0 ? ada : grace, contested), NONE)));
-      expect(added.filter(Boolean)).to.have.length(1);
-      expect(await passkeys.listByUser(grace)).to.have.length(added.findIndex(Boolean) % 2 === 1 ? 1 : 0);
+      expect(added.filter((outcome) => outcome === 'added')).to.have.length(1);
+      expect(added.filter((outcome) => outcome === 'taken')).to.have.length(9);
+      expect(await passkeys.listByUser(grace)).to.have.length(added.indexOf('added') % 2 === 1 ? 1 : 0);
+    });
+
+    it('counts an account\'s passkeys in the commit that adds or removes one: of simultaneous adds at one below the cap, exactly one is stored', async () => {
+      const ada = uniqueId('u');
+      for (let i = 0; i < PASSKEYS_PER_ACCOUNT_MAX - 1; i++) expect(await passkeys.add(aPasskey(ada, uniqueId('cred'), later(i)), NONE)).to.equal('added');
+      const decided = async (passkey: Passkey): Promise<string> => {
+        for (;;) {
+          const outcome = await passkeys.add(passkey, NONE);
+          if (outcome !== 'changed') return outcome;
+        }
+      };
+      const outcomes = await Promise.all(Array.from({ length: 8 }, (_, i) => decided(aPasskey(ada, uniqueId('cred'), later(100 + i)))));
+      expect(outcomes.filter((outcome) => outcome === 'added'), JSON.stringify(outcomes)).to.have.length(1);
+      expect(outcomes.filter((outcome) => outcome === 'full')).to.have.length(7);
+      expect(await storage.store.count(PASSKEYS, 'byUser', [ada])).to.equal(PASSKEYS_PER_ACCOUNT_MAX);
+      const [oldest] = await passkeys.listByUser(ada);
+      expect(await passkeys.remove(oldest as Passkey, NONE)).to.equal(true);
+      expect(await passkeys.add(aPasskey(ada, uniqueId('cred'), later(200)), NONE), 'a removal frees a place').to.equal('added');
+      expect(await passkeys.add(aPasskey(ada, uniqueId('cred'), later(201)), NONE)).to.equal('full');
+    });
+
+    it('counts the passkeys of an account stored before the count existed on its index, at its next add', async () => {
+      const ada = uniqueId('u');
+      for (let i = 0; i < PASSKEYS_PER_ACCOUNT_MAX; i++) await passkeys.add(aPasskey(ada, uniqueId('cred'), later(i)), NONE);
+      const count = await storage.store.get(PASSKEY_COUNTS, ada);
+      expect(count?.value).to.deep.equal({ count: PASSKEYS_PER_ACCOUNT_MAX });
+      expect((await storage.store.commit({ changes: [remove(PASSKEY_COUNTS, ada, count?.version ?? null)] })).status).to.equal('committed');
+      expect(await passkeys.add(aPasskey(ada, uniqueId('cred'), later(100)), NONE)).to.equal('full');
     });
 
     it('moves a counter on once: of two saves from one load exactly one writes; a removal holds at the loaded version only', async () => {

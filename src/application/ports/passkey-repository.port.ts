@@ -5,6 +5,9 @@ import { token } from '../di-token.js';
 /** Passkeys an account lists at most (and registers at most). */
 export const PASSKEYS_PER_ACCOUNT_MAX = 20;
 
+/** What adding a passkey came to (see `PasskeyRepository.add`). */
+export type PasskeyAddOutcome = 'added' | 'taken' | 'full' | 'changed';
+
 /**
  * The accounts' passkeys, and the WebAuthn challenges in progress. Every write is one compare-and-swap commit with
  * its events: a credential id is held by one account at most, a counter moves on once, a challenge answers once.
@@ -14,11 +17,16 @@ export interface PasskeyRepository {
   find(id: string): Promise<Passkey | null>;
   /** The account's passkeys, oldest first, at most PASSKEYS_PER_ACCOUNT_MAX. */
   listByUser(userId: string): Promise<Passkey[]>;
-  /** Stores a new passkey with its events; false, writing nothing, when its credential id is registered already (any account). */
-  add(passkey: Passkey, events: readonly RecordedEvent[]): Promise<boolean>;
+  /**
+   * Stores a new passkey with its events while its account holds fewer than PASSKEYS_PER_ACCOUNT_MAX, counted in the
+   * same commit, so that simultaneous adds never pass the cap. Writes nothing otherwise: 'taken' when its credential
+   * id is registered already (any account), 'full' when the account is at the cap, 'changed' when another add or
+   * removal of the account's passkeys committed after the count was read (decide again).
+   */
+  add(passkey: Passkey, events: readonly RecordedEvent[]): Promise<PasskeyAddOutcome>;
   /** Stores a loaded passkey at the version it was loaded at, with its events; false when another write got there first. */
   save(passkey: Passkey, events: readonly RecordedEvent[]): Promise<boolean>;
-  /** Removes a loaded passkey at its version, with its events; false when it changed meanwhile. */
+  /** Removes a loaded passkey at its version, with its events, and counts it out; false when it, or the account's count, changed meanwhile. */
   remove(passkey: Passkey, events: readonly RecordedEvent[]): Promise<boolean>;
   /** Records events alone (a refused assertion's PasskeyCounterRegressed). */
   record(events: readonly RecordedEvent[]): Promise<void>;

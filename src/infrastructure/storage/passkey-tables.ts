@@ -13,6 +13,13 @@ export const PASSKEYS: Table<PasskeyRecord> = {
   indexes: { byUser: (record) => [record.userId, record.createdAt.getTime()] },
 };
 
+/**
+ * How many passkeys each account holds, by account id: written in every commit that adds or removes one, so that the
+ * per-account cap is decided in the commit. An account whose passkeys were stored before it existed has none until
+ * its next add or removal, which counts its `byUser` index instead.
+ */
+export const PASSKEY_COUNTS: Table<{ readonly count: number }> = { name: 'passkey-counts', indexes: {} };
+
 /** WebAuthn ceremonies in progress, by challenge: single-use, swept once expired. */
 export type WebAuthnChallengeRecord = Omit<WebAuthnChallenge, 'version'>;
 export const WEBAUTHN_CHALLENGES: Table<WebAuthnChallengeRecord> = { name: 'webauthn-challenges', indexes: {}, expiresAt: (record) => record.expiresAt.getTime() };

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import { PASSKEYS_PER_ACCOUNT_MAX, type PasskeyRepository } from '../../application/ports/passkey-repository.port.js';
+import { PASSKEYS_PER_ACCOUNT_MAX, type PasskeyAddOutcome, type PasskeyRepository } from '../../application/ports/passkey-repository.port.js';
 import type { Passkey, WebAuthnChallenge } from '../../domain/passkey.js';
-import { PASSKEYS, WEBAUTHN_CHALLENGES, passkeyOf, passkeyRecordOf } from './passkey-tables.js';
+import { PASSKEYS, PASSKEY_COUNTS, WEBAUTHN_CHALLENGES, passkeyOf, passkeyRecordOf } from './passkey-tables.js';
 import { type Store, put, remove } from './store.js';
 
 /** Passkeys and WebAuthn challenges over the storage primitive, the same for every store. */
@@ -17,8 +17,12 @@ export class StorePasskeyRepository implements PasskeyRepository {
     return (await this.store.range(PASSKEYS, 'byUser', { prefix: [userId], limit: PASSKEYS_PER_ACCOUNT_MAX })).map(passkeyOf);
   }
 
-  async add(passkey: Passkey, events: readonly RecordedEvent[]): Promise<boolean> {
-    return this.committed({ changes: [put(PASSKEYS, passkey.id, passkeyRecordOf(passkey), null)], events });
+  async add(passkey: Passkey, events: readonly RecordedEvent[]): Promise<PasskeyAddOutcome> {
+    const held = await this.countOf(passkey.userId);
+    if (held.count >= PASSKEYS_PER_ACCOUNT_MAX) return 'full';
+    const counted = put(PASSKEY_COUNTS, passkey.userId, { count: held.count + 1 }, held.version);
+    if (await this.committed({ changes: [put(PASSKEYS, passkey.id, passkeyRecordOf(passkey), null), counted], events })) return 'added';
+    return (await this.store.get(PASSKEYS, passkey.id)) ? 'taken' : 'changed';
   }
 
   async save(passkey: Passkey, events: readonly RecordedEvent[]): Promise<boolean> {
@@ -26,7 +30,9 @@ export class StorePasskeyRepository implements PasskeyRepository {
   }
 
   async remove(passkey: Passkey, events: readonly RecordedEvent[]): Promise<boolean> {
-    return this.committed({ changes: [remove(PASSKEYS, passkey.id, passkey.snapshot().version ?? 0)], events });
+    const held = await this.countOf(passkey.userId);
+    const counted = put(PASSKEY_COUNTS, passkey.userId, { count: Math.max(0, held.count - 1) }, held.version);
+    return this.committed({ changes: [remove(PASSKEYS, passkey.id, passkey.snapshot().version ?? 0), counted], events });
   }
 
   async record(events: readonly RecordedEvent[]): Promise<void> {
@@ -42,6 +48,12 @@ export class StorePasskeyRepository implements PasskeyRepository {
     const stored = await this.store.get(WEBAUTHN_CHALLENGES, challenge);
     if (!stored || stored.value.purpose !== purpose || stored.value.expiresAt.getTime() <= at.getTime()) return null;
     return (await this.committed({ changes: [remove(WEBAUTHN_CHALLENGES, challenge, stored.version)] })) ? { ...stored.value, version: stored.version } : null;
+  }
+
+  /** The account's passkey count and the version its record is at (null: none yet, counted on the index). */
+  private async countOf(userId: string): Promise<{ readonly count: number; readonly version: number | null }> {
+    const stored = await this.store.get(PASSKEY_COUNTS, userId);
+    return stored ? { count: stored.value.count, version: stored.version } : { count: await this.store.count(PASSKEYS, 'byUser', [userId]), version: null };
   }
 
   private async committed(changes: Parameters<Store['commit']>[0]): Promise<boolean> {

@@ -6,6 +6,7 @@ import { PASSKEYS_PER_ACCOUNT_MAX } from '../../ports/passkey-repository.port.js
 import type { Ports } from '../../ports/ports.js';
 import { type PasskeyResource, toPasskeyResource } from '../../policies/passkeys.js';
 import { recordEvents } from '../../shared/auth-result.js';
+import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 import type { Principal } from '../../shared/principal.js';
 
 export interface AddPasskeyCommand {
@@ -19,7 +20,9 @@ export interface AddPasskeyCommand {
 /**
  * Registers the passkey the browser created: its challenge must be an open registration challenge issued to this
  * account (taken: single use; a sign-in challenge is refused), and the answer must verify (origin, RP ID, user
- * verification). The credential id is held by one account only. PasskeyAdded (a notice mail), one commit.
+ * verification). The credential id is held by one account only, and an account holds at most
+ * PASSKEYS_PER_ACCOUNT_MAX, counted in the commit that stores it (of simultaneous registrations at one below the cap,
+ * one is stored). PasskeyAdded (a notice mail), one commit.
  */
 export class AddPasskeyHandler {
   constructor(private readonly deps: Pick<Ports, 'users' | 'passkeys' | 'webauthn' | 'clock' | 'ids'>) {}
@@ -36,13 +39,15 @@ export class AddPasskeyHandler {
       throw new PasskeyRejected('answers no open registration challenge of this account (unknown, used, expired, or of a sign-in): ask for new options');
     }
     const credential = await webauthn.verifyRegistration(command.response, challenge.challenge);
-    if ((await passkeys.listByUser(user.id)).length >= PASSKEYS_PER_ACCOUNT_MAX) {
-      throw new PasskeyRejected(`cannot be added: an account holds at most ${PASSKEYS_PER_ACCOUNT_MAX} passkeys`);
-    }
     const at = clock.now();
     const passkey = Passkey.register({ ...credential, userId: user.id, name, createdAt: at });
     const events = recordEvents([passkeyAdded(user.id, user.email.value, passkey.id, name, at)], ids, command.metadata);
-    if (!(await passkeys.add(passkey, events))) throw new PasskeyRejected('is registered already');
+    const outcome = await untilCommitted(async () => {
+      const added = await passkeys.add(passkey, events);
+      return added === 'changed' ? CHANGED : added;
+    });
+    if (outcome === 'taken') throw new PasskeyRejected('is registered already');
+    if (outcome === 'full') throw new PasskeyRejected(`cannot be added: an account holds at most ${PASSKEYS_PER_ACCOUNT_MAX} passkeys`);
     return toPasskeyResource(passkey);
   }
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { InvalidInput } from '../../../domain/domain-error.js';
 import { PasskeyRejected } from '../../errors.js';
+import { PASSKEYS_PER_ACCOUNT_MAX } from '../../ports/passkey-repository.port.js';
 import { aSignUpCommand } from '../../../../tests/support/builders.js';
 import { issuesOf } from '../../../../tests/support/mail-world.js';
 import { withPasskeys } from '../../../../tests/support/passkeys.js';
@@ -15,6 +16,18 @@ describe('AddPasskeyHandler (addPasskey)', () => {
       [userId, { email: 'ada@example.com', passkeyId: added.id, name: 'Laptop' }],
     ]);
     expect((await register()).name, 'a default name').to.equal('Passkey');
+  });
+
+  it('holds an account to PASSKEYS_PER_ACCOUNT_MAX under concurrency: of 6 registrations answered at once at one below the cap, one is stored', async () => {
+    const { world, principal, metadata, register } = await withPasskeys();
+    for (let i = 1; i < PASSKEYS_PER_ACCOUNT_MAX; i++) await register();
+    const challenges = await Promise.all(Array.from({ length: 6 }, async () => String((await world.passkeyRegistrationOptions.execute({ principal }))['challenge'])));
+    const answers = await Promise.allSettled(challenges.map((challenge, i) => world.addPasskey.execute({ principal, response: { id: `credential-burst-${i}`, challenge }, metadata })));
+    expect(answers.filter((answer) => answer.status === 'fulfilled')).to.have.length(1);
+    const refusals = answers.flatMap((answer) => (answer.status === 'rejected' ? [issuesOf(answer.reason)[0]?.message] : []));
+    expect(refusals).to.deep.equal(Array.from({ length: 5 }, () => `cannot be added: an account holds at most ${PASSKEYS_PER_ACCOUNT_MAX} passkeys`));
+    expect(await world.listPasskeys.execute({ userId: principal.userId })).to.have.length(PASSKEYS_PER_ACCOUNT_MAX);
+    expect(world.store.events.filter((event) => event.type === 'PasskeyAdded')).to.have.length(PASSKEYS_PER_ACCOUNT_MAX);
   });
 
   it('refuses a replayed registration, a sign-in challenge, another account\'s challenge, a wrong origin, no user verification, a taken id, a bad name', async () => {
