@@ -1,4 +1,4 @@
-import { InvalidToken, PasskeyRejected } from '../../errors.js';
+import { PasskeyRejected } from '../../errors.js';
 import { PASSKEYS_PER_ACCOUNT_MAX } from '../../ports/passkey-repository.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { CEREMONY_SECONDS } from '../../policies/passkeys.js';
@@ -16,19 +16,18 @@ export interface PasskeyRegistrationOptionsCommand {
  */
 export class PasskeyRegistrationOptionsHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'passkeys' | 'secondFactors' | 'webauthn' | 'clock'>,
+    private readonly deps: Pick<Ports, 'passkeys' | 'secondFactors' | 'webauthn' | 'clock'>,
     private readonly mfa: MfaSettings,
   ) {}
 
   async execute(command: PasskeyRegistrationOptionsCommand): Promise<Readonly<Record<string, unknown>>> {
-    const { users, passkeys, webauthn, clock } = this.deps;
+    const { passkeys, webauthn, clock } = this.deps;
     await requireStepUp(this.deps, this.mfa, command.principal);
-    const user = await users.findById(command.principal.userId);
-    if (!user) throw new InvalidToken();
+    // The account's public view, as authentication read it with the session: no second read, never the aggregate.
+    const user = command.principal.account;
     const existing = await passkeys.listByUser(user.id);
     if (existing.length >= PASSKEYS_PER_ACCOUNT_MAX) throw new PasskeyRejected(`cannot be added: an account holds at most ${PASSKEYS_PER_ACCOUNT_MAX} passkeys`);
-    const name = user.email.value;
-    const ceremony = await webauthn.registrationOptions({ id: user.id, name, displayName: `${user.name.value} ${user.lastname.value}` }, existing.map((passkey) => passkey.snapshot()));
+    const ceremony = await webauthn.registrationOptions({ id: user.id, name: user.email, displayName: `${user.name} ${user.lastname}` }, existing.map((passkey) => passkey.snapshot()));
     const expiresAt = new Date(clock.now().getTime() + CEREMONY_SECONDS * 1000);
     await passkeys.openChallenge({ challenge: ceremony.challenge, purpose: 'registration', userId: user.id, expiresAt });
     return ceremony.options;

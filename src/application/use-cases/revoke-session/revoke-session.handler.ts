@@ -10,14 +10,15 @@ export interface RevokeSessionCommand {
   readonly metadata: RequestMetadata;
 }
 
-/** Signs one of the caller's devices out by session id. */
+/** Signs one of the caller's devices out by session id. Of the account it reads the view (its session epoch), not the aggregate. */
 export class RevokeSessionHandler {
-  constructor(private readonly deps: Pick<Ports, 'users' | 'sessions' | 'clock' | 'ids'>) {}
+  constructor(private readonly deps: Pick<Ports, 'userViews' | 'sessions' | 'clock' | 'ids'>) {}
 
   /** Throws SessionNotFound unless the id is one of the caller's live sessions (another account's looks the same). */
   async execute(command: RevokeSessionCommand): Promise<void> {
-    const [session, user] = await Promise.all([this.deps.sessions.findById(command.sessionId), this.deps.users.findById(command.principal.userId)]);
-    if (!session || !user || session.userId !== user.id || !session.isLive(this.deps.clock.now(), user.sessionEpoch)) throw new SessionNotFound();
+    const { userId } = command.principal;
+    const [session, account] = await Promise.all([this.deps.sessions.findById(command.sessionId), this.deps.userViews.sessionAccountOf(userId)]);
+    if (!session || !account || session.userId !== userId || !session.isLive(this.deps.clock.now(), account.sessionEpoch)) throw new SessionNotFound();
     await revokeSession(this.deps, session, 'revoked', command.metadata);
   }
 }
