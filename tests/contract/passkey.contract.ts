@@ -56,7 +56,7 @@ export function passkeyContract(adapter: string, makeStorage: StorageFactory): v
       expect(outcomes.filter((outcome) => outcome === 'full')).to.have.length(7);
       expect(await storage.store.count(PASSKEYS, 'byUser', [ada])).to.equal(PASSKEYS_PER_ACCOUNT_MAX);
       const [oldest] = await passkeys.listByUser(ada);
-      expect(await passkeys.remove(oldest as Passkey, NONE)).to.equal(true);
+      expect(await passkeys.remove(oldest as Passkey, NONE)).to.equal('removed');
       expect(await passkeys.add(aPasskey(ada, uniqueId('cred'), later(200)), NONE), 'a removal frees a place').to.equal('added');
       expect(await passkeys.add(aPasskey(ada, uniqueId('cred'), later(201)), NONE)).to.equal('full');
     });
@@ -76,8 +76,9 @@ export function passkeyContract(adapter: string, makeStorage: StorageFactory): v
       const [a, b] = [await passkeys.find(passkey.id), await passkeys.find(passkey.id)] as [Passkey, Passkey];
       expect(a.used(5, true, T0) && b.used(5, true, T0)).to.equal(true);
       expect((await Promise.all([passkeys.save(a, NONE), passkeys.save(b, NONE)])).filter(Boolean)).to.have.length(1);
-      expect(await passkeys.remove(b, NONE), 'loaded before the change').to.equal(false);
-      expect(await passkeys.remove((await passkeys.find(passkey.id)) as Passkey, NONE)).to.equal(true);
+      expect(await passkeys.remove(b, NONE), 'loaded before the change').to.equal('changed');
+      expect(await passkeys.remove((await passkeys.find(passkey.id)) as Passkey, NONE, 1), 'none would be left').to.equal('last');
+      expect(await passkeys.remove((await passkeys.find(passkey.id)) as Passkey, NONE)).to.equal('removed');
       expect(await passkeys.find(passkey.id)).to.equal(null);
     });
 

@@ -8,6 +8,9 @@ export const PASSKEYS_PER_ACCOUNT_MAX = 20;
 /** What adding a passkey came to (see `PasskeyRepository.add`). */
 export type PasskeyAddOutcome = 'added' | 'taken' | 'full' | 'changed';
 
+/** What removing a passkey came to (see `PasskeyRepository.remove`). */
+export type PasskeyRemoveOutcome = 'removed' | 'last' | 'changed';
+
 /**
  * The accounts' passkeys, and the WebAuthn challenges in progress. Every write is one compare-and-swap commit with
  * its events: a credential id is held by one account at most, a counter moves on once, a challenge answers once.
@@ -26,8 +29,13 @@ export interface PasskeyRepository {
   add(passkey: Passkey, events: readonly RecordedEvent[]): Promise<PasskeyAddOutcome>;
   /** Stores a loaded passkey at the version it was loaded at, with its events; false when another write got there first. */
   save(passkey: Passkey, events: readonly RecordedEvent[]): Promise<boolean>;
-  /** Removes a loaded passkey at its version, with its events, and counts it out; false when it, or the account's count, changed meanwhile. */
-  remove(passkey: Passkey, events: readonly RecordedEvent[]): Promise<boolean>;
+  /**
+   * Removes a loaded passkey at its version, with its events, and counts it out, only while the account keeps at
+   * least `othersKept` other passkeys, counted in the same commit (of simultaneous removals, never one too many).
+   * Writes nothing otherwise: 'last' when fewer would remain, 'changed' when it, or another add or removal of the
+   * account's passkeys, committed after it was read (decide again).
+   */
+  remove(passkey: Passkey, events: readonly RecordedEvent[], othersKept?: number): Promise<PasskeyRemoveOutcome>;
   /** Records events alone (a refused assertion's PasskeyCounterRegressed). */
   record(events: readonly RecordedEvent[]): Promise<void>;
   /** Stores a new challenge. */

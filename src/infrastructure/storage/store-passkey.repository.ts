@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import { PASSKEYS_PER_ACCOUNT_MAX, type PasskeyAddOutcome, type PasskeyRepository } from '../../application/ports/passkey-repository.port.js';
+import { PASSKEYS_PER_ACCOUNT_MAX, type PasskeyAddOutcome, type PasskeyRemoveOutcome, type PasskeyRepository } from '../../application/ports/passkey-repository.port.js';
 import type { Passkey, WebAuthnChallenge } from '../../domain/passkey.js';
 import { PASSKEYS, PASSKEY_COUNTS, WEBAUTHN_CHALLENGES, passkeyOf, passkeyRecordOf } from './passkey-tables.js';
 import { type Store, put, remove } from './store.js';
@@ -29,10 +29,11 @@ export class StorePasskeyRepository implements PasskeyRepository {
     return this.committed({ changes: [put(PASSKEYS, passkey.id, passkeyRecordOf(passkey), passkey.snapshot().version ?? 0)], events });
   }
 
-  async remove(passkey: Passkey, events: readonly RecordedEvent[]): Promise<boolean> {
+  async remove(passkey: Passkey, events: readonly RecordedEvent[], othersKept = 0): Promise<PasskeyRemoveOutcome> {
     const held = await this.countOf(passkey.userId);
+    if (held.count - 1 < othersKept) return 'last';
     const counted = put(PASSKEY_COUNTS, passkey.userId, { count: Math.max(0, held.count - 1) }, held.version);
-    return this.committed({ changes: [remove(PASSKEYS, passkey.id, passkey.snapshot().version ?? 0), counted], events });
+    return (await this.committed({ changes: [remove(PASSKEYS, passkey.id, passkey.snapshot().version ?? 0), counted], events })) ? 'removed' : 'changed';
   }
 
   async record(events: readonly RecordedEvent[]): Promise<void> {

@@ -4,6 +4,10 @@ import { InvalidCredentials, TooManyAttempts } from '../../../src/domain/domain-
 import type { Store } from '../../../src/infrastructure/storage/store.js';
 import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../support/builders.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
+import { withPasskeys } from '../../support/passkeys.js';
+import { LastSignInMethod } from '../../../src/application/errors.js';
+import { PASSKEYS_PER_ACCOUNT_MAX } from '../../../src/application/ports/passkey-repository.port.js';
+import type { User } from '../../../src/domain/user.js';
 
 /** The store with every call's start and result ordered by fast-check's scheduler: reads and commits interleave as it chooses. */
 const scheduled = (s: fc.Scheduler) => (store: Store): Store => ({
@@ -12,6 +16,17 @@ const scheduled = (s: fc.Scheduler) => (store: Store): Store => ({
   count: (table, index, prefix) => s.schedule(Promise.resolve(), 'count').then(() => store.count(table, index, prefix)),
   commit: (changes) => s.schedule(Promise.resolve(), 'commit').then(() => store.commit(changes)),
 });
+
+/** `scheduled`, once armed: what a test sets up before it runs straight through. */
+const armable = (s: fc.Scheduler, armed: { on: boolean }) => (store: Store): Store => {
+  const ordered = scheduled(s)(store);
+  return {
+    get: (table, key) => (armed.on ? ordered.get(table, key) : store.get(table, key)),
+    range: (table, index, query) => (armed.on ? ordered.range(table, index, query) : store.range(table, index, query)),
+    count: (table, index, prefix) => (armed.on ? ordered.count(table, index, prefix) : store.count(table, index, prefix)),
+    commit: (changes) => (armed.on ? ordered.commit(changes) : store.commit(changes)),
+  };
+};
 
 const outcome = (settled: PromiseSettledResult<unknown>): string =>
   settled.status === 'fulfilled' ? 'ok' : settled.reason instanceof InvalidCredentials ? '401' : settled.reason instanceof TooManyAttempts ? '429' : String(settled.reason);
@@ -59,6 +74,44 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         await s.waitFor(Promise.all(Array.from({ length: resends }, () => world.resendVerification.execute({ userId, metadata: aRequestMetadata() }))));
         const requested = world.store.events.filter((event) => event.type === 'EmailVerificationRequested');
         expect(requested).to.have.length(Math.min(3, 1 + resends));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('simultaneous passkey registrations at one below the cap: exactly one stored', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 2, max: 5 }), async (s, registrations) => {
+        const armed = { on: false };
+        const { world, principal, metadata, register } = await withPasskeys({ store: armable(s, armed) });
+        for (let i = 1; i < PASSKEYS_PER_ACCOUNT_MAX; i++) await register();
+        const challenges = await Promise.all(Array.from({ length: registrations }, async () => String((await world.passkeyRegistrationOptions.execute({ principal }))['challenge'])));
+        armed.on = true;
+        const adds = challenges.map((challenge, i) => world.addPasskey.execute({ principal, response: { id: `credential-interleaved-${i}`, challenge }, metadata }));
+        const settled = await s.waitFor(Promise.allSettled(adds));
+        armed.on = false;
+        expect(settled.filter((answer) => answer.status === 'fulfilled'), settled.map((answer) => answer.status).join(' ')).to.have.length(1);
+        expect(await world.listPasskeys.execute({ userId: principal.userId })).to.have.length(PASSKEYS_PER_ACCOUNT_MAX);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it("simultaneous removals of a passwordless account's last two passkeys: one removed, the other refused as the last way in", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), async (s) => {
+        const armed = { on: false };
+        const { world, principal, metadata, register, userId } = await withPasskeys({ store: armable(s, armed) });
+        const passkeys = [await register(), await register()];
+        const user = (await world.ports.users.findById(userId)) as User;
+        user.changePassword('', world.clock.now());
+        expect(await world.ports.users.save(user, []), 'made passwordless').to.equal(true);
+        armed.on = true;
+        const removals = passkeys.map((passkey) => world.removePasskey.execute({ principal, id: passkey.id, metadata }));
+        const settled = await s.waitFor(Promise.allSettled(removals));
+        armed.on = false;
+        expect(settled.map((answer) => (answer.status === 'fulfilled' ? 'removed' : answer.reason instanceof LastSignInMethod ? 'last' : String(answer.reason))).sort()).to.deep.equal(['last', 'removed']);
+        expect(await world.listPasskeys.execute({ userId })).to.have.length(1);
       }),
       { numRuns: 100 },
     );

@@ -1,4 +1,4 @@
-import { keepsASignInMethod, passkeyRemoved } from '../../../domain/passkey.js';
+import { passkeyRemoved, passkeysToKeep } from '../../../domain/passkey.js';
 import { InvalidToken, LastSignInMethod, PasskeyNotFound } from '../../errors.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
@@ -15,7 +15,8 @@ export interface RemovePasskeyCommand {
 
 /**
  * Removes one of the caller's passkeys (step-up first when the account has a second factor): it signs in no more.
- * Refused when it is the account's last way to sign in (no password, no other passkey). PasskeyRemoved, one commit.
+ * Refused when it is the account's last way to sign in (no password, no other passkey), decided in the commit that
+ * removes it (simultaneous removals never leave an account without one). PasskeyRemoved, one commit.
  */
 export class RemovePasskeyHandler {
   constructor(
@@ -31,10 +32,11 @@ export class RemovePasskeyHandler {
     await untilCommitted(async () => {
       const passkey = await passkeys.find(command.id);
       if (!passkey || passkey.userId !== user.id) throw new PasskeyNotFound();
-      const others = (await passkeys.listByUser(user.id)).filter((other) => other.id !== passkey.id).length;
-      if (!keepsASignInMethod(user.passwordHash !== '', others)) throw new LastSignInMethod();
       const events = recordEvents([passkeyRemoved(user.id, user.email.value, passkey.id, clock.now())], ids, command.metadata);
-      return (await passkeys.remove(passkey, events)) ? undefined : CHANGED;
+      // The passkeys left are counted in the commit that removes this one: of simultaneous removals, never one too many.
+      const outcome = await passkeys.remove(passkey, events, passkeysToKeep(user.passwordHash !== ''));
+      if (outcome === 'last') throw new LastSignInMethod();
+      return outcome === 'removed' ? undefined : CHANGED;
     });
   }
 }
