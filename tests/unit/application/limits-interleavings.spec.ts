@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { InvalidCredentials, TooManyAttempts } from '../../../src/domain/domain-error.js';
 import type { Store } from '../../../src/infrastructure/storage/store.js';
-import { aRequestMetadata, aSignInCommand, aSignUpCommand } from '../../support/builders.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../support/builders.js';
+import { tokenIn, worldWithAda } from '../../support/mail-world.js';
+import { withSecondFactor } from '../../support/totp.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
 import { withPasskeys } from '../../support/passkeys.js';
 import { LastSignInMethod } from '../../../src/application/errors.js';
@@ -94,6 +96,46 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         expect(await world.listPasskeys.execute({ userId: principal.userId })).to.have.length(PASSKEYS_PER_ACCOUNT_MAX);
       }),
       { numRuns: 50 },
+    );
+  });
+
+  it('simultaneous confirmations of one password reset link: exactly one sets a password, and only that one signs in', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 2, max: 4 }), async (s, confirmations) => {
+        const armed = { on: false };
+        const { world } = await worldWithAda({ store: armable(s, armed) });
+        await world.requestPasswordReset.execute({ email: 'ada@example.com', metadata: aRequestMetadata() });
+        await world.deliverMail.execute();
+        const token = tokenIn(world.mail.delivered.find((mail) => mail.subject === 'Reset your password'));
+        const passwords = Array.from({ length: confirmations }, (_, i) => `difference engine number ${i}`);
+        armed.on = true;
+        const settled = await s.waitFor(Promise.allSettled(passwords.map((newPassword) => world.confirmPasswordReset.execute({ token, newPassword, metadata: aRequestMetadata() }))));
+        armed.on = false;
+        const set = passwords.filter((_, i) => settled[i]?.status === 'fulfilled');
+        expect(set, settled.map((answer) => answer.status).join(' ')).to.have.length(1);
+        expect(world.store.events.filter((event) => event.type === 'PasswordReset')).to.have.length(1);
+        const signIns = await Promise.allSettled(passwords.map((password) => completedSignIn(world.signIn.execute(aSignInCommand({ password })))));
+        expect(passwords.filter((_, i) => signIns[i]?.status === 'fulfilled')).to.deep.equal(set);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('simultaneous answers of one right code: on one challenge, one session; on two challenges, the code used once', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.boolean(), async (s, twoChallenges) => {
+        const armed = { on: false };
+        const { world, challenge, code, metadata } = await withSecondFactor({ store: armable(s, armed) });
+        const first = await challenge();
+        const tokens = [first, twoChallenges ? await challenge() : first];
+        const answer = code();
+        armed.on = true;
+        const settled = await s.waitFor(Promise.allSettled(tokens.map((mfaToken) => world.signInMfa.execute({ mfaToken, code: answer, metadata }))));
+        armed.on = false;
+        expect(settled.filter((outcome) => outcome.status === 'fulfilled'), settled.map((outcome) => outcome.status).join(' ')).to.have.length(1);
+        expect(world.store.events.filter((event) => event.type === 'UserSignedIn')).to.have.length(1);
+      }),
+      { numRuns: 100 },
     );
   });
 
