@@ -7,7 +7,9 @@ import { tokenIn, worldWithAda } from '../../support/mail-world.js';
 import { withSecondFactor } from '../../support/totp.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
 import { withPasskeys } from '../../support/passkeys.js';
-import { LastSignInMethod } from '../../../src/application/errors.js';
+import { InvalidToken, LastSignInMethod } from '../../../src/application/errors.js';
+import { rejection } from '../../support/rejection.js';
+import { UuidShapedIds } from '../../support/fakes.js';
 import { PASSKEYS_PER_ACCOUNT_MAX } from '../../../src/application/ports/passkey-repository.port.js';
 import type { User } from '../../../src/domain/user.js';
 
@@ -134,6 +136,71 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         armed.on = false;
         expect(settled.filter((outcome) => outcome.status === 'fulfilled'), settled.map((outcome) => outcome.status).join(' ')).to.have.length(1);
         expect(world.store.events.filter((event) => event.type === 'UserSignedIn')).to.have.length(1);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a refresh racing a sign-out of every session: no rotation is written after the epoch moved, and nothing of the account is live', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), async (s) => {
+        const armed = { on: false };
+        const committed: string[] = [];
+        let refreshed = '';
+        const world = await inMemoryWorld({
+          replace: { ids: new UuidShapedIds() },
+          store: (tables) => {
+            const inner = armable(s, armed)(tables);
+            return {
+              ...inner,
+              commit: async (changes) => {
+                const outcome = await inner.commit(changes);
+                const puts = (changes.changes ?? []).filter((change) => change.kind === 'put');
+                if (outcome.status === 'committed' && armed.on) {
+                  if (puts.some((change) => change.table.name === 'users')) committed.push('epoch');
+                  if (puts.some((change) => change.table.name === 'sessions' && change.key === refreshed)) committed.push('rotation');
+                }
+                return outcome;
+              },
+            };
+          },
+        });
+        const signedUp = await world.signUp.execute(aSignUpCommand());
+        const principal = await world.authenticate.execute({ accessToken: signedUp.accessToken });
+        const other = await completedSignIn(world.signIn.execute(aSignInCommand()));
+        refreshed = other.refreshToken.split('.')[1] ?? '';
+        armed.on = true;
+        const [signOut, refresh] = await s.waitFor(Promise.allSettled([
+          world.signOut.execute({ principal, scope: 'global', metadata: aRequestMetadata() }),
+          world.refreshSession.execute({ refreshToken: other.refreshToken, metadata: aRequestMetadata() }),
+        ]));
+        armed.on = false;
+        expect(signOut?.status).to.equal('fulfilled');
+        expect(committed.slice(committed.indexOf('epoch')), committed.join(' ')).to.deep.equal(['epoch']);
+        expect(committed.includes('rotation')).to.equal(refresh?.status === 'fulfilled');
+        expect(await world.sessionViews.live(signedUp.user.id, world.clock.now()), `refresh ${refresh?.status}`).to.deep.equal([]);
+        if (refresh?.status === 'fulfilled') expect(await rejection(world.authenticate.execute({ accessToken: refresh.value.accessToken }))).to.be.instanceOf(InvalidToken);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a sign-in with the old password racing a password change: afterwards only the changer\'s session is live', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), async (s) => {
+        const armed = { on: false };
+        const world = await inMemoryWorld({ store: armable(s, armed) });
+        const signedUp = await world.signUp.execute(aSignUpCommand());
+        const principal = await world.authenticate.execute({ accessToken: signedUp.accessToken });
+        armed.on = true;
+        const [change, signIn] = await s.waitFor(Promise.allSettled([
+          world.changePassword.execute({ principal, currentPassword: aSignUpCommand().password, newPassword: 'difference engine 1822', metadata: aRequestMetadata() }),
+          completedSignIn(world.signIn.execute(aSignInCommand())),
+        ]));
+        armed.on = false;
+        expect(change?.status).to.equal('fulfilled');
+        const live = (await world.sessionViews.live(signedUp.user.id, world.clock.now())).map((session) => session.id);
+        expect(live, `sign-in ${signIn?.status}`).to.deep.equal([principal.sessionId]);
       }),
       { numRuns: 100 },
     );
