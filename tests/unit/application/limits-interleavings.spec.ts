@@ -206,6 +206,42 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
     );
   });
 
+  it('simultaneous sign-ins to an account at its session cap: afterwards it holds at most the cap', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 2, max: 5 }), async (s, signIns) => {
+        const armed = { on: false };
+        const world = await inMemoryWorld({ store: armable(s, armed), sessions: { maxPerAccount: 3 } });
+        const userId = (await world.signUp.execute(aSignUpCommand())).user.id;
+        for (let i = 0; i < 2; i++) await completedSignIn(world.signIn.execute(aSignInCommand()));
+        armed.on = true;
+        const settled = await s.waitFor(Promise.allSettled(Array.from({ length: signIns }, () => completedSignIn(world.signIn.execute(aSignInCommand())))));
+        armed.on = false;
+        expect(settled.map((outcome) => outcome.status)).to.deep.equal(settled.map(() => 'fulfilled'));
+        const live = await world.sessionViews.live(userId, world.clock.now());
+        expect(live.length, `${signIns} sign-ins`).to.be.at.most(3);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('simultaneous refreshes of one refresh token: one rotation, and every answer carries its successor', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 2, max: 5 }), async (s, refreshes) => {
+        const armed = { on: false };
+        const world = await inMemoryWorld({ store: armable(s, armed), replace: { ids: new UuidShapedIds() } });
+        const { refreshToken } = await world.signUp.execute(aSignUpCommand());
+        armed.on = true;
+        const settled = await s.waitFor(Promise.allSettled(Array.from({ length: refreshes }, () => world.refreshSession.execute({ refreshToken, metadata: aRequestMetadata() }))));
+        armed.on = false;
+        const successors = settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.refreshToken : String(outcome.reason)));
+        expect(new Set(successors).size, successors.join(' ')).to.equal(1);
+        expect(successors[0]).to.match(/^rt1\.[0-9a-f-]{36}\.1\./);
+        expect(world.store.events.filter((event) => event.type === 'RefreshTokenReused')).to.have.length(0);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("simultaneous removals of a passwordless account's last two passkeys: one removed, the other refused as the last way in", async () => {
     await fc.assert(
       fc.asyncProperty(fc.scheduler(), async (s) => {
