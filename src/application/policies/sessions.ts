@@ -107,15 +107,16 @@ export async function evictBeyondCap(
  * sign-in ends whatever is left, so a failure here is swallowed.
  */
 export async function trimToCap(
-  deps: Pick<Ports, 'users' | 'sessions' | 'clock' | 'ids'>,
+  deps: Pick<Ports, 'userViews' | 'sessions' | 'clock' | 'ids'>,
   settings: Pick<SessionSettings, 'maxPerAccount'>,
   userId: string,
   metadata: RequestMetadata,
 ): Promise<void> {
   await untilCommitted(async () => {
-    const account = await deps.users.findById(userId);
+    // Only the account's session epoch is needed: its view, not the aggregate.
+    const account = await deps.userViews.sessionAccountOf(userId);
     if (!account) return;
-    const { ended, events } = await evictBeyondCap(deps, settings, account, metadata, settings.maxPerAccount);
+    const { ended, events } = await evictBeyondCap(deps, settings, { id: userId, sessionEpoch: account.sessionEpoch }, metadata, settings.maxPerAccount);
     if (ended.length === 0) return;
     return (await deps.sessions.saveMany(ended, events)) ? undefined : CHANGED;
   }).catch(() => undefined);
@@ -190,7 +191,7 @@ export interface SignedInSession {
  * a lost commit none is ended there, and the cap is restored after (trimToCap).
  */
 export async function signInSession(
-  deps: Pick<Ports, 'users' | 'sessions' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+  deps: Pick<Ports, 'users' | 'userViews' | 'sessions' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
   settings: SessionSettings,
   userId: string,
   how: SignedInSession,
