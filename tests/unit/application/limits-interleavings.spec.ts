@@ -242,6 +242,42 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
     );
   });
 
+  it('a recovery code answered while new codes are made: it signs in only if its use is committed before the old codes end', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), async (s) => {
+        const armed = { on: false };
+        const committed: string[] = [];
+        const world0 = await withSecondFactor({
+          store: (tables) => {
+            const inner = armable(s, armed)(tables);
+            return {
+              ...inner,
+              commit: async (changes) => {
+                const outcome = await inner.commit(changes);
+                const types = (changes.events ?? []).map((event) => event.type);
+                if (outcome.status === 'committed' && armed.on) committed.push(...types.filter((type) => type === 'RecoveryCodeUsed' || type === 'RecoveryCodesRegenerated'));
+                return outcome;
+              },
+            };
+          },
+        });
+        const { world, recoveryCodes, challenge, steppedUp, metadata } = world0;
+        const { principal } = await steppedUp();
+        const mfaToken = await challenge();
+        armed.on = true;
+        const [regenerated, used] = await s.waitFor(Promise.allSettled([
+          world.regenerateRecoveryCodes.execute({ principal, metadata }),
+          world.signInMfa.execute({ mfaToken, recoveryCode: recoveryCodes[0], metadata }),
+        ]));
+        armed.on = false;
+        expect(regenerated?.status).to.equal('fulfilled');
+        const order = committed.join(' ');
+        expect(used?.status === 'fulfilled', `${order}: ${used?.status}`).to.equal(order === 'RecoveryCodeUsed RecoveryCodesRegenerated');
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("simultaneous removals of a passwordless account's last two passkeys: one removed, the other refused as the last way in", async () => {
     await fc.assert(
       fc.asyncProperty(fc.scheduler(), async (s) => {
