@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { InvalidCredentials, TooManyAttempts } from '../../../src/domain/domain-error.js';
-import type { Store } from '../../../src/infrastructure/storage/store.js';
+import type { Changes, Store } from '../../../src/infrastructure/storage/store.js';
 import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../support/builders.js';
 import { tokenIn, worldWithAda } from '../../support/mail-world.js';
 import { withSecondFactor } from '../../support/totp.js';
@@ -29,6 +29,19 @@ const armable = (s: fc.Scheduler, armed: { on: boolean }) => (store: Store): Sto
     range: (table, index, query) => (armed.on ? ordered.range(table, index, query) : store.range(table, index, query)),
     count: (table, index, prefix) => (armed.on ? ordered.count(table, index, prefix) : store.count(table, index, prefix)),
     commit: (changes) => (armed.on ? ordered.commit(changes) : store.commit(changes)),
+  };
+};
+
+/** `armable`, logging while armed what `label` makes of each committed change set (nothing when it gives null): the commit order. */
+const logged = (s: fc.Scheduler, armed: { on: boolean }, committed: string[], label: (changes: Changes) => readonly string[]) => (store: Store): Store => {
+  const inner = armable(s, armed)(store);
+  return {
+    ...inner,
+    commit: async (changes) => {
+      const outcome = await inner.commit(changes);
+      if (outcome.status === 'committed' && armed.on) committed.push(...label(changes));
+      return outcome;
+    },
   };
 };
 
@@ -147,23 +160,13 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         const armed = { on: false };
         const committed: string[] = [];
         let refreshed = '';
+        const puts = (changes: Changes) => (changes.changes ?? []).filter((change) => change.kind === 'put');
         const world = await inMemoryWorld({
           replace: { ids: new UuidShapedIds() },
-          store: (tables) => {
-            const inner = armable(s, armed)(tables);
-            return {
-              ...inner,
-              commit: async (changes) => {
-                const outcome = await inner.commit(changes);
-                const puts = (changes.changes ?? []).filter((change) => change.kind === 'put');
-                if (outcome.status === 'committed' && armed.on) {
-                  if (puts.some((change) => change.table.name === 'users')) committed.push('epoch');
-                  if (puts.some((change) => change.table.name === 'sessions' && change.key === refreshed)) committed.push('rotation');
-                }
-                return outcome;
-              },
-            };
-          },
+          store: logged(s, armed, committed, (changes) => [
+            ...(puts(changes).some((change) => change.table.name === 'users') ? ['epoch'] : []),
+            ...(puts(changes).some((change) => change.table.name === 'sessions' && change.key === refreshed) ? ['rotation'] : []),
+          ]),
         });
         const signedUp = await world.signUp.execute(aSignUpCommand());
         const principal = await world.authenticate.execute({ accessToken: signedUp.accessToken });
@@ -247,21 +250,10 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
       fc.asyncProperty(fc.scheduler(), async (s) => {
         const armed = { on: false };
         const committed: string[] = [];
-        const world0 = await withSecondFactor({
-          store: (tables) => {
-            const inner = armable(s, armed)(tables);
-            return {
-              ...inner,
-              commit: async (changes) => {
-                const outcome = await inner.commit(changes);
-                const types = (changes.events ?? []).map((event) => event.type);
-                if (outcome.status === 'committed' && armed.on) committed.push(...types.filter((type) => type === 'RecoveryCodeUsed' || type === 'RecoveryCodesRegenerated'));
-                return outcome;
-              },
-            };
-          },
+        const { world, recoveryCodes, challenge, steppedUp, metadata } = await withSecondFactor({
+          store: logged(s, armed, committed, (changes) =>
+            (changes.events ?? []).map((event) => event.type).filter((type) => type === 'RecoveryCodeUsed' || type === 'RecoveryCodesRegenerated')),
         });
-        const { world, recoveryCodes, challenge, steppedUp, metadata } = world0;
         const { principal } = await steppedUp();
         const mfaToken = await challenge();
         armed.on = true;
