@@ -1,41 +1,38 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
 
+export interface SecurityHeaders {
+  /** What every answer carries. */
+  readonly plain: Readonly<Record<string, string>>;
+  /** What an answer to a request that came over HTTPS carries: the plain ones and the two below. */
+  readonly overHttps: Readonly<Record<string, string>>;
+}
+
 /**
  * helmet's security headers (CSP, nosniff, frame options, ...), computed once at start-up: they do not depend
  * on the request, so nothing rebuilds helmet's middleware per request (as @fastify/helmet does; the README's
- * benchmark section has what that cost).
+ * benchmark section has what that cost), and an answer sets one of two prepared sets.
  *
- * Three of helmet's defaults only make sense over HTTPS and are left out here: the CSP's `upgrade-insecure-requests`
- * (a browser that opened http://host:3000/docs would fetch its scripts over https and get nothing),
- * Strict-Transport-Security (ignored over plain HTTP, RFC 6797 section 8.1) and Cross-Origin-Opener-Policy (ignored
- * on an untrustworthy origin, with a console error in Chromium). The last two are sent per request, on HTTPS
- * requests only: see `httpsOnlyHeaders`.
+ * Three of helmet's defaults only make sense over HTTPS and are left out of the plain set: the CSP's
+ * `upgrade-insecure-requests` (a browser that opened http://host:3000/docs would fetch its scripts over https and get
+ * nothing), Strict-Transport-Security (ignored over plain HTTP, RFC 6797 section 8.1) and Cross-Origin-Opener-Policy
+ * (ignored on an untrustworthy origin, with a console error in Chromium). The last two are in `overHttps`, for a
+ * request that came over HTTPS, directly or as told by a trusted proxy (Fastify's `request.protocol` reads
+ * X-Forwarded-Proto only from trusted proxies).
  */
-export function securityHeaders(): Readonly<Record<string, string>> {
-  return Object.freeze(
-    captureHelmet({
-      strictTransportSecurity: false,
-      crossOriginOpenerPolicy: false,
-      contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
-    }),
-  );
-}
-
-const HTTPS_ONLY: Readonly<Record<string, string>> = (() => {
+export function securityHeaders(): SecurityHeaders {
+  const plain = captureHelmet({
+    strictTransportSecurity: false,
+    crossOriginOpenerPolicy: false,
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+  });
   const defaults = captureHelmet({});
-  return Object.freeze({
+  const httpsOnly = {
     'strict-transport-security': defaults['strict-transport-security'] ?? 'max-age=31536000; includeSubDomains',
     'cross-origin-opener-policy': defaults['cross-origin-opener-policy'] ?? 'same-origin',
-  });
-})();
-
-/**
- * helmet's Strict-Transport-Security and Cross-Origin-Opener-Policy, for a request that came over HTTPS, directly
- * or as told by a trusted proxy (Fastify's `request.protocol` reads X-Forwarded-Proto only from trusted proxies);
- * nothing otherwise.
- */
-export const httpsOnlyHeaders = (protocol: string): Readonly<Record<string, string>> => (protocol === 'https' ? HTTPS_ONLY : {});
+  };
+  return Object.freeze({ plain: Object.freeze(plain), overHttps: Object.freeze({ ...plain, ...httpsOnly }) });
+}
 
 function captureHelmet(options: Readonly<HelmetOptions>): Record<string, string> {
   const headers: Record<string, string> = {};

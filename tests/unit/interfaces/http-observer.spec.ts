@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import Fastify from 'fastify';
+import { pino } from 'pino';
 import { TooManyAttempts } from '../../../src/domain/domain-error.js';
 import { HttpError, sendError, trackErrorCodes } from '../../../src/interfaces/http/shared/error-mapper.js';
 import { AUTH_OUTCOMES } from '../../../src/interfaces/http/shared/error-table.js';
-import { type AuthOperation, type HttpObserver, type RequestSample, authOutcomeOf, observeRequests } from '../../../src/interfaces/http/http-observer.js';
+import { type AuthOperation, type HttpObserver, type RequestSample, authOutcomeOf, observeAnswers } from '../../../src/interfaces/http/http-observer.js';
 
 class RecordingObserver implements HttpObserver {
   readonly declared: Array<[readonly AuthOperation[], readonly string[]]> = [];
@@ -47,7 +48,7 @@ describe('HTTP observer: outcomes read from the error table', () => {
     const app = Fastify();
     trackErrorCodes(app);
     const observer = new RecordingObserver();
-    observeRequests(app, observer, new Map([['/auth/sign-up', 'sign_up'], ['/auth/sign-in', 'sign_in']]));
+    observeAnswers(app, { logger: pino({ level: 'silent' }), observer, observed: new Map([['/auth/sign-up', 'sign_up'], ['/auth/sign-in', 'sign_in']]) });
     app.setErrorHandler(async (error, _request, reply) => sendError(reply, error));
     app.post('/auth/sign-in', async () => {
       throw new TooManyAttempts(60);
