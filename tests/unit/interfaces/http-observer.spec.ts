@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import Fastify from 'fastify';
 import { pino } from 'pino';
+import { captureLogs } from '../../support/log-capture.js';
 import { TooManyAttempts } from '../../../src/domain/domain-error.js';
 import { HttpError, sendError, trackErrorCodes } from '../../../src/interfaces/http/shared/error-mapper.js';
 import { AUTH_OUTCOMES } from '../../../src/interfaces/http/shared/error-table.js';
@@ -72,6 +73,29 @@ describe('HTTP observer: outcomes read from the error table', () => {
       ]);
     } finally {
       await app.close();
+    }
+  });
+  it('writes one access line per answer in the same hook, with or without an observer, and none below its level', async () => {
+    for (const observer of [new RecordingObserver(), undefined]) {
+      const logs = captureLogs('info');
+      const app = Fastify();
+      trackErrorCodes(app);
+      observeAnswers(app, { logger: logs.logger, observer, observed: new Map([['/auth/sign-in', 'sign_in']]) });
+      app.get('/users/:id', async () => ({ ok: true }));
+      app.get('/quiet', { config: { quietLog: true } }, async () => ({ ok: true }));
+      try {
+        await app.inject({ method: 'GET', url: '/users/42' });
+        await app.inject({ method: 'GET', url: '/quiet' });
+        await app.inject({ method: 'GET', url: '/nowhere' });
+        const lines = logs.parsed().map(({ msg, method, route, status }) => ({ msg, method, route, status }));
+        expect(lines).to.deep.equal([
+          { msg: 'request completed', method: 'GET', route: '/users/:id', status: 200 },
+          { msg: 'request completed', method: 'GET', route: null, status: 404 },
+        ]);
+        if (observer) expect(observer.samples.map(({ route, status }) => [route, status])).to.deep.equal([['/users/:id', 200], ['/quiet', 200], ['unmatched', 404]]);
+      } finally {
+        await app.close();
+      }
     }
   });
 });
