@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import { busyWait } from './work-curve.js';
 
 /** The floors: bare Fastify routes answering the same bytes as the service, no validation, no logging. */
 const app = Fastify({ logger: false, bodyLimit: 16 * 1024 });
@@ -7,4 +8,9 @@ app.post('/auth/sign-in', async (_request, reply) => reply.code(400).send(body))
 /** The bytes the service answered to GET /auth/me, given by the benchmark (BARE_ME_BODY). */
 const me = process.env['BARE_ME_BODY'] ?? '{}';
 app.get('/auth/me', async (_request, reply) => reply.code(200).header('content-type', 'application/json; charset=utf-8').send(me));
+/** The same bytes after `micros` µs of CPU (at most 1 ms): the benchmark's curve of what work per answer costs. */
+app.get<{ Params: { micros: string } }>('/work/:micros', async (request, reply) => {
+  busyWait(Math.min(1000, Number(request.params.micros) || 0));
+  return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(me);
+});
 await app.listen({ port: Number(process.env['PORT'] ?? 0), host: '127.0.0.1' });

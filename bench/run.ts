@@ -8,6 +8,7 @@ import { busyWorkerThreads, threadCpuTicks } from '../tests/support/process-thre
 import { type LoadResult, combine, cpuMicrosPerResponse, interleaved, load, loopMicrosPerResponse } from './load.js';
 import { type Server, startServer } from './processes.js';
 import { rawVerifyThroughput } from './raw-argon2.js';
+import { WORK_POINTS_MICROS, type WorkPoint, budgetFor } from './work-curve.js';
 
 const CPUS = availableParallelism();
 const USER = { name: 'Bench', lastname: 'Mark', email: 'bench@example.com', password: 'analytical engine 1843' };
@@ -126,6 +127,15 @@ async function main(): Promise<void> {
     const chains: string[] = [];
     for (let i = 0; i < CHAINS; i++) chains.push((await signInOnce(service)).refreshtoken);
     const refresh = await load({ url: service.url, path: '/auth/refresh', body: '', chains, connections: CHAINS, seconds: 6, server: service }, 200);
+
+    process.stderr.write(`(g) what work costs: the bare route spending ${WORK_POINTS_MICROS.join(', ')} µs more CPU per answer, each interleaved with the bare route...\n`);
+    const workLoad = (micros: number, seconds: number) => load({ url: floor.url, path: `/work/${micros}`, method: 'GET', body: '', connections: CHAINS, seconds, server: floor }, 200);
+    const curve: WorkPoint[] = [];
+    for (const micros of WORK_POINTS_MICROS) {
+      const [work, bareRound] = await interleaved(() => workLoad(micros, 3), () => meLoad(floor, 3), 1);
+      curve.push({ micros, perBare: round(work.okPerSecond / bareRound.okPerSecond, 3), loopMicros: round(loopMicrosPerResponse(work)) });
+    }
+
     const memory = service.memory();
 
     const shedP99 = overload.p99ByStatus['503'] ?? NaN;
@@ -163,6 +173,19 @@ async function main(): Promise<void> {
       featuredPerBareFastify: round(featuredMe.okPerSecond / bareMe.okPerSecond, 3),
       mePerFeatured: round(me.okPerSecond / featuredMe.okPerSecond, 3),
     };
+    /** Read off the curve: the work per answer each target allows, and the work the service's routes serve like. */
+    const budget = (share: number) => {
+      const micros = budgetFor(curve, share);
+      return micros === null ? null : round(micros);
+    };
+    const workBudgets = {
+      meTargetMicros: budget(TARGETS.mePerBare),
+      meServesLikeMicros: budget(ratios.mePerBareFastify),
+      featuredServesLikeMicros: budget(ratios.featuredPerBareFastify),
+      refreshTargetMicros: budget(TARGETS.refreshPerBare),
+      refreshServesLikeMicros: budget(ratios.refreshPerBareFastify),
+    };
+    const micros = (value: number | null) => (value === null ? 'beyond the curve' : `${value} µs`);
     const meets = (ok: boolean) => (ok ? 'met' : 'NOT met');
     const invalidBecause = [
       ...(busyThreads < hashConcurrency ? [`only ${busyThreads} threads besides the event loop worked during sign-in at saturation (HASH_CONCURRENCY ${hashConcurrency})`] : []),
@@ -177,6 +200,8 @@ async function main(): Promise<void> {
     console.log(`GET /auth/me / bare Fastify = ${ratios.mePerBareFastify} (target >= ${TARGETS.mePerBare}: ${meets(ratios.mePerBareFastify >= TARGETS.mePerBare)})`);
     console.log(`  the same bytes with the service's logger (access line), rate limit and histogram only = ${ratios.featuredPerBareFastify} of bare; GET /auth/me / that = ${ratios.mePerFeatured}`);
     console.log(`refresh (${CHAINS} chains, durable) = ${round(refresh.okPerSecond)}/s, / bare GET /auth/me = ${ratios.refreshPerBareFastify} (target >= ${TARGETS.refreshPerBare}: ${meets(ratios.refreshPerBareFastify >= TARGETS.refreshPerBare)}); statuses ${JSON.stringify(refresh.byStatus)}`);
+    console.log(`the bare route with more CPU per answer, as a share of bare: ${curve.map((point) => `+${point.micros} µs ${point.perBare}`).join(', ')}`);
+    console.log(`  so GET /auth/me's target allows ${micros(workBudgets.meTargetMicros)} of work per answer beyond the bare route; GET /auth/me serves like ${micros(workBudgets.meServesLikeMicros)}, the featured route like ${micros(workBudgets.featuredServesLikeMicros)}; refresh's target allows ${micros(workBudgets.refreshTargetMicros)}, refresh serves like ${micros(workBudgets.refreshServesLikeMicros)}`);
     console.log(invalidBecause.length === 0 ? 'run VALID: the service hashes on at least HASH_CONCURRENCY threads' : `run NOT VALID: ${invalidBecause.join('; ')}`);
 
     const results = {
@@ -197,6 +222,8 @@ async function main(): Promise<void> {
       featuredMe,
       refresh: { chains: CHAINS, ...refresh },
       peakRssMiB: round(memory.peakRssMiB),
+      workCurve: curve,
+      workBudgets,
       ratios,
       targets: TARGETS,
     };
