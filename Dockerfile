@@ -38,4 +38,4 @@ EXPOSE 3000
 # Started with node itself, not `npm start` (whose prestart would compile): SIGTERM reaches the service,
 # which stops gracefully and closes its MongoDB pool. The same entry as `npm start`: dist/start.cjs sizes libuv's
 # thread pool from HASH_CONCURRENCY before anything starts it (README, "Hashing threads").
-CMD ["node", "--enable-source-maps", "dist/start.cjs"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=32", "dist/start.cjs"]

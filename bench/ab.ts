@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type LoadResult, load, loopMicrosPerResponse, cpuMicrosPerResponse } from './load.js';
 import { type Server, startServer } from './processes.js';
+import { startEntry } from '../tests/support/child-service.js';
 
 /**
  * Two builds of the service, measured in interleaved rounds on the same machine: what the notes in
@@ -15,7 +16,7 @@ import { type Server, startServer } from './processes.js';
  *   npx tsx bench/ab.ts --what refresh HEAD~1 HEAD       refresh, 64 clients each chaining its own session
  *   npx tsx bench/ab.ts --what sign-in --pin 0 A B       sign-in, 8 connections, the service pinned to CPU 0
  *
- * Each round starts each side afresh on its own data directory, warms it for one second and loads it for
+ * Both sides run with the node options of this checkout's `npm start` (package.json). Each round starts each side afresh on its own data directory, warms it for one second and loads it for
  * `--seconds`; the sides alternate so that noise from the machine hits both alike. It prints every round and, per
  * side, the medians of answers per second, event-loop CPU per answer and process CPU per answer. On a machine
  * with few cores single rounds vary by a fifth: compare medians of five or more.
@@ -65,7 +66,7 @@ const post = async (server: Server, path: string, body: string): Promise<{ statu
 /** One round of one side: a fresh service, one second of warm-up, then the measured load. */
 async function round(entry: string): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ab-'));
-  const server = await startServer(entry, { ...ENV, DATA_DIR: join(dir, 'data') }, join(dir, 'log'));
+  const server = await startServer(entry, { ...ENV, DATA_DIR: join(dir, 'data') }, join(dir, 'log'), startEntry().node);
   try {
     if (values.pin !== undefined) execFileSync('taskset', ['-a', '-cp', values.pin, String(server.child.pid)], { stdio: 'ignore' });
     if ((await post(server, '/auth/sign-up', JSON.stringify(USER))).status !== 201) throw new Error('sign-up failed');

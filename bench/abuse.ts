@@ -27,6 +27,7 @@ import { LmdbTables } from '../src/infrastructure/lmdb/lmdb-tables.js';
 import { SmtpMailSender } from '../src/infrastructure/mail/smtp-mail-sender.js';
 import { type Server, startServer } from './processes.js';
 import { median } from './timing.js';
+import { startEntry } from '../tests/support/child-service.js';
 
 const { values: options } = parseArgs({
   options: { sessions: { type: 'string', default: '20000' }, 'mail-rate': { type: 'string', default: '300' }, only: { type: 'string' } },
@@ -37,7 +38,9 @@ if (!Number.isInteger(MAIL_RATE) || MAIL_RATE < 1) throw new Error(`--mail-rate 
 const SIGN_INS = Number(options.sessions);
 if (!Number.isInteger(SIGN_INS) || SIGN_INS < 1) throw new Error(`--sessions must be a positive integer, not ${options.sessions}`);
 
-const ENTRY = 'dist/start.cjs';
+/** The entry and node options `npm start` runs (package.json), as the tests read them. */
+const { entry: STARTED, node: NODE_ARGS } = startEntry();
+const ENTRY = join('dist', STARTED);
 const PASSWORD = 'analytical engine 1843';
 const NEW_PASSWORD = 'difference engine 1822';
 const SEED_CONCURRENCY = 16;
@@ -376,7 +379,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'account-abuse-'));
   const servers: Server[] = [];
   const start = async (name: string, env: Record<string, string>) => {
-    const server = await startServer(ENTRY, { ...BASE_ENV, DATA_DIR: join(dataDir, name), ...env }, join(dataDir, `${name}.log`));
+    const server = await startServer(ENTRY, { ...BASE_ENV, DATA_DIR: join(dataDir, name), ...env }, join(dataDir, `${name}.log`), NODE_ARGS);
     servers.push(server);
     return server;
   };

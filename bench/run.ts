@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/infrastructure/config/config.js';
 import { threadPoolSizeFor } from '../src/infrastructure/config/thread-pool.cjs';
+import { startEntry } from '../tests/support/child-service.js';
 import { busyWorkerThreads, threadCpuTicks } from '../tests/support/process-threads.js';
 import { type LoadResult, combine, cpuMicrosPerResponse, interleaved, load, loopMicrosPerResponse } from './load.js';
 import { type Server, startServer } from './processes.js';
@@ -20,12 +21,13 @@ const TARGETS = { signInPerRaw: 0.95, goodputPerRaw: 0.9, shedP99Ms: 50, invalid
 const CHAINS = 64;
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/** The entry `npm start` runs, compiled: the benchmark measures the service as it is started. */
-const startEntry = (): string => {
-  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const entry = start.split(/\s+/).find((word) => word.startsWith('dist/'));
-  if (!entry) throw new Error(`npm start runs no dist/ entry: ${start}`);
-  return entry;
+/**
+ * The entry `npm start` runs, compiled, and the node options it runs it with (read from package.json as the tests read
+ * it): the benchmark measures the service as it is started, and runs its bare routes with the same options.
+ */
+const started = (): { entry: string; nodeArgs: string[] } => {
+  const { node, entry } = startEntry();
+  return { entry: join('dist', entry), nodeArgs: node };
 };
 
 /** Signs the bench user in: its access token and refresh token (one more session). */
@@ -61,9 +63,9 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
   const dataDir = mkdtempSync(join(tmpdir(), 'account-bench-'));
   const env = { NODE_ENV: 'development', DATA_DIR: join(dataDir, 'service'), LOG_LEVEL: 'info', STORAGE: 'lmdb', RATE_LIMIT_MAX: '1000000', THROTTLE_MAX_FAILURES: '1000', SESSIONS_MAX_PER_ACCOUNT: '1000', ...passed };
-  const entry = startEntry();
-  const service = await startServer(entry, env, join(dataDir, 'service.log'));
-  const reference = await startServer(entry, { ...env, DATA_DIR: join(dataDir, 'reference'), HASH_CONCURRENCY: '1' }, join(dataDir, 'reference.log'));
+  const { entry, nodeArgs } = started();
+  const service = await startServer(entry, env, join(dataDir, 'service.log'), nodeArgs);
+  const reference = await startServer(entry, { ...env, DATA_DIR: join(dataDir, 'reference'), HASH_CONCURRENCY: '1' }, join(dataDir, 'reference.log'), nodeArgs);
   let bare: Server | undefined;
   let featured: Server | undefined;
   try {
@@ -72,9 +74,9 @@ async function main(): Promise<void> {
     await signUp(reference);
     const { accesstoken } = await signInOnce(service);
     const meBody = await (await fetch(`${service.url}/auth/me`, { headers: { authorization: `Bearer ${accesstoken}` } })).text();
-    bare = await startServer('bench/bare-server.ts', { BARE_ME_BODY: meBody }, join(dataDir, 'bare.log'));
+    bare = await startServer('bench/bare-server.ts', { BARE_ME_BODY: meBody }, join(dataDir, 'bare.log'), nodeArgs);
     const floor = bare;
-    featured = await startServer('bench/featured-server.ts', { BARE_ME_BODY: meBody }, join(dataDir, 'featured.log'));
+    featured = await startServer('bench/featured-server.ts', { BARE_ME_BODY: meBody }, join(dataDir, 'featured.log'), nodeArgs);
 
     process.stderr.write('(a) raw argon2id verify at the service\'s pool size, interleaved with (b) sign-in at saturation...\n');
     const saturation = Math.min(hashConcurrency + config.hashing.maxQueue, 4 * hashConcurrency);
@@ -209,7 +211,7 @@ async function main(): Promise<void> {
       valid: invalidBecause.length === 0,
       invalidBecause,
       machine: { loadAverageAtStart, cpus: CPUS, model: cpus()[0]?.model ?? 'unknown', node: process.version },
-      service: { entry, argon2: config.argon2, hashing: config.hashing, uvThreadpoolSize: poolSize, storage: 'lmdb', logLevel: 'info' },
+      service: { entry, nodeArgs, argon2: config.argon2, hashing: config.hashing, uvThreadpoolSize: poolSize, storage: 'lmdb', logLevel: 'info' },
       hashingThreads: { busyAtSaturation: busyThreads, byPoolGrowth: Number.isNaN(poolThreads) ? null : poolThreads },
       rawArgon2VerifyPerSecond: { mean: round(rawCeiling), rounds: raws.map((value) => round(value)), poolSize, concurrency: hashConcurrency },
       signIn,
