@@ -34,7 +34,6 @@ import { PasskeyRegistrationOptionsHandler } from './use-cases/passkey-registrat
 import { RemovePasskeyHandler } from './use-cases/remove-passkey/remove-passkey.handler.js';
 import { RenamePasskeyHandler } from './use-cases/rename-passkey/rename-passkey.handler.js';
 import { SignInPasskeyHandler } from './use-cases/sign-in-passkey/sign-in-passkey.handler.js';
-import { GetMfaStatusHandler } from './use-cases/get-mfa-status/get-mfa-status.handler.js';
 import { ListSessionsHandler } from './use-cases/list-sessions/list-sessions.handler.js';
 
 /** Settings the use cases' policies read; the composition takes them from the configuration. */
@@ -82,8 +81,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     removePasskey: new RemovePasskeyHandler(ports, policies.mfa),
     passkeyAuthenticationOptions: new PasskeyAuthenticationOptionsHandler(ports),
     signInPasskey: new SignInPasskeyHandler(ports, policies.sessions, policies.mail.requireVerifiedEmail),
-    getCurrentUser: new GetCurrentUserHandler(),
-    getMfaStatus: new GetMfaStatusHandler(ports),
+    getCurrentUser: new GetCurrentUserHandler(ports),
     getAccountActivity: new GetAccountActivityHandler(ports),
     exportAccount: new ExportAccountHandler(ports),
     listSessions: new ListSessionsHandler(ports),

@@ -1,4 +1,5 @@
-import type { UserView } from '../../ports/user-read-model.port.js';
+import type { Ports } from '../../ports/ports.js';
+import type { MfaStatus, UserView } from '../../ports/user-read-model.port.js';
 import type { Principal } from '../../shared/principal.js';
 
 export interface GetCurrentUserQuery {
@@ -6,12 +7,21 @@ export interface GetCurrentUserQuery {
   readonly principal: Principal;
 }
 
+/** The account a bearer request speaks for, and its second factor's status (never a secret or a code). */
+export interface CurrentUser {
+  readonly user: UserView;
+  readonly mfa: MfaStatus;
+}
+
 /**
- * The account a bearer request speaks for. Authentication read its view with the session (an account that no longer
- * exists has no live session: InvalidToken there), so this reads nothing again. Writes nothing.
+ * The account a bearer request speaks for (GET /auth/me), one query: the user resource is the view authentication read
+ * with the session (an account that no longer exists has no live session: InvalidToken there), so it is not read
+ * again; the second factor's status is one record read by key through the read side, no aggregate. Writes nothing.
  */
 export class GetCurrentUserHandler {
-  execute(query: GetCurrentUserQuery): Promise<UserView> {
-    return Promise.resolve(query.principal.account);
+  constructor(private readonly deps: Pick<Ports, 'userViews'>) {}
+
+  async execute({ principal }: GetCurrentUserQuery): Promise<CurrentUser> {
+    return { user: principal.account, mfa: await this.deps.userViews.secondFactorOf(principal.userId) };
   }
 }

@@ -12,7 +12,7 @@ describe('RegenerateRecoveryCodesHandler (regenerateRecoveryCodes)', () => {
     expect(fresh.filter((code) => recoveryCodes.includes(code))).to.deep.equal([]);
     expect(await rejection(world.signInMfa.execute({ mfaToken: await challenge(), recoveryCode: recoveryCodes[1], metadata }))).to.be.instanceOf(InvalidMfaCode);
     expect(await world.signInMfa.execute({ mfaToken: await challenge(), recoveryCode: fresh[1], metadata })).to.have.property('accessToken');
-    expect(await world.getMfaStatus.execute({ userId: principal.userId })).to.deep.equal({ enrolled: true, recoveryCodesLeft: 9 });
+    expect((await world.getCurrentUser.execute({ principal })).mfa).to.deep.equal({ enrolled: true, recoveryCodesLeft: 9 });
     const regenerated = world.store.events.filter((event) => event.type === 'RecoveryCodesRegenerated');
     expect(regenerated.map((event) => event.payload)).to.deep.equal([{ email: 'ada@example.com' }]);
     expect(JSON.stringify(world.store.events)).to.not.match(new RegExp(fresh.join('|')));

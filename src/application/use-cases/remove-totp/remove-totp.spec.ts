@@ -18,7 +18,7 @@ describe('RemoveTotpHandler (removeTotp)', () => {
     expect(await rejection(remove(principal, PASSWORD, code(-1))), 'the step the step-up used').to.be.instanceOf(InvalidMfaCode);
     expect(await rejection(remove(principal, PASSWORD, ''))).to.be.instanceOf(InvalidInput);
     await remove(principal, PASSWORD, code());
-    expect(await world.getMfaStatus.execute({ userId })).to.deep.equal({ enrolled: false, recoveryCodesLeft: 0 });
+    expect((await world.getCurrentUser.execute({ principal })).mfa).to.deep.equal({ enrolled: false, recoveryCodesLeft: 0 });
     expect((await completedSignIn(world.signIn.execute(aSignInCommand()))).user.id).to.equal(userId);
     expect(world.store.events.filter((event) => event.type === 'MfaRemoved').map((event) => event.payload)).to.deep.equal([{ email: 'ada@example.com' }]);
   });

@@ -32,8 +32,8 @@ export const getCurrentUser = defineOperation({
     },
   },
   errors: ['STORE_UNAVAILABLE'],
-  run: async ({ principal }, { getCurrentUser, getMfaStatus }) => {
-    const [user, mfa] = await Promise.all([getCurrentUser.execute({ principal }), getMfaStatus.execute({ userId: principal.userId })]);
+  run: async ({ principal }, { getCurrentUser }) => {
+    const { user, mfa } = await getCurrentUser.execute({ principal });
     return { user, mfa: { enrolled: mfa.enrolled, recoverycodesleft: mfa.recoveryCodesLeft } };
   },
 });
