@@ -15,8 +15,11 @@ import { startEntry } from '../tests/support/child-service.js';
  *   npx tsx bench/ab.ts HEAD~1 HEAD                      GET /auth/me, 64 connections
  *   npx tsx bench/ab.ts --what refresh HEAD~1 HEAD       refresh, 64 clients each chaining its own session
  *   npx tsx bench/ab.ts --what sign-in --pin 0 A B       sign-in, 8 connections, the service pinned to CPU 0
+ *   npx tsx bench/ab.ts --what refresh --node-a='--enable-source-maps' dist/start.cjs dist/start.cjs
+ *                                                        one build, two sets of node options
  *
- * Both sides run with the node options of this checkout's `npm start` (package.json). Each round starts each side afresh on its own data directory, warms it for one second and loads it for
+ * Both sides run with the node options of this checkout's `npm start` (package.json), or those `--node-a` and
+ * `--node-b` give instead (space-separated). Each round starts each side afresh on its own data directory, warms it for one second and loads it for
  * `--seconds`; the sides alternate so that noise from the machine hits both alike. It prints every round and, per
  * side, the medians of answers per second, event-loop CPU per answer and process CPU per answer. On a machine
  * with few cores single rounds vary by a fifth: compare medians of five or more.
@@ -30,12 +33,15 @@ const { values, positionals } = parseArgs({
     seconds: { type: 'string', default: '4' },
     /** Pins each service (all its threads) to these CPUs (`taskset -a -c`), e.g. `0`: the load generator keeps the rest. */
     pin: { type: 'string' },
+    /** Node options for side A or B instead of `npm start`'s, with `=` (its value starts with a dash), e.g. `--node-b='--enable-source-maps --max-semi-space-size=64'`. */
+    'node-a': { type: 'string' },
+    'node-b': { type: 'string' },
   },
 });
 
 const WHAT = values.what;
 if (WHAT !== 'me' && WHAT !== 'refresh' && WHAT !== 'sign-in') throw new Error(`--what is me, refresh or sign-in, not ${WHAT}`);
-if (positionals.length !== 2) throw new Error('usage: npx tsx bench/ab.ts [--what me|refresh|sign-in] [--rounds N] [--seconds S] [--pin CPUS] A B');
+if (positionals.length !== 2) throw new Error("usage: npx tsx bench/ab.ts [--what me|refresh|sign-in] [--rounds N] [--seconds S] [--pin CPUS] [--node-a='OPTIONS'] [--node-b='OPTIONS'] A B");
 const ROUNDS = Number(values.rounds);
 const SECONDS = Number(values.seconds);
 const CHAINS = 64;
@@ -64,9 +70,9 @@ const post = async (server: Server, path: string, body: string): Promise<{ statu
 };
 
 /** One round of one side: a fresh service, one second of warm-up, then the measured load. */
-async function round(entry: string): Promise<LoadResult> {
+async function round(entry: string, nodeArgs: readonly string[]): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ab-'));
-  const server = await startServer(entry, { ...ENV, DATA_DIR: join(dir, 'data') }, join(dir, 'log'), startEntry().node);
+  const server = await startServer(entry, { ...ENV, DATA_DIR: join(dir, 'data') }, join(dir, 'log'), [...nodeArgs]);
   try {
     if (values.pin !== undefined) execFileSync('taskset', ['-a', '-cp', values.pin, String(server.child.pid)], { stdio: 'ignore' });
     if ((await post(server, '/auth/sign-up', JSON.stringify(USER))).status !== 201) throw new Error('sign-up failed');
@@ -93,10 +99,16 @@ async function round(entry: string): Promise<LoadResult> {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 try {
-  const sides = positionals.map((side) => ({ side, entry: entryOf(side), results: [] as LoadResult[] }));
+  /** Each side's node options: its `--node-a`/`--node-b`, else npm start's; named in the output where they differ. */
+  const nodeOptions = [values['node-a'], values['node-b']].map((given) => (given === undefined ? startEntry().node : given.split(/\s+/).filter(Boolean)));
+  const differ = nodeOptions[0]?.join(' ') !== nodeOptions[1]?.join(' ');
+  const sides = positionals.map((side, i) => {
+    const nodeArgs = nodeOptions[i] ?? [];
+    return { side: differ ? `${side} [${nodeArgs.join(' ')}]` : side, entry: entryOf(side), nodeArgs, results: [] as LoadResult[] };
+  });
   for (let i = 0; i < ROUNDS; i += 1) {
     for (const side of sides) {
-      const result = await round(side.entry);
+      const result = await round(side.entry, side.nodeArgs);
       side.results.push(result);
       console.log(`round ${i + 1} ${side.side}: ${result.okPerSecond.toFixed(0)}/s, event loop ${loopMicrosPerResponse(result).toFixed(1)} µs, process ${cpuMicrosPerResponse(result).toFixed(1)} µs per answer ${JSON.stringify(result.byStatus)}`);
     }
