@@ -15,6 +15,7 @@ import { startEntry } from '../tests/support/child-service.js';
  *   npx tsx bench/ab.ts HEAD~1 HEAD                      GET /auth/me, 64 connections
  *   npx tsx bench/ab.ts --what refresh HEAD~1 HEAD       refresh, 64 clients each chaining its own session
  *   npx tsx bench/ab.ts --what sign-in --pin 0 A B       sign-in, 8 connections, the service pinned to CPU 0
+ *   npx tsx bench/ab.ts --what invalid A B               the 400 path: `{}` to sign-in, 50 connections
  *   npx tsx bench/ab.ts --what refresh --node-a='--enable-source-maps' dist/start.cjs dist/start.cjs
  *                                                        one build, two sets of node options
  *
@@ -40,8 +41,8 @@ const { values, positionals } = parseArgs({
 });
 
 const WHAT = values.what;
-if (WHAT !== 'me' && WHAT !== 'refresh' && WHAT !== 'sign-in') throw new Error(`--what is me, refresh or sign-in, not ${WHAT}`);
-if (positionals.length !== 2) throw new Error("usage: npx tsx bench/ab.ts [--what me|refresh|sign-in] [--rounds N] [--seconds S] [--pin CPUS] [--node-a='OPTIONS'] [--node-b='OPTIONS'] A B");
+if (WHAT !== 'me' && WHAT !== 'refresh' && WHAT !== 'sign-in' && WHAT !== 'invalid') throw new Error(`--what is me, refresh, sign-in or invalid, not ${WHAT}`);
+if (positionals.length !== 2) throw new Error("usage: npx tsx bench/ab.ts [--what me|refresh|sign-in|invalid] [--rounds N] [--seconds S] [--pin CPUS] [--node-a='OPTIONS'] [--node-b='OPTIONS'] A B");
 const ROUNDS = Number(values.rounds);
 const SECONDS = Number(values.seconds);
 const CHAINS = 64;
@@ -86,6 +87,7 @@ async function round(entry: string, nodeArgs: readonly string[]): Promise<LoadRe
       const common = { url: server.url, seconds, server };
       if (WHAT === 'me') return load({ ...common, path: '/auth/me', method: 'GET', body: '', headers: { authorization: `Bearer ${sessions[0]?.data.accesstoken ?? ''}` }, connections: 64 }, 200);
       if (WHAT === 'refresh') return load({ ...common, path: '/auth/refresh', body: '', chains: warm ? warmChains : chains, connections: CHAINS }, 200);
+      if (WHAT === 'invalid') return load({ ...common, path: '/auth/sign-in', body: '{}', connections: 50 }, 400);
       return load({ ...common, path: '/auth/sign-in', body: SIGN_IN, connections: 8 }, 201);
     };
     await run(1, true);

@@ -21,7 +21,11 @@ export type ApplicationErrorCode =
   | 'OVERLOADED'
   | 'STORE_UNAVAILABLE';
 
-/** A failure the application reports to its caller, with a stable code and no knowledge of any transport. */
+/**
+ * A failure the application reports to its caller, with a stable code and no knowledge of any transport. Like a
+ * DomainError it captures no stack trace (it is an answer, and capturing one is most of what an error answer costs),
+ * unless it wraps a cause: a store that failed is a fault, and where it was met is worth a stack in the log.
+ */
 export abstract class ApplicationError extends Error {
   abstract readonly code: ApplicationErrorCode;
 
@@ -30,7 +34,10 @@ export abstract class ApplicationError extends Error {
     readonly issues: readonly FieldIssue[] = [],
     options?: { readonly cause?: unknown },
   ) {
+    const stackFrames = Error.stackTraceLimit;
+    if (options?.cause === undefined) Error.stackTraceLimit = 0;
     super(message, options);
+    Error.stackTraceLimit = stackFrames;
     this.name = new.target.name;
   }
 }

@@ -12,7 +12,8 @@ export type DomainErrorCode = 'INVALID_INPUT' | 'EMAIL_ALREADY_REGISTERED' | 'IN
 
 /**
  * Base of every business-rule failure. Adapters map `code` (HTTP status, log level, metrics outcome)
- * without the domain knowing about any transport.
+ * without the domain knowing about any transport. It is an answer to the client, not a fault of the service, so it
+ * captures no stack trace: capturing one was 16 µs of the 122 µs of event loop a 400 answer cost (docs/operations.md).
  */
 export abstract class DomainError extends Error {
   abstract readonly code: DomainErrorCode;
@@ -21,7 +22,10 @@ export abstract class DomainError extends Error {
     message: string,
     readonly issues: readonly FieldIssue[] = [],
   ) {
+    const stackFrames = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackFrames;
     this.name = new.target.name;
   }
 }

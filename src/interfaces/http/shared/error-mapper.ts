@@ -23,10 +23,16 @@ export interface MappedError {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** A failure the HTTP adapter detects itself; thrown from hooks and handlers, answered by the error handler. */
+/**
+ * A failure the HTTP adapter detects itself; thrown from hooks and handlers, answered by the error handler. An answer
+ * (a missing token, an unknown route, a body it cannot read), so, like DomainError, it captures no stack trace.
+ */
 export class HttpError extends Error {
   constructor(readonly code: TransportErrorCode) {
+    const stackFrames = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(code);
+    Error.stackTraceLimit = stackFrames;
     this.name = 'HttpError';
   }
 }
