@@ -32,6 +32,16 @@ const armable = (s: fc.Scheduler, armed: { on: boolean }) => (store: Store): Sto
   };
 };
 
+/** Runs `work` with the store's calls ordered by the scheduler (armed), waits for it, then disarms. */
+const whileArmed = async <T>(s: fc.Scheduler, armed: { on: boolean }, work: () => Promise<T>): Promise<T> => {
+  armed.on = true;
+  try {
+    return await s.waitFor(work());
+  } finally {
+    armed.on = false;
+  }
+};
+
 /** `armable`, logging while armed what `label` makes of each committed change set (nothing when it gives null): the commit order. */
 const logged = (s: fc.Scheduler, armed: { on: boolean }, committed: string[], label: (changes: Changes) => readonly string[]) => (store: Store): Store => {
   const inner = armable(s, armed)(store);
@@ -103,10 +113,7 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         const { world, principal, metadata, register } = await withPasskeys({ store: armable(s, armed) });
         for (let i = 1; i < PASSKEYS_PER_ACCOUNT_MAX; i++) await register();
         const challenges = await Promise.all(Array.from({ length: registrations }, async () => String((await world.passkeyRegistrationOptions.execute({ principal }))['challenge'])));
-        armed.on = true;
-        const adds = challenges.map((challenge, i) => world.addPasskey.execute({ principal, response: { id: `credential-interleaved-${i}`, challenge }, metadata }));
-        const settled = await s.waitFor(Promise.allSettled(adds));
-        armed.on = false;
+        const settled = await whileArmed(s, armed, () => Promise.allSettled(challenges.map((challenge, i) => world.addPasskey.execute({ principal, response: { id: `credential-interleaved-${i}`, challenge }, metadata }))));
         expect(settled.filter((answer) => answer.status === 'fulfilled'), settled.map((answer) => answer.status).join(' ')).to.have.length(1);
         expect(await world.listPasskeys.execute({ userId: principal.userId })).to.have.length(PASSKEYS_PER_ACCOUNT_MAX);
       }),
@@ -123,9 +130,7 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         await world.deliverMail.execute();
         const token = tokenIn(world.mail.delivered.find((mail) => mail.subject === 'Reset your password'));
         const passwords = Array.from({ length: confirmations }, (_, i) => `difference engine number ${i}`);
-        armed.on = true;
-        const settled = await s.waitFor(Promise.allSettled(passwords.map((newPassword) => world.confirmPasswordReset.execute({ token, newPassword, metadata: aRequestMetadata() }))));
-        armed.on = false;
+        const settled = await whileArmed(s, armed, () => Promise.allSettled(passwords.map((newPassword) => world.confirmPasswordReset.execute({ token, newPassword, metadata: aRequestMetadata() }))));
         const set = passwords.filter((_, i) => settled[i]?.status === 'fulfilled');
         expect(set, settled.map((answer) => answer.status).join(' ')).to.have.length(1);
         expect(world.store.events.filter((event) => event.type === 'PasswordReset')).to.have.length(1);
@@ -144,9 +149,7 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         const first = await challenge();
         const tokens = [first, twoChallenges ? await challenge() : first];
         const answer = code();
-        armed.on = true;
-        const settled = await s.waitFor(Promise.allSettled(tokens.map((mfaToken) => world.signInMfa.execute({ mfaToken, code: answer, metadata }))));
-        armed.on = false;
+        const settled = await whileArmed(s, armed, () => Promise.allSettled(tokens.map((mfaToken) => world.signInMfa.execute({ mfaToken, code: answer, metadata }))));
         expect(settled.filter((outcome) => outcome.status === 'fulfilled'), settled.map((outcome) => outcome.status).join(' ')).to.have.length(1);
         expect(world.store.events.filter((event) => event.type === 'UserSignedIn')).to.have.length(1);
       }),
@@ -172,12 +175,10 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         const principal = await world.authenticate.execute({ accessToken: signedUp.accessToken });
         const other = await completedSignIn(world.signIn.execute(aSignInCommand()));
         refreshed = other.refreshToken.split('.')[1] ?? '';
-        armed.on = true;
-        const [signOut, refresh] = await s.waitFor(Promise.allSettled([
+        const [signOut, refresh] = await whileArmed(s, armed, () => Promise.allSettled([
           world.signOut.execute({ principal, scope: 'global', metadata: aRequestMetadata() }),
           world.refreshSession.execute({ refreshToken: other.refreshToken, metadata: aRequestMetadata() }),
         ]));
-        armed.on = false;
         expect(signOut?.status).to.equal('fulfilled');
         expect(committed.slice(committed.indexOf('epoch')), committed.join(' ')).to.deep.equal(['epoch']);
         expect(committed.includes('rotation')).to.equal(refresh?.status === 'fulfilled');
@@ -195,12 +196,10 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         const world = await inMemoryWorld({ store: armable(s, armed) });
         const signedUp = await world.signUp.execute(aSignUpCommand());
         const principal = await world.authenticate.execute({ accessToken: signedUp.accessToken });
-        armed.on = true;
-        const [change, signIn] = await s.waitFor(Promise.allSettled([
+        const [change, signIn] = await whileArmed(s, armed, () => Promise.allSettled([
           world.changePassword.execute({ principal, currentPassword: aSignUpCommand().password, newPassword: 'difference engine 1822', metadata: aRequestMetadata() }),
           completedSignIn(world.signIn.execute(aSignInCommand())),
         ]));
-        armed.on = false;
         expect(change?.status).to.equal('fulfilled');
         const live = (await world.sessionViews.live(signedUp.user.id, world.clock.now())).map((session) => session.id);
         expect(live, `sign-in ${signIn?.status}`).to.deep.equal([principal.sessionId]);
@@ -216,9 +215,7 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         const world = await inMemoryWorld({ store: armable(s, armed), sessions: { maxPerAccount: 3 } });
         const userId = (await world.signUp.execute(aSignUpCommand())).user.id;
         for (let i = 0; i < 2; i++) await completedSignIn(world.signIn.execute(aSignInCommand()));
-        armed.on = true;
-        const settled = await s.waitFor(Promise.allSettled(Array.from({ length: signIns }, () => completedSignIn(world.signIn.execute(aSignInCommand())))));
-        armed.on = false;
+        const settled = await whileArmed(s, armed, () => Promise.allSettled(Array.from({ length: signIns }, () => completedSignIn(world.signIn.execute(aSignInCommand())))));
         expect(settled.map((outcome) => outcome.status)).to.deep.equal(settled.map(() => 'fulfilled'));
         const live = await world.sessionViews.live(userId, world.clock.now());
         expect(live.length, `${signIns} sign-ins`).to.be.at.most(3);
@@ -233,9 +230,7 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         const armed = { on: false };
         const world = await inMemoryWorld({ store: armable(s, armed), replace: { ids: new UuidShapedIds() } });
         const { refreshToken } = await world.signUp.execute(aSignUpCommand());
-        armed.on = true;
-        const settled = await s.waitFor(Promise.allSettled(Array.from({ length: refreshes }, () => world.refreshSession.execute({ refreshToken, metadata: aRequestMetadata() }))));
-        armed.on = false;
+        const settled = await whileArmed(s, armed, () => Promise.allSettled(Array.from({ length: refreshes }, () => world.refreshSession.execute({ refreshToken, metadata: aRequestMetadata() }))));
         const successors = settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.refreshToken : String(outcome.reason)));
         expect(new Set(successors).size, successors.join(' ')).to.equal(1);
         expect(successors[0]).to.match(/^rt1\.[0-9a-f-]{36}\.1\./);
@@ -256,12 +251,10 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         });
         const { principal } = await steppedUp();
         const mfaToken = await challenge();
-        armed.on = true;
-        const [regenerated, used] = await s.waitFor(Promise.allSettled([
+        const [regenerated, used] = await whileArmed(s, armed, () => Promise.allSettled([
           world.regenerateRecoveryCodes.execute({ principal, metadata }),
           world.signInMfa.execute({ mfaToken, recoveryCode: recoveryCodes[0], metadata }),
         ]));
-        armed.on = false;
         expect(regenerated?.status).to.equal('fulfilled');
         const order = committed.join(' ');
         expect(used?.status === 'fulfilled', `${order}: ${used?.status}`).to.equal(order === 'RecoveryCodeUsed RecoveryCodesRegenerated');
@@ -279,10 +272,7 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         const user = (await world.ports.users.findById(userId)) as User;
         user.changePassword('', world.clock.now());
         expect(await world.ports.users.save(user, []), 'made passwordless').to.equal(true);
-        armed.on = true;
-        const removals = passkeys.map((passkey) => world.removePasskey.execute({ principal, id: passkey.id, metadata }));
-        const settled = await s.waitFor(Promise.allSettled(removals));
-        armed.on = false;
+        const settled = await whileArmed(s, armed, () => Promise.allSettled(passkeys.map((passkey) => world.removePasskey.execute({ principal, id: passkey.id, metadata }))));
         expect(settled.map((answer) => (answer.status === 'fulfilled' ? 'removed' : answer.reason instanceof LastSignInMethod ? 'last' : String(answer.reason))).sort()).to.deep.equal(['last', 'removed']);
         expect(await world.listPasskeys.execute({ userId })).to.have.length(1);
       }),
