@@ -3,6 +3,8 @@ import type { RecordedEvent } from '../../src/application/ports/event-log.port.j
 import type { SessionRepository } from '../../src/application/ports/session-repository.port.js';
 import { InvalidCursor } from '../../src/application/errors.js';
 import { Session } from '../../src/domain/session.js';
+import { INDEX_COUNTS, indexCountKey } from '../../src/infrastructure/storage/commit-plan.js';
+import { SESSIONS } from '../../src/infrastructure/storage/account-tables.js';
 import { aRequestMetadata } from '../support/builders.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
 
@@ -165,6 +167,31 @@ export function sessionRepositoryContract(adapter: string, makeStorage: StorageF
       expect(await ids(4, 10)).to.deep.equal([]);
       expect(await ids(9, 10)).to.deep.equal([]);
       expect(await sessions.leastRecentlyUsed(`user-${uuid()}`, 0, 0, 10)).to.deep.equal([]);
+    });
+
+    it('keeps the count of an account\'s live sessions that the cap reads, exactly, as sessions open, end and are swept', async () => {
+      const userId = `user-${uuid()}`;
+      /** The count's record (null: none) and the index walked, which it must equal. */
+      const counts = async () => ({
+        record: (await storage.store.get(INDEX_COUNTS, indexCountKey(SESSIONS, 'liveByUse', [userId, 0])))?.value.count ?? null,
+        walked: await storage.store.count(SESSIONS, 'liveByUse', [userId, 0]),
+      });
+      const opened = Array.from({ length: 8 }, (_, i) => aSession(userId, i));
+      await Promise.all(opened.map((session) => sessions.add(session, recorded(session))));
+      expect(await counts()).to.deep.equal({ record: 8, walked: 8 });
+      // Two revoked alone and one racing a rotation of its own version, two more ended in one write: five or six end.
+      const loaded = await Promise.all(opened.map((session) => sessions.findById(session.id))) as Session[];
+      const twin = (await sessions.findById(opened[2]?.id ?? '')) as Session;
+      for (const session of loaded.slice(0, 5)) session.revoke('sign_out', at(20));
+      twin.rotate(at(20), LIFETIMES);
+      await Promise.all([sessions.save(loaded[0] as Session, []), sessions.save(loaded[1] as Session, []), sessions.save(loaded[2] as Session, []), sessions.save(twin, []), sessions.saveMany(loaded.slice(3, 5), [])]);
+      const afterEnding = await counts();
+      expect(afterEnding.record).to.equal(afterEnding.walked);
+      expect(afterEnding.walked).to.be.oneOf([3, 4]);
+      expect(await sessions.removeExpired(at(30), 100), 'the revoked ones swept').to.be.oneOf([4, 5]);
+      expect(await counts()).to.deep.equal(afterEnding);
+      expect(await sessions.removeExpired(at(5000), 100), 'the rest expired and swept').to.equal(afterEnding.walked);
+      expect(await counts()).to.deep.equal({ record: null, walked: 0 });
     });
 
     it('pages the sessions not revoked of a user newest first (createdAt, then id), at most `limit` a page, refusing a foreign cursor', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
-import { COUNTERS, ownerOf } from '../../src/infrastructure/storage/commit-plan.js';
+import { COUNTERS, INDEX_COUNTS, countOf, indexCountKey, ownerOf } from '../../src/infrastructure/storage/commit-plan.js';
 import { type Store, type Table, check, entryOf, expectThat, put, remove, sweepExpired } from '../../src/infrastructure/storage/store.js';
 import { aRequestMetadata } from '../support/builders.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
@@ -18,6 +18,10 @@ const NOTES: Table<Note> = {
   indexes: { byOwner: (note) => [note.owner, note.at], open: (note) => (note.text === 'closed' ? null : [note.owner]) },
   expiresAt: (note) => note.until,
 };
+
+/** The same notes as one declaration written before its `open` index was counted (UNCOUNTED), and one after (COUNTED). */
+const UNCOUNTED: Table<Note> = { name: 'contract-counted-notes', indexes: { open: (note) => (note.text === 'closed' ? null : [note.owner, note.at]) } };
+const COUNTED: Table<Note> = { ...UNCOUNTED, counted: { open: 1 } };
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-${++counter}`;
@@ -93,6 +97,49 @@ export function storeContract(adapter: string, makeStorage: StorageFactory): voi
       expect(await store.count(NOTES, 'byOwner', [owner])).to.equal(3);
       expect(await store.count(NOTES, 'open', [owner])).to.equal(2);
       expect(await store.count(NOTES, 'byOwner', [unique('nobody')])).to.equal(0);
+    });
+
+    describe('a counted index', () => {
+      /** The count's own record (null: none written), and the range walked, which it must equal. */
+      const countsOf = async (owner: string) => ({
+        record: (await store.get(INDEX_COUNTS, indexCountKey(COUNTED, 'open', [owner])))?.value.count ?? null,
+        walked: await store.count(COUNTED, 'open', [owner]),
+        read: await countOf(store, COUNTED, 'open', [owner]),
+      });
+
+      it('is counted in each commit that adds to it or takes from it, exactly under simultaneous commits', async () => {
+        const owner = unique('owner');
+        const keys = Array.from({ length: 12 }, () => unique('note'));
+        await Promise.all(keys.map((key, i) => store.commit({ changes: [put(COUNTED, key, aNote(owner, i), null)] })));
+        expect(await countsOf(owner)).to.deep.equal({ record: 12, walked: 12, read: 12 });
+        // Four closed (out of the index), three removed, and four of each pair racing for one version: half of those lose.
+        const closing = keys.slice(0, 4).map((key, i) => store.commit({ changes: [put(COUNTED, key, aNote(owner, i, 'closed'), 0)] }));
+        const removing = keys.slice(4, 7).map((key) => store.commit({ changes: [remove(COUNTED, key, 0)] }));
+        const racing = keys.slice(7, 11).flatMap((key, i) => [
+          store.commit({ changes: [put(COUNTED, key, aNote(owner, 7 + i, 'closed'), 0)] }),
+          store.commit({ changes: [put(COUNTED, key, aNote(owner, 7 + i, 'moved'), 0)] }),
+        ]);
+        const outcomes = await Promise.all([...closing, ...removing, ...racing]);
+        expect(outcomes.filter((outcome) => outcome.status === 'committed')).to.have.length(4 + 3 + 4);
+        const counts = await countsOf(owner);
+        expect(counts.record).to.equal(counts.walked);
+        expect(counts.read).to.equal(counts.walked);
+        expect(counts.walked).to.be.within(1, 5);
+        expect(await countsOf(unique('nobody'))).to.deep.equal({ record: null, walked: 0, read: 0 });
+      });
+
+      it('is counted from its range by the first commit that changes it when it was written before it was counted, and its count goes at 0', async () => {
+        const owner = unique('owner');
+        const keys = [unique('a'), unique('b'), unique('c')];
+        await store.commit({ changes: keys.map((key, i) => put(UNCOUNTED, key, aNote(owner, i), null)) });
+        expect(await countsOf(owner), 'no count yet: read on the range').to.deep.equal({ record: null, walked: 3, read: 3 });
+        await store.commit({ changes: [put(COUNTED, keys[0] ?? '', aNote(owner, 0, 'closed'), 0)] });
+        expect(await countsOf(owner), 'a change of an existing record').to.deep.equal({ record: 2, walked: 2, read: 2 });
+        await store.commit({ changes: [put(COUNTED, keys[0] ?? '', aNote(owner, 0), 1), remove(COUNTED, keys[1] ?? '', 0)] });
+        expect(await countsOf(owner), 'one in, one out: nothing moved').to.deep.equal({ record: 2, walked: 2, read: 2 });
+        await store.commit({ changes: [remove(COUNTED, keys[0] ?? '', 2), remove(COUNTED, keys[2] ?? '', 0)] });
+        expect(await countsOf(owner)).to.deep.equal({ record: null, walked: 0, read: 0 });
+      });
     });
 
     it('commits the events with the changes', async () => {

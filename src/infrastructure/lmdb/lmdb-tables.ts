@@ -1,5 +1,5 @@
 import type { Database } from 'lmdb';
-import { type Write, decide, refKey, refsOf } from '../storage/commit-plan.js';
+import { INDEX_COUNTS, type Ref, type Write, decideNow, refsOf } from '../storage/commit-plan.js';
 import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, indexEntriesOf, indexNamesOf, prefixOf } from '../storage/store.js';
 import type { LmdbStore } from './lmdb-store.js';
 
@@ -57,23 +57,27 @@ export class LmdbTables implements Store {
   }
 
   count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
-    const start = prefixOf({ prefix });
-    return Promise.resolve(this.indexOf(table, index).getKeysCount({ start: bytes(start), end: bytes(`${start}${KEY_END}`) }));
+    return Promise.resolve(this.countRange(table, index, prefix));
   }
 
   commit(changes: Changes): Promise<CommitOutcome> {
-    const refs = refsOf(changes);
-    for (const ref of refs) this.of(ref.table);
+    for (const table of [...refsOf(changes).map((ref) => ref.table), INDEX_COUNTS]) this.of(table);
     return this.store.transaction((): CommitOutcome => {
-      const current = new Map(refs.flatMap((ref) => {
+      const read = (ref: Ref) => {
         const row = this.of(ref.table).rows.get(ref.key);
-        return row ? [[refKey(ref), { key: ref.key, value: row.r, version: row.v }] as const] : [];
-      }));
-      const decision = decide(changes, current);
+        return row ? { key: ref.key, value: row.r, version: row.v } : null;
+      };
+      const decision = decideNow(changes, read, (count) => this.countRange(count.table, count.index, count.prefix));
       if ('refused' in decision) return decision.refused;
       for (const write of decision.writes) this.apply(write);
       return { status: 'committed' };
     });
+  }
+
+  /** The entries of an index under a prefix, counted on the index (inside the current transaction, if any). */
+  private countRange(table: AnyTable, index: string, prefix: readonly KeyPart[]): number {
+    const start = prefixOf({ prefix });
+    return this.indexOf(table, index).getKeysCount({ start: bytes(start), end: bytes(`${start}${KEY_END}`) });
   }
 
   /** Opens the databases of these tables (outside any transaction: LMDB opens none inside one). */

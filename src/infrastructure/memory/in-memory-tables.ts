@@ -1,4 +1,4 @@
-import { type Write, decide, refKey, refsOf } from '../storage/commit-plan.js';
+import { type Write, decideNow, indexCountsOf } from '../storage/commit-plan.js';
 import { type Changes, type CommitOutcome, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, indexEntriesOf, indexNamesOf, prefixOf } from '../storage/store.js';
 
 /**
@@ -48,11 +48,8 @@ export class InMemoryTables implements Store {
 
   async commit(changes: Changes): Promise<CommitOutcome> {
     await Promise.resolve();
-    const current = new Map(refsOf(changes).flatMap((ref) => {
-      const stored = this.rows(ref.table.name).get(ref.key);
-      return stored ? [[refKey(ref), stored] as const] : [];
-    }));
-    const decision = decide(changes, current);
+    const decision = decideNow(changes, (ref) => this.rows(ref.table.name).get(ref.key) ?? null, (count) =>
+      [...this.rows(count.table.name).values()].filter((stored) => indexCountsOf(count.table, stored.value).some((of) => of.key === count.key)).length);
     if ('refused' in decision) return decision.refused;
     for (const write of decision.writes) this.apply(write);
     return { status: 'committed' };

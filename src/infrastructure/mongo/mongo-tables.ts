@@ -1,5 +1,5 @@
 import type { ClientSession, Collection, Filter } from 'mongodb';
-import { type Write, decide, refKey, refsOf } from '../storage/commit-plan.js';
+import { INDEX_COUNTS, type Ref, type Write, decideAwaiting, refsOf } from '../storage/commit-plan.js';
 import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, expiryOf, indexEntriesOf, indexNamesOf, prefixOf } from '../storage/store.js';
 import { translated } from './mongo-errors.js';
 import type { MongoStore } from './mongo-store.js';
@@ -14,6 +14,12 @@ interface RowDocument {
   /** Moved on by a commit that only checks the record, so that MongoDB sees a write conflict with one that changes it. */
   t?: number;
 }
+
+/** The documents whose entry in `index` starts with `prefix`. */
+const rangeOf = (index: string, prefix: readonly KeyPart[]): Filter<RowDocument> => {
+  const start = prefixOf({ prefix });
+  return { [`ix.${index}`]: { $gte: start, $lt: `${start}${KEY_END}` } };
+};
 
 /**
  * The storage primitive in MongoDB: a table is the collection `kv.<name>`, its indexes `ix.<index>` (one encoded
@@ -49,22 +55,20 @@ export class MongoTables implements Store {
 
   async count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
     const collection = await this.of(table);
-    const start = prefixOf({ prefix });
-    const filter = { [`ix.${index}`]: { $gte: start, $lt: `${start}${KEY_END}` } } as Filter<RowDocument>;
-    return this.store.guarded((signal) => collection.countDocuments(filter, { signal }));
+    return this.store.guarded((signal) => collection.countDocuments(rangeOf(index, prefix), { signal }));
   }
 
   async commit(changes: Changes): Promise<CommitOutcome> {
     const refs = refsOf(changes);
-    const collections = new Map(await Promise.all(refs.map(async (ref) => [ref.table.name, await this.of(ref.table)] as const)));
+    const collections = new Map(await Promise.all([...refs.map((ref) => ref.table), INDEX_COUNTS].map(async (table) => [table.name, await this.of(table)] as const)));
     return translated(() =>
       this.store.transaction(async (session): Promise<CommitOutcome> => {
-        const current = new Map<string, Stored<unknown>>();
-        for (const ref of refs) {
+        const read = async (ref: Ref): Promise<Stored<unknown> | null> => {
           const doc = await collections.get(ref.table.name)?.findOne({ _id: ref.key }, { session });
-          if (doc) current.set(refKey(ref), { key: ref.key, value: doc.r, version: doc.v });
-        }
-        const decision = decide(changes, current);
+          return doc ? { key: ref.key, value: doc.r, version: doc.v } : null;
+        };
+        // A commit that writes a count conflicts with every other that writes it, so a range counted here is exact.
+        const decision = await decideAwaiting(changes, read, async (count) => (await this.of(count.table)).countDocuments(rangeOf(count.index, count.prefix), { session }));
         if ('refused' in decision) return decision.refused;
         for (const write of decision.writes) await this.apply(collections.get(write.table.name), write, session);
         for (const change of changes.changes ?? []) {

@@ -45,13 +45,15 @@ const liveKey = (session: SessionRecord, at: Date) => (session.revokedAt === nul
 
 /**
  * The sessions, by id. Per account and session epoch, those not revoked by creation (listing, newest first) and by
- * last use (the per-account cap, least recently used first), so per-account reads never walk ended ones. A session
- * expires when it ends (its deadline, or its revocation): the sweep removes it then.
+ * last use (the per-account cap, least recently used first), so per-account reads never walk ended ones; the latter
+ * counted per account and epoch, so the cap reads one count instead of walking them. A session expires when it ends
+ * (its deadline, or its revocation): the sweep removes it then.
  */
 export const SESSIONS: Table<SessionRecord> = {
   name: 'sessions',
   indexes: { liveByCreation: (s) => liveKey(s, s.createdAt), liveByUse: (s) => liveKey(s, s.lastUsedAt) },
   expiresAt: (s) => endOf(s).getTime(),
+  counted: { liveByUse: 2 },
 };
 
 /**

@@ -2,7 +2,7 @@ import { MFA_CHALLENGES } from './factor-tables.js';
 import { WEBAUTHN_CHALLENGES } from './passkey-tables.js';
 import { EVENTS, type EventRecord, nextSeq } from './event-tables.js';
 import { PROJECTIONS, projectedRefs } from './projections.js';
-import type { AnyTable, Changes, CommitOutcome, Count, Store, Stored, Table } from './store.js';
+import { type AnyTable, type Changes, type CommitOutcome, type Count, type KeyPart, type Store, type Stored, type Table, encodeIndexKey } from './store.js';
 
 /** A value claimed unique, held by its owner: `<name>:<value>` in CLAIMS. */
 export interface ClaimRecord {
@@ -20,6 +20,46 @@ export const CLAIMS: Table<ClaimRecord> = { name: 'claims', indexes: {} };
 
 /** The table of every conditional counter; a counter whose window ended is swept. */
 export const COUNTERS: Table<CounterRecord> = { name: 'counters', indexes: {}, expiresAt: (record) => record.expiresAt };
+
+/** How many entries a counted index holds under one prefix (`Table.counted`); removed when it reaches 0. */
+export interface IndexCountRecord {
+  readonly count: number;
+}
+
+/** The counts of every counted index, by `indexCountKey`. */
+export const INDEX_COUNTS: Table<IndexCountRecord> = { name: 'index-counts', indexes: {} };
+
+/** The key of the count of `index`'s entries under `prefix`. */
+export const indexCountKey = (table: AnyTable, index: string, prefix: readonly KeyPart[]): string => `${table.name}\u0002${index}\u0002${encodeIndexKey(prefix)}`;
+
+/** One count of a counted index that a commit changes: which prefix, and the key of its record. */
+export interface IndexCount {
+  readonly table: AnyTable;
+  readonly index: string;
+  readonly prefix: readonly KeyPart[];
+  readonly key: string;
+}
+
+/** The counts a record of `table` is counted under (none when the table counts no index, or the record is in none). */
+export function indexCountsOf(table: AnyTable, value: unknown): IndexCount[] {
+  if (!table.counted || value === null) return [];
+  return Object.entries(table.counted).flatMap(([index, length]) => {
+    const parts = (table as Table<unknown>).indexes[index]?.(value);
+    if (!parts) return [];
+    const prefix = parts.slice(0, length);
+    return [{ table, index, prefix, key: indexCountKey(table, index, prefix) }];
+  });
+}
+
+/**
+ * How many records `index` of `table` holds under `prefix`: one read where the table counts that index at that
+ * prefix's length, the walk of the range (`Store.count`) otherwise, and where no commit has counted it yet (a count
+ * is first written by the commit that next changes it, from the range as it is inside that commit).
+ */
+export async function countOf(store: Pick<Store, 'get' | 'count'>, table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
+  if (table.counted?.[index] !== prefix.length) return store.count(table, index, prefix);
+  return (await store.get(INDEX_COUNTS, indexCountKey(table, index, prefix)))?.value.count ?? store.count(table, index, prefix);
+}
 
 /** Every table whose records expire: the expiry sweep walks each (a new expiring table is a line here). */
 export const EXPIRING_TABLES: readonly AnyTable[] = [COUNTERS, MFA_CHALLENGES, WEBAUTHN_CHALLENGES];
@@ -48,7 +88,12 @@ export type Write =
 export function refsOf(changes: Changes): Ref[] {
   const refs = new Map<string, Ref>();
   const add = (table: AnyTable, key: string) => refs.set(`${table.name}\u0000${key}`, { table, key });
-  for (const change of changes.changes ?? []) add(change.table, change.key);
+  for (const change of changes.changes ?? []) {
+    add(change.table, change.key);
+    // A new record adds to its counts: read them with the rest (a count only a change of an existing record moves is
+    // read once decide has its previous value: `uncounted`).
+    if (change.kind === 'put' && change.expected === null) for (const count of indexCountsOf(change.table, change.value)) add(INDEX_COUNTS, count.key);
+  }
   for (const claim of [...(changes.claims ?? []), ...(changes.releases ?? [])]) add(CLAIMS, claimKey(claim.name, claim.value));
   for (const key of [...[...(changes.counts ?? []), ...(changes.below ?? [])].map((count) => count.key), ...(changes.clears ?? [])]) add(COUNTERS, key);
   for (const event of changes.events ?? []) for (const ref of [{ table: EVENTS as AnyTable, key: event.eventId }, ...projectedRefs(event)]) add(ref.table, ref.key);
@@ -57,15 +102,19 @@ export function refsOf(changes: Changes): Ref[] {
 
 export const refKey = (ref: Ref): string => `${ref.table.name}\u0000${ref.key}`;
 
-/** What a commit does, decided from the records it read: refuse (writing nothing), or write these. */
-export type Decision = { readonly refused: CommitOutcome } | { readonly writes: readonly Write[] };
+/**
+ * What a commit does, decided from the records it read: refuse (writing nothing), write these, or first tell it these
+ * counts of counted indexes, which it did not read (`uncounted`: their records, or where there is none the range
+ * counted inside the transaction; then decide again).
+ */
+export type Decision = { readonly refused: CommitOutcome } | { readonly writes: readonly Write[] } | { readonly uncounted: readonly IndexCount[] };
 
 /**
  * Decides a commit from the current state of the records it reads (`current`, by refKey; missing: no record), the
  * same way for every store: versions compared, claims checked, counters counted, events appended (an event id
  * already stored is skipped) each at the next place in the log, with what the projections make of them.
  */
-export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unknown>>): Decision {
+export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unknown>>, indexCounts: ReadonlyMap<string, number> = new Map()): Decision {
   const state = new Map(current);
   const writes: Write[] = [];
   const read = (table: AnyTable, key: string) => state.get(refKey({ table, key })) ?? null;
@@ -136,5 +185,87 @@ export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unk
       else if (current) write({ op: 'remove', table, key: change.key, previous: current.value });
     }
   }
-  return { writes };
+  const uncounted = countIndexes(writes, read, indexCounts, write);
+  return uncounted.length > 0 ? { uncounted } : { writes };
+}
+
+/**
+ * Moves the counts of counted indexes by what `writes` add to and take from them, writing each count that moved
+ * (removed at 0); returns the counts it could not move because it knows neither their record nor their range's count.
+ */
+function countIndexes(writes: readonly Write[], read: (table: AnyTable, key: string) => Stored<unknown> | null, counted: ReadonlyMap<string, number>, write: (next: Write) => void): IndexCount[] {
+  const deltas = new Map<string, { count: IndexCount; delta: number }>();
+  const tally = (table: AnyTable, value: unknown, by: number) => {
+    for (const count of indexCountsOf(table, value)) {
+      const moved = deltas.get(count.key) ?? { count, delta: 0 };
+      deltas.set(count.key, { count, delta: moved.delta + by });
+    }
+  };
+  for (const next of writes) {
+    if (!next.table.counted) continue;
+    tally(next.table, next.previous, -1);
+    if (next.op === 'put') tally(next.table, next.value, 1);
+  }
+  const uncounted: IndexCount[] = [];
+  for (const { count, delta } of deltas.values()) {
+    if (delta === 0) continue;
+    const stored = read(INDEX_COUNTS, count.key) as Stored<IndexCountRecord> | null;
+    const base = stored?.value.count ?? counted.get(count.key);
+    if (base === undefined) {
+      uncounted.push(count);
+      continue;
+    }
+    const next = Math.max(0, base + delta);
+    if (next > 0) write({ op: 'put', table: INDEX_COUNTS, key: count.key, value: { count: next }, version: stored ? stored.version + 1 : 0, previous: stored?.value ?? null });
+    else if (stored) write({ op: 'remove', table: INDEX_COUNTS, key: count.key, previous: stored.value });
+  }
+  return uncounted;
+}
+
+/** A read a commit's decision takes inside the store's transaction: a record, or the count of an index range. */
+export type DecisionRead = { readonly record: Ref } | { readonly range: IndexCount };
+
+type Decided = Exclude<Decision, { uncounted: unknown }>;
+
+/**
+ * A commit's decision as the reads it takes: the records of `refsOf`, then (where decide asks for counts it did not
+ * read) their records, or where there is none their ranges counted; each store answers the reads inside its
+ * transaction (`decideNow` where its reads are synchronous, `decideAwaiting` where they are not).
+ */
+function* deciding(changes: Changes): Generator<DecisionRead, Decided, Stored<unknown> | number | null> {
+  const current = new Map<string, Stored<unknown>>();
+  for (const ref of refsOf(changes)) {
+    const stored = yield { record: ref };
+    if (stored !== null && typeof stored === 'object') current.set(refKey(ref), stored);
+  }
+  const counted = new Map<string, number>();
+  const first = decide(changes, current, counted);
+  if (!('uncounted' in first)) return first;
+  for (const count of first.uncounted) {
+    const ref = { table: INDEX_COUNTS, key: count.key };
+    const stored = yield { record: ref };
+    if (stored !== null && typeof stored === 'object') current.set(refKey(ref), stored);
+    else counted.set(count.key, (yield { range: count }) as number);
+  }
+  const second = decide(changes, current, counted);
+  if ('uncounted' in second) throw new Error(`counts still unknown once read: ${second.uncounted.map((count) => count.key).join(', ')}`);
+  return second;
+}
+
+/** Decides a commit in a transaction whose reads are synchronous (memory, LMDB). */
+export function decideNow(changes: Changes, read: (ref: Ref) => Stored<unknown> | null, countRange: (count: IndexCount) => number): Decided {
+  const steps = deciding(changes);
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value;
+    step = steps.next('record' in step.value ? read(step.value.record) : countRange(step.value.range));
+  }
+}
+
+/** Decides a commit in a transaction whose reads are asynchronous (MongoDB). */
+export async function decideAwaiting(changes: Changes, read: (ref: Ref) => Promise<Stored<unknown> | null>, countRange: (count: IndexCount) => Promise<number>): Promise<Decided> {
+  const steps = deciding(changes);
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value;
+    step = steps.next('record' in step.value ? await read(step.value.record) : await countRange(step.value.range));
+  }
 }

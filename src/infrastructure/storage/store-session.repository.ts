@@ -2,6 +2,7 @@ import type { PageRequest, RecordedEvent } from '../../application/ports/event-l
 import type { SessionPage, SessionRepository } from '../../application/ports/session-repository.port.js';
 import type { Session } from '../../domain/session.js';
 import { decodeSessionCursor, encodeSessionCursor } from '../cursor.js';
+import { countOf } from './commit-plan.js';
 import { ENDED_EPOCHS, SESSIONS, USERS, type UserRecord, sessionOf, sessionRecordOf } from './account-tables.js';
 import { type Change, type Store, entryOf, expectThat, put, remove, sweepExpired } from './store.js';
 
@@ -38,7 +39,7 @@ export class StoreSessionRepository implements SessionRepository {
   }
 
   async leastRecentlyUsed(userId: string, epoch: number, keep: number, max: number): Promise<Session[]> {
-    const beyond = Math.min((await this.store.count(SESSIONS, 'liveByUse', [userId, epoch])) - keep, max);
+    const beyond = Math.min((await countOf(this.store, SESSIONS, 'liveByUse', [userId, epoch])) - keep, max);
     if (beyond <= 0) return [];
     return (await this.store.range(SESSIONS, 'liveByUse', { prefix: [userId, epoch], limit: beyond })).map(sessionOf);
   }

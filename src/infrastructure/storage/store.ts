@@ -13,6 +13,12 @@ export interface Table<R> {
   readonly indexes: { readonly [index: string]: (record: R) => readonly KeyPart[] | null };
   /** Epoch ms after which the sweep removes the record (null: never); absent when the table never expires. */
   readonly expiresAt?: (record: R) => number | null;
+  /**
+   * Indexes whose entries are counted per prefix of this many key parts (`{ liveByUse: 2 }`: per account and epoch).
+   * Every commit keeps each count in the same transaction as the entries it counts, so `countOf` reads one record
+   * instead of walking the range (commit-plan.ts, `INDEX_COUNTS`).
+   */
+  readonly counted?: { readonly [index: string]: number };
 }
 
 /** A table whatever its record type (what a commit and the stores handle); read its records with `indexEntriesOf`. */
