@@ -140,7 +140,7 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
   SESSIONS_MAX_PER_ACCOUNT: {
     section: 'Sessions',
     meaning:
-      'sessions one account keeps at most; a sign-in beyond it ends the least recently used one (`evicted` in the activity feed; listing is paged and ending them all is one write; each sign-in counts the live sessions of the account on an index, about 30 µs per 1,000 here, so at a cap of 100000 a sign-in to a full account costs about 3 ms)',
+      'sessions one account keeps at most; a sign-in beyond it ends the least recently used one (`evicted` in the activity feed; listing is paged, ending them all is one write, and a sign-in reads one count of the live sessions of the account, kept by every commit that opens or ends one, so a large cap stays cheap)',
   },
   PASSWORD_CHANGE_MAX_FAILURES: {
     section: 'Sessions',
