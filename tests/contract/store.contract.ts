@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../../src/application/ports/event-log.port.j
 import { COUNTERS, INDEX_COUNTS, countOf, indexCountKey, ownerOf } from '../../src/infrastructure/storage/commit-plan.js';
 import { type Store, type Table, check, entryOf, expectThat, put, remove, sweepExpired } from '../../src/infrastructure/storage/store.js';
 import { aRequestMetadata } from '../support/builders.js';
+import { rejection } from '../support/rejection.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
 
 interface Note {
@@ -126,6 +127,21 @@ export function storeContract(adapter: string, makeStorage: StorageFactory): voi
         expect(counts.read).to.equal(counts.walked);
         expect(counts.walked).to.be.within(1, 5);
         expect(await countsOf(unique('nobody'))).to.deep.equal({ record: null, walked: 0, read: 0 });
+      });
+
+      it('bounds a range in the commit: of simultaneous adds over a cap of K exactly K commit; a removal below a floor is refused', async () => {
+        const owner = unique('owner');
+        const range = (bounds: { min?: number; max?: number }) => ({ table: COUNTED, index: 'open', prefix: [owner], ...bounds });
+        const keys = Array.from({ length: 10 }, () => unique('note'));
+        const outcomes = await Promise.all(keys.map((key, i) => store.commit({ changes: [put(COUNTED, key, aNote(owner, i), null)], ranges: [range({ max: 4 })], events: [anEvent(`${owner}@example.com`)] })));
+        expect(outcomes.filter((outcome) => outcome.status === 'committed')).to.have.length(4);
+        expect(outcomes.filter((outcome) => outcome.status !== 'committed')).to.deep.equal(Array.from({ length: 6 }, () => ({ status: 'out_of_range', count: 5 })));
+        expect(await countsOf(owner)).to.deep.equal({ record: 4, walked: 4, read: 4 });
+        const held = keys.filter((_, i) => outcomes[i]?.status === 'committed');
+        const removals = await Promise.all(held.map((key) => store.commit({ changes: [remove(COUNTED, key, 0)], ranges: [range({ min: 2 })] })));
+        expect(removals.filter((outcome) => outcome.status === 'committed'), 'down to the floor').to.have.length(2);
+        expect(await countsOf(owner)).to.deep.equal({ record: 2, walked: 2, read: 2 });
+        expect(String(await rejection(store.commit({ ranges: [{ table: UNCOUNTED, index: 'open', prefix: [owner], max: 1 }] })))).to.match(/not counted/);
       });
 
       it('is counted from its range by the first commit that changes it when it was written before it was counted, and its count goes at 0', async () => {

@@ -6,7 +6,7 @@ import { token } from '../di-token.js';
 export const PASSKEYS_PER_ACCOUNT_MAX = 20;
 
 /** What adding a passkey came to (see `PasskeyRepository.add`). */
-export type PasskeyAddOutcome = 'added' | 'taken' | 'full' | 'changed';
+export type PasskeyAddOutcome = 'added' | 'taken' | 'full';
 
 /** What removing a passkey came to (see `PasskeyRepository.remove`). */
 export type PasskeyRemoveOutcome = 'removed' | 'last' | 'changed';
@@ -23,8 +23,7 @@ export interface PasskeyRepository {
   /**
    * Stores a new passkey with its events while its account holds fewer than PASSKEYS_PER_ACCOUNT_MAX, counted in the
    * same commit, so that simultaneous adds never pass the cap. Writes nothing otherwise: 'taken' when its credential
-   * id is registered already (any account), 'full' when the account is at the cap, 'changed' when another add or
-   * removal of the account's passkeys committed after the count was read (decide again).
+   * id is registered already (any account), 'full' when the account is at the cap.
    */
   add(passkey: Passkey, events: readonly RecordedEvent[]): Promise<PasskeyAddOutcome>;
   /** Stores a loaded passkey at the version it was loaded at, with its events; false when another write got there first. */
@@ -32,8 +31,8 @@ export interface PasskeyRepository {
   /**
    * Removes a loaded passkey at its version, with its events, and counts it out, only while the account keeps at
    * least `othersKept` other passkeys, counted in the same commit (of simultaneous removals, never one too many).
-   * Writes nothing otherwise: 'last' when fewer would remain, 'changed' when it, or another add or removal of the
-   * account's passkeys, committed after it was read (decide again).
+   * Writes nothing otherwise: 'last' when fewer would remain, 'changed' when it changed after it was read (decide
+   * again).
    */
   remove(passkey: Passkey, events: readonly RecordedEvent[], othersKept?: number): Promise<PasskeyRemoveOutcome>;
   /** Records events alone (a refused assertion's PasskeyCounterRegressed). */

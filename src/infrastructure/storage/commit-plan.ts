@@ -2,7 +2,7 @@ import { MFA_CHALLENGES } from './factor-tables.js';
 import { WEBAUTHN_CHALLENGES } from './passkey-tables.js';
 import { EVENTS, type EventRecord, nextSeq } from './event-tables.js';
 import { PROJECTIONS, projectedRefs } from './projections.js';
-import { type AnyTable, type Changes, type CommitOutcome, type Count, type KeyPart, type Store, type Stored, type Table, encodeIndexKey } from './store.js';
+import { type AnyTable, type Changes, type CommitOutcome, type Count, type KeyPart, type RangeBound, type Store, type Stored, type Table, encodeIndexKey } from './store.js';
 
 /** A value claimed unique, held by its owner: `<name>:<value>` in CLAIMS. */
 export interface ClaimRecord {
@@ -97,6 +97,7 @@ export function refsOf(changes: Changes): Ref[] {
   for (const claim of [...(changes.claims ?? []), ...(changes.releases ?? [])]) add(CLAIMS, claimKey(claim.name, claim.value));
   for (const key of [...[...(changes.counts ?? []), ...(changes.below ?? [])].map((count) => count.key), ...(changes.clears ?? [])]) add(COUNTERS, key);
   for (const event of changes.events ?? []) for (const ref of [{ table: EVENTS as AnyTable, key: event.eventId }, ...projectedRefs(event)]) add(ref.table, ref.key);
+  for (const range of changes.ranges ?? []) add(INDEX_COUNTS, indexCountKey(range.table, range.index, range.prefix));
   return [...refs.values()];
 }
 
@@ -185,41 +186,50 @@ export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unk
       else if (current) write({ op: 'remove', table, key: change.key, previous: current.value });
     }
   }
-  const uncounted = countIndexes(writes, read, indexCounts, write);
-  return uncounted.length > 0 ? { uncounted } : { writes };
+  return countIndexes(writes, changes.ranges ?? [], read, indexCounts, write) ?? { writes };
 }
 
 /**
  * Moves the counts of counted indexes by what `writes` add to and take from them, writing each count that moved
- * (removed at 0); returns the counts it could not move because it knows neither their record nor their range's count.
+ * (removed at 0) and each bounded one; refuses a commit that leaves a bounded range outside its bounds; or asks for
+ * the counts it knows neither the record nor the range's count of (`uncounted`). Null: decided, nothing refused.
  */
-function countIndexes(writes: readonly Write[], read: (table: AnyTable, key: string) => Stored<unknown> | null, counted: ReadonlyMap<string, number>, write: (next: Write) => void): IndexCount[] {
+function countIndexes(
+  writes: readonly Write[],
+  ranges: readonly RangeBound[],
+  read: (table: AnyTable, key: string) => Stored<unknown> | null,
+  indexCounts: ReadonlyMap<string, number>,
+  write: (next: Write) => void,
+): Exclude<Decision, { writes: unknown }> | null {
   const deltas = new Map<string, { count: IndexCount; delta: number }>();
-  const tally = (table: AnyTable, value: unknown, by: number) => {
-    for (const count of indexCountsOf(table, value)) {
-      const moved = deltas.get(count.key) ?? { count, delta: 0 };
-      deltas.set(count.key, { count, delta: moved.delta + by });
-    }
-  };
+  const move = (count: IndexCount, by: number) => deltas.set(count.key, { count, delta: (deltas.get(count.key)?.delta ?? 0) + by });
   for (const next of writes) {
     if (!next.table.counted) continue;
-    tally(next.table, next.previous, -1);
-    if (next.op === 'put') tally(next.table, next.value, 1);
+    for (const count of indexCountsOf(next.table, next.previous)) move(count, -1);
+    if (next.op === 'put') for (const count of indexCountsOf(next.table, next.value)) move(count, 1);
+  }
+  const bounded = new Map(ranges.map((range) => [indexCountKey(range.table, range.index, range.prefix), range]));
+  for (const [key, range] of bounded) {
+    if (range.table.counted?.[range.index] !== range.prefix.length) throw new Error(`${range.table.name}.${range.index} is not counted at ${range.prefix.length} key parts`);
+    move({ table: range.table, index: range.index, prefix: range.prefix, key }, 0);
   }
   const uncounted: IndexCount[] = [];
   for (const { count, delta } of deltas.values()) {
-    if (delta === 0) continue;
+    const range = bounded.get(count.key);
+    if (delta === 0 && !range) continue;
     const stored = read(INDEX_COUNTS, count.key) as Stored<IndexCountRecord> | null;
-    const base = stored?.value.count ?? counted.get(count.key);
+    const base = stored?.value.count ?? indexCounts.get(count.key);
     if (base === undefined) {
       uncounted.push(count);
       continue;
     }
     const next = Math.max(0, base + delta);
+    if (range && (next < (range.min ?? 0) || next > (range.max ?? Number.POSITIVE_INFINITY))) return { refused: { status: 'out_of_range', count: next } };
+    // A bounded count is written even when unchanged: a commit that checks it then conflicts with one that moves it.
     if (next > 0) write({ op: 'put', table: INDEX_COUNTS, key: count.key, value: { count: next }, version: stored ? stored.version + 1 : 0, previous: stored?.value ?? null });
     else if (stored) write({ op: 'remove', table: INDEX_COUNTS, key: count.key, previous: stored.value });
   }
-  return uncounted;
+  return uncounted.length > 0 ? { uncounted } : null;
 }
 
 /** A read a commit's decision takes inside the store's transaction: a record, or the count of an index range. */

@@ -6,19 +6,14 @@ export type PasskeyRecord = Omit<PasskeySnapshot, 'version'>;
 
 /**
  * The passkeys, by credential id: the key itself makes an id unique across every account (a new one is put only
- * where none is). Per account by creation, for the owner's list.
+ * where none is). Per account by creation, for the owner's list, counted per account, so that the per-account cap is
+ * decided in the commit that adds one (a bound on that range).
  */
 export const PASSKEYS: Table<PasskeyRecord> = {
   name: 'passkeys',
   indexes: { byUser: (record) => [record.userId, record.createdAt.getTime()] },
+  counted: { byUser: 1 },
 };
-
-/**
- * How many passkeys each account holds, by account id: written in every commit that adds or removes one, so that the
- * per-account cap is decided in the commit. An account whose passkeys were stored before it existed has none until
- * its next add or removal, which counts its `byUser` index instead.
- */
-export const PASSKEY_COUNTS: Table<{ readonly count: number }> = { name: 'passkey-counts', indexes: {} };
 
 /** WebAuthn ceremonies in progress, by challenge: single-use, swept once expired. */
 export type WebAuthnChallengeRecord = Omit<WebAuthnChallenge, 'version'>;

@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { PASSKEYS_PER_ACCOUNT_MAX, type PasskeyAddOutcome, type PasskeyRemoveOutcome, type PasskeyRepository } from '../../application/ports/passkey-repository.port.js';
 import type { Passkey, WebAuthnChallenge } from '../../domain/passkey.js';
-import { PASSKEYS, PASSKEY_COUNTS, WEBAUTHN_CHALLENGES, passkeyOf, passkeyRecordOf } from './passkey-tables.js';
-import { type Store, put, remove } from './store.js';
+import { PASSKEYS, WEBAUTHN_CHALLENGES, passkeyOf, passkeyRecordOf } from './passkey-tables.js';
+import { type RangeBound, type Store, put, remove } from './store.js';
 
 /** Passkeys and WebAuthn challenges over the storage primitive, the same for every store. */
 export class StorePasskeyRepository implements PasskeyRepository {
@@ -18,11 +18,8 @@ export class StorePasskeyRepository implements PasskeyRepository {
   }
 
   async add(passkey: Passkey, events: readonly RecordedEvent[]): Promise<PasskeyAddOutcome> {
-    const held = await this.countOf(passkey.userId);
-    if (held.count >= PASSKEYS_PER_ACCOUNT_MAX) return 'full';
-    const counted = put(PASSKEY_COUNTS, passkey.userId, { count: held.count + 1 }, held.version);
-    if (await this.committed({ changes: [put(PASSKEYS, passkey.id, passkeyRecordOf(passkey), null), counted], events })) return 'added';
-    return (await this.store.get(PASSKEYS, passkey.id)) ? 'taken' : 'changed';
+    const outcome = await this.store.commit({ changes: [put(PASSKEYS, passkey.id, passkeyRecordOf(passkey), null)], ranges: [this.range(passkey, { max: PASSKEYS_PER_ACCOUNT_MAX })], events });
+    return outcome.status === 'committed' ? 'added' : outcome.status === 'out_of_range' ? 'full' : 'taken';
   }
 
   async save(passkey: Passkey, events: readonly RecordedEvent[]): Promise<boolean> {
@@ -30,10 +27,8 @@ export class StorePasskeyRepository implements PasskeyRepository {
   }
 
   async remove(passkey: Passkey, events: readonly RecordedEvent[], othersKept = 0): Promise<PasskeyRemoveOutcome> {
-    const held = await this.countOf(passkey.userId);
-    if (held.count - 1 < othersKept) return 'last';
-    const counted = put(PASSKEY_COUNTS, passkey.userId, { count: Math.max(0, held.count - 1) }, held.version);
-    return (await this.committed({ changes: [remove(PASSKEYS, passkey.id, passkey.snapshot().version ?? 0), counted], events })) ? 'removed' : 'changed';
+    const outcome = await this.store.commit({ changes: [remove(PASSKEYS, passkey.id, passkey.snapshot().version ?? 0)], ranges: [this.range(passkey, { min: othersKept })], events });
+    return outcome.status === 'committed' ? 'removed' : outcome.status === 'out_of_range' ? 'last' : 'changed';
   }
 
   async record(events: readonly RecordedEvent[]): Promise<void> {
@@ -51,10 +46,9 @@ export class StorePasskeyRepository implements PasskeyRepository {
     return (await this.committed({ changes: [remove(WEBAUTHN_CHALLENGES, challenge, stored.version)] })) ? { ...stored.value, version: stored.version } : null;
   }
 
-  /** The account's passkey count and the version its record is at (null: none yet, counted on the index). */
-  private async countOf(userId: string): Promise<{ readonly count: number; readonly version: number | null }> {
-    const stored = await this.store.get(PASSKEY_COUNTS, userId);
-    return stored ? { count: stored.value.count, version: stored.version } : { count: await this.store.count(PASSKEYS, 'byUser', [userId]), version: null };
+  /** The account's passkeys, counted in the commit, within these bounds once it is applied. */
+  private range(passkey: Passkey, bounds: Pick<RangeBound, 'min' | 'max'>): RangeBound {
+    return { table: PASSKEYS, index: 'byUser', prefix: [passkey.userId], ...bounds };
   }
 
   private async committed(changes: Parameters<Store['commit']>[0]): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { PASSKEYS_PER_ACCOUNT_MAX } from '../../application/ports/passkey-repository.port.js';
-import { PASSKEYS, PASSKEY_COUNTS } from './passkey-tables.js';
+import { PASSKEYS } from './passkey-tables.js';
 import { TOTP_FACTORS } from './factor-tables.js';
 import { UserNotFound } from '../../application/errors.js';
 import type { Limit, LimitAt } from '../../application/ports/attempt-limits.port.js';
@@ -75,7 +75,6 @@ export class StoreUserRepository implements UserRepository {
         remove(ACCOUNT_VIEWS, user.id, 'any'),
         remove(UNVERIFIED_ACCOUNTS, user.id, 'any'),
         remove(TOTP_FACTORS, user.id, 'any'),
-        remove(PASSKEY_COUNTS, user.id, 'any'),
         put(ENDED_EPOCHS, user.id, { userId: user.id, epoch: (record.sessionEpoch ?? 0) + 1 }, 'any'),
         ...(await this.namedBy(user.id)),
         ...(await this.store.range(PASSKEYS, 'byUser', { prefix: [user.id], limit: PASSKEYS_PER_ACCOUNT_MAX })).map((passkey) => remove(PASSKEYS, passkey.key, passkey.version)),

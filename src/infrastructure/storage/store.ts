@@ -73,6 +73,19 @@ export interface Count {
   readonly max: number;
 }
 
+/**
+ * A bound on a counted index range (`Table.counted`, at that prefix length): once the commit is applied the range holds
+ * at least `min` and at most `max` entries, or the whole commit is refused ('out_of_range'). Decided inside the
+ * commit on the range's exact count, so N simultaneous adds to a range capped at K leave exactly K.
+ */
+export interface RangeBound {
+  readonly table: AnyTable;
+  readonly index: string;
+  readonly prefix: readonly KeyPart[];
+  readonly min?: number;
+  readonly max?: number;
+}
+
 /** Everything one commit writes, in one transaction: all of it, or (refused) none. */
 export interface Changes {
   readonly changes?: readonly Change[];
@@ -88,6 +101,8 @@ export interface Changes {
   readonly below?: readonly Count[];
   /** Counters emptied (after `below` is checked). */
   readonly clears?: readonly string[];
+  /** Counted index ranges that must stay within their bounds. */
+  readonly ranges?: readonly RangeBound[];
   /** Appended (an eventId already stored is skipped), each event's projections applied in the same transaction. */
   readonly events?: readonly RecordedEvent[];
 }
@@ -99,7 +114,9 @@ export type CommitOutcome =
   /** A claimed value is held by another owner: nothing written. */
   | { readonly status: 'taken'; readonly claim: string }
   /** A counter is at its cap: nothing written; `retryAt` (epoch ms) is when its oldest counted attempt leaves the window. */
-  | { readonly status: 'limited'; readonly key: string; readonly retryAt: number };
+  | { readonly status: 'limited'; readonly key: string; readonly retryAt: number }
+  /** A bounded range would hold `count` entries, outside its bounds: nothing written. */
+  | { readonly status: 'out_of_range'; readonly count: number };
 
 /**
  * The one storage primitive each technology implements (memory/, lmdb/, mongo/); every kind of state is code over

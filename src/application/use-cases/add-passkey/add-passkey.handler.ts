@@ -6,7 +6,6 @@ import { PASSKEYS_PER_ACCOUNT_MAX } from '../../ports/passkey-repository.port.js
 import type { Ports } from '../../ports/ports.js';
 import { type PasskeyResource, toPasskeyResource } from '../../policies/passkeys.js';
 import { recordEvents } from '../../shared/auth-result.js';
-import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 import type { Principal } from '../../shared/principal.js';
 
 export interface AddPasskeyCommand {
@@ -42,10 +41,7 @@ export class AddPasskeyHandler {
     const at = clock.now();
     const passkey = Passkey.register({ ...credential, userId: user.id, name, createdAt: at });
     const events = recordEvents([passkeyAdded(user.id, user.email.value, passkey.id, name, at)], ids, command.metadata);
-    const outcome = await untilCommitted(async () => {
-      const added = await passkeys.add(passkey, events);
-      return added === 'changed' ? CHANGED : added;
-    });
+    const outcome = await passkeys.add(passkey, events);
     if (outcome === 'taken') throw new PasskeyRejected('is registered already');
     if (outcome === 'full') throw new PasskeyRejected(`cannot be added: an account holds at most ${PASSKEYS_PER_ACCOUNT_MAX} passkeys`);
     return toPasskeyResource(passkey);
