@@ -37,7 +37,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   const mongo: StorageFactory = async () => {
     const opened = await openStore();
     return {
-      ...portsOver(new MongoTables(opened)),
+      ...portsOver(new MongoTables(opened), () => Promise.resolve()),
       health: new MongoStoreHealth(opened),
       closeStore: () => Promise.reject(new Error('the shared store stays open: see ownStoreStorage')),
       dispose: () => Promise.resolve(),
@@ -47,14 +47,8 @@ describeWithMongo('MongoDB adapters', (target) => {
   /** A storage over a client of its own, so that the health contract may close it without closing the shared one. */
   const ownStoreStorage: StorageFactory = async () => {
     const own = await MongoStore.open({ uri: target().uri, dbName });
-    let closing: Promise<void> | undefined;
-    const closeStore = () => (closing ??= own.close());
-    return {
-      ...portsOver(new MongoTables(own)),
-      health: new MongoStoreHealth(own),
-      closeStore,
-      dispose: closeStore,
-    };
+    const ports = portsOver(new MongoTables(own), () => own.close());
+    return { ...ports, health: new MongoStoreHealth(own), closeStore: ports.close, dispose: ports.close };
   };
 
   userRepositoryContract('mongodb', mongo);

@@ -17,7 +17,7 @@ import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
 import { Email } from '../../src/domain/email.js';
 import { PersonName } from '../../src/domain/person-name.js';
 import { Session } from '../../src/domain/session.js';
-import type { Store } from '../../src/infrastructure/storage/store.js';
+import { type Store, type Table, put } from '../../src/infrastructure/storage/store.js';
 import { User } from '../../src/domain/user.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { valueOf } from '../support/parsed.js';
@@ -461,6 +461,32 @@ export function storeHealthContract(adapter: string, makeStorage: StorageFactory
         await storage.closeStore();
         const failure = await rejection(storage.health.check());
         expect(failure).to.be.instanceOf(ServiceUnavailable).and.include({ reason: 'store_unavailable' });
+      } finally {
+        await storage.dispose();
+      }
+    });
+
+    it('closes once the reads and commits it let in have settled, and refuses those that come after (503), never crashing', async () => {
+      const storage = await makeStorage();
+      const NOTES: Table<{ readonly n: number }> = { name: 'contract-closing', indexes: { all: () => [] } };
+      try {
+        const key = (n: number) => `${randomUUID()}-${n}`;
+        const commits = Array.from({ length: 40 }, (_, n) => storage.store.commit({ changes: [put(NOTES, key(n), { n }, null)] }));
+        const reads = Array.from({ length: 40 }, (_, n) => storage.store.range(NOTES, 'all', { prefix: [], limit: n + 1 }));
+        const closed = storage.closeStore();
+        // What a request whose client went away may still do while the service stops: read, count and commit.
+        const late = await Promise.all([
+          rejection(storage.store.get(NOTES, key(0))),
+          rejection(storage.store.range(NOTES, 'all', { prefix: [], limit: 1 })),
+          rejection(storage.store.count(NOTES, 'all', [])),
+          rejection(storage.store.commit({ changes: [put(NOTES, key(99), { n: 99 }, null)] })),
+        ]);
+        for (const failure of late) expect(failure).to.be.instanceOf(ServiceUnavailable).and.include({ reason: 'store_unavailable' });
+        expect((await Promise.all(commits)).map((outcome) => outcome.status)).to.deep.equal(commits.map(() => 'committed'));
+        expect(await Promise.all(reads)).to.have.length(40);
+        await closed;
+        // lmdb-js renews and resets its read transaction on timers: an exception there would fail this test.
+        await new Promise((resolve) => setTimeout(resolve, 50));
       } finally {
         await storage.dispose();
       }

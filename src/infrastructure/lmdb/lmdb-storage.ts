@@ -33,12 +33,11 @@ export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbSt
     await store.close();
     throw dataDirFailure(dataDir, 'the LMDB store cannot be re-indexed', error);
   }
-  let closing: Promise<void> | undefined;
+  const ports = portsOver(tables, () => store.close());
   return {
-    ...portsOver(tables),
+    ...ports,
     storeHealth: new LmdbStoreHealth(store),
-    pruner: new StoreEventPruner(tables),
+    pruner: new StoreEventPruner(ports.store),
     sizes: () => ({ sizeBytes: store.sizeBytes(), freeBytes: freeBytes(store.dataDir) }),
-    close: () => (closing ??= store.close()),
   };
 }

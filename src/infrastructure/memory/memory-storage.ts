@@ -8,9 +8,8 @@ import { InMemoryTables } from './in-memory-tables.js';
  * pass `store`: the same tables behind a wrapper that orders their calls).
  */
 export const memoryStorageOver = (tables = new InMemoryTables(), store: Store = tables): Storage => ({
-  ...portsOver(store),
+  ...portsOver(store, () => tables.close()),
   storeHealth: new InMemoryStoreHealth(tables),
-  close: () => tables.close(),
 });
 
 /** A fresh in-memory store behind every storage port (STORAGE=memory): nothing is written to disk, nothing pruned. */

@@ -22,10 +22,6 @@ export async function openStorage({ storage: { mongodb } }: MongoStorageConfig):
     await store.close();
     throw error;
   }
-  return {
-    ...portsOver(tables),
-    pruner: new StoreEventPruner(tables),
-    storeHealth: new MongoStoreHealth(store),
-    close: () => store.close(),
-  };
+  const ports = portsOver(tables, () => store.close());
+  return { ...ports, pruner: new StoreEventPruner(ports.store), storeHealth: new MongoStoreHealth(store) };
 }

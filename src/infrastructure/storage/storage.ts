@@ -1,3 +1,4 @@
+import { ClosingStore } from './closing-store.js';
 import { StorePasskeyRepository } from './store-passkey.repository.js';
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
@@ -39,9 +40,19 @@ export interface Storage extends Pick<Ports, StoragePortName> {
   readonly close: () => Promise<void>;
 }
 
-/** The storage ports written once over the storage primitive, whatever the technology under it. */
-export const portsOver = (store: Store): Pick<Storage, 'store' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'events' | 'outbox'> => ({
+/**
+ * The storage ports written once over the storage primitive, whatever the technology under it, and their `close`:
+ * the store behind them refuses new work once closing and is closed by `closeStore` only after the work it let in
+ * has settled (ClosingStore).
+ */
+export const portsOver = (
+  technology: Store,
+  closeStore: () => Promise<void>,
+): Pick<Storage, 'store' | 'close' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'events' | 'outbox'> => {
+  const store = new ClosingStore(technology, closeStore);
+  return {
   store,
+  close: () => store.close(),
   limits: new StoreAttemptLimits(store),
   users: new StoreUserRepository(store),
   userViews: new StoreUserReadModel(store),
@@ -51,4 +62,5 @@ export const portsOver = (store: Store): Pick<Storage, 'store' | 'limits' | 'use
   passkeys: new StorePasskeyRepository(store),
   events: new StoreEventLog(store),
   outbox: new StoreOutbox(store),
-});
+  };
+};
