@@ -232,32 +232,33 @@ function countIndexes(
   return uncounted.length > 0 ? { uncounted } : null;
 }
 
-/** A read a commit's decision takes inside the store's transaction: a record, or the count of an index range. */
-export type DecisionRead = { readonly record: Ref } | { readonly range: IndexCount };
+/** What a commit's decision reads inside the store's transaction: records, or the counts of index ranges. */
+export type DecisionRead = { readonly records: readonly Ref[] } | { readonly ranges: readonly IndexCount[] };
 
 type Decided = Exclude<Decision, { uncounted: unknown }>;
 
 /**
- * A commit's decision as the reads it takes: the records of `refsOf`, then (where decide asks for counts it did not
- * read) their records, or where there is none their ranges counted; each store answers the reads inside its
- * transaction (`decideNow` where its reads are synchronous, `decideAwaiting` where they are not).
+ * A commit's decision as the reads it takes, each a batch: the records of `refsOf`; then, where decide asks for counts
+ * it did not read, their records, and the ranges of those that have none, counted. Each store answers the reads
+ * inside its transaction (`decideNow` where its reads are synchronous, `decideAwaiting` where they are not).
  */
-function* deciding(changes: Changes): Generator<DecisionRead, Decided, Stored<unknown> | number | null> {
+function* deciding(changes: Changes): Generator<DecisionRead, Decided, readonly (Stored<unknown> | null | number)[]> {
   const current = new Map<string, Stored<unknown>>();
-  for (const ref of refsOf(changes)) {
-    const stored = yield { record: ref };
-    if (stored !== null && typeof stored === 'object') current.set(refKey(ref), stored);
-  }
-  const counted = new Map<string, number>();
-  const first = decide(changes, current, counted);
+  const take = (refs: readonly Ref[], found: readonly (Stored<unknown> | null | number)[]) =>
+    refs.filter((ref, i) => {
+      const stored = found[i];
+      if (stored !== null && typeof stored === 'object') current.set(refKey(ref), stored);
+      return !stored;
+    });
+  const refs = refsOf(changes);
+  take(refs, yield { records: refs });
+  const first = decide(changes, current);
   if (!('uncounted' in first)) return first;
-  for (const count of first.uncounted) {
-    const ref = { table: INDEX_COUNTS, key: count.key };
-    const stored = yield { record: ref };
-    if (stored !== null && typeof stored === 'object') current.set(refKey(ref), stored);
-    else counted.set(count.key, (yield { range: count }) as number);
-  }
-  const second = decide(changes, current, counted);
+  const countRefs = first.uncounted.map((count) => ({ table: INDEX_COUNTS, key: count.key }));
+  const missing = new Set(take(countRefs, yield { records: countRefs }).map((ref) => ref.key));
+  const ranges = first.uncounted.filter((count) => missing.has(count.key));
+  const sizes = ranges.length === 0 ? [] : yield { ranges };
+  const second = decide(changes, current, new Map(ranges.map((count, i) => [count.key, Number(sizes[i])])));
   if ('uncounted' in second) throw new Error(`counts still unknown once read: ${second.uncounted.map((count) => count.key).join(', ')}`);
   return second;
 }
@@ -267,15 +268,18 @@ export function decideNow(changes: Changes, read: (ref: Ref) => Stored<unknown> 
   const steps = deciding(changes);
   for (let step = steps.next(); ; ) {
     if (step.done) return step.value;
-    step = steps.next('record' in step.value ? read(step.value.record) : countRange(step.value.range));
+    step = steps.next('records' in step.value ? step.value.records.map(read) : step.value.ranges.map(countRange));
   }
 }
 
-/** Decides a commit in a transaction whose reads are asynchronous (MongoDB). */
+/** Decides a commit in a transaction whose reads are asynchronous (MongoDB), one read at a time. */
 export async function decideAwaiting(changes: Changes, read: (ref: Ref) => Promise<Stored<unknown> | null>, countRange: (count: IndexCount) => Promise<number>): Promise<Decided> {
   const steps = deciding(changes);
   for (let step = steps.next(); ; ) {
     if (step.done) return step.value;
-    step = steps.next('record' in step.value ? await read(step.value.record) : await countRange(step.value.range));
+    const answers: (Stored<unknown> | null | number)[] = [];
+    if ('records' in step.value) for (const ref of step.value.records) answers.push(await read(ref));
+    else for (const count of step.value.ranges) answers.push(await countRange(count));
+    step = steps.next(answers);
   }
 }
