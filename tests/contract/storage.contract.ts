@@ -466,7 +466,7 @@ export function storeHealthContract(adapter: string, makeStorage: StorageFactory
       }
     });
 
-    it('closes once the reads and commits it let in have settled, and refuses those that come after (503), never crashing', async () => {
+    it('closes once the commits it let in have settled, and refuses the reads and commits that come after (503), never crashing', async () => {
       const storage = await makeStorage();
       const NOTES: Table<{ readonly n: number }> = { name: 'contract-closing', indexes: { all: () => [] } };
       try {

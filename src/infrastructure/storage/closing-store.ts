@@ -4,10 +4,12 @@ import type { AnyTable, Changes, CommitOutcome, KeyPart, RangeQuery, Store, Stor
 /** What a refused call tells a client: the store is going away with the process, so ask again elsewhere soon. */
 const RETRY_AFTER_SECONDS = 5;
 
+const refused = <T>(): Promise<T> => Promise.reject(new ServiceUnavailable('store_unavailable', RETRY_AFTER_SECONDS));
+
 /**
  * A store that can be closed while work is still arriving, the same way for every technology: `close` lets no new
- * read or commit through (each refused with ServiceUnavailable('store_unavailable'), a 503), waits until every one it
- * let in has settled, and only then closes the store under it, once.
+ * read or commit through (each refused with ServiceUnavailable('store_unavailable'), a 503), waits until every commit
+ * it let in has settled, and only then closes the store under it, once.
  *
  * Work does arrive during a stop: a request whose client went away has no connection to hold the HTTP server open, so
  * the server closes while its use case still runs, and the use case reaches the store after its hash. lmdb-js, read
@@ -24,18 +26,21 @@ export class ClosingStore implements Store {
     private readonly closeInner: () => Promise<void>,
   ) {}
 
+  // A read is refused once closing but not waited for: LMDB and memory read within the call, and a MongoDB read cut
+  // short by its client's close fails as a store failure (503), the same as a read of a lost connection.
   get<R>(table: Table<R>, key: string): Promise<Stored<R> | null> {
-    return this.admit(() => this.inner.get(table, key));
+    return this.closing ? refused() : this.inner.get(table, key);
   }
 
   range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]> {
-    return this.admit(() => this.inner.range(table, index, query));
+    return this.closing ? refused() : this.inner.range(table, index, query);
   }
 
   count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
-    return this.admit(() => this.inner.count(table, index, prefix));
+    return this.closing ? refused() : this.inner.count(table, index, prefix);
   }
 
+  /** A commit let in is waited for by `close`: it resolves, durable, or fails as it would have. */
   commit(changes: Changes): Promise<CommitOutcome> {
     return this.admit(() => this.inner.commit(changes));
   }
@@ -50,7 +55,7 @@ export class ClosingStore implements Store {
   }
 
   private admit<T>(work: () => Promise<T>): Promise<T> {
-    if (this.closing) return Promise.reject(new ServiceUnavailable('store_unavailable', RETRY_AFTER_SECONDS));
+    if (this.closing) return refused();
     this.running += 1;
     let started: Promise<T>;
     try {

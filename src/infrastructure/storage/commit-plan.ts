@@ -51,6 +51,16 @@ export function indexCountsOf(table: AnyTable, value: unknown): IndexCount[] {
   });
 }
 
+/** Whether two values of a record are counted under the same prefixes (a change that moves no count: a session used). */
+function sameCounts(table: AnyTable, before: unknown, after: unknown): boolean {
+  if (before === null) return false;
+  return Object.entries(table.counted ?? {}).every(([index, length]) => {
+    const keyOf = (table as Table<unknown>).indexes[index];
+    const [a, b] = [keyOf?.(before) ?? null, keyOf?.(after) ?? null];
+    return a === null || b === null ? a === b : a.slice(0, length).every((part, i) => part === b[i]);
+  });
+}
+
 /**
  * How many records `index` of `table` holds under `prefix`: one read where the table counts that index at that
  * prefix's length, the walk of the range (`Store.count`) otherwise, and where no commit has counted it yet (a count
@@ -204,7 +214,7 @@ function countIndexes(
   const deltas = new Map<string, { count: IndexCount; delta: number }>();
   const move = (count: IndexCount, by: number) => deltas.set(count.key, { count, delta: (deltas.get(count.key)?.delta ?? 0) + by });
   for (const next of writes) {
-    if (!next.table.counted) continue;
+    if (!next.table.counted || (next.op === 'put' && sameCounts(next.table, next.previous, next.value))) continue;
     for (const count of indexCountsOf(next.table, next.previous)) move(count, -1);
     if (next.op === 'put') for (const count of indexCountsOf(next.table, next.value)) move(count, 1);
   }
