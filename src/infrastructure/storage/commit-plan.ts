@@ -120,12 +120,14 @@ export const refKey = (ref: Ref): string => `${ref.table.name}\u0000${ref.key}`;
  */
 export type Decision = { readonly refused: CommitOutcome } | { readonly writes: readonly Write[] } | { readonly uncounted: readonly IndexCount[] };
 
+const NO_COUNTS: ReadonlyMap<string, number> = new Map();
+
 /**
  * Decides a commit from the current state of the records it reads (`current`, by refKey; missing: no record), the
  * same way for every store: versions compared, claims checked, counters counted, events appended (an event id
  * already stored is skipped) each at the next place in the log, with what the projections make of them.
  */
-export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unknown>>, indexCounts: ReadonlyMap<string, number> = new Map()): Decision {
+export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unknown>>, indexCounts: ReadonlyMap<string, number> = NO_COUNTS): Decision {
   const state = new Map(current);
   const writes: Write[] = [];
   const read = (table: AnyTable, key: string) => state.get(refKey({ table, key })) ?? null;
@@ -211,6 +213,7 @@ function countIndexes(
   indexCounts: ReadonlyMap<string, number>,
   write: (next: Write) => void,
 ): Exclude<Decision, { writes: unknown }> | null {
+  if (ranges.length === 0 && !writes.some((next) => next.table.counted)) return null;
   const deltas = new Map<string, { count: IndexCount; delta: number }>();
   const move = (count: IndexCount, by: number) => deltas.set(count.key, { count, delta: (deltas.get(count.key)?.delta ?? 0) + by });
   for (const next of writes) {
