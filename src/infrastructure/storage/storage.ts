@@ -1,15 +1,13 @@
-import { ClosingStore } from './closing-store.js';
 import { StorePasskeyRepository } from './store-passkey.repository.js';
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
-import type { Store } from './store.js';
+import { ClosingStore, type Store } from './store.js';
 import { StoreAttemptLimits } from './store-attempt-limits.js';
 import { StoreEventLog } from './store-event-log.js';
 import { StoreOutbox } from './store-outbox.js';
-import { StoreSessionReadModel } from './store-session-read-model.js';
 import { StoreSecondFactorRepository } from './store-second-factor.repository.js';
 import { StoreSessionRepository } from './store-session.repository.js';
-import { StoreUserReadModel } from './store-user-read-model.js';
+import { StoreSessionReadModel, StoreUserReadModel } from './store-read-models.js';
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */

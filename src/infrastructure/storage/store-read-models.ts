@@ -1,11 +1,39 @@
+import type { MfaStatus, SessionAccount, UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
 import type { PageRequest } from '../../application/ports/event-log.port.js';
 import type { SessionReadModel, SessionView, SessionViewPage } from '../../application/ports/session-read-model.port.js';
 import { endOf } from '../../domain/session.js';
 import { decodeSessionCursor, encodeSessionCursor } from '../cursor.js';
-import type { UserView } from '../../application/ports/user-read-model.port.js';
-import { ACCOUNT_VIEWS, SESSIONS, type SessionRecord } from './account-tables.js';
-import { userViewOf } from './store-user-read-model.js';
+import { TOTP_FACTORS } from './factor-tables.js';
+import { ACCOUNT_VIEWS, type AccountView, SESSIONS, type SessionRecord } from './account-tables.js';
 import { type Store, type Stored, entryOf } from './store.js';
+
+// The query side over the storage primitive: account and session views, one record read by key where it can, never an
+// aggregate and never a hash.
+
+/** The public user resource of an account, from its view (on the path of every bearer request and refresh). */
+export const userViewOf = (id: string, { name, lastname, email, emailVerified }: AccountView): UserView => ({ id, name, lastname, email, emailverified: emailVerified });
+
+/** Public user views from the account views (ACCOUNT_VIEWS), which hold no hash: one record read. */
+export class StoreUserReadModel implements UserReadModel {
+  constructor(private readonly store: Store) {}
+
+  async findById(id: string): Promise<UserView | null> {
+    const stored = await this.store.get(ACCOUNT_VIEWS, id);
+    return stored && userViewOf(id, stored.value);
+  }
+
+  async sessionAccountOf(id: string): Promise<SessionAccount | null> {
+    const stored = await this.store.get(ACCOUNT_VIEWS, id);
+    return stored && { user: userViewOf(id, stored.value), sessionEpoch: stored.value.sessionEpoch };
+  }
+
+  /** From the factor's record, one read by key; only its confirmation and the unused codes are looked at. */
+  async secondFactorOf(id: string): Promise<MfaStatus> {
+    const factor = (await this.store.get(TOTP_FACTORS, id))?.value;
+    if (!factor || factor.confirmedAt === null) return { enrolled: false, recoveryCodesLeft: 0 };
+    return { enrolled: true, recoveryCodesLeft: factor.recoveryCodes.filter((code) => code.usedAt === null).length };
+  }
+}
 
 const viewOf = ({ id, createdAt, lastUsedAt, expiresAt, clientIp, userAgent }: SessionRecord): SessionView => ({ id, createdAt, lastUsedAt, expiresAt, clientIp, userAgent });
 
