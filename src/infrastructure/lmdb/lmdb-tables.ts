@@ -61,13 +61,14 @@ export class LmdbTables implements Store {
   }
 
   commit(changes: Changes): Promise<CommitOutcome> {
-    for (const table of [...refsOf(changes).map((ref) => ref.table), INDEX_COUNTS]) this.of(table);
+    const refs = refsOf(changes);
+    for (const table of [...refs.map((ref) => ref.table), INDEX_COUNTS]) this.of(table);
     return this.store.transaction((): CommitOutcome => {
       const read = (ref: Ref) => {
         const row = this.of(ref.table).rows.get(ref.key);
         return row ? { key: ref.key, value: row.r, version: row.v } : null;
       };
-      const decision = decideNow(changes, read, (count) => this.countRange(count.table, count.index, count.prefix));
+      const decision = decideNow(changes, read, (count) => this.countRange(count.table, count.index, count.prefix), refs);
       if ('refused' in decision) return decision.refused;
       for (const write of decision.writes) this.apply(write);
       return { status: 'committed' };

@@ -68,7 +68,7 @@ export class MongoTables implements Store {
           return doc ? { key: ref.key, value: doc.r, version: doc.v } : null;
         };
         // A commit that writes a count conflicts with every other that writes it, so a range counted here is exact.
-        const decision = await decideAwaiting(changes, read, async (count) => (await this.of(count.table)).countDocuments(rangeOf(count.index, count.prefix), { session }));
+        const decision = await decideAwaiting(changes, read, async (count) => (await this.of(count.table)).countDocuments(rangeOf(count.index, count.prefix), { session }), refs);
         if ('refused' in decision) return decision.refused;
         for (const write of decision.writes) await this.apply(collections.get(write.table.name), write, session);
         for (const change of changes.changes ?? []) {

@@ -255,7 +255,7 @@ type Decided = Exclude<Decision, { uncounted: unknown }>;
  * it did not read, their records, and the ranges of those that have none, counted. Each store answers the reads
  * inside its transaction (`decideNow` where its reads are synchronous, `decideAwaiting` where they are not).
  */
-function* deciding(changes: Changes): Generator<DecisionRead, Decided, readonly (Stored<unknown> | null | number)[]> {
+function* deciding(changes: Changes, refs: readonly Ref[]): Generator<DecisionRead, Decided, readonly (Stored<unknown> | null | number)[]> {
   const current = new Map<string, Stored<unknown>>();
   const take = (refs: readonly Ref[], found: readonly (Stored<unknown> | null | number)[]) =>
     refs.filter((ref, i) => {
@@ -263,7 +263,6 @@ function* deciding(changes: Changes): Generator<DecisionRead, Decided, readonly 
       if (stored !== null && typeof stored === 'object') current.set(refKey(ref), stored);
       return !stored;
     });
-  const refs = refsOf(changes);
   take(refs, yield { records: refs });
   const first = decide(changes, current);
   if (!('uncounted' in first)) return first;
@@ -276,9 +275,9 @@ function* deciding(changes: Changes): Generator<DecisionRead, Decided, readonly 
   return second;
 }
 
-/** Decides a commit in a transaction whose reads are synchronous (memory, LMDB). */
-export function decideNow(changes: Changes, read: (ref: Ref) => Stored<unknown> | null, countRange: (count: IndexCount) => number): Decided {
-  const steps = deciding(changes);
+/** Decides a commit in a transaction whose reads are synchronous (memory, LMDB); `refs`: its `refsOf`, if taken already. */
+export function decideNow(changes: Changes, read: (ref: Ref) => Stored<unknown> | null, countRange: (count: IndexCount) => number, refs = refsOf(changes)): Decided {
+  const steps = deciding(changes, refs);
   for (let step = steps.next(); ; ) {
     if (step.done) return step.value;
     step = steps.next('records' in step.value ? step.value.records.map(read) : step.value.ranges.map(countRange));
@@ -286,8 +285,8 @@ export function decideNow(changes: Changes, read: (ref: Ref) => Stored<unknown> 
 }
 
 /** Decides a commit in a transaction whose reads are asynchronous (MongoDB), one read at a time. */
-export async function decideAwaiting(changes: Changes, read: (ref: Ref) => Promise<Stored<unknown> | null>, countRange: (count: IndexCount) => Promise<number>): Promise<Decided> {
-  const steps = deciding(changes);
+export async function decideAwaiting(changes: Changes, read: (ref: Ref) => Promise<Stored<unknown> | null>, countRange: (count: IndexCount) => Promise<number>, refs = refsOf(changes)): Promise<Decided> {
+  const steps = deciding(changes, refs);
   for (let step = steps.next(); ; ) {
     if (step.done) return step.value;
     const answers: (Stored<unknown> | null | number)[] = [];
