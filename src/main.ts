@@ -80,7 +80,10 @@ const httpPart =
 /** The composition root: config -> compose (adapters, use cases, jobs, HTTP, in one container) -> start in order. */
 export async function startService(env: Record<string, string | undefined> = process.env, options: StartOptions = {}): Promise<RunningService> {
   const config = loadConfig(env);
-  const logger = options.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
+  const base = options.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
+  // A worker of several (WORKERS, src/infrastructure/cluster/primary.ts) names itself on every line.
+  const worker = env['WORKER_INDEX'];
+  const logger = worker === undefined ? base : base.child({ worker: Number(worker) });
   const composition = await compose(config, logger, { ...options, http: httpPart(options) });
   await composition.start();
   const http = composition.http as HttpPart;

@@ -19,6 +19,14 @@ if (refusal !== undefined) {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const threadPool = require('./infrastructure/config/thread-pool.cjs') as typeof import('./infrastructure/config/thread-pool.cjs');
 
-threadPool.sizeThreadPool(process.env);
-threadPool.startThreadPool(threadPool.hashThreadNiceOf(process.env));
-void import('./main.js').then((main) => main.runFromCommandLine());
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const cluster = require('node:cluster') as typeof import('node:cluster').default;
+
+if (cluster.isPrimary && Number(process.env['WORKERS']) > 1) {
+  // WORKERS processes on the one port (docs/operations.md, "Workers"): this one forks them and serves nothing itself.
+  void import('./infrastructure/cluster/primary.js').then((primary) => primary.runPrimary());
+} else {
+  threadPool.sizeThreadPool(process.env);
+  threadPool.startThreadPool(threadPool.hashThreadNiceOf(process.env));
+  void import('./main.js').then((main) => main.runFromCommandLine());
+}

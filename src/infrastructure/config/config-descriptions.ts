@@ -39,6 +39,11 @@ export interface ConfigDescription {
 export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescription } = {
   NODE_ENV: { section: 'HTTP server', meaning: '`production` requires a configured JWT key (and keeps it out of `DATA_DIR`)' },
   PORT: { section: 'HTTP server', meaning: 'HTTP port (`0` picks a free one)' },
+  WORKERS: {
+    section: 'HTTP server',
+    meaning:
+      'processes serving the port (node:cluster), each with its own event loop, all on the one store (LMDB or MongoDB); `HASH_CONCURRENCY` is shared out among them, while rate limits and the hash queue count per process; see [Workers](operations.md#workers)',
+  },
   HOST: { section: 'HTTP server', meaning: 'interface to listen on' },
   BODY_LIMIT_BYTES: { section: 'HTTP server', meaning: 'larger bodies get 413' },
   SHUTDOWN_DRAIN_MS: {
@@ -94,7 +99,7 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
   HASH_CONCURRENCY: {
     section: 'Password hashing',
     meaning:
-      "argon2 operations run at once; libuv's pool gets this many threads plus 4 (`UV_THREADPOOL_SIZE`, set by `dist/start.cjs`; a larger value already set is kept)",
+      "argon2 operations run at once; libuv's pool gets this many threads plus 4 (`UV_THREADPOOL_SIZE`, set by `dist/start.cjs`; a larger value already set is kept); with `WORKERS` above 1, shared out among the workers",
     whenUnset: 'the number of CPUs (`os.availableParallelism()`)',
   },
   HASH_QUEUE_MAX: { section: 'Password hashing', meaning: 'argon2 operations allowed to wait; past it: 503 at once' },

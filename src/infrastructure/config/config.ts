@@ -47,6 +47,7 @@ export const CONFIG_SCHEMA = object({
   KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000, 600_000),
   TIMEOUT_CHECK_INTERVAL_MS: positiveInt(1_000, 30_000),
   MAX_CONNECTIONS: positiveInt(900, 1_000_000),
+  WORKERS: positiveInt(1, 256),
   ARGON2_MEMORY_KIB: number().integer().min(1024).max(1024 * 1024).default(19456),
   ARGON2_TIME_COST: positiveInt(2, 20),
   ARGON2_PARALLELISM: positiveInt(1, 16),
@@ -121,6 +122,8 @@ export interface Config {
     readonly timeoutsMs: HttpTimeouts;
     readonly maxConnections: number;
   };
+  /** Processes serving HTTP on the one port (WORKERS): 1 serves in this process; more are forked by src/start.cts (node:cluster). */
+  readonly workers: number;
   /** Origins browsers may call the API from (`['*']`: any); empty: no CORS headers at all. */
   readonly corsOrigins: readonly string[];
   /** The API's public base URL (the OpenAPI `servers` entry); undefined: relative to where the document is served. */
@@ -254,6 +257,14 @@ const webAuthnOf = (env: Env): Config['webauthn'] => {
   return { rpId, rpName: env.WEBAUTHN_RP_NAME ?? env.MFA_ISSUER, origins };
 };
 
+/** Workers share one store, so more than one needs a store outside the process (the in-memory one is per process). */
+const workersOf = (env: Env): number => {
+  if (env.WORKERS > 1 && storageKind(env) === 'memory') {
+    throw new ConfigError('Invalid configuration: WORKERS above 1 needs a store the workers share (STORAGE=lmdb or mongodb), not STORAGE=memory');
+  }
+  return env.WORKERS;
+};
+
 const httpTimeouts = (env: Env): HttpTimeouts => {
   if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
@@ -328,6 +339,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       timeoutsMs: httpTimeouts(env),
       maxConnections: env.MAX_CONNECTIONS,
     },
+    workers: workersOf(env),
     corsOrigins: corsOriginsOf(env.CORS_ORIGINS ?? '') ?? [],
     publicApiUrl: env.PUBLIC_API_URL,
     storage: {

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LimiterStats } from '../security/concurrency-limiter.js';
+import { clusterMetricsOf } from './cluster-metrics.js';
 import type { HashOperation } from './timed-password-hasher.js';
 
 export interface RequestSample {
@@ -14,7 +15,9 @@ const HASH_BUCKETS = [0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.2, 0.5, 1, 2
 
 /**
  * Every metric of one service instance, in its own registry (several instances can share a process):
- * default process metrics, HTTP durations, sign-up and sign-in outcomes, argon2 durations, the hash queue.
+ * default process metrics, HTTP durations, sign-up and sign-in outcomes, argon2 durations, the hash queue. In a
+ * worker of several (WORKERS), GET /metrics renders every worker's, added up; what the workers share (the store,
+ * the outbox, the mail relay) is a gauge each worker reads alike, so it is aggregated by max (the relay by min).
  */
 export class PrometheusMetrics {
   readonly registry = new Registry();
@@ -24,6 +27,7 @@ export class PrometheusMetrics {
   private readonly mailDeadLetters: Counter;
   private readonly mailRelayUp: Gauge;
   private readonly mailRelayFailures: Counter;
+  private readonly ofEveryWorker: (() => Promise<string>) | undefined;
 
   constructor(hashLimiter: { stats(): LimiterStats }) {
     const registers = [this.registry];
@@ -51,6 +55,7 @@ export class PrometheusMetrics {
       name: 'account_mail_relay_up',
       help: '0 while the SMTP relay fails before any mail (connection, greeting, TLS, authentication) and no mail goes through; 1 otherwise',
       registers,
+      aggregator: 'min',
     });
     this.mailRelayUp.set(1);
     this.mailRelayFailures = new Counter({
@@ -83,6 +88,7 @@ export class PrometheusMetrics {
         this.inc(hashLimiter.stats().shed);
       },
     });
+    this.ofEveryWorker = clusterMetricsOf(this.registry);
   }
 
   /** Publishes the store's size on disk and the free space beside it (the embedded store; null values are left out). */
@@ -92,6 +98,7 @@ export class PrometheusMetrics {
       name: 'account_store_size_bytes',
       help: 'Size of the embedded store on disk (DATA_DIR/accounts.lmdb)',
       registers,
+      aggregator: 'max',
       collect() {
         const { sizeBytes } = sizes();
         if (sizeBytes !== null) this.set(sizeBytes);
@@ -101,6 +108,7 @@ export class PrometheusMetrics {
       name: 'account_store_free_disk_bytes',
       help: 'Free space on the filesystem of DATA_DIR (readiness fails below MIN_FREE_DISK_BYTES)',
       registers,
+      aggregator: 'max',
       collect() {
         const { freeBytes } = sizes();
         if (freeBytes !== null) this.set(freeBytes);
@@ -114,6 +122,7 @@ export class PrometheusMetrics {
       name: 'account_mail_pending',
       help: 'Mails waiting in the outbox to be sent (due, leased or backing off; dead letters excluded)',
       registers: [this.registry],
+      aggregator: 'max',
       async collect() {
         const pending = await pendingCount().catch(() => null);
         if (pending !== null) this.set(pending);
@@ -135,7 +144,7 @@ export class PrometheusMetrics {
   }
 
   render(): Promise<string> {
-    return this.registry.metrics();
+    return this.ofEveryWorker?.() ?? this.registry.metrics();
   }
 
   requestCompleted(sample: RequestSample): void {

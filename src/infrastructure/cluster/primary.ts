@@ -1,0 +1,79 @@
+import cluster, { type Worker } from 'node:cluster';
+import { type Config, loadConfig } from '../config/config.js';
+import { createLogger } from '../logging/logger.js';
+import { serveClusterMetrics } from '../metrics/cluster-metrics.js';
+
+/** A worker that ends while serving is replaced, unless more than this many ended within the window: then all stop. */
+const MAX_REPLACEMENTS = 5;
+const REPLACEMENT_WINDOW_MS = 60_000;
+
+/** Each worker's share of HASH_CONCURRENCY (at least one), so that the machine runs about as many hashes at once as with one process. */
+export const hashConcurrencyPerWorker = (config: Pick<Config, 'workers' | 'hashing'>): number => Math.max(1, Math.ceil(config.hashing.concurrency / config.workers));
+
+/**
+ * The primary of WORKERS processes (node:cluster), started by src/start.cts instead of the service when WORKERS is
+ * above 1. It serves nothing itself: it forks the workers, each a whole service (src/main.ts) on the one port and the
+ * one store, with its share of HASH_CONCURRENCY; gathers their metrics for GET /metrics; replaces a worker that
+ * ends while serving; and on SIGTERM or SIGINT passes SIGTERM to every worker (each drains and closes as a single
+ * process does) and exits once they all have, 0 when each did. A worker that ends before it listens (a port taken,
+ * a store that will not open) stops them all, exit 1: starting it again would fail again.
+ */
+export function runPrimary(env: Record<string, string | undefined> = process.env): void {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    process.stderr.write(`account-service failed to start: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')}\n`);
+    process.exit(1);
+  }
+  const logger = createLogger(config.logLevel, undefined, config.logFormat).child({ role: 'primary' });
+  const perWorker = hashConcurrencyPerWorker(config);
+  const live = new Set<Worker>();
+  const replaced: number[] = [];
+  let stopping = false;
+  let failed = false;
+
+  const stopAll = () => {
+    stopping = true;
+    if (live.size === 0) process.exit(failed ? 1 : 0);
+    for (const worker of live) worker.process.kill('SIGTERM');
+  };
+
+  const fork = (index: number) => {
+    const worker = cluster.fork({ HASH_CONCURRENCY: String(perWorker), WORKER_INDEX: String(index) });
+    live.add(worker);
+    let listening = false;
+    worker.once('listening', () => {
+      listening = true;
+    });
+    worker.once('exit', (code: number | null, signal: string | null) => {
+      live.delete(worker);
+      if (stopping) {
+        if (code !== 0) failed = true;
+        if (live.size === 0) process.exit(failed ? 1 : 0);
+        return;
+      }
+      if (!listening) {
+        logger.error({ worker: index, code, signal }, 'a worker ended before it served: stopping every worker');
+        failed = true;
+        return stopAll();
+      }
+      const now = Date.now();
+      replaced.push(now);
+      while (replaced.length > 0 && now - (replaced[0] ?? now) > REPLACEMENT_WINDOW_MS) replaced.shift();
+      if (replaced.length > MAX_REPLACEMENTS) {
+        logger.error({ worker: index, code, signal, replaced: replaced.length }, 'workers keep ending: stopping every worker');
+        failed = true;
+        return stopAll();
+      }
+      logger.warn({ worker: index, code, signal }, 'a worker ended while serving: starting another');
+      fork(index);
+    });
+  };
+
+  serveClusterMetrics();
+  process.once('SIGTERM', stopAll);
+  process.once('SIGINT', stopAll);
+  for (let index = 0; index < config.workers; index += 1) fork(index);
+  logger.info({ workers: config.workers, hashConcurrencyPerWorker: perWorker }, 'primary started its workers');
+}
