@@ -2,12 +2,13 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify from 'fastify';
 import { Histogram } from 'prom-client';
 import { createLogger } from '../src/infrastructure/logging/logger.js';
+import { servedBy } from './workers.js';
 
 /**
  * The bare route of bare-server.ts with only what every route of a production service carries and nothing of the
  * product: the service's logger (a child per request, one access line per answer, to stdout), a per-client rate
  * limit (@fastify/rate-limit) and a latency histogram (prom-client). What the service's GET /auth/me is measured
- * against besides the bare route: the part of the gap that is the product's own.
+ * against besides the bare route: the part of the gap that is the product's own. In WORKERS processes like the service.
  */
 const logger = createLogger('info');
 const app = Fastify({ loggerInstance: logger, disableRequestLogging: true, bodyLimit: 16 * 1024 });
@@ -24,4 +25,6 @@ await app.register(async (auth) => {
   await auth.register(rateLimit, { max: 1_000_000, timeWindow: 60_000 });
   auth.get('/auth/me', async (_request, reply) => reply.code(200).header('content-type', 'application/json; charset=utf-8').send(me));
 });
-await app.listen({ port: Number(process.env['PORT'] ?? 0), host: '127.0.0.1' });
+await servedBy(async () => {
+  await app.listen({ port: Number(process.env['PORT'] ?? 0), host: '127.0.0.1' });
+});

@@ -7,11 +7,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface Server {
   readonly url: string;
   readonly child: ChildProcess;
-  /** Resident set size now, and its peak since the process started (Linux /proc), in MiB. */
+  /** Resident set size now, and its peak since the process started (Linux /proc), in MiB; a primary's workers added. */
   memory(): { rssMiB: number; peakRssMiB: number };
-  /** CPU time (user + system) the process has used so far, in ms. */
+  /** CPU time (user + system) the process (and its workers, if any) has used so far, in ms. */
   cpuMs(): number;
-  /** CPU time (user + system) of the process's main thread, its event loop, so far, in ms. */
+  /** CPU time (user + system) of the process's main thread, its event loop, so far, in ms; with workers, their loops added. */
   eventLoopCpuMs(): number;
   stop(): Promise<void>;
 }
@@ -37,6 +37,26 @@ const cpuMsOf = (statFile: string): number => {
   return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS_PER_SECOND);
 };
 
+/** The process and its children (the workers of a primary, WORKERS), by pid (Linux /proc). */
+const processTree = (pid: number | undefined): number[] => {
+  if (pid === undefined) return [];
+  try {
+    return [pid, ...readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)];
+  } catch {
+    return [pid];
+  }
+};
+
+/** A /proc reading summed over the process tree; a process gone meanwhile counts 0. */
+const summed = (pid: number | undefined, read: (pid: number) => number): number =>
+  processTree(pid).reduce((sum, each) => {
+    try {
+      return sum + read(each);
+    } catch {
+      return sum;
+    }
+  }, 0);
+
 const kib = (status: string, field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
 
 /**
@@ -59,11 +79,11 @@ export async function startServer(entry: string, env: Record<string, string>, lo
     url,
     child,
     memory: () => {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      return { rssMiB: kib(status, 'VmRSS') / 1024, peakRssMiB: kib(status, 'VmHWM') / 1024 };
+      const status = (pid: number) => readFileSync(`/proc/${pid}/status`, 'utf8');
+      return { rssMiB: summed(child.pid, (pid) => kib(status(pid), 'VmRSS')) / 1024, peakRssMiB: summed(child.pid, (pid) => kib(status(pid), 'VmHWM')) / 1024 };
     },
-    cpuMs: () => cpuMsOf(`/proc/${child.pid}/stat`),
-    eventLoopCpuMs: () => cpuMsOf(`/proc/${child.pid}/task/${child.pid}/stat`),
+    cpuMs: () => summed(child.pid, (pid) => cpuMsOf(`/proc/${pid}/stat`)),
+    eventLoopCpuMs: () => summed(child.pid, (pid) => cpuMsOf(`/proc/${pid}/task/${pid}/stat`)),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');

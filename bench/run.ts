@@ -16,7 +16,7 @@ const USER = { name: 'Bench', lastname: 'Mark', email: 'bench@example.com', pass
 const SIGN_IN = JSON.stringify({ email: USER.email, password: USER.password });
 const SIGN_UP = JSON.stringify({ ...USER, email: 'bench-[<id>]@example.com' });
 const INVALID = '{}';
-const PASSED_THROUGH = ['HASH_CONCURRENCY', 'HASH_QUEUE_MAX', 'HASH_THREAD_NICE', 'ARGON2_MEMORY_KIB', 'ARGON2_TIME_COST', 'ARGON2_PARALLELISM'];
+const PASSED_THROUGH = ['WORKERS', 'HASH_CONCURRENCY', 'HASH_QUEUE_MAX', 'HASH_THREAD_NICE', 'ARGON2_MEMORY_KIB', 'ARGON2_TIME_COST', 'ARGON2_PARALLELISM'];
 const TARGETS = { signInPerRaw: 0.95, goodputPerRaw: 0.9, shedP99Ms: 50, invalidPerBare: 0.5, mePerBare: 0.5, refreshPerBare: 0.2 };
 const CHAINS = 64;
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   let bare: Server | undefined;
   let featured: Server | undefined;
   try {
-    process.stderr.write(`service ${service.url} (${entry}), ${CPUS} CPUs, HASH_CONCURRENCY ${hashConcurrency}, pool ${poolSize}, argon2 m=${config.argon2.memoryKiB} t=${config.argon2.timeCost} p=${config.argon2.parallelism}\n`);
+    process.stderr.write(`service ${service.url} (${entry}), ${CPUS} CPUs, WORKERS ${config.workers}, HASH_CONCURRENCY ${hashConcurrency}, pool ${poolSize}, argon2 m=${config.argon2.memoryKiB} t=${config.argon2.timeCost} p=${config.argon2.parallelism}\n`);
     await signUp(service);
     await signUp(reference);
     const { accesstoken } = await signInOnce(service);
@@ -83,7 +83,9 @@ async function main(): Promise<void> {
     const signInLoad = (seconds: number) => load({ url: service.url, path: '/auth/sign-in', body: SIGN_IN, connections: saturation, seconds, server: service }, 201);
     await signInLoad(2);
     await load({ url: reference.url, path: '/auth/sign-in', body: SIGN_IN, connections: 4, seconds: 1, server: reference }, 201);
-    const poolThreads = hashConcurrency === 1 ? NaN : threadCpuTicks(service.child.pid ?? NaN).size - threadCpuTicks(reference.child.pid ?? NaN).size + 1;
+    // Threads are counted in one process: with WORKERS above 1 the service is several (its pool checks are left out).
+    const oneProcess = config.workers === 1;
+    const poolThreads = hashConcurrency === 1 || !oneProcess ? NaN : threadCpuTicks(service.child.pid ?? NaN).size - threadCpuTicks(reference.child.pid ?? NaN).size + 1;
     await reference.stop();
     const raws: number[] = [];
     const signIns: LoadResult[] = [];
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
       raws.push(await rawVerifyThroughput(config.argon2, poolSize, hashConcurrency, 3));
       const before = threadCpuTicks(service.child.pid ?? NaN);
       signIns.push(await signInLoad(5));
-      busyThreads = Math.min(busyThreads, busyWorkerThreads(service.child.pid ?? NaN, before, threadCpuTicks(service.child.pid ?? NaN)));
+      if (oneProcess) busyThreads = Math.min(busyThreads, busyWorkerThreads(service.child.pid ?? NaN, before, threadCpuTicks(service.child.pid ?? NaN)));
     }
     const rawCeiling = raws.reduce((sum, value) => sum + value, 0) / raws.length;
     const signIn = combine(signIns);
@@ -211,7 +213,7 @@ async function main(): Promise<void> {
       valid: invalidBecause.length === 0,
       invalidBecause,
       machine: { loadAverageAtStart, cpus: CPUS, model: cpus()[0]?.model ?? 'unknown', node: process.version },
-      service: { entry, nodeArgs, argon2: config.argon2, hashing: config.hashing, uvThreadpoolSize: poolSize, storage: 'lmdb', logLevel: 'info' },
+      service: { entry, nodeArgs, workers: config.workers, argon2: config.argon2, hashing: config.hashing, uvThreadpoolSize: poolSize, storage: 'lmdb', logLevel: 'info' },
       hashingThreads: { busyAtSaturation: busyThreads, byPoolGrowth: Number.isNaN(poolThreads) ? null : poolThreads },
       rawArgon2VerifyPerSecond: { mean: round(rawCeiling), rounds: raws.map((value) => round(value)), poolSize, concurrency: hashConcurrency },
       signIn,

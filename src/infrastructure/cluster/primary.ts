@@ -7,13 +7,19 @@ import { serveClusterMetrics } from '../metrics/cluster-metrics.js';
 const MAX_REPLACEMENTS = 5;
 const REPLACEMENT_WINDOW_MS = 60_000;
 
-/** Each worker's share of HASH_CONCURRENCY (at least one), so that the machine runs about as many hashes at once as with one process. */
-export const hashConcurrencyPerWorker = (config: Pick<Config, 'workers' | 'hashing'>): number => Math.max(1, Math.ceil(config.hashing.concurrency / config.workers));
+/**
+ * Each worker's share of HASH_CONCURRENCY (at least one) and of HASH_QUEUE_MAX, so that the machine runs about as
+ * many hashes at once, and lets about as many wait, as one process would: a sign-in waits as long to be hashed or shed.
+ */
+export const hashingPerWorker = (config: Pick<Config, 'workers' | 'hashing'>): { concurrency: number; maxQueue: number } => ({
+  concurrency: Math.max(1, Math.ceil(config.hashing.concurrency / config.workers)),
+  maxQueue: Math.ceil(config.hashing.maxQueue / config.workers),
+});
 
 /**
  * The primary of WORKERS processes (node:cluster), started by src/start.cts instead of the service when WORKERS is
  * above 1. It serves nothing itself: it forks the workers, each a whole service (src/main.ts) on the one port and the
- * one store, with its share of HASH_CONCURRENCY; gathers their metrics for GET /metrics; replaces a worker that
+ * one store, with its share of HASH_CONCURRENCY and HASH_QUEUE_MAX; gathers their metrics for GET /metrics; replaces a worker that
  * ends while serving; and on SIGTERM or SIGINT passes SIGTERM to every worker (each drains and closes as a single
  * process does) and exits once they all have, 0 when each did. A worker that ends before it listens (a port taken,
  * a store that will not open) stops them all, exit 1: starting it again would fail again.
@@ -27,7 +33,7 @@ export function runPrimary(env: Record<string, string | undefined> = process.env
     process.exit(1);
   }
   const logger = createLogger(config.logLevel, undefined, config.logFormat).child({ role: 'primary' });
-  const perWorker = hashConcurrencyPerWorker(config);
+  const perWorker = hashingPerWorker(config);
   const live = new Set<Worker>();
   const replaced: number[] = [];
   let stopping = false;
@@ -40,7 +46,7 @@ export function runPrimary(env: Record<string, string | undefined> = process.env
   };
 
   const fork = (index: number) => {
-    const worker = cluster.fork({ HASH_CONCURRENCY: String(perWorker), WORKER_INDEX: String(index) });
+    const worker = cluster.fork({ HASH_CONCURRENCY: String(perWorker.concurrency), HASH_QUEUE_MAX: String(perWorker.maxQueue), WORKER_INDEX: String(index) });
     live.add(worker);
     let listening = false;
     worker.once('listening', () => {
@@ -75,5 +81,5 @@ export function runPrimary(env: Record<string, string | undefined> = process.env
   process.once('SIGTERM', stopAll);
   process.once('SIGINT', stopAll);
   for (let index = 0; index < config.workers; index += 1) fork(index);
-  logger.info({ workers: config.workers, hashConcurrencyPerWorker: perWorker }, 'primary started its workers');
+  logger.info({ workers: config.workers, hashingPerWorker: perWorker }, 'primary started its workers');
 }

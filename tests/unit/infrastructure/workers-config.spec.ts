@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../src/infrastructure/config/config.js';
-import { hashConcurrencyPerWorker } from '../../../src/infrastructure/cluster/primary.js';
+import { hashingPerWorker } from '../../../src/infrastructure/cluster/primary.js';
 
 describe('Configuration: WORKERS', () => {
   it('serves in one process unless WORKERS says more', () => {
@@ -17,12 +17,12 @@ describe('Configuration: WORKERS', () => {
     for (const value of ['0', '2.5', 'many', '257']) expect(() => loadConfig({ WORKERS: value }), value).to.throw(ConfigError, /WORKERS/);
   });
 
-  it('shares HASH_CONCURRENCY out among the workers, at least one hash each', () => {
-    const share = (workers: number, concurrency: number) => hashConcurrencyPerWorker({ workers, hashing: { concurrency, maxQueue: 64, threadNice: 0 } });
-    expect(share(1, 16)).to.equal(16);
-    expect(share(4, 16)).to.equal(4);
-    expect(share(3, 16)).to.equal(6);
-    expect(share(2, 2)).to.equal(1);
-    expect(share(8, 2)).to.equal(1);
+  it('shares HASH_CONCURRENCY and HASH_QUEUE_MAX out among the workers, at least one hash each', () => {
+    const share = (workers: number, concurrency: number, maxQueue = 64) => hashingPerWorker({ workers, hashing: { concurrency, maxQueue, threadNice: 0 } });
+    expect(share(1, 16)).to.deep.equal({ concurrency: 16, maxQueue: 64 });
+    expect(share(4, 16)).to.deep.equal({ concurrency: 4, maxQueue: 16 });
+    expect(share(3, 16)).to.deep.equal({ concurrency: 6, maxQueue: 22 });
+    expect(share(2, 2)).to.deep.equal({ concurrency: 1, maxQueue: 32 });
+    expect(share(8, 2, 0)).to.deep.equal({ concurrency: 1, maxQueue: 0 });
   });
 });
