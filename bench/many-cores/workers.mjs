@@ -3,7 +3,7 @@
 // for GET /auth/me, refresh (64 chains, each rotation durable), the 400 path and sign-in at saturation (against the
 // raw argon2id ceiling at HASH_CONCURRENCY = cores). Two rounds, interleaved. Run by run.sh on the device machine.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, openSync } from 'node:fs';
+import { mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
@@ -22,7 +22,8 @@ async function startProc(args, env) {
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) { try { await fetch(base + '/auth/me'); break; } catch { await sleep(100); } }
   await sleep(500);
-  return { p, base, stop: () => { p.kill('SIGTERM'); return new Promise((r) => p.on('exit', r)); } };
+  const exited = new Promise((r) => p.once('exit', r));
+  return { p, base, stop: () => { p.kill('SIGTERM'); return Promise.race([exited, sleep(10_000)]); } };
 }
 const USER = { name: 'Bench', lastname: 'Mark', email: 'bench@example.com', password: 'correct horse battery staple' };
 const post = (base, path, body) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
@@ -37,7 +38,10 @@ const ENV = { NODE_ENV: 'development', STORAGE: 'lmdb', LOG_LEVEL: 'info', RATE_
 const argon2 = JSON.stringify(req.resolve('argon2'));
 const raw = async () => Number((await promisify(execFile)(process.execPath, ['-e', `const a=require(${argon2});(async()=>{const h=await a.hash('x',{type:2,memoryCost:19456,timeCost:2,parallelism:1});const end=performance.now()+5000;let n=0;const t=performance.now();await Promise.all(Array.from({length:${CORES}},async()=>{while(performance.now()<end){await a.verify(h,'x');n++}}));console.log(n/((performance.now()-t)/1000))})()`], { env: { ...process.env, UV_THREADPOOL_SIZE: String(CORES + 4) } })).stdout.trim());
 const fastify = JSON.stringify(req.resolve('fastify'));
+// A file, not `node -e`: a cluster worker re-runs its primary's script, which `-e` does not leave.
+const BARE = '/tmp/bare-server.cjs';
 const bareCode = `const c=require('node:cluster');const n=+process.env.WORKERS;if(c.isPrimary&&n>1){for(let i=0;i<n;i++)c.fork();process.on('SIGTERM',()=>{for(const w of Object.values(c.workers))w.process.kill();process.exit(0)})}else{const f=require(${fastify})({logger:false});const b=process.env.B;f.get('/auth/me',async(q,r)=>r.code(200).header('content-type','application/json; charset=utf-8').send(b));f.listen({port:+process.env.PORT,host:'127.0.0.1'})}`;
+writeFileSync(BARE, bareCode);
 console.log(`cores ${CORES}, node ${process.version}, WORKERS ${MANY} against 1`);
 const rows = [];
 let meBody = '{}';
@@ -55,7 +59,7 @@ for (let round = 0; round < 2; round++) {
     const invalid = await invalidLoad(s.base);
     const signIn = await signInLoad(s.base);
     await s.stop();
-    const bare = await startProc(['-e', bareCode], { B: meBody, WORKERS: String(workers) });
+    const bare = await startProc([BARE], { B: meBody, WORKERS: String(workers) });
     await getLoad(bare.base + '/auth/me', {}, 2);
     const bareMe = await getLoad(bare.base + '/auth/me', {});
     await bare.stop();
