@@ -39,7 +39,9 @@ export function runPrimary(env: Record<string, string | undefined> = process.env
   let stopping = false;
   let failed = false;
 
+  // Once: a worker's SIGTERM handler runs once, and a second SIGTERM would end it mid-drain.
   const stopAll = () => {
+    if (stopping) return;
     stopping = true;
     if (live.size === 0) process.exit(failed ? 1 : 0);
     for (const worker of live) worker.process.kill('SIGTERM');
