@@ -78,6 +78,26 @@ describe('HTTP: WORKERS processes on one port and one store', function () {
     expect(service.output()).to.match(/"worker":1,"signal":"SIGTERM","msg":"shutting down"/);
   });
 
+  it('30 simultaneous wrong sign-ins spread over both workers: the first 5 get 401, every other one 429 (the throttle is counted in the one store)', async () => {
+    const service = await spawnService({ DATA_DIR: dataDir, WORKERS: '2', LOG_FORMAT: 'json' });
+    try {
+      await allListening(service, 2);
+      const account = aSignUpBody({ email: 'throttled-workers@example.com' });
+      expect((await onItsOwn(service.url, '/auth/sign-up', account)).status).to.equal(201);
+      const answers = await Promise.all(Array.from({ length: 30 }, () => onItsOwn(service.url, '/auth/sign-in', { email: account.email, password: 'not the password 1843' })));
+      const counts: Record<number, number> = {};
+      for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
+      expect(counts).to.deep.equal({ 401: 5, 429: 25 });
+      const answeredBy = new Set([...service.output().matchAll(/"worker":(\d+),"reqId":"[^"]+","method":"POST","route":"\/auth\/sign-in"/g)].map((match) => match[1]));
+      expect([...answeredBy].sort(), 'sign-ins answered by each worker').to.deep.equal(['0', '1']);
+      expect((await onItsOwn(service.url, '/auth/sign-in', { email: account.email, password: account.password })).status, 'the right password, now throttled').to.equal(429);
+    } finally {
+      const exited = once(service.process, 'exit');
+      service.process.kill('SIGTERM');
+      await exited;
+    }
+  });
+
   it('replaces a worker that ends while serving, and keeps serving', async () => {
     const service = await spawnService({ DATA_DIR: dataDir, WORKERS: '2', LOG_FORMAT: 'json' });
     try {
