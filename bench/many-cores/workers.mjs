@@ -1,7 +1,7 @@
 // WORKERS on the many-core machine: the service in one process and in WORKERS processes (node:cluster), each on a
 // fresh DATA_DIR, against a bare Fastify route answering the same bytes in one process and in as many processes,
 // for GET /auth/me, refresh (64 chains, each rotation durable), the 400 path and sign-in at saturation (against the
-// raw argon2id ceiling at HASH_CONCURRENCY = cores). Two rounds, interleaved. Run by run.sh on the device machine.
+// raw argon2id ceiling at HASH_CONCURRENCY = cores). ROUNDS rounds (default 2), interleaved. Run by run.sh on the device machine.
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -45,7 +45,8 @@ writeFileSync(BARE, bareCode);
 console.log(`cores ${CORES}, node ${process.version}, WORKERS ${MANY} against 1`);
 const rows = [];
 let meBody = '{}';
-for (let round = 0; round < 2; round++) {
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
+for (let round = 0; round < ROUNDS; round++) {
   for (const workers of [1, MANY]) {
     const s = await startProc(['dist/start.cjs'], { ...ENV, DATA_DIR: mkdtempSync('/tmp/d'), WORKERS: String(workers) });
     if ((await post(s.base, '/auth/sign-up', USER)).status !== 201) throw new Error('sign-up');
