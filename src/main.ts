@@ -7,6 +7,7 @@ import { listenFailure } from './infrastructure/config/startup-checks.js';
 import { configuredThreadPoolSize, threadPoolSizeFor } from './infrastructure/config/thread-pool.cjs';
 import { installRejectionPolicy, routeConsoleToLogger } from './infrastructure/process-policy.js';
 import { createLogger } from './infrastructure/logging/logger.js';
+import { WORKER_MARK } from './infrastructure/metrics/cluster-metrics.js';
 import { buildHttpServer } from './interfaces/http/server.js';
 import { ShutdownState } from './interfaces/http/shutdown-state.js';
 
@@ -84,7 +85,7 @@ export async function startService(env: Record<string, string | undefined> = pro
   const config = loadConfig(env);
   const base = options.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
   // A worker of several (WORKERS, src/infrastructure/cluster/primary.ts) names itself on every line.
-  const worker = env['WORKER_INDEX'];
+  const worker = env[WORKER_MARK];
   const logger = worker === undefined ? base : base.child({ worker: Number(worker) });
   const composition = await compose(config, logger, { ...options, http: httpPart(options) });
   await composition.start();

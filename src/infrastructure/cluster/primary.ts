@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { type Config, loadConfig } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
-import { serveClusterMetrics } from '../metrics/cluster-metrics.js';
+import { WORKER_MARK, serveClusterMetrics } from '../metrics/cluster-metrics.js';
 
 /** A worker that ends while serving is replaced, unless more than this many ended within the window: then all stop. */
 const MAX_REPLACEMENTS = 5;
@@ -48,7 +48,7 @@ export function runPrimary(env: Record<string, string | undefined> = process.env
   };
 
   const fork = (index: number) => {
-    const worker = cluster.fork({ HASH_CONCURRENCY: String(perWorker.concurrency), HASH_QUEUE_MAX: String(perWorker.maxQueue), WORKER_INDEX: String(index) });
+    const worker = cluster.fork({ HASH_CONCURRENCY: String(perWorker.concurrency), HASH_QUEUE_MAX: String(perWorker.maxQueue), [WORKER_MARK]: String(index) });
     live.add(worker);
     let listening = false;
     worker.once('listening', () => {
