@@ -22,11 +22,12 @@ const threadPool = require('./infrastructure/config/thread-pool.cjs') as typeof 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const cluster = require('node:cluster') as typeof import('node:cluster').default;
 
+// Sized before anything starts the pool, in the service and in the primary of WORKERS alike: the primary hashes.
+threadPool.sizeThreadPool(process.env);
+threadPool.startThreadPool(threadPool.hashThreadNiceOf(process.env));
 if (cluster.isPrimary && Number(process.env['WORKERS']) > 1) {
-  // WORKERS processes on the one port (docs/operations.md, "Workers"): this one forks them and serves nothing itself.
+  // WORKERS processes on the one port (docs/operations.md, "Workers"): this one forks them, hashes for them, serves no HTTP.
   void import('./infrastructure/cluster/primary.js').then((primary) => primary.runPrimary());
 } else {
-  threadPool.sizeThreadPool(process.env);
-  threadPool.startThreadPool(threadPool.hashThreadNiceOf(process.env));
   void import('./main.js').then((main) => main.runFromCommandLine());
 }

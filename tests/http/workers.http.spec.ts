@@ -98,6 +98,23 @@ describe('HTTP: WORKERS processes on one port and one store', function () {
     }
   });
 
+  it('hashes in the primary behind one limiter: with HASH_CONCURRENCY 1 and no queue, one of 6 simultaneous sign-ins is hashed, on whichever worker', async () => {
+    // argon2id slow enough (64 MiB, 3 passes) that the 6 requests all arrive while the first is hashed.
+    const service = await spawnService({ DATA_DIR: dataDir, WORKERS: '2', LOG_FORMAT: 'json', HASH_CONCURRENCY: '1', HASH_QUEUE_MAX: '0', ARGON2_MEMORY_KIB: '65536', ARGON2_TIME_COST: '3' });
+    try {
+      await allListening(service, 2);
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => onItsOwn(service.url, '/auth/sign-in', { email: `nobody${i}@example.com`, password: 'not the password 1843' })));
+      const counts: Record<number, number> = {};
+      for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
+      // One hash for the machine: a limiter per worker would have let one through on each of the two.
+      expect(counts).to.deep.equal({ 401: 1, 503: 5 });
+    } finally {
+      const exited = once(service.process, 'exit');
+      service.process.kill('SIGTERM');
+      await exited;
+    }
+  });
+
   it('replaces a worker that ends while serving, and keeps serving', async () => {
     const service = await spawnService({ DATA_DIR: dataDir, WORKERS: '2', LOG_FORMAT: 'json' });
     try {

@@ -2,24 +2,27 @@ import cluster, { type Worker } from 'node:cluster';
 import { type Config, loadConfig } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
 import { WORKER_MARK, serveClusterMetrics } from '../metrics/cluster-metrics.js';
+import { serveHashing } from './primary-hashing.js';
 
 /** A worker that ends while serving is replaced, unless more than this many ended within the window: then all stop. */
 const MAX_REPLACEMENTS = 5;
 const REPLACEMENT_WINDOW_MS = 60_000;
 
 /**
- * Each worker's share of HASH_CONCURRENCY (at least one) and of HASH_QUEUE_MAX, so that the machine runs about as
- * many hashes at once, and lets about as many wait, as one process would: a sign-in waits as long to be hashed or shed.
+ * What each worker is started with: HASH_CONCURRENCY whole, since the primary runs every hash behind one limiter of
+ * that many (a worker never has more at the primary), and its share of HASH_QUEUE_MAX for the sign-ins it holds
+ * beyond those, so that the machine lets about as many wait as one process would.
  */
 export const hashingPerWorker = (config: Pick<Config, 'workers' | 'hashing'>): { concurrency: number; maxQueue: number } => ({
-  concurrency: Math.max(1, Math.ceil(config.hashing.concurrency / config.workers)),
+  concurrency: config.hashing.concurrency,
   maxQueue: Math.ceil(config.hashing.maxQueue / config.workers),
 });
 
 /**
  * The primary of WORKERS processes (node:cluster), started by src/start.cts instead of the service when WORKERS is
- * above 1. It serves nothing itself: it forks the workers, each a whole service (src/main.ts) on the one port and the
- * one store, with its share of HASH_CONCURRENCY and HASH_QUEUE_MAX; gathers their metrics for GET /metrics; replaces a worker that
+ * above 1. It serves no HTTP itself: it forks the workers, each a whole service (src/main.ts) on the one port and the
+ * one store; runs every worker's password hashing behind one limiter (primary-hashing.ts); gathers their metrics
+ * for GET /metrics; replaces a worker that
  * ends while serving; and on SIGTERM or SIGINT passes SIGTERM to every worker (each drains and closes as a single
  * process does) and exits once they all have, 0 when each did. A worker that ends before it listens (a port taken,
  * a store that will not open) stops them all, exit 1: starting it again would fail again.
@@ -80,6 +83,7 @@ export function runPrimary(env: Record<string, string | undefined> = process.env
   };
 
   serveClusterMetrics();
+  serveHashing(config.argon2, config.hashing.concurrency, config.hashing.maxQueue);
   process.once('SIGTERM', stopAll);
   process.once('SIGINT', stopAll);
   for (let index = 0; index < config.workers; index += 1) fork(index);

@@ -42,7 +42,7 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
   WORKERS: {
     section: 'HTTP server',
     meaning:
-      'processes serving the port (node:cluster), each with its own event loop, all on the one store (LMDB or MongoDB); `HASH_CONCURRENCY` and `HASH_QUEUE_MAX` are shared out among them, while the per-IP rate limit counts per process; see [Workers](operations.md#workers)',
+      'processes serving the port (node:cluster), each with its own event loop, all on the one store (LMDB or MongoDB), their password hashing run by the primary behind one `HASH_CONCURRENCY` and `HASH_QUEUE_MAX`, while the per-IP rate limit counts per process; see [Workers](operations.md#workers)',
   },
   HOST: { section: 'HTTP server', meaning: 'interface to listen on' },
   BODY_LIMIT_BYTES: { section: 'HTTP server', meaning: 'larger bodies get 413' },
@@ -99,10 +99,10 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
   HASH_CONCURRENCY: {
     section: 'Password hashing',
     meaning:
-      "argon2 operations run at once; libuv's pool gets this many threads plus 4 (`UV_THREADPOOL_SIZE`, set by `dist/start.cjs`; a larger value already set is kept); with `WORKERS` above 1, shared out among the workers",
+      "argon2 operations run at once; libuv's pool gets this many threads plus 4 (`UV_THREADPOOL_SIZE`, set by `dist/start.cjs`; a larger value already set is kept); with `WORKERS` above 1, the primary runs this many for all the workers",
     whenUnset: 'the number of CPUs (`os.availableParallelism()`)',
   },
-  HASH_QUEUE_MAX: { section: 'Password hashing', meaning: 'argon2 operations allowed to wait; past it: 503 at once; with `WORKERS` above 1, shared out among the workers' },
+  HASH_QUEUE_MAX: { section: 'Password hashing', meaning: 'argon2 operations allowed to wait; past it: 503 at once; with `WORKERS` above 1, the queue of the primary for all the workers' },
   HASH_THREAD_NICE: {
     section: 'Password hashing',
     meaning: 'lowers the hashing threads\' scheduling priority by this much (Linux), so the event loop wins a contended core; see [Hashing threads](operations.md#hashing-threads)',

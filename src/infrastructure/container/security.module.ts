@@ -16,6 +16,9 @@ import { SimpleWebAuthn } from '../security/simple-webauthn.js';
 import { KeyedFactorSecrets } from '../security/keyed-factor-secrets.js';
 import { OtpAuthTotp } from '../security/otpauth-totp.js';
 import type { Config } from '../config/config.js';
+import cluster from 'node:cluster';
+import { PrimaryPasswordHasher } from '../cluster/primary-hashing.js';
+import { WORKER_MARK } from '../metrics/cluster-metrics.js';
 import { TimedPasswordHasher } from '../metrics/timed-password-hasher.js';
 import { Argon2PasswordHasher } from '../security/argon2-password-hasher.js';
 import { BoundedPasswordHasher } from '../security/bounded-password-hasher.js';
@@ -29,7 +32,7 @@ import { shedWarning } from '../security/shed-warning.js';
 import type { SigningKey } from '../security/signing-key.js';
 import { ZxcvbnPasswordBlocklist } from '../security/zxcvbn-password-blocklist.js';
 import { portBinder } from './bind-port.js';
-import { CONFIG, HASH_LIMITER, KEY_RING, LOGGER, METRICS, SIGNING_KEY } from './tokens.js';
+import { CONFIG, HASH_LIMITER, KEY_RING, LOGGER, METRICS, PRIMARY_HASHER, SIGNING_KEY } from './tokens.js';
 
 /** REFRESH_TOKEN_SECRET when set; otherwise the signing key's private bytes (HKDF separates the two uses). */
 const refreshSecret = (config: Config, signingKey: SigningKey): Buffer =>
@@ -44,10 +47,16 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(KEY_RING, (get) => keyRingFor(get(SIGNING_KEY), get(CONFIG), get(LOGGER)));
   bindPort(PUBLIC_KEY_SET, (get) => get(KEY_RING));
   bindPort(HASH_LIMITER, (get) => new ConcurrencyLimiter(get(CONFIG).hashing.concurrency, get(CONFIG).hashing.maxQueue, shedWarning(get(LOGGER))));
-  bindPort(HASHING_ADMISSION, (get) => get(HASH_LIMITER));
+  bindPort(PRIMARY_HASHER, (get) =>
+    get(CONFIG).workers > 1 && cluster.isWorker && process.env[WORKER_MARK] !== undefined
+      ? new PrimaryPasswordHasher(get(CONFIG).argon2, get(METRICS).hashTimed, get(HASH_LIMITER))
+      : null,
+  );
+  bindPort(HASHING_ADMISSION, (get) => get(PRIMARY_HASHER)?.admission ?? get(HASH_LIMITER));
   bindPort(
     PASSWORD_HASHER,
-    (get) => new BoundedPasswordHasher(new TimedPasswordHasher(new Argon2PasswordHasher(get(CONFIG).argon2), get(METRICS).hashTimed), get(HASH_LIMITER)),
+    (get) =>
+      new BoundedPasswordHasher(get(PRIMARY_HASHER) ?? new TimedPasswordHasher(new Argon2PasswordHasher(get(CONFIG).argon2), get(METRICS).hashTimed), get(HASH_LIMITER)),
   );
   bindPort(TOKEN_ISSUER, (get) => new JwtTokenIssuer(get(SIGNING_KEY), get(CONFIG).jwt, get(CLOCK), get(ID_GENERATOR)));
   bindPort(TOKEN_VERIFIER, (get) => new JwtTokenVerifier(get(KEY_RING), get(CONFIG).jwt, get(CLOCK)));

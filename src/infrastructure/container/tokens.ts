@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { token } from '../../application/di-token.js';
 import type { Policies, UseCases } from '../../application/registry.js';
+import type { PrimaryPasswordHasher } from '../cluster/primary-hashing.js';
 import type { Config } from '../config/config.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import type { PeriodicJob } from '../jobs/periodic-job.js';
@@ -16,6 +17,8 @@ export const LOGGER = token<Logger>('Logger');
 export const SIGNING_KEY = token<SigningKey>('SigningKey');
 export const KEY_RING = token<VerificationKeyRing>('VerificationKeyRing');
 export const HASH_LIMITER = token<ConcurrencyLimiter>('HashLimiter');
+/** In a worker of several (WORKERS): the hasher that asks the primary, which hashes for every worker; null otherwise. */
+export const PRIMARY_HASHER = token<PrimaryPasswordHasher | null>('PrimaryHasher');
 export const METRICS = token<PrometheusMetrics>('Metrics');
 export const STORAGE = token<Storage>('Storage');
 export const POLICIES = token<Policies>('Policies');

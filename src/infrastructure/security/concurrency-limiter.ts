@@ -29,11 +29,14 @@ export class ConcurrencyLimiter {
    * otherwise. Lets a caller refuse work before spending anything on it.
    */
   admit(): void {
-    if (this.running >= this.concurrency && this.waiting.length >= this.maxQueue) {
-      this.shedCount += 1;
-      this.onShed(this.stats());
-      throw OVERLOADED;
-    }
+    if (this.running >= this.concurrency && this.waiting.length >= this.maxQueue) this.shed();
+  }
+
+  /** Refuses a task that a limiter elsewhere had no room for (the primary's, under WORKERS): counted as shed here. */
+  shed(): never {
+    this.shedCount += 1;
+    this.onShed(this.stats());
+    throw OVERLOADED;
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {

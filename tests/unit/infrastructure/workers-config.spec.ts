@@ -17,12 +17,12 @@ describe('Configuration: WORKERS', () => {
     for (const value of ['0', '2.5', 'many', '257']) expect(() => loadConfig({ WORKERS: value }), value).to.throw(ConfigError, /WORKERS/);
   });
 
-  it('shares HASH_CONCURRENCY and HASH_QUEUE_MAX out among the workers, at least one hash each', () => {
+  it('starts each worker with HASH_CONCURRENCY whole (the primary bounds the hashes) and its share of HASH_QUEUE_MAX', () => {
     const share = (workers: number, concurrency: number, maxQueue = 64) => hashingPerWorker({ workers, hashing: { concurrency, maxQueue, threadNice: 0 } });
     expect(share(1, 16)).to.deep.equal({ concurrency: 16, maxQueue: 64 });
-    expect(share(4, 16)).to.deep.equal({ concurrency: 4, maxQueue: 16 });
-    expect(share(3, 16)).to.deep.equal({ concurrency: 6, maxQueue: 22 });
-    expect(share(2, 2)).to.deep.equal({ concurrency: 1, maxQueue: 32 });
-    expect(share(8, 2, 0)).to.deep.equal({ concurrency: 1, maxQueue: 0 });
+    expect(share(4, 16)).to.deep.equal({ concurrency: 16, maxQueue: 16 });
+    expect(share(3, 16)).to.deep.equal({ concurrency: 16, maxQueue: 22 });
+    expect(share(2, 2)).to.deep.equal({ concurrency: 2, maxQueue: 32 });
+    expect(share(8, 2, 0)).to.deep.equal({ concurrency: 2, maxQueue: 0 });
   });
 });
