@@ -46,8 +46,6 @@ const httpPart =
       bodyLimitBytes: config.http.bodyLimitBytes,
       timeoutsMs: config.http.timeoutsMs,
       maxConnections: config.http.maxConnections,
-      // A worker of several: a shed sign-in's next attempt goes to another worker (docs/operations.md, "Workers").
-      closeShedConnections: config.workers > 1,
       rateLimit: config.rateLimit,
       trustProxy: config.trustProxy,
       cors: { origins: config.corsOrigins },

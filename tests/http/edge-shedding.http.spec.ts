@@ -133,33 +133,3 @@ describe('HTTP: load shedding at the edge, for a browser app (CORS_ORIGINS set)'
     }
   });
 });
-
-describe('HTTP: load shedding at the edge, in a worker of several (closeShedConnections)', () => {
-  let app: FastifyInstance;
-  let url: string;
-  const logs = captureLogs('info');
-
-  before(async () => {
-    const admission = { admit: () => { throw new ServiceUnavailable('overloaded', 1); } };
-    const refuse = { execute: () => Promise.reject(new InvalidCredentials()) };
-    app = buildHttpServer({ ...httpServerOptions(logs.logger, { useCases: { signUp: refuse, signIn: refuse, admission } }), closeShedConnections: true });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  after(async () => app.close());
-
-  it('closes the connection of a shed answer, so that the next attempt comes on a new one (which the primary hands to the next worker)', async () => {
-    const body = JSON.stringify({ email: 'ada@example.com', password: 'x' });
-    const request = `POST /auth/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
-    const { hostname, port } = new URL(url);
-    const text = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () => socket.write(request + request));
-      let received = '';
-      socket.on('data', (chunk) => void (received += chunk.toString()));
-      socket.on('close', () => resolve(received));
-      socket.on('error', reject);
-    });
-    expect(text.match(/HTTP\/1\.1 503 /g), 'one answer, then the server closed').to.have.length(1);
-    expect(text).to.match(/connection: close/i);
-    expect(text).to.include(JSON.stringify(SHED_BODY));
-  });
-});

@@ -20,12 +20,6 @@ export interface EdgeSheddingOptions {
   readonly requestId: (request: IncomingMessage) => string;
   readonly logger: FastifyBaseLogger;
   readonly observer?: HttpObserver | undefined;
-  /**
-   * Close the connection of a shed answer (`connection: close`) instead of keeping it: in a worker of several
-   * (WORKERS), the client's next attempt then comes on a new connection, which the primary hands to the next worker,
-   * so that a worker given more connections than its share of the hashing queue sheds them to the others.
-   */
-  readonly closeShedConnections?: boolean;
   /** The connection deadlines (server.ts documents them); the factory owns the server, so it applies them all. */
   readonly timeoutsMs: {
     readonly headers: number;
@@ -51,19 +45,13 @@ const pathOf = (url: string | undefined): string => {
  * Fastify's server factory with load shedding in front: a request to an operation that hashes, refused by admission, gets
  * the table's OVERLOADED answer (503, Retry-After, the envelope, the security headers, the request id) straight
  * from the HTTP server, before Fastify routes it, runs a hook, reads the body or builds a reply; prebuilt bytes
- * but for the request id. The connection stays open, unless `closeShedConnections`. Anything else, and any refusal while shutting down, goes to
+ * but for the request id. The connection stays open. Anything else, and any refusal while shutting down, goes to
  * Fastify (whose admission hook on the same routes still refuses what this let through).
  */
 export function edgeShedding(options: EdgeSheddingOptions): FastifyServerFactory {
   const answer = mapError(new ServiceUnavailable('overloaded', 1));
   const body = Buffer.from(JSON.stringify(answer.body));
-  const headers = {
-    ...options.headers,
-    ...answer.headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(body.length),
-    ...(options.closeShedConnections === true ? { connection: 'close' } : {}),
-  };
+  const headers = { ...options.headers, ...answer.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) };
   const shed = (request: IncomingMessage, response: ServerResponse, route: string, operation: AuthOperation | null) => {
     const started = performance.now();
     const requestId = options.requestId(request);

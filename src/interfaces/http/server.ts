@@ -36,8 +36,6 @@ export interface HttpServerOptions {
   readonly timeoutsMs?: Partial<HttpTimeoutsMs>;
   /** Open connections at most; further ones are closed as they arrive (default 900). */
   readonly maxConnections?: number;
-  /** Close the connection of an answer shed at the edge (in a worker of several: see EdgeSheddingOptions). */
-  readonly closeShedConnections?: boolean;
   /** Metrics, request observation and the readiness timeout; without it, no /metrics and no observer. */
   readonly operations?: Omit<OperationsOptions, 'storeHealth' | 'shutdown'> & {
     readonly shutdown?: ShutdownState;
@@ -167,7 +165,6 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       logger: options.logger,
       observer: options.operations?.observer,
       timeoutsMs: timeouts,
-      closeShedConnections: options.closeShedConnections ?? false,
     }),
     loggerInstance: options.logger,
     childLoggerFactory: (logger, bindings, childOptions) => new RequestLogger(logger, bindings, childOptions),
