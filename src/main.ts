@@ -7,7 +7,7 @@ import { listenFailure } from './infrastructure/config/startup-checks.js';
 import { configuredThreadPoolSize, threadPoolSizeFor } from './infrastructure/config/thread-pool.cjs';
 import { installRejectionPolicy, routeConsoleToLogger } from './infrastructure/process-policy.js';
 import { createLogger } from './infrastructure/logging/logger.js';
-import { WORKER_MARK } from './infrastructure/metrics/cluster-metrics.js';
+import { WORKER_MARK } from './infrastructure/cluster/worker.js';
 import { buildHttpServer } from './interfaces/http/server.js';
 import { ShutdownState } from './interfaces/http/shutdown-state.js';
 

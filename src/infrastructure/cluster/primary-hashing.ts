@@ -6,6 +6,7 @@ import { PlainPassword } from '../../domain/password.js';
 import type { HashOperation, HashTimer } from '../metrics/timed-password-hasher.js';
 import { Argon2PasswordHasher, type Argon2Parameters } from '../security/argon2-password-hasher.js';
 import { ConcurrencyLimiter } from '../security/concurrency-limiter.js';
+import { isMessage } from './worker.js';
 
 const REQUEST = 'account-service:hash-request';
 const ANSWER = 'account-service:hash-answer';
@@ -33,9 +34,6 @@ interface HashingFull {
   readonly full: boolean;
 }
 
-const isMessage = <T extends { type: string }>(message: unknown, type: T['type']): message is T =>
-  typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type;
-
 /**
  * The primary's side (WORKERS above 1): every worker's argon2id work runs here, behind one limiter of
  * HASH_CONCURRENCY hashes and HASH_QUEUE_MAX waiting, on the primary's pool (sized by src/start.cts). One queue for
@@ -48,7 +46,8 @@ export function serveHashing(parameters: Argon2Parameters, concurrency: number, 
   const limiter = new ConcurrencyLimiter(concurrency, maxQueue);
   let full = false;
   const tell = () => {
-    const now = limiter.stats().running >= concurrency && limiter.stats().queued >= maxQueue;
+    const { running, queued } = limiter.stats();
+    const now = running >= concurrency && queued >= maxQueue;
     if (now === full) return;
     full = now;
     for (const worker of Object.values(cluster.workers ?? {})) if (worker?.isConnected()) worker.send({ type: FULL, full } satisfies HashingFull);

@@ -1,8 +1,9 @@
 import cluster, { type Worker } from 'node:cluster';
 import { type Config, loadConfig } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
-import { WORKER_MARK, serveClusterMetrics } from '../metrics/cluster-metrics.js';
+import { serveClusterMetrics } from '../metrics/cluster-metrics.js';
 import { serveHashing } from './primary-hashing.js';
+import { WORKER_MARK } from './worker.js';
 
 /** A worker that ends while serving is replaced, unless more than this many ended within the window: then all stop. */
 const MAX_REPLACEMENTS = 5;
@@ -22,8 +23,7 @@ export const hashingPerWorker = (config: Pick<Config, 'workers' | 'hashing'>): {
  * The primary of WORKERS processes (node:cluster), started by src/start.cts instead of the service when WORKERS is
  * above 1. It serves no HTTP itself: it forks the workers, each a whole service (src/main.ts) on the one port and the
  * one store; runs every worker's password hashing behind one limiter (primary-hashing.ts); gathers their metrics
- * for GET /metrics; replaces a worker that
- * ends while serving; and on SIGTERM or SIGINT passes SIGTERM to every worker (each drains and closes as a single
+ * for GET /metrics; replaces a worker that ends while serving; and on SIGTERM or SIGINT passes SIGTERM to every worker (each drains and closes as a single
  * process does) and exits once they all have, 0 when each did. A worker that ends before it listens (a port taken,
  * a store that will not open) stops them all, exit 1: starting it again would fail again.
  */

@@ -16,9 +16,8 @@ import { SimpleWebAuthn } from '../security/simple-webauthn.js';
 import { KeyedFactorSecrets } from '../security/keyed-factor-secrets.js';
 import { OtpAuthTotp } from '../security/otpauth-totp.js';
 import type { Config } from '../config/config.js';
-import cluster from 'node:cluster';
 import { PrimaryPasswordHasher } from '../cluster/primary-hashing.js';
-import { WORKER_MARK } from '../metrics/cluster-metrics.js';
+import { isOurWorker } from '../cluster/worker.js';
 import { TimedPasswordHasher } from '../metrics/timed-password-hasher.js';
 import { Argon2PasswordHasher } from '../security/argon2-password-hasher.js';
 import { BoundedPasswordHasher } from '../security/bounded-password-hasher.js';
@@ -47,11 +46,7 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(KEY_RING, (get) => keyRingFor(get(SIGNING_KEY), get(CONFIG), get(LOGGER)));
   bindPort(PUBLIC_KEY_SET, (get) => get(KEY_RING));
   bindPort(HASH_LIMITER, (get) => new ConcurrencyLimiter(get(CONFIG).hashing.concurrency, get(CONFIG).hashing.maxQueue, shedWarning(get(LOGGER))));
-  bindPort(PRIMARY_HASHER, (get) =>
-    get(CONFIG).workers > 1 && cluster.isWorker && process.env[WORKER_MARK] !== undefined
-      ? new PrimaryPasswordHasher(get(CONFIG).argon2, get(METRICS).hashTimed, get(HASH_LIMITER))
-      : null,
-  );
+  bindPort(PRIMARY_HASHER, (get) => (isOurWorker() ? new PrimaryPasswordHasher(get(CONFIG).argon2, get(METRICS).hashTimed, get(HASH_LIMITER)) : null));
   bindPort(HASHING_ADMISSION, (get) => get(PRIMARY_HASHER)?.admission ?? get(HASH_LIMITER));
   bindPort(
     PASSWORD_HASHER,

@@ -1,11 +1,6 @@
 import cluster from 'node:cluster';
 import { AggregatorRegistry, type Registry } from 'prom-client';
-
-/**
- * The environment variable the primary (cluster/primary.ts) sets on each worker it forks, to the worker's index: what
- * tells a worker of ours from a cluster worker of another primary (PM2's cluster mode, say), which would not answer.
- */
-export const WORKER_MARK = 'ACCOUNT_SERVICE_WORKER';
+import { isMessage, isOurWorker } from '../cluster/worker.js';
 
 const REQUEST = 'account-service:metrics-request';
 const ANSWER = 'account-service:metrics-answer';
@@ -23,18 +18,15 @@ interface MetricsAnswer {
   readonly error?: string;
 }
 
-const isMessage = <T extends { type: string }>(message: unknown, type: T['type']): message is T =>
-  typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type;
-
 /**
  * In a worker of several (WORKERS above 1): what GET /metrics renders, every worker's metrics added up, whichever
  * worker the scrape reached. The worker asks the primary, which gathers each worker's registry through prom-client's
  * AggregatorRegistry (counters and histograms summed, gauges by their `aggregator`) and answers. Undefined outside a
- * worker forked by our primary (WORKER_MARK): the process's own registry is the whole story there.
+ * worker forked by our primary (isOurWorker): the process's own registry is the whole story there.
  */
 export function clusterMetricsOf(registry: Registry): (() => Promise<string>) | undefined {
   const send = process.send?.bind(process);
-  if (!cluster.isWorker || send === undefined || process.env[WORKER_MARK] === undefined) return undefined;
+  if (!isOurWorker() || send === undefined) return undefined;
   AggregatorRegistry.setRegistries([registry]);
   // Constructed for its side effect: this worker now answers the primary's requests for its own metrics.
   new AggregatorRegistry();
