@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { type Config, loadConfig } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
-import { serveClusterMetrics } from '../metrics/cluster-metrics.js';
+import { serveClusterMetrics } from './cluster-metrics.js';
 import { serveHashing } from './primary-hashing.js';
 import { WORKER_MARK } from './worker.js';
 

@@ -9,6 +9,7 @@ import { MAIL_SENDER } from '../../application/ports/mail-sender.port.js';
 import type { Config } from '../config/config.js';
 import { FileMailSender } from '../mail/file-mail-sender.js';
 import { SmtpMailSender } from '../mail/smtp-mail-sender.js';
+import { clusterMetricsOf } from '../cluster/cluster-metrics.js';
 import { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import { EventLogActivityReadModel } from '../read-model/event-log-activity-read-model.js';
 import { RandomUuidGenerator, SystemClock } from '../system.js';
@@ -31,7 +32,7 @@ export const coreModule = ({ config, logger, clock }: CoreSettings) =>
     bindPort(CLOCK, () => clock ?? new SystemClock());
     bindPort(ID_GENERATOR, () => new RandomUuidGenerator());
     bindPort(METRICS, (get) => {
-      const metrics = new PrometheusMetrics(get(HASH_LIMITER));
+      const metrics = new PrometheusMetrics(get(HASH_LIMITER), clusterMetricsOf);
       const { sizes, outbox } = get(STORAGE);
       if (sizes) metrics.observeStore(sizes);
       metrics.observeOutbox(() => outbox.pendingCount());

@@ -1,6 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LimiterStats } from '../security/concurrency-limiter.js';
-import { clusterMetricsOf } from './cluster-metrics.js';
 import type { HashOperation } from './timed-password-hasher.js';
 
 export interface RequestSample {
@@ -29,7 +28,11 @@ export class PrometheusMetrics {
   private readonly mailRelayFailures: Counter;
   private readonly ofEveryWorker: (() => Promise<string>) | undefined;
 
-  constructor(hashLimiter: { stats(): LimiterStats }) {
+  /**
+   * `ofEveryWorker`, given this registry, answers what GET /metrics renders when the process is one worker of several
+   * (cluster/cluster-metrics.ts); undefined, or answering undefined: this registry alone.
+   */
+  constructor(hashLimiter: { stats(): LimiterStats }, ofEveryWorker?: (registry: Registry) => (() => Promise<string>) | undefined) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.httpDuration = new Histogram({
@@ -88,7 +91,7 @@ export class PrometheusMetrics {
         this.inc(hashLimiter.stats().shed);
       },
     });
-    this.ofEveryWorker = clusterMetricsOf(this.registry);
+    this.ofEveryWorker = ofEveryWorker?.(this.registry);
   }
 
   /** Publishes the store's size on disk and the free space beside it (the embedded store; null values are left out). */

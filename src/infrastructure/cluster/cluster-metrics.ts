@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { AggregatorRegistry, type Registry } from 'prom-client';
-import { isMessage, isOurWorker } from '../cluster/worker.js';
+import { isMessage, isOurWorker } from './worker.js';
 
 const REQUEST = 'account-service:metrics-request';
 const ANSWER = 'account-service:metrics-answer';
