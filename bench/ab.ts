@@ -18,10 +18,12 @@ import { startEntry } from '../tests/support/child-service.js';
  *   npx tsx bench/ab.ts --what invalid A B               the 400 path: `{}` to sign-in, 50 connections
  *   npx tsx bench/ab.ts --what refresh --node-a='--enable-source-maps' dist/start.cjs dist/start.cjs
  *                                                        one build, two sets of node options
+ *   npx tsx bench/ab.ts --env-b='LOG_LEVEL=warn' dist/start.cjs dist/start.cjs
+ *                                                        one build, two configurations
  *
  * Both sides run with the node options of this checkout's `npm start` (package.json), or those `--node-a` and
  * `--node-b` give instead (space-separated). Each round starts each side afresh on its own data directory, warms it for one second and loads it for
- * `--seconds`; the sides alternate so that noise from the machine hits both alike. It prints every round and, per
+ * `--seconds`, with the benchmark's settings and any `--env-a`/`--env-b` gives that side (`KEY=VALUE`, space-separated); the sides alternate so that noise from the machine hits both alike. It prints every round and, per
  * side, the medians of answers per second, event-loop CPU per answer and process CPU per answer. On a machine
  * with few cores single rounds vary by a fifth: compare medians of five or more.
  */
@@ -37,12 +39,15 @@ const { values, positionals } = parseArgs({
     /** Node options for side A or B instead of `npm start`'s, with `=` (its value starts with a dash), e.g. `--node-b='--enable-source-maps --max-semi-space-size=64'`. */
     'node-a': { type: 'string' },
     'node-b': { type: 'string' },
+    /** Settings for side A or B on top of the benchmark's, e.g. `--env-b='LOG_LEVEL=warn WORKERS=2'`. */
+    'env-a': { type: 'string' },
+    'env-b': { type: 'string' },
   },
 });
 
 const WHAT = values.what;
 if (WHAT !== 'me' && WHAT !== 'refresh' && WHAT !== 'sign-in' && WHAT !== 'invalid') throw new Error(`--what is me, refresh, sign-in or invalid, not ${WHAT}`);
-if (positionals.length !== 2) throw new Error("usage: npx tsx bench/ab.ts [--what me|refresh|sign-in|invalid] [--rounds N] [--seconds S] [--pin CPUS] [--node-a='OPTIONS'] [--node-b='OPTIONS'] A B");
+if (positionals.length !== 2) throw new Error("usage: npx tsx bench/ab.ts [--what me|refresh|sign-in|invalid] [--rounds N] [--seconds S] [--pin CPUS] [--node-a='OPTIONS'] [--node-b='OPTIONS'] [--env-a='K=V ...'] [--env-b='K=V ...'] A B");
 const ROUNDS = Number(values.rounds);
 const SECONDS = Number(values.seconds);
 const CHAINS = 64;
@@ -51,6 +56,16 @@ const SIGN_IN = JSON.stringify({ email: USER.email, password: USER.password });
 const ENV = { NODE_ENV: 'development', LOG_LEVEL: 'info', STORAGE: 'lmdb', RATE_LIMIT_MAX: '1000000', THROTTLE_MAX_FAILURES: '1000', SESSIONS_MAX_PER_ACCOUNT: '1000' };
 
 const worktrees: string[] = [];
+
+/** `--env-a`/`--env-b`: space-separated `KEY=VALUE` pairs. */
+const settingsOf = (given: string | undefined): Record<string, string> =>
+  Object.fromEntries(
+    (given ?? '').split(/\s+/).filter(Boolean).map((pair) => {
+      const at = pair.indexOf('=');
+      if (at <= 0) throw new Error(`--env-a and --env-b take KEY=VALUE pairs, not ${pair}`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
 
 /** The compiled entry of one side: as given, or a revision built in a worktree of its own. */
 const entryOf = (side: string): string => {
@@ -71,9 +86,9 @@ const post = async (server: Server, path: string, body: string): Promise<{ statu
 };
 
 /** One round of one side: a fresh service, one second of warm-up, then the measured load. */
-async function round(entry: string, nodeArgs: readonly string[]): Promise<LoadResult> {
+async function round(entry: string, nodeArgs: readonly string[], settings: Record<string, string>): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ab-'));
-  const server = await startServer(entry, { ...ENV, DATA_DIR: join(dir, 'data') }, join(dir, 'log'), [...nodeArgs]);
+  const server = await startServer(entry, { ...ENV, ...settings, DATA_DIR: join(dir, 'data') }, join(dir, 'log'), [...nodeArgs]);
   try {
     if (values.pin !== undefined) execFileSync('taskset', ['-a', '-cp', values.pin, String(server.child.pid)], { stdio: 'ignore' });
     if ((await post(server, '/auth/sign-up', JSON.stringify(USER))).status !== 201) throw new Error('sign-up failed');
@@ -104,13 +119,16 @@ try {
   /** Each side's node options: its `--node-a`/`--node-b`, else npm start's; named in the output where they differ. */
   const nodeOptions = [values['node-a'], values['node-b']].map((given) => (given === undefined ? startEntry().node : given.split(/\s+/).filter(Boolean)));
   const differ = nodeOptions[0]?.join(' ') !== nodeOptions[1]?.join(' ');
+  const settings = [values['env-a'], values['env-b']];
   const sides = positionals.map((side, i) => {
     const nodeArgs = nodeOptions[i] ?? [];
-    return { side: differ ? `${side} [${nodeArgs.join(' ')}]` : side, entry: entryOf(side), nodeArgs, results: [] as LoadResult[] };
+    const given = settings[i];
+    const name = `${side}${differ ? ` [${nodeArgs.join(' ')}]` : ''}${given === undefined ? '' : ` {${given}}`}`;
+    return { side: name, entry: entryOf(side), nodeArgs, settings: settingsOf(given), results: [] as LoadResult[] };
   });
   for (let i = 0; i < ROUNDS; i += 1) {
     for (const side of sides) {
-      const result = await round(side.entry, side.nodeArgs);
+      const result = await round(side.entry, side.nodeArgs, side.settings);
       side.results.push(result);
       console.log(`round ${i + 1} ${side.side}: ${result.okPerSecond.toFixed(0)}/s, event loop ${loopMicrosPerResponse(result).toFixed(1)} µs, process ${cpuMicrosPerResponse(result).toFixed(1)} µs per answer ${JSON.stringify(result.byStatus)}`);
     }
