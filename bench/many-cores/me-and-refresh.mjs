@@ -1,25 +1,13 @@
 // GET /auth/me, refresh (64 chains, durable) and a bare route with the same bytes, on the many-core machine: the
 // session's starting build (dist-base) against the current one (dist), each twice, interleaved.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { SVC, startProc } from './device-service.mjs';
 import { cpus } from 'node:os';
-const SVC = '/opt/b/svc';
 const req = createRequire(SVC + '/package.json');
 const autocannon = createRequire('/opt/b/load/package.json')('autocannon');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const freePort = () => new Promise((r) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
 const cpuMs = (pid, tid = pid) => { const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
 const procCpuMs = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
-async function startProc(args, env) {
-  const port = await freePort();
-  const log = openSync(mkdtempSync('/tmp/l') + '/log', 'w');
-  const p = spawn(process.execPath, args, { cwd: SVC, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env }, stdio: ['ignore', log, log] });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) { try { await fetch(base + '/auth/me'); break; } catch { await sleep(100); } }
-  return { p, base };
-}
 const USER = { name: 'Bench', lastname: 'Mark', email: 'bench@example.com', password: 'correct horse battery staple' };
 const post = (base, path, body) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
 async function measure(pid, run) {

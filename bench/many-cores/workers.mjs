@@ -2,29 +2,16 @@
 // fresh DATA_DIR, against a bare Fastify route answering the same bytes in one process and in as many processes,
 // for GET /auth/me, refresh (64 chains, each rotation durable), the 400 path and sign-in at saturation (against the
 // raw argon2id ceiling at HASH_CONCURRENCY = cores). ROUNDS rounds (default 2), interleaved. Run by run.sh on the device machine.
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, openSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { SVC, startProc } from './device-service.mjs';
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
-const SVC = '/opt/b/svc';
 const req = createRequire(SVC + '/package.json');
 const autocannon = createRequire('/opt/b/load/package.json')('autocannon');
 const CORES = availableParallelism();
 const MANY = Number(process.env.MANY ?? Math.max(2, Math.floor(CORES / 2)));
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const freePort = () => new Promise((r) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
-async function startProc(args, env) {
-  const port = await freePort();
-  const log = openSync(mkdtempSync('/tmp/l') + '/log', 'w');
-  const p = spawn(process.execPath, args, { cwd: SVC, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env }, stdio: ['ignore', log, log] });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) { try { await fetch(base + '/auth/me'); break; } catch { await sleep(100); } }
-  await sleep(500);
-  const exited = new Promise((r) => p.once('exit', r));
-  return { p, base, stop: () => { p.kill('SIGTERM'); return Promise.race([exited, sleep(10_000)]); } };
-}
 const USER = { name: 'Bench', lastname: 'Mark', email: 'bench@example.com', password: 'correct horse battery staple' };
 const post = (base, path, body) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
 const ok = (r, seconds) => ({ rps: r['2xx'] / seconds, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
