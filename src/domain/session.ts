@@ -136,11 +136,13 @@ export class Session {
 
   /**
    * The holder proved a factor again at `at` (a step-up): the methods are added to the session's, and `auth_time`
-   * moves to `at`. Tokens issued from then on carry both; those issued before keep what they said.
+   * moves to `at`. Tokens issued from then on carry both; those issued before keep what they said. The refresh token
+   * moves to the next generation with no grace: the raised rights belong only to the refresh token the step-up
+   * answers, and the one before it is used up (presenting it again is a reuse, which ends the session).
    */
   proved(methods: readonly AuthMethod[], at: Date): void {
     const amr = [...this.amr, ...methods.filter((method) => !this.amr.includes(method))];
-    this.state = { ...this.state, amr, authTime: at };
+    this.state = { ...this.state, amr, authTime: at, generation: this.state.generation + 1, rotatedAt: null };
   }
 
   get id(): string {

@@ -7,6 +7,7 @@ import { aSignUpBody } from '../support/builders.js';
 import { type HttpResponse, http, postJson } from '../support/http-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { codeOf } from '../support/totp.js';
+import { verifyByMail } from '../support/verify-by-mail.js';
 
 /** Debian's Chromium; CHROMIUM_PATH points elsewhere (a missing path shows the skip). */
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -28,13 +29,16 @@ const ceremony = async (input: {
   api: string;
   kind: 'create' | 'get';
   token: string | null;
+  /** The account's password, which registration options ask for (`currentpassword`). */
+  password?: string;
   options?: Json;
   userVerification?: 'discouraged';
 }): Promise<{ credential: Json | null; error: string | null }> => {
   try {
     const path = input.kind === 'create' ? '/auth/passkeys/registration-options' : '/auth/passkeys/authentication-options';
     const headers: Record<string, string> = input.token === null ? {} : { authorization: `Bearer ${input.token}` };
-    const fetched = input.options ?? ((await (await fetch(`${input.api}${path}`, { method: 'POST', headers })).json()) as { data: Json }).data;
+    const body = input.password === undefined ? {} : { body: JSON.stringify({ currentpassword: input.password }), headers: { ...headers, 'content-type': 'application/json' } };
+    const fetched = input.options ?? ((await (await fetch(`${input.api}${path}`, { method: 'POST', headers, ...body })).json()) as { data: Json }).data;
     const options = input.userVerification ? { ...fetched, userVerification: input.userVerification } : fetched;
     // The page's WebAuthn API (the tests compile without the DOM library).
     const page = globalThis as unknown as {
@@ -118,7 +122,8 @@ describe('Browser (Chromium): passkeys with a virtual authenticator', function (
   it('registers a passkey from a page of an allowed origin (201), lists it, renames it; a replayed registration is refused', async () => {
     email = `passkey-${Date.now()}@example.com`;
     token = (await postJson(api(), '/auth/sign-up', aSignUpBody({ email, password: PASSWORD }))).body.data.accesstoken;
-    const created = await run({ kind: 'create', token });
+    await verifyByMail(service as TestService, email);
+    const created = await run({ kind: 'create', token, password: PASSWORD });
     const added = await postJson(api(), '/auth/passkeys', { response: created, name: 'Laptop' }, bearer(token));
     expect([added.status, added.body.message]).to.deep.equal([201, 'Passkey added']);
     passkeyId = added.body.data.passkey.id;
@@ -144,7 +149,7 @@ describe('Browser (Chromium): passkeys with a virtual authenticator', function (
   });
 
   it('refuses an assertion to a registration challenge, one without user verification, and one made on an origin CORS allows but WebAuthn does not', async () => {
-    const registration = (await postJson(api(), '/auth/passkeys/registration-options', {}, bearer(token))).body.data;
+    const registration = (await postJson(api(), '/auth/passkeys/registration-options', { currentpassword: PASSWORD }, bearer(token))).body.data;
     const crossed = await run({ kind: 'get', token: null, options: { challenge: registration.challenge, rpId: 'localhost', userVerification: 'required' } });
     expect(refusal(await signInWith(crossed)), 'a registration challenge').to.deep.equal([400, 'Invalid input data', 'response']);
     const noUv = await signInWith(await run({ kind: 'get', token: null, userVerification: 'discouraged' }));
@@ -162,7 +167,7 @@ describe('Browser (Chromium): passkeys with a virtual authenticator', function (
   it('answers the second-factor challenge of a password sign-in (amr ["pwd","webauthn"]), and performs step-up for a password-only session', async () => {
     const beforeFactor = (await postJson(api(), '/auth/sign-in', { email, password: PASSWORD })).body.data.accesstoken;
     expect(claimsOf(beforeFactor)['amr']).to.deep.equal(['pwd']);
-    const enrolment = await http(api(), '/auth/mfa/totp', { method: 'POST', headers: bearer(token) });
+    const enrolment = await postJson(api(), '/auth/mfa/totp', { currentpassword: PASSWORD }, bearer(token));
     secret = enrolment.body.data.secret;
     expect((await postJson(api(), '/auth/mfa/totp/confirm', { code: codeOf(secret, new Date()) }, bearer(token))).status).to.equal(200);
 

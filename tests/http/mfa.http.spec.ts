@@ -8,6 +8,7 @@ import { filesUnder } from '../support/files.js';
 import { type HttpResponse, http, postJson } from '../support/http-client.js';
 import { type TestService, startTestService, tempDir } from '../support/test-service.js';
 import { codeOf } from '../support/totp.js';
+import { verifyByMail } from '../support/verify-by-mail.js';
 import { captureLogs } from '../support/log-capture.js';
 
 const PASSWORD = 'analytical engine 1843';
@@ -23,13 +24,15 @@ interface Enrolled {
   readonly recoveryCodes: readonly string[];
 }
 
-/** A new account over HTTP with a confirmed authenticator (this step's code spent). */
-async function enrolledOn(url: string, label: string): Promise<Enrolled> {
+/** A new account over HTTP, its address proven, with a confirmed authenticator (this step's code spent). */
+async function enrolledOn(service: Parameters<typeof verifyByMail>[0], label: string): Promise<Enrolled> {
+  const { url } = service;
   const email = `${label}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
   const up = await postJson(url, '/auth/sign-up', aSignUpBody({ email, password: PASSWORD }));
   expect(up.status, up.text).to.equal(201);
   const access: string = up.body.data.accesstoken;
-  const enrolment = await http(url, '/auth/mfa/totp', { method: 'POST', headers: bearer(access) });
+  await verifyByMail(service, email);
+  const enrolment = await postJson(url, '/auth/mfa/totp', { currentpassword: PASSWORD }, bearer(access));
   expect(enrolment.status, enrolment.text).to.equal(200);
   const secret: string = enrolment.body.data.secret;
   const confirmed = await postJson(url, '/auth/mfa/totp/confirm', { code: code(secret) }, bearer(access));
@@ -65,7 +68,8 @@ describe('HTTP: a second factor (TOTP, recovery codes, step-up)', function () {
   it('enrols: the secret, an otpauth URI and an SVG QR code once; confirmed by a code, ten recovery codes once; GET /auth/me says so', async () => {
     const email = `enrol-${Date.now()}@example.com`;
     const access: string = (await postJson(service.url, '/auth/sign-up', aSignUpBody({ email, password: PASSWORD }))).body.data.accesstoken;
-    const enrolment = await http(service.url, '/auth/mfa/totp', { method: 'POST', headers: bearer(access) });
+    await verifyByMail(service, email);
+    const enrolment = await postJson(service.url, '/auth/mfa/totp', { currentpassword: PASSWORD }, bearer(access));
     expect(enrolment.body.message).to.equal('Authenticator enrolment started');
     expect(enrolment.body.data.secret).to.match(/^[A-Z2-7]{32}$/);
     expect(enrolment.body.data.uri).to.match(/^otpauth:\/\/totp\/.+\?.*secret=[A-Z2-7]{32}/);
@@ -78,13 +82,13 @@ describe('HTTP: a second factor (TOTP, recovery codes, step-up)', function () {
     expect(confirmed.body.data.recoverycodes).to.have.length(10);
     const me = await http(service.url, '/auth/me', { method: 'GET', headers: bearer(access) });
     expect(me.body.data.mfa).to.deep.equal({ enrolled: true, recoverycodesleft: 10 });
-    const again = await http(service.url, '/auth/mfa/totp', { method: 'POST', headers: bearer(access) });
-    expect([again.status, again.body.message]).to.deep.equal([409, 'Second factor already enrolled']);
+    const again = await postJson(service.url, '/auth/mfa/totp', { currentpassword: PASSWORD }, bearer(access));
+    expect([again.status, again.body.message], 'a factor now: its step-up first').to.deep.equal([403, 'Second factor required']);
     expect(await subjectsTo(email)).to.include('Two-step sign-in is on');
   });
 
   it('signs in with a code: the right password answers 202 with a challenge and no token, the code answers the documented 201 with amr ["pwd","otp"]', async () => {
-    const ada = await enrolledOn(service.url, 'code');
+    const ada = await enrolledOn(service, 'code');
     const challenge = await signIn(service.url, ada.email);
     expect(challenge.status).to.equal(202);
     expect(challenge.body.message).to.equal('Second factor required');
@@ -103,7 +107,7 @@ describe('HTTP: a second factor (TOTP, recovery codes, step-up)', function () {
   });
 
   it('a wrong password answers exactly the 401 of an account without a factor: the challenge tells a guesser nothing', async () => {
-    const ada = await enrolledOn(service.url, 'guess');
+    const ada = await enrolledOn(service, 'guess');
     const plain = `plain-${Date.now()}@example.com`;
     await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: plain, password: PASSWORD }));
     const [withFactor, without] = await Promise.all([signIn(service.url, ada.email, 'not the password'), signIn(service.url, plain, 'not the password')]);
@@ -112,7 +116,7 @@ describe('HTTP: a second factor (TOTP, recovery codes, step-up)', function () {
   });
 
   it('refuses a replayed code (on a new challenge, and the challenge once answered); a recovery code signs in once', async () => {
-    const ada = await enrolledOn(service.url, 'replay');
+    const ada = await enrolledOn(service, 'replay');
     const used = code(ada.secret, 1);
     const first = mfatokenOf(await signIn(service.url, ada.email));
     expect((await postJson(service.url, '/auth/sign-in/mfa', { mfatoken: first, code: used })).status).to.equal(201);
@@ -136,7 +140,7 @@ describe('HTTP: a second factor (TOTP, recovery codes, step-up)', function () {
   });
 
   it('the sixth answer after five wrong codes finds the challenge ended, even with the right code', async () => {
-    const ada = await enrolledOn(service.url, 'sixth');
+    const ada = await enrolledOn(service, 'sixth');
     const mfatoken = mfatokenOf(await signIn(service.url, ada.email));
     for (let i = 0; i < 5; i++) expect((await postJson(service.url, '/auth/sign-in/mfa', { mfatoken, code: '000000' })).status).to.equal(401);
     const sixth = await postJson(service.url, '/auth/sign-in/mfa', { mfatoken, code: code(ada.secret, 1) });
@@ -144,7 +148,7 @@ describe('HTTP: a second factor (TOTP, recovery codes, step-up)', function () {
   });
 
   it('step-up: a password change is refused (403) on a password-only token, granted after POST /auth/mfa/verify', async () => {
-    const ada = await enrolledOn(service.url, 'step-up');
+    const ada = await enrolledOn(service, 'step-up');
     const change = (access: string) => postJson(service.url, '/auth/password', { currentpassword: PASSWORD, newpassword: 'difference engine 1822' }, bearer(access));
     const refused = await change(ada.access);
     expect([refused.status, refused.body.message]).to.deep.equal([403, 'Second factor required']);
@@ -157,7 +161,7 @@ describe('HTTP: a second factor (TOTP, recovery codes, step-up)', function () {
   });
 
   it('removes the factor (step-up, password, an unused code): sign-in asks for the password only, and a notice mail goes out', async () => {
-    const ada = await enrolledOn(service.url, 'remove');
+    const ada = await enrolledOn(service, 'remove');
     const raised = await postJson(service.url, '/auth/mfa/verify', { recoverycode: ada.recoveryCodes[5] }, bearer(ada.access));
     const removed = await http(service.url, '/auth/mfa/totp', {
       method: 'DELETE',
@@ -170,7 +174,7 @@ describe('HTTP: a second factor (TOTP, recovery codes, step-up)', function () {
   });
 
   it('100 parallel uses of one recovery code: exactly one succeeds', async () => {
-    const ada = await enrolledOn(service.url, 'hundred');
+    const ada = await enrolledOn(service, 'hundred');
     const uses = await Promise.all(
       Array.from({ length: 100 }, () => postJson(service.url, '/auth/mfa/verify', { recoverycode: ada.recoveryCodes[2] }, bearer(ada.access))),
     );
@@ -179,7 +183,7 @@ describe('HTTP: a second factor (TOTP, recovery codes, step-up)', function () {
   });
 
   it('keeps the secret and the recovery codes out of DATA_DIR: not as base32, not as raw bytes, not as typed', async () => {
-    const ada = await enrolledOn(service.url, 'at-rest');
+    const ada = await enrolledOn(service, 'at-rest');
     const raw = Buffer.from(Secret.fromBase32(ada.secret).bytes);
     for (const file of filesUnder(service.dataDir)) {
       const bytes = readFileSync(file);
@@ -198,9 +202,10 @@ describe('HTTP: two instances on one DATA_DIR accept a code once between them', 
 
   it('the same code sent to both at once signs in on exactly one', async () => {
     const dataDir = tempDir('mfa-two');
-    instances = [await spawnService({ DATA_DIR: dataDir, RATE_LIMIT_MAX: '10000' }), await spawnService({ DATA_DIR: dataDir, RATE_LIMIT_MAX: '10000' })];
+    const env = { DATA_DIR: dataDir, RATE_LIMIT_MAX: '10000', MAIL_POLL_INTERVAL_MS: '200' };
+    instances = [await spawnService(env), await spawnService(env)];
     const [a, b] = instances.map((instance) => instance.url) as [string, string];
-    const ada = await enrolledOn(a, 'two');
+    const ada = await enrolledOn({ url: a, dataDir }, 'two');
     const [onA, onB] = [mfatokenOf(await signIn(a, ada.email)), mfatokenOf(await signIn(b, ada.email))];
     const same = code(ada.secret, 1);
     const answers = await Promise.all([postJson(a, '/auth/sign-in/mfa', { mfatoken: onA, code: same }), postJson(b, '/auth/sign-in/mfa', { mfatoken: onB, code: same })]);
@@ -218,7 +223,7 @@ describe('HTTP: the second factor keeps its secrets out of the log (LOG_LEVEL=de
   after(async () => service.dispose());
 
   it('never writes the TOTP secret, a code, a recovery code or an mfatoken in any line', async () => {
-    const ada = await enrolledOn(service.url, 'logs');
+    const ada = await enrolledOn(service, 'logs');
     const used = code(ada.secret, 1);
     const mfatoken = mfatokenOf(await signIn(service.url, ada.email));
     expect((await postJson(service.url, '/auth/sign-in/mfa', { mfatoken, code: used })).status).to.equal(201);

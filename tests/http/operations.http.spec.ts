@@ -33,6 +33,8 @@ interface Account {
 interface World {
   /** A new account, signed up over HTTP. */
   account(): Promise<Account>;
+  /** A new account, signed up over HTTP, its address then proven by the link of its verification mail. */
+  verified(): Promise<Account>;
   /** A new account with a confirmed authenticator (its code's step used), its secret and its recovery codes. */
   withSecondFactor(): Promise<Account & { readonly secret: string; readonly recoveryCodes: readonly string[] }>;
   /** The access token of `account`'s session raised by a recovery code (POST /auth/mfa/verify): it passes step-up. */
@@ -139,13 +141,22 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     error: { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: { token: 'verify1.forged' } }) },
   },
   enrolTotp: {
-    success: async (world) => ({ token: (await world.account()).accessToken }),
-    error: { code: 'MFA_ALREADY_ENROLLED', call: async (world) => ({ token: (await world.withSecondFactor()).accessToken }) },
+    success: async (world) => {
+      const { accessToken: token, password } = await world.verified();
+      return { token, body: { currentpassword: password } };
+    },
+    error: {
+      code: 'MFA_ALREADY_ENROLLED',
+      call: async (world) => {
+        const account = await world.withSecondFactor();
+        return { token: await world.steppedUp(account), body: { currentpassword: account.password } };
+      },
+    },
   },
   confirmTotp: {
     success: async (world) => {
-      const { accessToken: token } = await world.account();
-      const secret: string = (await request('POST', '/auth/mfa/totp', { token })).body.data.secret;
+      const { accessToken: token, password } = await world.verified();
+      const secret: string = (await request('POST', '/auth/mfa/totp', { token, body: { currentpassword: password } })).body.data.secret;
       return { token, body: { code: codeOf(secret, new Date()) } };
     },
     error: { code: 'INVALID_INPUT', call: async (world) => ({ token: (await world.account()).accessToken, body: { code: '123456' } }) },
@@ -184,16 +195,25 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
   },
   passkeyRegistrationOptions: {
-    success: async (world) => ({ token: (await world.account()).accessToken }),
-    error: { code: 'STEP_UP_REQUIRED', call: async (world) => ({ token: (await world.withSecondFactor()).accessToken }) },
+    success: async (world) => {
+      const { accessToken: token, password } = await world.verified();
+      return { token, body: { currentpassword: password } };
+    },
+    error: {
+      code: 'EMAIL_NOT_VERIFIED',
+      call: async (world) => {
+        const { accessToken: token, password } = await world.account();
+        return { token, body: { currentpassword: password } };
+      },
+    },
   },
   addPasskey: {
     success: async (world) => {
-      const { accessToken: token } = await world.account();
-      const options = await request('POST', '/auth/passkeys/registration-options', { token });
+      const { accessToken: token, password } = await world.verified();
+      const options = await request('POST', '/auth/passkeys/registration-options', { token, body: { currentpassword: password } });
       return { token, body: { response: new SoftAuthenticator('http://localhost:5173').create(options.body.data), name: 'Phone' } };
     },
-    error: { code: 'PASSKEY_REJECTED', call: async (world) => ({ token: (await world.account()).accessToken, body: { response: {} } }) },
+    error: { code: 'PASSKEY_REJECTED', call: async (world) => ({ token: (await world.verified()).accessToken, body: { response: {} } }) },
   },
   renamePasskey: {
     success: async (world) => {
@@ -258,10 +278,16 @@ const world: World = {
     expect(res.status, res.text).to.equal(201);
     return { email, password: body['password'] as string, accessToken: res.body.data.accesstoken, refreshToken: res.body.data.refreshtoken };
   },
-  withSecondFactor: async () => {
+  verified: async () => {
     const account = await world.account();
+    const verified = await request('POST', '/auth/verify-email', { body: { token: await world.mailedToken(account.email, 'Confirm your e-mail address') } });
+    expect(verified.status, verified.text).to.equal(200);
+    return account;
+  },
+  withSecondFactor: async () => {
+    const account = await world.verified();
     const token = account.accessToken;
-    const secret: string = (await request('POST', '/auth/mfa/totp', { token })).body.data.secret;
+    const secret: string = (await request('POST', '/auth/mfa/totp', { token, body: { currentpassword: account.password } })).body.data.secret;
     const confirmed = await request('POST', '/auth/mfa/totp/confirm', { token, body: { code: codeOf(secret, new Date()) } });
     expect(confirmed.status, confirmed.text).to.equal(200);
     return { ...account, secret, recoveryCodes: confirmed.body.data.recoverycodes };
@@ -272,9 +298,9 @@ const world: World = {
     return raised.body.data.accesstoken;
   },
   withPasskey: async () => {
-    const account = await world.account();
+    const account = await world.verified();
     const authenticator = new SoftAuthenticator('http://localhost:5173');
-    const options = await request('POST', '/auth/passkeys/registration-options', { token: account.accessToken });
+    const options = await request('POST', '/auth/passkeys/registration-options', { token: account.accessToken, body: { currentpassword: account.password } });
     const added = await request('POST', '/auth/passkeys', { token: account.accessToken, body: { response: authenticator.create(options.body.data), name: 'Laptop' } });
     expect(added.status, added.text).to.equal(201);
     return { ...account, passkeyId: added.body.data.passkey.id, authenticator };

@@ -40,3 +40,10 @@ export async function completedSignIn(outcome: Promise<SignInOutcome>): Promise<
   if (needsSecondFactor(result)) throw new Error('expected a completed sign-in, got a second-factor challenge');
   return result;
 }
+
+/** What adding a credential carries besides the principal: the password Ada signed up with (aSignUpCommand), typed again. */
+export const aHolderProof = <P>(principal: P, currentPassword: string = aSignUpCommand().password as string) => ({
+  principal,
+  currentPassword,
+  metadata: aRequestMetadata(),
+});

@@ -1,17 +1,17 @@
 import { Secret, TOTP } from 'otpauth';
 import { aRequestMetadata, aSignInCommand, aSignUpCommand } from './builders.js';
 import { type WorldOptions, inMemoryWorld } from './in-memory-world.js';
+import { verifiedSignUp } from './verified.js';
 
 /** The code an authenticator app shows for `secret` at `at` (`steps` periods later). */
 export const codeOf = (secret: string, at: Date, steps = 0): string => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: at.getTime() + steps * 30_000 });
 
-/** An in-memory world with Ada signed up and a TOTP enrolment started (not confirmed). */
+/** An in-memory world with Ada signed up, her address proven, and a TOTP enrolment started (not confirmed). */
 export async function enrolled(options: WorldOptions = {}) {
   const world = await inMemoryWorld(options);
-  const signedUp = await world.signUp.execute(aSignUpCommand());
-  const principal = await world.authenticate.execute({ accessToken: signedUp.accessToken });
-  const enrolment = await world.enrolTotp.execute({ principal });
-  return { world, principal, enrolment, userId: signedUp.user.id };
+  const { signedUp, principal } = await verifiedSignUp(world, aSignUpCommand());
+  const enrolment = await world.enrolTotp.execute({ principal, currentPassword: aSignUpCommand().password, metadata: aRequestMetadata() });
+  return { world, principal, enrolment, userId: signedUp.user.id, signedUp };
 }
 
 /**
@@ -19,7 +19,7 @@ export async function enrolled(options: WorldOptions = {}) {
  * and `challenge()`: a sign-in with her password, answered by a second-factor challenge.
  */
 export async function withSecondFactor(options: WorldOptions = {}) {
-  const { world, principal, enrolment, userId } = await enrolled(options);
+  const { world, principal, enrolment, userId, signedUp } = await enrolled(options);
   const metadata = aRequestMetadata();
   const { recoveryCodes } = await world.confirmTotp.execute({ principal, code: codeOf(enrolment.secret, world.clock.now()), metadata });
   world.clock.advance(30_000);
@@ -35,6 +35,6 @@ export async function withSecondFactor(options: WorldOptions = {}) {
     world.clock.advance(30_000);
     return { signedIn, principal: await world.authenticate.execute({ accessToken: signedIn.accessToken }) };
   };
-  /** `passwordOnly`: the sign-up's session, from before the factor (amr ["pwd"]). */
-  return { world, userId, secret: enrolment.secret, recoveryCodes, challenge, code, steppedUp, passwordOnly: principal, metadata };
+  /** `passwordOnly`: the sign-up's session, from before the factor (amr ["pwd"]); `signedUp`: its tokens. */
+  return { world, userId, secret: enrolment.secret, recoveryCodes, challenge, code, steppedUp, passwordOnly: principal, signedUp, metadata };
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { InvalidCredentials, TooManyAttempts } from '../../../src/domain/domain-error.js';
 import type { Changes, Store } from '../../../src/infrastructure/storage/store.js';
-import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../support/builders.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn, aHolderProof } from '../../support/builders.js';
 import { tokenIn, worldWithAda } from '../../support/mail-world.js';
 import { withSecondFactor } from '../../support/totp.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
@@ -112,7 +112,7 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         const armed = { on: false };
         const { world, principal, metadata, register } = await withPasskeys({ store: armable(s, armed) });
         for (let i = 1; i < PASSKEYS_PER_ACCOUNT_MAX; i++) await register();
-        const challenges = await Promise.all(Array.from({ length: registrations }, async () => String((await world.passkeyRegistrationOptions.execute({ principal }))['challenge'])));
+        const challenges = await Promise.all(Array.from({ length: registrations }, async () => String((await world.passkeyRegistrationOptions.execute(aHolderProof(principal)))['challenge'])));
         const settled = await whileArmed(s, armed, () => Promise.allSettled(challenges.map((challenge, i) => world.addPasskey.execute({ principal, response: { id: `credential-interleaved-${i}`, challenge }, metadata }))));
         expect(settled.filter((answer) => answer.status === 'fulfilled'), settled.map((answer) => answer.status).join(' ')).to.have.length(1);
         expect(await world.listPasskeys.execute({ userId: principal.userId })).to.have.length(PASSKEYS_PER_ACCOUNT_MAX);

@@ -4,7 +4,9 @@ import { InvalidToken, PasskeyRejected } from '../../errors.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import { PASSKEYS_PER_ACCOUNT_MAX } from '../../ports/passkey-repository.port.js';
 import type { Ports } from '../../ports/ports.js';
+import { requireHolderStill } from '../../policies/holder.js';
 import { type PasskeyResource, toPasskeyResource } from '../../policies/passkeys.js';
+import type { MfaSettings } from '../../policies/second-factor.js';
 import { recordEvents } from '../../shared/auth-result.js';
 import type { Principal } from '../../shared/principal.js';
 
@@ -21,14 +23,19 @@ export interface AddPasskeyCommand {
  * account (taken: single use; a sign-in challenge is refused), and the answer must verify (origin, RP ID, user
  * verification). The credential id is held by one account only, and an account holds at most
  * PASSKEYS_PER_ACCOUNT_MAX, counted in the commit that stores it (of simultaneous registrations at one below the cap,
- * one is stored). PasskeyAdded (a notice mail), one commit.
+ * one is stored). The address and the step-up are checked again here (requireHolderStill): options taken before a
+ * second factor was turned on do not register a passkey without it. PasskeyAdded (a notice mail), one commit.
  */
 export class AddPasskeyHandler {
-  constructor(private readonly deps: Pick<Ports, 'users' | 'passkeys' | 'webauthn' | 'clock' | 'ids'>) {}
+  constructor(
+    private readonly deps: Pick<Ports, 'users' | 'passkeys' | 'secondFactors' | 'webauthn' | 'clock' | 'ids'>,
+    private readonly mfa: MfaSettings,
+  ) {}
 
   async execute(command: AddPasskeyCommand): Promise<PasskeyResource> {
     const { users, passkeys, webauthn, clock, ids } = this.deps;
     const { name } = requireAll({ name: parsePasskeyName(command.name, 'Passkey') });
+    await requireHolderStill(this.deps, this.mfa, command.principal);
     const user = await users.findById(command.principal.userId);
     if (!user) throw new InvalidToken();
     const claims = webauthn.claimsOf(command.response);

@@ -2,7 +2,8 @@ import { InvalidInput } from '../../../domain/domain-error.js';
 import { PlainPassword } from '../../../domain/password.js';
 import { requireAll } from '../../../domain/validation.js';
 import { InvalidToken } from '../../errors.js';
-import type { RecordedEvent, RequestMetadata } from '../../ports/event-log.port.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
+import { countWrongCurrentPassword } from '../../policies/holder.js';
 import type { Ports } from '../../ports/ports.js';
 import { uncommon } from '../../policies/password-policy.js';
 import { type SessionSettings, endAllSessions, passwordCheckLimit } from '../../policies/sessions.js';
@@ -59,7 +60,7 @@ export class ChangePasswordHandler {
         if (await limits.take(limit, clock.now())) throw new InvalidToken();
         if (!(await hasher.verify(user.passwordHash, input.current))) {
           user.recordFailedSignIn(clock.now(), 'wrong_current_password');
-          await this.countFailure(command, recordEvents(user.pullEvents(), ids, command.metadata));
+          await countWrongCurrentPassword(this.deps, this.settings, command.principal, recordEvents(user.pullEvents(), ids, command.metadata), command.metadata);
           throw new InvalidInput([{ field: 'currentpassword', message: 'is incorrect' }]);
         }
         verified = user.passwordHash;
@@ -75,17 +76,4 @@ export class ChangePasswordHandler {
     });
   }
 
-  /**
-   * Records the failed check (SignInFailed, reason wrong_current_password) with the caller's session's count of them,
-   * in one write; the count reaching the limit ends that session. Without a live session only the event is recorded.
-   */
-  private async countFailure(command: ChangePasswordCommand, failed: readonly RecordedEvent[]): Promise<void> {
-    const { sessions, events, clock, ids } = this.deps;
-    await untilCommitted(async () => {
-      const session = await sessions.findById(command.principal.sessionId);
-      if (!session || session.revoked) return events.append(failed);
-      session.passwordCheckFailed(clock.now(), this.settings.passwordChangeMaxFailures);
-      return (await sessions.save(session, [...failed, ...recordEvents(session.pullEvents(), ids, command.metadata)])) ? undefined : CHANGED;
-    });
-  }
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { MfaAlreadyEnrolled } from '../../errors.js';
-import { aRequestMetadata } from '../../../../tests/support/builders.js';
+import { StepUpRequired } from '../../errors.js';
+import { aRequestMetadata, aHolderProof } from '../../../../tests/support/builders.js';
 import { issuesOf } from '../../../../tests/support/mail-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { codeOf, enrolled } from '../../../../tests/support/totp.js';
@@ -22,7 +22,7 @@ describe('ConfirmTotpHandler', () => {
     const enrolledEvents = world.store.events.filter((event) => event.type === 'MfaEnrolled');
     expect(enrolledEvents.map((event) => [event.aggregateId, event.payload])).to.deep.equal([[userId, { email: 'ada@example.com' }]]);
     expect(issuesOf(await rejection(world.confirmTotp.execute({ principal, code, metadata }))), 'confirmed already').to.deep.equal(INCORRECT);
-    expect(await rejection(world.enrolTotp.execute({ principal }))).to.be.instanceOf(MfaAlreadyEnrolled);
+    expect(await rejection(world.enrolTotp.execute(aHolderProof(principal))), 'a factor now: step-up first').to.be.instanceOf(StepUpRequired);
   });
 
   it('refuses a wrong code, one two steps off, and nothing pending; accepts one step of drift', async () => {

@@ -72,18 +72,13 @@ describe('DeliverMailHandler', () => {
     expect(notice?.idempotencyKey).to.equal(world.store.events.find((event) => event.type === 'PasswordChanged')?.eventId);
   });
 
-  it('mails a notice when a passkey is added, naming it only to a verified address (the name is text its sender chose)', async () => {
-    const { world, principal, register, metadata } = await withPasskeys();
+  it('mails a notice when a passkey is added (only a verified address can add one), naming it escaped', async () => {
+    const { world, principal, register } = await withPasskeys();
     await world.deliverMail.execute();
-    await register({}, principal, 'Visit evil.example');
-    await world.deliverMail.execute();
-    const unverified = world.mail.delivered.at(-1);
-    expect(unverified?.subject).to.equal('A passkey was added');
-    expect(unverified?.text).to.include('a passkey was added').and.not.include('evil.example');
-    await world.verifyEmail.execute({ token: tokenIn(world.mail.delivered.find((mail) => mail.subject === 'Confirm your e-mail address')), metadata });
     await register({}, principal, 'Phone <b>');
     await world.deliverMail.execute();
     const verified = world.mail.delivered.at(-1);
+    expect(verified?.subject).to.equal('A passkey was added');
     expect(verified?.text).to.include('a passkey named "Phone <b>" was added');
     expect(verified?.html).to.include('Phone &lt;b&gt;');
   });

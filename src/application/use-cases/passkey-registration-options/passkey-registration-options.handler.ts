@@ -2,27 +2,34 @@ import { PasskeyRejected } from '../../errors.js';
 import { PASSKEYS_PER_ACCOUNT_MAX } from '../../ports/passkey-repository.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { CEREMONY_SECONDS } from '../../policies/passkeys.js';
-import { type MfaSettings, requireStepUp } from '../../policies/second-factor.js';
+import { proveHolder } from '../../policies/holder.js';
+import type { MfaSettings } from '../../policies/second-factor.js';
+import type { SessionSettings } from '../../policies/sessions.js';
+import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Principal } from '../../shared/principal.js';
 
 export interface PasskeyRegistrationOptionsCommand {
   readonly principal: Principal;
+  /** The account's password, as the client sent it: adding a way in proves the holder now. */
+  readonly currentPassword: unknown;
+  readonly metadata: RequestMetadata;
 }
 
 /**
  * Options for `navigator.credentials.create` (a discoverable credential, user verification required, the account's
- * passkeys excluded), their challenge stored for one registration by this account. Step-up first when the account
- * has a second factor: a stolen password-only session cannot add a way in.
+ * passkeys excluded), their challenge stored for one registration by this account. Guarded as every way in is
+ * (proveHolder): a proven address, the current password, and a step-up when the account has a second factor, so a
+ * copied access token alone cannot add a way in. The passkey's post checks the address and the step-up again.
  */
 export class PasskeyRegistrationOptionsHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'passkeys' | 'secondFactors' | 'webauthn' | 'clock'>,
-    private readonly mfa: MfaSettings,
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'passkeys' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'webauthn' | 'clock' | 'ids'>,
+    private readonly settings: { readonly sessions: Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>; readonly mfa: MfaSettings },
   ) {}
 
   async execute(command: PasskeyRegistrationOptionsCommand): Promise<Readonly<Record<string, unknown>>> {
     const { passkeys, webauthn, clock } = this.deps;
-    await requireStepUp(this.deps, this.mfa, command.principal);
+    await proveHolder(this.deps, this.settings, command);
     // The account's public view, as authentication read it with the session: no second read, never the aggregate.
     const user = command.principal.account;
     const existing = await passkeys.listByUser(user.id);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { InvalidToken, SessionNotFound } from '../../errors.js';
+import { InvalidToken, SessionNotFound, StepUpRequired } from '../../errors.js';
+import { withSecondFactor } from '../../../../tests/support/totp.js';
 import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
@@ -62,5 +63,15 @@ describe('RevokeSessionHandler (revokeSession)', () => {
     world.clock.advance(14 * 86_400_000);
     expect(await rejection(revoke(tablet.sessionId))).to.be.instanceOf(SessionNotFound);
     expect(revocations()).to.have.length(1);
+  });
+
+  it('ends another session by id only after a step-up on an account with a second factor; its own needs none', async () => {
+    const { world, passwordOnly, steppedUp, metadata } = await withSecondFactor();
+    const { principal } = await steppedUp();
+    const other = (await steppedUp()).principal;
+    expect(await rejection(world.revokeSession.execute({ principal: passwordOnly, sessionId: principal.sessionId, metadata }))).to.be.instanceOf(StepUpRequired);
+    await world.revokeSession.execute({ principal, sessionId: other.sessionId, metadata });
+    await world.revokeSession.execute({ principal: passwordOnly, sessionId: passwordOnly.sessionId, metadata });
+    expect(world.store.events.filter((event) => event.type === 'SessionRevoked').map((event) => event.payload['sessionId'])).to.deep.equal([other.sessionId, passwordOnly.sessionId]);
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { InvalidCredentials, InvalidInput, TooManyAttempts } from '../../../domain/domain-error.js';
 import { InvalidMfaCode, InvalidMfaToken, PasskeyRejected } from '../../errors.js';
 import { SESSIONS } from '../../../infrastructure/storage/account-tables.js';
-import { aSignInCommand } from '../../../../tests/support/builders.js';
+import { aSignInCommand, aHolderProof } from '../../../../tests/support/builders.js';
 import { issuesOf } from '../../../../tests/support/mail-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { withSecondFactor } from '../../../../tests/support/totp.js';
@@ -104,7 +104,7 @@ describe('SignInMfaHandler (signInMfa)', () => {
   it('a passkey of the account answers the challenge too (amr ["pwd","webauthn"]); methods name it; another account\'s passkey is a wrong answer', async () => {
     const { world, challenge, metadata, steppedUp } = await withSecondFactor();
     const { principal } = await steppedUp();
-    const registration = String((await world.passkeyRegistrationOptions.execute({ principal }))['challenge']);
+    const registration = String((await world.passkeyRegistrationOptions.execute(aHolderProof(principal)))['challenge']);
     const { id } = await world.addPasskey.execute({ principal, response: { id: 'ada-laptop', challenge: registration }, metadata });
     const outcome = await world.signIn.execute(aSignInCommand());
     expect(outcome).to.deep.include({ methods: ['totp', 'recovery_code', 'webauthn'] });

@@ -1,3 +1,4 @@
+import { aHolderProof } from '../../../../tests/support/builders.js';
 import { expect } from 'chai';
 import { PasskeyRejected } from '../../errors.js';
 import { issuesOf } from '../../../../tests/support/mail-world.js';
@@ -22,7 +23,7 @@ describe('SignInPasskeyHandler (signInPasskey)', () => {
     const once = await assertion(id, { counter: 5 });
     await world.signInPasskey.execute({ response: once, metadata });
     expect(await reason(once), 'replayed').to.match(/no open sign-in challenge/);
-    const registration = String((await world.passkeyRegistrationOptions.execute({ principal }))['challenge']);
+    const registration = String((await world.passkeyRegistrationOptions.execute(aHolderProof(principal)))['challenge']);
     expect(await reason({ id, challenge: registration, counter: 6 }), 'a registration challenge').to.match(/no open sign-in challenge/);
     expect(await reason(await assertion('credential-never-registered')), 'unknown').to.match(/does not have/);
     expect(await reason(await assertion(id, { counter: 6, userVerified: false })), 'no UV').to.match(/user verification/);

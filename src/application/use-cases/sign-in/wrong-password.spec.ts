@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidCredentials } from '../../../domain/domain-error.js';
-import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
+import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn, aHolderProof } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { tokenIn } from '../../../../tests/support/mail-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
@@ -24,10 +24,11 @@ const verify = async (world: World) => {
   await world.verifyEmail.execute({ token: tokenIn(world.mail.delivered.find((mail) => mail.subject === 'Confirm your e-mail address')), metadata });
 };
 
-/** Ada confirms an authenticator app (from her sign-up session). */
+/** Ada proves her address and confirms an authenticator app (from a new session). */
 const enrolTotp = async (world: World) => {
+  await verify(world);
   const principal = await world.authenticate.execute({ accessToken: (await completedSignIn(world.signIn.execute(aSignInCommand()))).accessToken });
-  const { secret } = await world.enrolTotp.execute({ principal });
+  const { secret } = await world.enrolTotp.execute(aHolderProof(principal));
   await world.confirmTotp.execute({ principal, code: codeOf(secret, world.clock.now()), metadata });
 };
 

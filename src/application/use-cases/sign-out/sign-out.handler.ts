@@ -25,7 +25,8 @@ const isScope = (value: unknown): value is SignOutScope => SIGN_OUT_SCOPES.inclu
 /**
  * Ends sessions at once: their access tokens and refresh tokens are refused from the next request on. `others` and
  * `global` cost one write of the account however many sessions it holds (endAllSessions: the account's session epoch
- * moves on, the caller's session with it for `others`), not one per session.
+ * moves on, the caller's session with it for `others`), not one per session. Both need a step-up on an account with a
+ * second factor: a password-only session must not end the owner's raised sessions and keep its own.
  */
 export class SignOutHandler {
   constructor(
@@ -33,7 +34,7 @@ export class SignOutHandler {
     private readonly mfa: MfaSettings,
   ) {}
 
-  /** Throws InvalidInput for an unknown scope (null included). Idempotent: signing out an ended session again changes nothing. */
+  /** Throws InvalidInput for an unknown scope (null included), StepUpRequired (`others`, `global`). Idempotent: signing out an ended session again changes nothing. */
   async execute(command: SignOutCommand): Promise<void> {
     const scope = command.scope === undefined ? 'local' : command.scope;
     if (!isScope(scope)) throw new InvalidInput([{ field: 'scope', message: `must be one of ${SIGN_OUT_SCOPES.join(', ')}` }]);
@@ -44,7 +45,7 @@ export class SignOutHandler {
       if (session) await revokeSession(this.deps, session, 'sign_out', command.metadata);
       return;
     }
-    if (scope === 'global') await requireStepUp(this.deps, this.mfa, command.principal);
+    await requireStepUp(this.deps, this.mfa, command.principal);
     await untilCommitted(async () => {
       const [user, caller] = await Promise.all([users.findById(userId), sessions.findById(sessionId)]);
       const at = clock.now();

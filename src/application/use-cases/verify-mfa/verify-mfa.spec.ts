@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { TooManyAttempts } from '../../../domain/domain-error.js';
-import { InvalidMfaCode, MfaNotEnrolled, StepUpRequired } from '../../errors.js';
-import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
+import { InvalidMfaCode, InvalidRefreshToken, MfaNotEnrolled, StepUpRequired } from '../../errors.js';
+import { aRequestMetadata, aSignUpCommand, aHolderProof } from '../../../../tests/support/builders.js';
 import { UuidShapedIds } from '../../../../tests/support/fakes.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
@@ -17,7 +17,7 @@ describe('VerifyMfaHandler (verifyMfa): step-up', () => {
     expect(await rejection(change(passwordOnly)), 'password only').to.be.instanceOf(StepUpRequired);
     expect(await rejection(world.regenerateRecoveryCodes.execute({ principal: passwordOnly, metadata }))).to.be.instanceOf(StepUpRequired);
     expect(await rejection(world.signOut.execute({ principal: passwordOnly, scope: 'global', metadata }))).to.be.instanceOf(StepUpRequired);
-    await world.signOut.execute({ principal: passwordOnly, scope: 'others', metadata });
+    expect(await rejection(world.signOut.execute({ principal: passwordOnly, scope: 'others', metadata })), 'others too').to.be.instanceOf(StepUpRequired);
 
     const raised = await world.verifyMfa.execute({ principal: passwordOnly, code: code(), metadata });
     const principal = await world.authenticate.execute({ accessToken: raised.accessToken });
@@ -62,12 +62,21 @@ describe('VerifyMfaHandler (verifyMfa): step-up', () => {
   it('a passkey of the account performs step-up too (amr gains webauthn), on options bound to the caller', async () => {
     const { world, passwordOnly, steppedUp, metadata } = await withSecondFactor();
     const { principal } = await steppedUp();
-    const registration = String((await world.passkeyRegistrationOptions.execute({ principal }))['challenge']);
+    const registration = String((await world.passkeyRegistrationOptions.execute(aHolderProof(principal)))['challenge']);
     const { id } = await world.addPasskey.execute({ principal, response: { id: 'ada-phone', challenge: registration }, metadata });
     const challenge = String((await world.passkeyAuthenticationOptions.execute({ principal: passwordOnly }))['challenge']);
     const raised = await world.verifyMfa.execute({ principal: passwordOnly, response: { id, challenge, counter: 1 }, metadata });
     const after = await world.authenticate.execute({ accessToken: raised.accessToken });
     expect(after.amr).to.deep.equal(['pwd', 'webauthn']);
     expect(await world.regenerateRecoveryCodes.execute({ principal: after, metadata })).to.have.property('recoveryCodes');
+  });
+
+  it('rotates the refresh token: the one from before the step-up is used up, and presenting it is a reuse that ends the session', async () => {
+    const { world, passwordOnly, signedUp, code, metadata } = await withSecondFactor({ replace: { ids: new UuidShapedIds() } });
+    const raised = await world.verifyMfa.execute({ principal: passwordOnly, code: code(), metadata });
+    expect(raised.refreshToken).to.not.equal(signedUp.refreshToken);
+    expect(await rejection(world.refreshSession.execute({ refreshToken: signedUp.refreshToken, metadata })), 'the copy from before').to.be.instanceOf(InvalidRefreshToken);
+    expect(world.store.events.filter((event) => event.type === 'RefreshTokenReused')).to.have.length(1);
+    expect(await rejection(world.refreshSession.execute({ refreshToken: raised.refreshToken, metadata })), 'the session ended with it').to.be.instanceOf(InvalidRefreshToken);
   });
 });

@@ -16,7 +16,7 @@ export const addPasskey = defineOperation({
     docs: { response: webAuthnResponseDocs, name: { minLength: 1, maxLength: 64, description: 'What the owner calls it ("Passkey" when absent)' } },
   },
   success: { status: 201, message: 'Passkey added', description: 'Registered: it signs in from now on; a notice mail goes to the address', data: { type: 'object', required: ['passkey'], additionalProperties: false, properties: { passkey: passkeySchema } } },
-  errors: ['PASSKEY_REJECTED', 'STORE_UNAVAILABLE'],
+  errors: ['EMAIL_NOT_VERIFIED', 'STEP_UP_REQUIRED', 'PASSKEY_REJECTED', 'STORE_UNAVAILABLE'],
   run: async ({ principal, body, meta }, { addPasskey }) => ({
     passkey: passkeyResource(await addPasskey.execute({ principal, response: body.response, name: body.name, metadata: meta })),
   }),

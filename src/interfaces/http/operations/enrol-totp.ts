@@ -1,5 +1,7 @@
 import { object } from 'yup';
+import { presentedPassword } from '../shared/field-docs.js';
 import { defineOperation } from '../shared/operation.js';
+import { text } from '../shared/request-body.js';
 
 export const enrolTotp = defineOperation({
   method: 'POST',
@@ -7,12 +9,16 @@ export const enrolTotp = defineOperation({
   operationId: 'enrolTotp',
   summary: 'Start enrolling an authenticator app (TOTP): its secret, otpauth URI and QR code, shown this once',
   description:
-    'No body needed. The factor is pending until a code from the app confirms it (POST /auth/mfa/totp/confirm); starting again before ' +
+    'Adding a way in proves the holder now: a verified address (403 EMAIL_NOT_VERIFIED otherwise), the current password, and a step-up ' +
+    'when a factor is enrolled already. The factor is pending until a code from the app confirms it (POST /auth/mfa/totp/confirm); starting again before ' +
     'that replaces the secret. The secret is stored encrypted (AES-256-GCM) and never shown again.',
   tag: 'mfa',
   auth: 'bearer',
-  hashes: false,
-  body: { schema: object({}), optional: true, description: 'None needed (an empty object, or no body and no Content-Type)' },
+  hashes: true,
+  body: {
+    schema: object({ currentpassword: text() }),
+    docs: { currentpassword: presentedPassword('The account\'s password, checked like a password change: counted on this session') },
+  },
   success: {
     status: 200,
     message: 'Authenticator enrolment started',
@@ -28,9 +34,9 @@ export const enrolTotp = defineOperation({
       },
     },
   },
-  errors: ['MFA_ALREADY_ENROLLED', 'STORE_UNAVAILABLE'],
-  run: async ({ principal }, { enrolTotp }) => {
-    const { secret, uri, qrCode } = await enrolTotp.execute({ principal });
+  errors: ['EMAIL_NOT_VERIFIED', 'STEP_UP_REQUIRED', 'MFA_ALREADY_ENROLLED', 'STORE_UNAVAILABLE'],
+  run: async ({ body, principal, meta }, { enrolTotp }) => {
+    const { secret, uri, qrCode } = await enrolTotp.execute({ principal, currentPassword: body.currentpassword, metadata: meta });
     return { secret, uri, qrcode: qrCode };
   },
 });

@@ -1,22 +1,28 @@
 import { object } from 'yup';
+import { presentedPassword } from '../shared/field-docs.js';
 import { defineOperation } from '../shared/operation.js';
+import { text } from '../shared/request-body.js';
 import { ceremonyOptionsSchema } from '../shared/passkey-resource.js';
 
 export const passkeyRegistrationOptions = defineOperation({
   method: 'POST',
   path: '/auth/passkeys/registration-options',
   operationId: 'passkeyRegistrationOptions',
-  summary: 'Options for navigator.credentials.create: register a passkey (step-up when a second factor is enrolled)',
+  summary: 'Options for navigator.credentials.create: register a passkey (a verified address, the password, and a step-up when a second factor is enrolled)',
   tag: 'passkeys',
   auth: 'bearer',
-  hashes: false,
-  body: { schema: object({}), optional: true, description: 'None needed' },
+  hashes: true,
+  body: {
+    schema: object({ currentpassword: text() }),
+    docs: { currentpassword: presentedPassword('The account\'s password, checked like a password change: counted on this session') },
+  },
   success: {
     status: 200,
     message: 'Passkey registration options',
     description: 'PublicKeyCredentialCreationOptionsJSON: a discoverable credential, user verification required; its challenge serves one registration',
     data: ceremonyOptionsSchema('Pass to PublicKeyCredential.parseCreationOptionsFromJSON, then navigator.credentials.create({ publicKey })'),
   },
-  errors: ['STEP_UP_REQUIRED', 'PASSKEY_REJECTED', 'STORE_UNAVAILABLE'],
-  run: ({ principal }, { passkeyRegistrationOptions }) => passkeyRegistrationOptions.execute({ principal }),
+  errors: ['EMAIL_NOT_VERIFIED', 'STEP_UP_REQUIRED', 'PASSKEY_REJECTED', 'STORE_UNAVAILABLE'],
+  run: ({ body, principal, meta }, { passkeyRegistrationOptions }) =>
+    passkeyRegistrationOptions.execute({ principal, currentPassword: body.currentpassword, metadata: meta }),
 });

@@ -10,6 +10,6 @@ export const revokeSession = defineOperation({
   hashes: false,
   params: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'A session id from GET /auth/sessions' } } },
   success: { status: 204, description: 'The session ended' },
-  errors: ['SESSION_NOT_FOUND', 'STORE_UNAVAILABLE'],
+  errors: ['STEP_UP_REQUIRED', 'SESSION_NOT_FOUND', 'STORE_UNAVAILABLE'],
   run: ({ principal, params, meta }, { revokeSession }) => revokeSession.execute({ principal, sessionId: params['id'] ?? '', metadata: meta }),
 });
