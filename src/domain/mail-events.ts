@@ -25,6 +25,8 @@ export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set([
   'MfaEnrolled', 'MfaRemoved', 'RecoveryCodeUsed',
   // A passkey added: a new way into the account.
   'PasskeyAdded',
+  // The account taken back by a reset that first proved its address: every way in from before it removed.
+  'CredentialsRemoved',
 ]);
 
 export const passwordResetRequested = (email: string, aggregateId: string | null, binding: string | null, occurredAt: Date): PasswordResetRequested => ({

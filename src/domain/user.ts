@@ -22,6 +22,13 @@ export type SessionsEnded = DomainEvent<
   { readonly email: string; readonly reason: SessionsEndedReason; readonly keptSessionId: string | null }
 >;
 
+/**
+ * The owner of the address took the account back: a password reset proved the address for the first time, so every
+ * way in the account gathered before the proof (passkeys, the second factor with its recovery codes; later provider
+ * identities and keys) is removed in the same commit as the new password, and a notice goes to the address.
+ */
+export type CredentialsRemoved = DomainEvent<'CredentialsRemoved', { readonly email: string; readonly reason: 'address_proven_by_reset' }>;
+
 /** Why an account whose address nobody proved was deleted: its mailbox said "not me", or nobody proved it in time. */
 export type SignUpCancelReason = 'not_me' | 'unverified_expired';
 /**
@@ -35,6 +42,7 @@ export type UserEvent =
   | SecondFactorEvent
   | PasskeyEvent
   | SignUpCancelled
+  | CredentialsRemoved
   | UserSignedIn
   | PasswordRehashed
   | ProfileChanged
@@ -196,12 +204,17 @@ export class User {
   /**
    * Sets a password chosen through a reset link; records PasswordReset (which sends a notice). The link came to the
    * address, so its use proves the mailbox: the address is verified too (EmailVerified, once). Whoever signed up
-   * with someone else's address loses the account to the mailbox's owner (the caller ends every session).
+   * with someone else's address loses the account to the mailbox's owner, whole: when this is the address's first
+   * proof, CredentialsRemoved says that every way in gathered before it goes (the repository removes them in the same
+   * commit), and the caller ends every session. A reset of a verified account keeps its owner's factor and passkeys.
    */
   resetPassword(newHash: string, at: Date): void {
     this.hash = newHash;
     this.stateChanged = true;
     this.pending.push({ type: 'PasswordReset', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
+    if (!this.verified) {
+      this.pending.push({ type: 'CredentialsRemoved', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value, reason: 'address_proven_by_reset' } });
+    }
     this.verifyEmail(at);
   }
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { TotpFactor } from '../../src/domain/second-factor.js';
-import { EXPIRING_TABLES } from '../../src/infrastructure/storage/commit-plan.js';
+import { EXPIRING_TABLES } from '../../src/infrastructure/storage/ownership.js';
 import { MFA_CHALLENGES } from '../../src/infrastructure/storage/factor-tables.js';
 import { StoreSecondFactorRepository } from '../../src/infrastructure/storage/store-second-factor.repository.js';
 import { sweepExpired } from '../../src/infrastructure/storage/store.js';

@@ -468,7 +468,7 @@ export function storeHealthContract(adapter: string, makeStorage: StorageFactory
 
     it('closes once the commits it let in have settled, and refuses the reads and commits that come after (503), never crashing', async () => {
       const storage = await makeStorage();
-      const NOTES: Table<{ readonly n: number }> = { name: 'contract-closing', indexes: { all: () => [] } };
+      const NOTES: Table<{ readonly n: number }> = { name: 'contract-closing', indexes: { all: () => [] }, owner: { none: 'a contract test table' } };
       try {
         const key = (n: number) => `${randomUUID()}-${n}`;
         const commits = Array.from({ length: 40 }, (_, n) => storage.store.commit({ changes: [put(NOTES, key(n), { n }, null)] }));

@@ -18,10 +18,15 @@ const NOTES: Table<Note> = {
   name: 'contract-notes',
   indexes: { byOwner: (note) => [note.owner, note.at], open: (note) => (note.text === 'closed' ? null : [note.owner]) },
   expiresAt: (note) => note.until,
+  owner: { none: 'a contract test table' },
 };
 
 /** The same notes as one declaration written before its `open` index was counted (UNCOUNTED), and one after (COUNTED). */
-const UNCOUNTED: Table<Note> = { name: 'contract-counted-notes', indexes: { open: (note) => (note.text === 'closed' ? null : [note.owner, note.at]) } };
+const UNCOUNTED: Table<Note> = {
+  name: 'contract-counted-notes',
+  indexes: { open: (note) => (note.text === 'closed' ? null : [note.owner, note.at]) },
+  owner: { none: 'a contract test table' },
+};
 const COUNTED: Table<Note> = { ...UNCOUNTED, counted: { open: 1 } };
 
 let counter = 0;

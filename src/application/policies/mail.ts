@@ -109,6 +109,8 @@ export type SecondFactorNotice =
   | { readonly kind: 'enrolled' }
   | { readonly kind: 'removed' }
   | { readonly kind: 'recovery_code_used'; readonly left: number }
+  /** A reset proved the address for the first time: every way in added before it was removed. */
+  | { readonly kind: 'credentials_removed' }
   /** `name`: the passkey's, only for a verified address (see greeting); null otherwise. */
   | { readonly kind: 'passkey_added'; readonly name: string | null };
 
@@ -125,6 +127,11 @@ export function secondFactorMail(name: string | null, notice: SecondFactorNotice
         ? [
             'A passkey was added',
             `a passkey${notice.name === null ? '' : ` named "${notice.name}"`} was added to your account: it signs in without your password. If it was not you, remove it and reset your password now.`,
+          ]
+        : notice.kind === 'credentials_removed'
+        ? [
+            'Your account is yours again',
+            'your password was reset from this mailbox, which proves the address is yours: every passkey, authenticator app and recovery code added to the account before that was removed, and every session ended. Add your own again once you are signed in.',
           ]
         : notice.kind === 'removed'
         ? ['Two-step sign-in is off', 'the authenticator app was removed from your account, with its recovery codes: signing in asks for your password only. If it was not you, reset your password now.']

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../application/ports/clock.port.js';
-import { EXPIRING_TABLES } from '../storage/commit-plan.js';
+import { EXPIRING_TABLES } from '../storage/ownership.js';
 import { type Store, sweepExpired } from '../storage/store.js';
 import { type PeriodicJob, inBoundedBatches } from './periodic-job.js';
 

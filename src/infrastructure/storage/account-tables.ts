@@ -9,7 +9,7 @@ export type UserRecord = Omit<UserSnapshot, 'version'>;
 export type SessionRecord = Omit<SessionSnapshot, 'version'>;
 
 /** The accounts, by id; the e-mail is a unique claim (`email`), so of simultaneous sign-ups of one address one wins. */
-export const USERS: Table<UserRecord> = { name: 'users', indexes: {} };
+export const USERS: Table<UserRecord> = { name: 'users', indexes: {}, owner: { account: 'key', credential: false } };
 
 /**
  * The query side's record of an account, written in the same commit as the account: what the public resource shows
@@ -24,7 +24,7 @@ export interface AccountView {
 }
 
 /** The accounts as the query side reads them, by id. */
-export const ACCOUNT_VIEWS: Table<AccountView> = { name: 'account-views', indexes: {} };
+export const ACCOUNT_VIEWS: Table<AccountView> = { name: 'account-views', indexes: {}, owner: { account: 'key', credential: false } };
 
 export const accountViewOf = ({ name, lastname, email, emailVerified, sessionEpoch }: UserRecord): AccountView =>
   ({ name, lastname, email, emailVerified: emailVerified ?? false, sessionEpoch: sessionEpoch ?? 0 });
@@ -36,6 +36,7 @@ export const accountViewOf = ({ name, lastname, email, emailVerified, sessionEpo
 export const UNVERIFIED_ACCOUNTS: Table<{ readonly userId: string; readonly createdAt: number }> = {
   name: 'unverified-accounts',
   indexes: { byCreation: (account) => [account.createdAt] },
+  owner: { account: 'key', credential: false },
 };
 
 /** The claim that makes an e-mail address one account's. */
@@ -54,13 +55,18 @@ export const SESSIONS: Table<SessionRecord> = {
   indexes: { liveByCreation: (s) => liveKey(s, s.createdAt), liveByUse: (s) => liveKey(s, s.lastUsedAt) },
   expiresAt: (s) => endOf(s).getTime(),
   counted: { liveByUse: 2 },
+  owner: { account: 'epoch' },
 };
 
 /**
  * The accounts whose session epoch moved on while sessions of an older epoch may remain (they are no longer read by
  * any per-account read): the sweep removes those sessions and then the marker.
  */
-export const ENDED_EPOCHS: Table<{ readonly userId: string; readonly epoch: number }> = { name: 'ended-epochs', indexes: { all: () => [] } };
+export const ENDED_EPOCHS: Table<{ readonly userId: string; readonly epoch: number }> = {
+  name: 'ended-epochs',
+  indexes: { all: () => [] },
+  owner: { account: 'marker', why: 'the session sweep reads it to remove the sessions of ended epochs, then removes it' },
+};
 
 export const userRecordOf = (user: User): UserRecord => {
   const { version: _version, ...record } = user.snapshot();

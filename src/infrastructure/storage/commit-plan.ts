@@ -1,5 +1,3 @@
-import { MFA_CHALLENGES } from './factor-tables.js';
-import { WEBAUTHN_CHALLENGES } from './passkey-tables.js';
 import { EVENTS, type EventRecord, nextSeq } from './event-tables.js';
 import { PROJECTIONS, projectedRefs } from './projections.js';
 import { type AnyTable, type Changes, type CommitOutcome, type Count, type KeyPart, type RangeBound, type Store, type Stored, type Table, encodeIndexKey } from './store.js';
@@ -16,10 +14,15 @@ export interface CounterRecord {
 }
 
 /** The table of every claimed unique value. */
-export const CLAIMS: Table<ClaimRecord> = { name: 'claims', indexes: {} };
+export const CLAIMS: Table<ClaimRecord> = { name: 'claims', indexes: {}, owner: { none: 'claimed values (an address, a credential id), released by name with what claimed them' } };
 
 /** The table of every conditional counter; a counter whose window ended is swept. */
-export const COUNTERS: Table<CounterRecord> = { name: 'counters', indexes: {}, expiresAt: (record) => record.expiresAt };
+export const COUNTERS: Table<CounterRecord> = {
+  name: 'counters',
+  indexes: {},
+  expiresAt: (record) => record.expiresAt,
+  owner: { none: 'attempt counters, keyed by address, client, session or challenge: each goes when its window ends' },
+};
 
 /** How many entries a counted index holds under one prefix (`Table.counted`); removed when it reaches 0. */
 export interface IndexCountRecord {
@@ -27,7 +30,7 @@ export interface IndexCountRecord {
 }
 
 /** The counts of every counted index, by `indexCountKey`. */
-export const INDEX_COUNTS: Table<IndexCountRecord> = { name: 'index-counts', indexes: {} };
+export const INDEX_COUNTS: Table<IndexCountRecord> = { name: 'index-counts', indexes: {}, owner: { none: 'counts of index ranges, kept by every commit and removed at 0 with the last entry they count' } };
 
 /** The key of the count of `index`'s entries under `prefix`. */
 export const indexCountKey = (table: AnyTable, index: string, prefix: readonly KeyPart[]): string => `${table.name}\u0002${index}\u0002${encodeIndexKey(prefix)}`;
@@ -71,8 +74,6 @@ export async function countOf(store: Pick<Store, 'get' | 'count'>, table: AnyTab
   return (await store.get(INDEX_COUNTS, indexCountKey(table, index, prefix)))?.value.count ?? store.count(table, index, prefix);
 }
 
-/** Every table whose records expire: the expiry sweep walks each (a new expiring table is a line here). */
-export const EXPIRING_TABLES: readonly AnyTable[] = [COUNTERS, MFA_CHALLENGES, WEBAUTHN_CHALLENGES];
 
 /** Attempts kept per counter at most, whatever its cap. */
 const MAX_COUNTED = 1000;

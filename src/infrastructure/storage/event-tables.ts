@@ -20,6 +20,7 @@ export const EVENTS: Table<EventRecord> = {
     byEmail: (event) => ('email' in event.payload ? [event.payload.email, event.seq] : null),
     prunable: (event) => (RETENTION[event.type] === 'keep' ? null : [event.occurredAt.getTime(), event.seq]),
   },
+  owner: { account: { index: 'byAggregate' }, credential: false },
 };
 
 /** The mails still to send, by event id: `due` orders those not given up by when they may next be claimed; `dead`, the dead letters. */
@@ -32,6 +33,7 @@ export const OUTBOX: Table<OutboxRecord> = {
     },
     dead: (entry) => (entry.deadAt === undefined ? null : [entry.deadAt, entry.seq]),
   },
+  owner: { account: { beside: EVENTS } },
 };
 
 let lastMs = 0;

@@ -4,8 +4,8 @@ import type { Stored, Table } from './store.js';
 /** A TOTP factor as stored: its snapshot without the version (the store keeps it beside), the secret sealed. */
 export type TotpFactorRecord = Omit<TotpFactorSnapshot, 'version'>;
 
-/** The TOTP factors, by account id (one each); read by key only. */
-export const TOTP_FACTORS: Table<TotpFactorRecord> = { name: 'totp-factors', indexes: {} };
+/** The TOTP factors, by account id (one each), with their recovery codes; read by key only. A way in: a credential. */
+export const TOTP_FACTORS: Table<TotpFactorRecord> = { name: 'totp-factors', indexes: {}, owner: { account: 'key', credential: true } };
 
 export const totpFactorRecordOf = (factor: TotpFactor): TotpFactorRecord => {
   const { version: _version, ...record } = factor.snapshot();
@@ -17,8 +17,13 @@ export const totpFactorOf = ({ value, version }: Stored<TotpFactorRecord>): Totp
 /** A sign-in challenge as stored: under the keyed MAC of its token (never the token), without its version. */
 export type MfaChallengeRecord = Omit<MfaChallenge, 'version'>;
 
-/** The sign-in challenges, by the MAC of their token; read by key only, swept once expired. */
-export const MFA_CHALLENGES: Table<MfaChallengeRecord> = { name: 'mfa-challenges', indexes: {}, expiresAt: (record) => record.expiresAt.getTime() };
+/** The sign-in challenges, by the MAC of their token; per account (what the erase finds), swept once expired. */
+export const MFA_CHALLENGES: Table<MfaChallengeRecord> = {
+  name: 'mfa-challenges',
+  indexes: { byUser: (record) => [record.userId] },
+  expiresAt: (record) => record.expiresAt.getTime(),
+  owner: { account: { index: 'byUser' }, credential: false },
+};
 
 export const challengeRecordOf = ({ version: _version, ...record }: MfaChallenge): MfaChallengeRecord => record;
 

@@ -13,11 +13,18 @@ export const PASSKEYS: Table<PasskeyRecord> = {
   name: 'passkeys',
   indexes: { byUser: (record) => [record.userId, record.createdAt.getTime()] },
   counted: { byUser: 1 },
+  owner: { account: { index: 'byUser' }, credential: true },
 };
 
 /** WebAuthn ceremonies in progress, by challenge: single-use, swept once expired. */
 export type WebAuthnChallengeRecord = Omit<WebAuthnChallenge, 'version'>;
-export const WEBAUTHN_CHALLENGES: Table<WebAuthnChallengeRecord> = { name: 'webauthn-challenges', indexes: {}, expiresAt: (record) => record.expiresAt.getTime() };
+export const WEBAUTHN_CHALLENGES: Table<WebAuthnChallengeRecord> = {
+  name: 'webauthn-challenges',
+  // Per account: those issued to one (a registration, a step-up); a sign-in's, issued to nobody, are in no index.
+  indexes: { byUser: (record) => (record.userId === null ? null : [record.userId]) },
+  expiresAt: (record) => record.expiresAt.getTime(),
+  owner: { account: { index: 'byUser' }, credential: false },
+};
 
 export const passkeyRecordOf = (passkey: Passkey): PasskeyRecord => {
   const { version: _version, ...record } = passkey.snapshot();

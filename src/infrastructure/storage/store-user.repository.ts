@@ -1,6 +1,3 @@
-import { PASSKEYS_PER_ACCOUNT_MAX } from '../../application/ports/passkey-repository.port.js';
-import { PASSKEYS } from './passkey-tables.js';
-import { TOTP_FACTORS } from './factor-tables.js';
 import { UserNotFound } from '../../application/errors.js';
 import type { Limit, LimitAt } from '../../application/ports/attempt-limits.port.js';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
@@ -11,6 +8,7 @@ import type { User } from '../../domain/user.js';
 import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, UNVERIFIED_ACCOUNTS, USERS, accountViewOf, sessionRecordOf, userOf, userRecordOf } from './account-tables.js';
 import { ownerOf } from './commit-plan.js';
 import { EVENTS, OUTBOX } from './event-tables.js';
+import { CREDENTIAL_TABLES, TABLES, removalsOf } from './ownership.js';
 import { type Change, type Store, check, put, remove } from './store.js';
 
 /** Accounts over the storage primitive, the same for every store: each save is one commit of the account, its sessions and events. */
@@ -55,6 +53,8 @@ export class StoreUserRepository implements UserRepository {
         ...(user.changed ? [put(USERS, user.id, record, user.version), put(ACCOUNT_VIEWS, user.id, accountViewOf(record), 'any')] : [check(USERS, user.id, user.version)]),
         ...ended,
         ...(events.some((event) => event.type === 'EmailVerified') ? [remove(UNVERIFIED_ACCOUNTS, user.id, 'any')] : []),
+        // The account taken back by the owner of its address: every way in it gathered before goes in the same commit.
+        ...(events.some((event) => event.type === 'CredentialsRemoved') ? await removalsOf(this.store, user.id, CREDENTIAL_TABLES) : []),
         ...openedPut(opened),
         ...changed.map((session) => put(SESSIONS, session.id, sessionRecordOf(session), session.snapshot().version)),
       ],
@@ -72,19 +72,17 @@ export class StoreUserRepository implements UserRepository {
     const outcome = await this.store.commit({
       changes: [
         remove(USERS, user.id, user.version),
-        remove(ACCOUNT_VIEWS, user.id, 'any'),
-        remove(UNVERIFIED_ACCOUNTS, user.id, 'any'),
-        remove(TOTP_FACTORS, user.id, 'any'),
+        // Every other record the tables' declarations say is the account's (Table.owner), found as each says.
+        ...(await removalsOf(this.store, user.id, TABLES.filter((table) => table !== USERS))),
+        // Its sessions are owned by epoch: they end together as the epoch moves on, and the sweep removes them.
         put(ENDED_EPOCHS, user.id, { userId: user.id, epoch: (record.sessionEpoch ?? 0) + 1 }, 'any'),
-        ...(await this.namedBy(user.id)),
-        ...(await this.store.range(PASSKEYS, 'byUser', { prefix: [user.id], limit: PASSKEYS_PER_ACCOUNT_MAX })).map((passkey) => remove(PASSKEYS, passkey.key, passkey.version)),
       ],
       releases: [{ name: EMAIL_CLAIM, value: user.email.value }],
       events,
     });
     if (outcome.status !== 'committed') return false;
     // An event recorded for the account between the read above and the commit (one that moved no version): gone too.
-    const late = await this.namedBy(user.id, new Set(events.map((event) => event.eventId)));
+    const late = await removalsOf(this.store, user.id, [EVENTS, OUTBOX], new Set(events.map((event) => event.eventId)));
     if (late.length > 0) await this.store.commit({ changes: late });
     return true;
   }
@@ -92,13 +90,6 @@ export class StoreUserRepository implements UserRepository {
   async unverifiedBefore(cutoff: Date, limit: number): Promise<string[]> {
     const oldest = await this.store.range(UNVERIFIED_ACCOUNTS, 'byCreation', { prefix: [], below: [cutoff.getTime()], limit });
     return oldest.map((account) => account.value.userId);
-  }
-
-  /** The removal of every event of an account (but `kept`) and of any mail still due for one of them. */
-  private async namedBy(userId: string, kept: ReadonlySet<string> = new Set()): Promise<Change[]> {
-    const named = (await this.store.range(EVENTS, 'byAggregate', { prefix: [userId], limit: Number.MAX_SAFE_INTEGER })).filter((event) => !kept.has(event.key));
-    const mails = await Promise.all(named.map((event) => this.store.get(OUTBOX, event.key)));
-    return [...named.map((event) => remove(EVENTS, event.key, event.version)), ...mails.flatMap((mail) => (mail ? [remove(OUTBOX, mail.key, mail.version)] : []))];
   }
 }
 

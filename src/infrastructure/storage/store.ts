@@ -5,11 +5,37 @@ import { ServiceUnavailable } from '../../application/errors.js';
 export type KeyPart = string | number;
 
 /**
+ * Whose records a table holds, said where the table is declared: the account's erase, "remove every credential" (a
+ * reset that proves the address for the first time) and the walk of every table in tests/unit/infrastructure
+ * (ownership.spec.ts) read it, so nothing depends on a list someone must remember (storage/ownership.ts).
+ */
+export type Ownership =
+  /**
+   * One account's records, found by their key (the account id) or through an index whose key starts with the
+   * account id. `credential`: a way into the account (a factor, a passkey; later provider identities and keys).
+   */
+  | { readonly account: 'key' | { readonly index: string }; readonly credential: boolean }
+  /** One account's records keyed as the account's records of `beside` are (an outbox entry: its event's id). */
+  | { readonly account: { readonly beside: AnyTable } }
+  /**
+   * One account's sessions: they end together when the account's session epoch moves on (the erase moves it with
+   * its marker, ENDED_EPOCHS) and the session sweep removes them; never one write per session.
+   */
+  | { readonly account: 'epoch' }
+  /** A marker about an account that must outlive its erase (what the sweep of its sessions reads), then goes itself. */
+  | { readonly account: 'marker'; readonly why: string }
+  /** Not an account's records: why (claimed values are released by name; counters and counts go by themselves). */
+  | { readonly none: string };
+
+/**
  * A kind of stored state, declared once for every storage technology: its name (an LMDB database, a MongoDB
- * collection), its secondary indexes and when a record expires. Records are plain data (Dates allowed).
+ * collection), its secondary indexes, when a record expires, and whose records it holds. Records are plain data
+ * (Dates allowed).
  */
 export interface Table<R> {
   readonly name: string;
+  /** Whose records these are (an account's, a credential of one, or nobody's and why): see Ownership. */
+  readonly owner: Ownership;
   /** Each index's key of a record (null: the record is not in that index); range reads walk them in key order. */
   readonly indexes: { readonly [index: string]: (record: R) => readonly KeyPart[] | null };
   /** Epoch ms after which the sweep removes the record (null: never); absent when the table never expires. */

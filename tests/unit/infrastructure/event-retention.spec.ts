@@ -36,7 +36,7 @@ describe('the retention of each event type', () => {
     expect(byRetention('prune')).to.deep.equal(['SessionStarted', 'SignInFailed', 'SignedInWithPasskey', 'UserSignedIn']);
     expect(byRetention('prune-after-sent')).to.deep.equal(['EmailVerificationRequested', 'PasswordResetRequested']);
     expect(byRetention('keep')).to.deep.equal([
-      'EmailVerified', 'MfaEnrolled', 'MfaRemoved', 'PasskeyAdded', 'PasskeyCounterRegressed', 'PasskeyRemoved', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RecoveryCodeUsed',
+      'CredentialsRemoved', 'EmailVerified', 'MfaEnrolled', 'MfaRemoved', 'PasskeyAdded', 'PasskeyCounterRegressed', 'PasskeyRemoved', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RecoveryCodeUsed',
       'RecoveryCodesRegenerated', 'RefreshTokenReused', 'SessionRevoked', 'SessionsEnded', 'SignUpCancelled', 'UserRegistered',
     ]);
   });

@@ -7,6 +7,9 @@ import type { SessionRepository } from '../../ports/session-repository.port.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { InvalidRefreshToken } from '../../errors.js';
 import { InvalidCredentials } from '../../../domain/domain-error.js';
+import { Passkey } from '../../../domain/passkey.js';
+import { TotpFactor } from '../../../domain/second-factor.js';
+import { verifyAddress } from '../../../../tests/support/verified.js';
 
 const metadata = aRequestMetadata();
 const NEW_PASSWORD = 'difference engine 1822';
@@ -36,7 +39,7 @@ describe('ConfirmPasswordResetHandler', () => {
     expect((await completedSignIn(world.signIn.execute(aSignInCommand({ password: NEW_PASSWORD })))).user.id).to.equal(user.id);
     expect(world.store.events.some((event) => event.type === 'PasswordReset')).to.equal(true);
     await world.deliverMail.execute();
-    expect(world.mail.delivered.at(-1)?.subject).to.equal('Your password was changed');
+    expect(world.mail.delivered.slice(-2).map((mail) => mail.subject), 'the first proof of the address takes the account back').to.have.members(['Your password was changed', 'Your account is yours again']);
   });
 
   it('accepts a token once: a second use is refused on field token', async () => {
@@ -93,8 +96,51 @@ describe('ConfirmPasswordResetHandler', () => {
     const user = await world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata });
 
     expect(counted.writes).to.equal(0);
-    expect(world.store.events.slice(eventsBefore).map((event) => event.type), 'the link proved the mailbox').to.deep.equal(['PasswordReset', 'EmailVerified', 'SessionsEnded']);
+    expect(world.store.events.slice(eventsBefore).map((event) => event.type), 'the link proved the mailbox').to.deep.equal(['PasswordReset', 'CredentialsRemoved', 'EmailVerified', 'SessionsEnded']);
     expect(user.emailverified).to.equal(true);
     expect(await world.sessionViews.live(user.id, world.ports.clock.now())).to.deep.equal([]);
+  });
+
+  describe('a reset that proves the address for the first time takes the account back whole', () => {
+    /**
+     * A stranger signed up with Ada's address ("Ada" is whoever holds the mailbox) and gathered ways in before anyone
+     * proved the address, as an account could before adding them needed a proven address: a confirmed authenticator
+     * and a passkey, put through the ports as earlier versions stored them.
+     */
+    async function squatted() {
+      const { world, token } = await resetLink();
+      const userId = (await world.users.findByEmail('ada@example.com'))?.id ?? '';
+      const at = world.clock.now();
+      const factor = TotpFactor.enrol(userId, world.factorSecrets.seal('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', userId), at);
+      factor.accept(1, at);
+      await world.ports.secondFactors.add(factor, []);
+      const passkey = Passkey.register({ id: 'credential-squatter', userId, name: 'Squatter', publicKey: 'public-key-of-credential-squatter', counter: 0, transports: ['internal'], backedUp: false, deviceType: 'singleDevice', createdAt: at });
+      expect(await world.ports.passkeys.add(passkey, [])).to.equal('added');
+      return { world, token, userId };
+    }
+
+    it('removes the factor, its recovery codes and every passkey with the new password, in one commit, and says so by mail', async () => {
+      const { world, token, userId } = await squatted();
+      expect((await world.userViews.secondFactorOf(userId)).enrolled).to.equal(true);
+      await world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata });
+
+      expect(await world.ports.secondFactors.find(userId), 'the factor').to.equal(null);
+      expect(await world.listPasskeys.execute({ userId }), 'the passkeys').to.deep.equal([]);
+      const signedIn = await completedSignIn(world.signIn.execute(aSignInCommand({ password: NEW_PASSWORD })));
+      expect(signedIn.user.emailverified, 'the password alone signs the owner in').to.equal(true);
+      const removed = world.store.events.filter((event) => event.type === 'CredentialsRemoved');
+      expect(removed.map((event) => [event.aggregateId, event.payload])).to.deep.equal([[userId, { email: 'ada@example.com', reason: 'address_proven_by_reset' }]]);
+      await world.deliverMail.execute();
+      expect(world.mail.delivered.map((mail) => mail.subject)).to.include('Your account is yours again');
+    });
+
+    it('keeps the factor and passkeys of an account whose address was proven already (a reset by its owner)', async () => {
+      const { world, token, userId } = await squatted();
+      await verifyAddress(world, userId);
+      await world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata });
+      expect((await world.ports.secondFactors.find(userId))?.confirmed).to.equal(true);
+      expect(await world.listPasskeys.execute({ userId })).to.have.length(1);
+      expect(world.store.events.some((event) => event.type === 'CredentialsRemoved')).to.equal(false);
+    });
   });
 });

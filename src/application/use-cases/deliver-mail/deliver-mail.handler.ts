@@ -146,6 +146,8 @@ export class DeliverMailHandler {
         return secondFactorMail(name, { kind: 'removed' });
       case 'PasskeyAdded':
         return secondFactorMail(name, { kind: 'passkey_added', name: name === null ? null : event.payload.name });
+      case 'CredentialsRemoved':
+        return secondFactorMail(name, { kind: 'credentials_removed' });
       case 'RecoveryCodeUsed':
         return secondFactorMail(name, { kind: 'recovery_code_used', left: event.payload.left });
       default:

@@ -9,6 +9,7 @@ const EVENT_TYPES: { readonly [T in Exclude<UserEventType, 'SignUpCancelled'>]: 
   UserRegistered: true,
   MfaEnrolled: true,
   PasskeyAdded: true,
+  CredentialsRemoved: true,
   PasskeyRemoved: true,
   SignedInWithPasskey: true,
   PasskeyCounterRegressed: true,

@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { CREDENTIAL_TABLES, EXPIRING_TABLES, TABLES } from '../../../src/infrastructure/storage/ownership.js';
+import { SESSIONS } from '../../../src/infrastructure/storage/account-tables.js';
+import { type AnyTable, type Stored, sweepExpired } from '../../../src/infrastructure/storage/store.js';
+import { aHolderProof, aRequestMetadata, aSignInCommand, completedSignIn } from '../../support/builders.js';
+import { inMemoryWorld } from '../../support/in-memory-world.js';
+import { codeOf } from '../../support/totp.js';
+import { verifiedSignUp } from '../../support/verified.js';
+
+const metadata = aRequestMetadata();
+
+/** Ada's account through every kind of state it can gather: sessions, a factor, a challenge, passkeys, ceremonies, mails, failures. */
+async function aFullAccount() {
+  const world = await inMemoryWorld();
+  const { signedUp, principal } = await verifiedSignUp(world);
+  await completedSignIn(world.signIn.execute(aSignInCommand()));
+  await world.signIn.execute(aSignInCommand({ password: 'not the password at all' })).catch(() => undefined);
+  const challenge = async () => String((await world.passkeyRegistrationOptions.execute(aHolderProof(principal)))['challenge']);
+  await world.addPasskey.execute({ principal, response: { id: 'credential-1', challenge: await challenge() }, metadata });
+  await challenge();
+  await world.passkeyAuthenticationOptions.execute({ principal });
+  const { secret } = await world.enrolTotp.execute(aHolderProof(principal));
+  await world.confirmTotp.execute({ principal, code: codeOf(secret, world.clock.now()), metadata });
+  world.clock.advance(30_000);
+  await world.signIn.execute(aSignInCommand());
+  await world.deliverMail.execute();
+  await world.requestPasswordReset.execute({ email: 'ada@example.com', metadata });
+  return { world, userId: signedUp.user.id };
+}
+
+/** The names of the tables the in-memory store holds records of (its private map, read here only: no store lists its tables). */
+const tableNames = (world: Awaited<ReturnType<typeof inMemoryWorld>>): string[] => [...(world.tables as unknown as { tables: Map<string, unknown> }).tables.keys()];
+
+/** The records of every table the store holds that name the account (its id or its address), by table name. */
+const naming = (world: Awaited<ReturnType<typeof inMemoryWorld>>, userId: string): Record<string, number> => {
+  const found: Record<string, number> = {};
+  for (const name of tableNames(world)) {
+    const rows = world.tables.rowsOf({ name } as AnyTable) as Stored<unknown>[];
+    const count = rows.filter((row) => [row.key, JSON.stringify(row.value)].some((text) => text.includes(userId) || text.includes('ada@example.com'))).length;
+    if (count > 0) found[name] = count;
+  }
+  return found;
+};
+
+describe('Ownership: every table says whose records it holds (Table.owner), and erase and credentials follow from it', () => {
+  it('lists every table a store holds, each owner pointing at an index it has or a table listed', async () => {
+    const { world } = await aFullAccount();
+    const listed = TABLES.map((table) => table.name);
+    expect(tableNames(world).filter((name) => !listed.includes(name)), 'tables written but not in TABLES').to.deep.equal([]);
+    for (const { name, owner, indexes } of TABLES) {
+      if (!('account' in owner) || typeof owner.account !== 'object') continue;
+      if ('index' in owner.account) expect(indexes, name).to.have.property(owner.account.index);
+      else expect(TABLES, name).to.include(owner.account.beside);
+    }
+    expect(CREDENTIAL_TABLES.map((table) => table.name)).to.deep.equal(['totp-factors', 'passkeys']);
+    expect(EXPIRING_TABLES).to.not.include(SESSIONS);
+  });
+
+  it('fails for a table holding account data with no owner: after the erase and the session sweep, no record names the account', async () => {
+    const { world, userId } = await aFullAccount();
+    const before = naming(world, userId);
+    for (const table of TABLES.filter((table) => 'account' in table.owner && !['ended-epochs', 'unverified-accounts'].includes(table.name))) {
+      expect(before, `the full account has records in ${table.name}`).to.have.property(table.name);
+    }
+    const user = await world.users.findById(userId);
+    expect(user && (await world.users.erase(user, []))).to.equal(true);
+    const left = Object.keys(naming(world, userId));
+    const removedByErase = TABLES.filter(({ owner }) => 'account' in owner && owner.account !== 'epoch' && owner.account !== 'marker').map((table) => table.name);
+    expect(left.filter((name) => removedByErase.includes(name)), 'what the erase removes').to.deep.equal([]);
+    expect(left.sort(), 'until the sweeps: the sessions, their count, the epoch marker, the counters of the address').to.deep.equal(['counters', 'ended-epochs', 'index-counts', 'sessions']);
+    world.clock.advance(86_400_000);
+    while ((await world.ports.sessions.removeExpired(world.clock.now(), 100)) > 0);
+    for (const table of EXPIRING_TABLES) while ((await sweepExpired(world.tables, table, world.clock.now().getTime(), 100)) > 0);
+    expect(naming(world, userId), 'the tables owned by nobody go by themselves').to.deep.equal({});
+  });
+});
