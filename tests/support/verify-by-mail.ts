@@ -24,22 +24,28 @@ async function newestMail(dataDir: string, to: string, subject: string): Promise
   return null;
 }
 
+type MailedService = { readonly url: string; readonly dataDir: string; readonly deliverMail?: () => Promise<void> };
+
 /**
- * Proves `email` over HTTP as its owner does: waits for the service's verification mail to it (`deliver` runs the
- * service's mail dispatch where the test holds it, else its own job writes it), then posts the link's token to
- * POST /auth/verify-email. Throws unless that answers 200.
+ * The token of the newest mail with `subject` to `email`, waiting for it (`deliver` runs the service's mail dispatch
+ * where the test holds it, else its own job writes it) up to 10 s.
  */
-export async function verifyByMail(service: { readonly url: string; readonly dataDir: string; readonly deliverMail?: () => Promise<void> }, email: string): Promise<void> {
+export async function mailedToken(service: MailedService, email: string, subject: string): Promise<string> {
   const deadline = Date.now() + 10_000;
   let text: string | null = null;
   while (text === null) {
     await service.deliverMail?.();
-    text = await newestMail(service.dataDir, email, 'Confirm your e-mail address');
+    text = await newestMail(service.dataDir, email, subject);
     if (text === null) {
-      if (Date.now() > deadline) throw new Error(`no verification mail to ${email} under ${mailDir(service.dataDir)}`);
+      if (Date.now() > deadline) throw new Error(`no mail "${subject}" to ${email} under ${mailDir(service.dataDir)}`);
       await sleep(50);
     }
   }
-  const verified = await postJson(service.url, '/auth/verify-email', { token: tokenInText(text) });
+  return tokenInText(text);
+}
+
+/** Proves `email` over HTTP as its owner does: the link of its verification mail, posted to POST /auth/verify-email. */
+export async function verifyByMail(service: MailedService, email: string): Promise<void> {
+  const verified = await postJson(service.url, '/auth/verify-email', { token: await mailedToken(service, email, 'Confirm your e-mail address') });
   if (verified.status !== 200) throw new Error(`verify-email answered ${verified.status}: ${verified.text}`);
 }
