@@ -109,4 +109,15 @@ describe('HTTP: a credential is added only by whoever holds the account now, and
     expect(answer(late)).to.deep.equal([403, 'Second factor required']);
     expect((await http(service.url, '/auth/passkeys', { method: 'GET', headers: bearer(ada.accesstoken) })).body.data.passkeys).to.deep.equal([]);
   });
+
+  it('the export lists the credentials as their tables declare them (GET /auth/me/export, records)', async () => {
+    const ada = await verified('export');
+    const options = await postJson(service.url, '/auth/passkeys/registration-options', { currentpassword: PASSWORD }, bearer(ada.accesstoken));
+    const response = new SoftAuthenticator('http://localhost:5173').create(options.body.data);
+    expect((await postJson(service.url, '/auth/passkeys', { response, name: 'Laptop' }, bearer(ada.accesstoken))).status).to.equal(201);
+    const exported = await http(service.url, '/auth/me/export', { method: 'GET', headers: bearer(ada.accesstoken) });
+    expect(exported.status, exported.text).to.equal(200);
+    expect(exported.body.data.records['totp-factors']).to.deep.equal([]);
+    expect(exported.body.data.records.passkeys.map((passkey: Record<string, unknown>) => [passkey['id'], passkey['name'], typeof passkey['createdAt']])).to.deep.equal([[response['id'], 'Laptop', 'string']]);
+  });
 });

@@ -16,6 +16,9 @@ export interface MfaStatus {
   readonly recoveryCodesLeft: number;
 }
 
+/** An account's records by kind (`passkeys`, `totp-factors`, ...), each as its kind shows it. */
+export type AccountRecords = Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>;
+
 /** What a command that continues a session reads of its account: the public resource and the session epoch, no secret. */
 export interface SessionAccount {
   readonly user: UserView;
@@ -37,6 +40,12 @@ export interface UserReadModel {
   sessionAccountOf(id: string): Promise<SessionAccount | null>;
   /** The account's second-factor status (not enrolled, 0 codes, for an unknown id or a pending enrolment). Read-only. */
   secondFactorOf(id: string): Promise<MfaStatus>;
+  /**
+   * What the stores hold of the account beyond its resource, sessions and activity (its credentials: the factor's
+   * dates and codes left, its passkeys), by kind, as each kind's declaration shows it: never a secret, a key or a MAC.
+   * Every kind that shows records is present (an empty list when the account has none). Read-only.
+   */
+  recordsOf(id: string): Promise<AccountRecords>;
 }
 
 export const USER_READ_MODEL = token<UserReadModel>('UserReadModel');

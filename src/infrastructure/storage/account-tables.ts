@@ -9,7 +9,11 @@ export type UserRecord = Omit<UserSnapshot, 'version'>;
 export type SessionRecord = Omit<SessionSnapshot, 'version'>;
 
 /** The accounts, by id; the e-mail is a unique claim (`email`), so of simultaneous sign-ups of one address one wins. */
-export const USERS: Table<UserRecord> = { name: 'users', indexes: {}, owner: { account: 'key', credential: false } };
+export const USERS: Table<UserRecord> = {
+  name: 'users',
+  indexes: {},
+  owner: { account: 'key', credential: false, exported: { not: 'shown as `user`: its public fields, never the password hash' } },
+};
 
 /**
  * The query side's record of an account, written in the same commit as the account: what the public resource shows
@@ -24,7 +28,11 @@ export interface AccountView {
 }
 
 /** The accounts as the query side reads them, by id. */
-export const ACCOUNT_VIEWS: Table<AccountView> = { name: 'account-views', indexes: {}, owner: { account: 'key', credential: false } };
+export const ACCOUNT_VIEWS: Table<AccountView> = {
+  name: 'account-views',
+  indexes: {},
+  owner: { account: 'key', credential: false, exported: { not: 'shown as `user`' } },
+};
 
 export const accountViewOf = ({ name, lastname, email, emailVerified, sessionEpoch }: UserRecord): AccountView =>
   ({ name, lastname, email, emailVerified: emailVerified ?? false, sessionEpoch: sessionEpoch ?? 0 });
@@ -36,7 +44,7 @@ export const accountViewOf = ({ name, lastname, email, emailVerified, sessionEpo
 export const UNVERIFIED_ACCOUNTS: Table<{ readonly userId: string; readonly createdAt: number }> = {
   name: 'unverified-accounts',
   indexes: { byCreation: (account) => [account.createdAt] },
-  owner: { account: 'key', credential: false },
+  owner: { account: 'key', credential: false, exported: { not: 'its one fact is `user.emailverified`' } },
 };
 
 /** The claim that makes an e-mail address one account's. */

@@ -20,7 +20,7 @@ export const EVENTS: Table<EventRecord> = {
     byEmail: (event) => ('email' in event.payload ? [event.payload.email, event.seq] : null),
     prunable: (event) => (RETENTION[event.type] === 'keep' ? null : [event.occurredAt.getTime(), event.seq]),
   },
-  owner: { account: { index: 'byAggregate' }, credential: false },
+  owner: { account: { index: 'byAggregate' }, credential: false, exported: { not: 'shown as `activity`' } },
 };
 
 /** The mails still to send, by event id: `due` orders those not given up by when they may next be claimed; `dead`, the dead letters. */

@@ -5,7 +5,16 @@ import type { Stored, Table } from './store.js';
 export type TotpFactorRecord = Omit<TotpFactorSnapshot, 'version'>;
 
 /** The TOTP factors, by account id (one each), with their recovery codes; read by key only. A way in: a credential. */
-export const TOTP_FACTORS: Table<TotpFactorRecord> = { name: 'totp-factors', indexes: {}, owner: { account: 'key', credential: true } };
+export const TOTP_FACTORS: Table<TotpFactorRecord> = {
+  name: 'totp-factors',
+  indexes: {},
+  owner: {
+    account: 'key',
+    credential: true,
+    // Never the secret, nor the recovery codes' MACs: when it was added and confirmed, and how many codes are left.
+    exported: ({ createdAt, confirmedAt, recoveryCodes }) => ({ kind: 'totp', createdAt, confirmedAt, recoveryCodesLeft: recoveryCodes.filter((code) => code.usedAt === null).length }),
+  },
+};
 
 export const totpFactorRecordOf = (factor: TotpFactor): TotpFactorRecord => {
   const { version: _version, ...record } = factor.snapshot();
@@ -22,7 +31,7 @@ export const MFA_CHALLENGES: Table<MfaChallengeRecord> = {
   name: 'mfa-challenges',
   indexes: { byUser: (record) => [record.userId] },
   expiresAt: (record) => record.expiresAt.getTime(),
-  owner: { account: { index: 'byUser' }, credential: false },
+  owner: { account: { index: 'byUser' }, credential: false, exported: { not: 'a sign-in in progress (minutes long), whose token is a secret' } },
 };
 
 export const challengeRecordOf = ({ version: _version, ...record }: MfaChallenge): MfaChallengeRecord => record;

@@ -3,7 +3,7 @@ import { CLAIMS, COUNTERS, INDEX_COUNTS } from './commit-plan.js';
 import { EVENTS, OUTBOX } from './event-tables.js';
 import { MFA_CHALLENGES, TOTP_FACTORS } from './factor-tables.js';
 import { PASSKEYS, WEBAUTHN_CHALLENGES } from './passkey-tables.js';
-import { type AnyTable, type Change, type Ownership, type Store, type Table, remove } from './store.js';
+import { type AnyTable, type Change, type Ownership, type Store, type Stored, type Table, remove } from './store.js';
 
 /**
  * Every table the service stores, once: what the account's erase, "remove every credential" and the expiry sweep walk
@@ -29,36 +29,57 @@ function isEpochOwned(owner: Ownership): boolean {
   return 'account' in owner && owner.account === 'epoch';
 }
 
-/** The most records of one account one table may hold that a removal reads in one go (events included). */
+/** The most records of one account one table may hold that a read of them takes in one go (events included). */
 const ALL = Number.MAX_SAFE_INTEGER;
+
+/** The records of `userId` in one table, found as its owner says (by key, or through its index); none for other owners. */
+async function ownedBy(store: Store, userId: string, table: AnyTable): Promise<Stored<unknown>[]> {
+  const { owner } = table;
+  const typed = table as Table<unknown>;
+  if (!('account' in owner) || typeof owner.account !== 'object' && owner.account !== 'key') return [];
+  if (owner.account === 'key') return [(await store.get(typed, userId)) ?? { key: userId, value: null, version: -1 }];
+  if (!('index' in owner.account)) return [];
+  return store.range(typed, owner.account.index, { prefix: [userId], limit: ALL });
+}
 
 /**
  * The removal of every record of `userId` in `tables` (each at the version read, so a record changed meanwhile refuses
  * the commit), found as each table's `owner` says: by key, through its index, or beside the account's records of
  * another table (an outbox entry beside each of its events). Tables owned by epoch or as a marker are left to the
- * caller (the erase moves the epoch on). `kept`: keys of `beside` tables not to remove (events just appended).
+ * caller (the erase moves the epoch on). `kept`: keys not to remove (events just appended).
  */
 export async function removalsOf(store: Store, userId: string, tables: readonly AnyTable[], kept: ReadonlySet<string> = new Set()): Promise<Change[]> {
   const keysByTable = new Map<AnyTable, string[]>();
   const changes: Change[] = [];
-  const ordered = [...tables].sort((a, b) => rank(a.owner) - rank(b.owner));
-  for (const table of ordered) {
+  for (const table of [...tables].sort((a, b) => rank(a.owner) - rank(b.owner))) {
     const { owner } = table;
-    if (!('account' in owner) || owner.account === 'epoch' || owner.account === 'marker') continue;
     const typed = table as Table<unknown>;
-    if (owner.account === 'key') {
-      changes.push(remove(typed, userId, 'any'));
-      keysByTable.set(table, [userId]);
-    } else if ('index' in owner.account) {
-      const found = (await store.range(typed, owner.account.index, { prefix: [userId], limit: ALL })).filter((stored) => !kept.has(stored.key));
-      changes.push(...found.map((stored) => remove(typed, stored.key, stored.version)));
-      keysByTable.set(table, found.map((stored) => stored.key));
-    } else {
+    if ('account' in owner && typeof owner.account === 'object' && 'beside' in owner.account) {
       const beside = await Promise.all((keysByTable.get(owner.account.beside) ?? []).map((key) => store.get(typed, key)));
       changes.push(...beside.flatMap((stored) => (stored ? [remove(typed, stored.key, stored.version)] : [])));
+      continue;
     }
+    const found = (await ownedBy(store, userId, table)).filter((stored) => !kept.has(stored.key));
+    changes.push(...found.map((stored) => remove(typed, stored.key, stored.version < 0 ? 'any' : stored.version)));
+    keysByTable.set(table, found.map((stored) => stored.key));
   }
   return changes;
+}
+
+/**
+ * What the account's export shows of its records beyond its resource, sessions and activity: for every table whose
+ * owner says how (`exported` as a function), the account's records as it shows them, by table name (an empty list
+ * for none). Never a secret: each declaration picks what it shows.
+ */
+export async function exportedRecordsOf(store: Store, userId: string): Promise<Record<string, Readonly<Record<string, unknown>>[]>> {
+  const exported: Record<string, Readonly<Record<string, unknown>>[]> = {};
+  for (const table of TABLES) {
+    const { owner } = table;
+    if (!('exported' in owner) || typeof owner.exported !== 'function') continue;
+    const show = owner.exported as (record: unknown) => Readonly<Record<string, unknown>>;
+    exported[table.name] = (await ownedBy(store, userId, table)).flatMap((stored) => (stored.value === null ? [] : [show(stored.value)]));
+  }
+  return exported;
 }
 
 /** Tables found beside another come after it. */

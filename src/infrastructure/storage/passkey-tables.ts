@@ -13,7 +13,11 @@ export const PASSKEYS: Table<PasskeyRecord> = {
   name: 'passkeys',
   indexes: { byUser: (record) => [record.userId, record.createdAt.getTime()] },
   counted: { byUser: 1 },
-  owner: { account: { index: 'byUser' }, credential: true },
+  owner: {
+    account: { index: 'byUser' },
+    credential: true,
+    exported: ({ id, name, createdAt, lastUsedAt, transports, backedUp, deviceType }) => ({ id, name, createdAt, lastUsedAt, transports, backedUp, deviceType }),
+  },
 };
 
 /** WebAuthn ceremonies in progress, by challenge: single-use, swept once expired. */
@@ -23,7 +27,7 @@ export const WEBAUTHN_CHALLENGES: Table<WebAuthnChallengeRecord> = {
   // Per account: those issued to one (a registration, a step-up); a sign-in's, issued to nobody, are in no index.
   indexes: { byUser: (record) => (record.userId === null ? null : [record.userId]) },
   expiresAt: (record) => record.expiresAt.getTime(),
-  owner: { account: { index: 'byUser' }, credential: false },
+  owner: { account: { index: 'byUser' }, credential: false, exported: { not: 'a ceremony in progress (minutes long)' } },
 };
 
 export const passkeyRecordOf = (passkey: Passkey): PasskeyRecord => {

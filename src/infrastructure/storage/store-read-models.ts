@@ -1,4 +1,5 @@
-import type { MfaStatus, SessionAccount, UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
+import type { AccountRecords, MfaStatus, SessionAccount, UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
+import { exportedRecordsOf } from './ownership.js';
 import type { PageRequest } from '../../application/ports/event-log.port.js';
 import type { SessionReadModel, SessionView, SessionViewPage } from '../../application/ports/session-read-model.port.js';
 import { endOf } from '../../domain/session.js';
@@ -28,6 +29,11 @@ export class StoreUserReadModel implements UserReadModel {
   }
 
   /** From the factor's record, one read by key; only its confirmation and the unused codes are looked at. */
+  /** Walks the tables' declarations (`exportedRecordsOf`): a new kind of account state is exported by its declaration. */
+  recordsOf(id: string): Promise<AccountRecords> {
+    return exportedRecordsOf(this.store, id);
+  }
+
   async secondFactorOf(id: string): Promise<MfaStatus> {
     const factor = (await this.store.get(TOTP_FACTORS, id))?.value;
     if (!factor || factor.confirmedAt === null) return { enrolled: false, recoveryCodesLeft: 0 };

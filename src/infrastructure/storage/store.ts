@@ -9,12 +9,18 @@ export type KeyPart = string | number;
  * reset that proves the address for the first time) and the walk of every table in tests/unit/infrastructure
  * (ownership.spec.ts) read it, so nothing depends on a list someone must remember (storage/ownership.ts).
  */
-export type Ownership =
+export type Ownership<R = never> =
   /**
    * One account's records, found by their key (the account id) or through an index whose key starts with the
    * account id. `credential`: a way into the account (a factor, a passkey; later provider identities and keys).
+   * `exported`: what the account's export (`GET /auth/me/export`, `records`) shows of a record, never a secret; or
+   * where else the export shows it, or why it does not.
    */
-  | { readonly account: 'key' | { readonly index: string }; readonly credential: boolean }
+  | {
+      readonly account: 'key' | { readonly index: string };
+      readonly credential: boolean;
+      readonly exported: ((record: R) => Readonly<Record<string, unknown>>) | { readonly not: string };
+    }
   /** One account's records keyed as the account's records of `beside` are (an outbox entry: its event's id). */
   | { readonly account: { readonly beside: AnyTable } }
   /**
@@ -35,7 +41,7 @@ export type Ownership =
 export interface Table<R> {
   readonly name: string;
   /** Whose records these are (an account's, a credential of one, or nobody's and why): see Ownership. */
-  readonly owner: Ownership;
+  readonly owner: Ownership<R>;
   /** Each index's key of a record (null: the record is not in that index); range reads walk them in key order. */
   readonly indexes: { readonly [index: string]: (record: R) => readonly KeyPart[] | null };
   /** Epoch ms after which the sweep removes the record (null: never); absent when the table never expires. */

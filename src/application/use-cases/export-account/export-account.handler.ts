@@ -2,7 +2,7 @@ import { InvalidToken } from '../../errors.js';
 import type { ActivityEntry } from '../../ports/activity-read-model.port.js';
 import type { Ports } from '../../ports/ports.js';
 import type { SessionView } from '../../ports/session-read-model.port.js';
-import type { UserView } from '../../ports/user-read-model.port.js';
+import type { AccountRecords, UserView } from '../../ports/user-read-model.port.js';
 
 /** The most activity entries one export holds (newest first); `activityTruncated` says when older ones exist. */
 export const EXPORT_ACTIVITY_MAX = 1000;
@@ -20,9 +20,14 @@ export interface AccountExport {
   readonly sessions: readonly SessionView[];
   readonly activity: readonly ActivityEntry[];
   readonly activityTruncated: boolean;
+  /** The rest the stores hold of the account (its credentials), by kind, as each kind's declaration shows it. */
+  readonly records: AccountRecords;
 }
 
-/** Reads the account, its live sessions and its retained activity (right of access, GDPR art. 15). Writes nothing. */
+/**
+ * Reads the account, its live sessions, its retained activity and the rest of its records as their tables declare
+ * (right of access, GDPR art. 15). Writes nothing.
+ */
 export class ExportAccountHandler {
   constructor(private readonly deps: Pick<Ports, 'userViews' | 'sessionViews' | 'activity' | 'clock'>) {}
 
@@ -40,6 +45,7 @@ export class ExportAccountHandler {
       cursor = page.nextCursor;
     } while (cursor !== null && activity.length < EXPORT_ACTIVITY_MAX);
     const activityTruncated = cursor !== null || activity.length > EXPORT_ACTIVITY_MAX;
-    return { exportedAt, user, sessions, activity: activity.slice(0, EXPORT_ACTIVITY_MAX), activityTruncated };
+    const records = await this.deps.userViews.recordsOf(query.userId);
+    return { exportedAt, user, sessions, activity: activity.slice(0, EXPORT_ACTIVITY_MAX), activityTruncated, records };
   }
 }

@@ -5,6 +5,8 @@ import { aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } fro
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { EXPORT_ACTIVITY_MAX } from './export-account.handler.js';
+import { withSecondFactor } from '../../../../tests/support/totp.js';
+import { withPasskeys } from '../../../../tests/support/passkeys.js';
 
 /** A working activity read model over `count` entries, newest first, paged by offset. */
 const activityOf = (count: number): ActivityReadModel => ({
@@ -78,5 +80,28 @@ describe('ExportAccountHandler (exportAccount)', () => {
 
   it('refuses a subject that no longer exists with InvalidToken', async () => {
     expect(await rejection((await inMemoryWorld()).exportAccount.execute({ userId: 'no-such-user' }))).to.be.instanceOf(InvalidToken);
+  });
+
+  it('exports the account\'s credentials as their tables declare them: the passkeys and the factor, never a key, secret or code', async () => {
+    const { world, secret, recoveryCodes, userId } = await withSecondFactor();
+    const empty = await world.exportAccount.execute({ userId: (await world.signUp.execute(aSignUpCommand({ email: 'grace@example.com' }))).user.id });
+    expect(empty.records).to.deep.equal({ 'totp-factors': [], passkeys: [] });
+
+    const exported = await world.exportAccount.execute({ userId });
+
+    expect(exported.records['totp-factors']).to.deep.equal([{ kind: 'totp', createdAt: exported.records['totp-factors']?.[0]?.['createdAt'], confirmedAt: exported.records['totp-factors']?.[0]?.['confirmedAt'], recoveryCodesLeft: 10 }]);
+    expect(exported.records['totp-factors']?.[0]?.['confirmedAt']).to.be.instanceOf(Date);
+    expect(exported.records['passkeys']).to.deep.equal([]);
+    const stored = (await world.ports.secondFactors.find(userId))?.snapshot();
+    const text = JSON.stringify(exported);
+    for (const hidden of [secret, stored?.sealedSecret ?? 'sealed', ...recoveryCodes, ...(stored?.recoveryCodes.map((code) => code.mac) ?? [])]) expect(text).to.not.include(hidden);
+  });
+
+  it('lists the passkeys with their names and dates, not their public keys', async () => {
+    const { world, userId, register } = await withPasskeys();
+    const added = await register({}, undefined, 'Laptop');
+    const { records } = await world.exportAccount.execute({ userId });
+    expect(records['passkeys']).to.deep.equal([{ id: added.id, name: 'Laptop', createdAt: added.createdAt, lastUsedAt: null, transports: ['internal'], backedUp: false, deviceType: 'singleDevice' }]);
+    expect(JSON.stringify(records)).to.not.include('public-key-of');
   });
 });

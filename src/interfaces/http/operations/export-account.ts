@@ -7,7 +7,7 @@ import { sessionResource } from '../shared/session-resource.js';
 export const ACCOUNT_EXPORT = namedSchema('AccountExport', {
   description: 'Everything the service shows about an account.',
   type: 'object',
-  required: ['exportedAt', 'user', 'sessions', 'activity', 'activityTruncated'],
+  required: ['exportedAt', 'user', 'sessions', 'activity', 'activityTruncated', 'records'],
   additionalProperties: false,
   properties: {
     exportedAt: { type: 'string', format: 'date-time' },
@@ -15,6 +15,13 @@ export const ACCOUNT_EXPORT = namedSchema('AccountExport', {
     sessions: { type: 'array', items: componentRef('Session') },
     activity: { type: 'array', items: componentRef('ActivityEvent') },
     activityTruncated: { type: 'boolean', description: 'True when older activity exists beyond the entries included' },
+    records: {
+      type: 'object',
+      description:
+        'The rest the service holds of the account, by kind (`totp-factors`: when added and confirmed, recovery codes left; `passkeys`: ' +
+        'id, name, dates, transports, backup state), each kind always present; never a secret, key or code',
+      additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    },
   },
 });
 
@@ -42,6 +49,7 @@ export const exportAccount = defineOperation({
       sessions: exported.sessions.map(sessionResource),
       activity: exported.activity.map(activityResource),
       activityTruncated: exported.activityTruncated,
+      records: exported.records,
     };
   },
 });
