@@ -193,14 +193,6 @@ export class ServiceUnavailable extends ApplicationError {
   }
 }
 
-/** Thrown by a repository asked to save a user it never stored: a programming error (answered 500), not a client error. */
-export class UserNotFound extends Error {
-  constructor(readonly userId: string) {
-    super(`User ${userId} does not exist`);
-    this.name = 'UserNotFound';
-  }
-}
-
 /**
  * Thrown by a MailSender whose transport refused a mail for good (an SMTP 5xx: no such mailbox, policy rejection):
  * sending it again cannot succeed, so the outbox dead-letters it at once instead of retrying.

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { EventLog, RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import type { StoreHealth } from '../../src/application/ports/store-health.port.js';
-import { InvalidCursor, ServiceUnavailable, UserNotFound } from '../../src/application/errors.js';
+import { InvalidCursor, ServiceUnavailable } from '../../src/application/errors.js';
 import type { Outbox } from '../../src/application/ports/outbox.port.js';
 import type { SessionRepository } from '../../src/application/ports/session-repository.port.js';
 import type { UserReadModel } from '../../src/application/ports/user-read-model.port.js';
@@ -357,12 +357,32 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       expect(await storage.users.unverifiedBefore(at(1), 10_000), 'verified').to.not.include(kept.id);
     });
 
-    it('refuses to save a user that was never added, writing nothing', async () => {
+    it('refuses to save a user that was never added: false, writing nothing, no throw', async () => {
       const user = aUser();
-      const error = await rejection(storage.users.save(user, record(user)));
-      expect(error).to.be.instanceOf(UserNotFound);
+      expect(await storage.users.save(user, record(user))).to.equal(false);
       expect(await storage.users.findById(user.id)).to.equal(null);
       expect(await storage.events.findByEmail({ email: user.email.value, types: ['UserRegistered'], since: at(-1), limit: 10 })).to.deep.equal([]);
+    });
+
+    it('refuses to save an account erased since it was loaded (a confirm racing "not me" or the sweep): false, writing nothing, no throw', async () => {
+      const user = aUser();
+      await storage.users.add(user, record(user));
+      const [erasing, verifying, signingIn] = [await storage.users.findById(user.id), await storage.users.findById(user.id), await storage.users.findById(user.id)] as [User, User, User];
+      expect(erasing.cancelSignUp('not_me', at(1))).to.equal(true);
+      expect(await storage.users.erase(erasing, record(erasing))).to.equal(true);
+
+      verifying.verifyEmail(at(2));
+      expect(await storage.users.save(verifying, record(verifying)), 'a change of state').to.equal(false);
+      signingIn.recordSignIn(at(2));
+      const opened = aSessionOf(signingIn, 2);
+      expect(await storage.users.save(signingIn, [...record(signingIn), ...recordSession(opened)], opened), 'events only, with a session').to.equal(false);
+
+      expect(await storage.users.findById(user.id)).to.equal(null);
+      expect(await storage.userViews.findById(user.id)).to.equal(null);
+      expect(await storage.sessions.findById(opened.id)).to.equal(null);
+      expect(await storage.users.unverifiedBefore(at(10), 10_000)).to.not.include(user.id);
+      const left = await storage.events.findByAggregate(user.id, { limit: 10, cursor: null });
+      expect(left.events.map((event) => event.type)).to.deep.equal(['SignUpCancelled']);
     });
   });
 }

@@ -33,8 +33,10 @@ export interface UserRepository {
    * one when the state changed (`user.changed`); a save that only records events (a sign-in) leaves it, so such saves
    * never refuse one another, while any change refuses the stale ones. Returns false, writing nothing, when another
    * write got there first: reload and decide again (so a sign-in never puts back a password hash that a concurrent
-   * change replaced, nor opens a session on it). Events already in the log (same `eventId`) are skipped. Throws
-   * `UserNotFound` when the user was never added. `changed`: sessions changed in the same commit (those a sign-in
+   * change replaced, nor opens a session on it). Events already in the log (same `eventId`) are skipped. A user that
+   * is not stored (erased meanwhile by "not me" or the unverified-account sweep, or never added) is such a lost race
+   * too: false, writing nothing, never a throw; the caller's reload finds no account and refuses as it does for an
+   * unknown one (a one-time token's 400, an access token's 401). `changed`: sessions changed in the same commit (those a sign-in
    * ends over the per-account cap; the one kept when the account's sessions end at once), each stored only if its
    * stored version is still the one it was loaded with; when one is not, the save writes nothing at all and returns
    * false, as for a stale user. When the save moves the account's `sessionEpoch` on, the sessions of the older epochs

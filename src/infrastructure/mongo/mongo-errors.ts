@@ -74,7 +74,7 @@ export function isUnavailable(error: MongoError): boolean {
  * Translates a driver error at the adapter's edge: an outage becomes `ServiceUnavailable('store_unavailable')`, any
  * other driver error a `MongoStoreFailure` (who owns an e-mail is a claim the commit decides, never a driver error).
  * A store deadline that passed (StoreDeadlineExceeded) is an outage too. Errors that are not the driver's
- * (domain errors, `UserNotFound`, `InvalidCursor`) are returned unchanged.
+ * (domain errors, `InvalidCursor`) are returned unchanged.
  */
 export function translateMongoError(error: unknown): unknown {
   if (error instanceof StoreDeadlineExceeded) return new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS);

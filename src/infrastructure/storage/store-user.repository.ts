@@ -1,4 +1,3 @@
-import { UserNotFound } from '../../application/errors.js';
 import type { Limit, LimitAt } from '../../application/ports/attempt-limits.port.js';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
@@ -62,9 +61,7 @@ export class StoreUserRepository implements UserRepository {
       clears: cleared.map(({ key }) => key),
       events,
     });
-    if (outcome.status === 'committed') return true;
-    if (!(await this.store.get(USERS, user.id))) throw new UserNotFound(user.id);
-    return false;
+    return outcome.status === 'committed';
   }
 
   async erase(user: User, events: readonly RecordedEvent[]): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { MongoError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
-import { InvalidCursor, ServiceUnavailable, UserNotFound } from '../../../src/application/errors.js';
+import { InvalidCursor, ServiceUnavailable } from '../../../src/application/errors.js';
 import { EmailAlreadyRegistered } from '../../../src/domain/domain-error.js';
 import { MongoStoreFailure, translateMongoError } from '../../../src/infrastructure/mongo/mongo-errors.js';
 
@@ -43,7 +43,7 @@ describe('MongoDB error translation (real driver error classes, no server)', () 
   });
 
   it('passes through errors that are not the driver\'s unchanged', () => {
-    for (const error of [new UserNotFound('u1'), new InvalidCursor(), new EmailAlreadyRegistered(), new TypeError('bug')]) {
+    for (const error of [new InvalidCursor(), new EmailAlreadyRegistered(), new TypeError('bug')]) {
       expect(translateMongoError(error)).to.equal(error);
     }
   });

@@ -47,6 +47,7 @@ describe('CancelSignUpHandler ("not me")', () => {
     const token = tokenIn(world.mail.delivered[0]);
     const [verified, cancelled] = await Promise.allSettled([world.verifyEmail.execute({ token, metadata }), world.cancelSignUp.execute({ token, metadata })]);
     expect([verified.status, cancelled.status].sort()).to.deep.equal(['fulfilled', 'rejected']);
+    for (const result of [verified, cancelled]) if (result.status === 'rejected') expect(issuesOf(result.reason), 'the loser: the token refused').to.deep.equal(REFUSED);
     const user = await world.users.findById(signedUp.user.id);
     expect(user === null).to.equal(cancelled.status === 'fulfilled');
     if (user) expect(user.emailVerified).to.equal(true);
