@@ -103,6 +103,23 @@ describe('HTTP: abuse resistance', () => {
     });
   });
 
+  describe('per-client limit of the routes that mail a link (PASSWORD_RESET_RATE_LIMIT_MAX, default 10 per 15 minutes)', () => {
+    let service: TestService;
+    before(async () => (service = await startTestService()));
+    after(async () => service.dispose());
+
+    for (const path of ['/auth/password-reset', '/auth/verify-email/resend']) {
+      it(`POST ${path} for 15 addresses from one client: 10 answered 202, then 429 with Retry-After`, async () => {
+        const answers = [];
+        for (let i = 0; i < 15; i++) answers.push(await postJson(service.url, path, { email: `someone-${i}@example.com` }));
+        expect(answers.map((res) => res.status)).to.deep.equal([...Array<number>(10).fill(202), ...Array<number>(5).fill(429)]);
+        const limited = answers[10];
+        expect(limited?.body).to.deep.equal(TOO_MANY_REQUESTS);
+        expect(Number(limited?.headers['retry-after'])).to.be.within(1, 900);
+      });
+    }
+  });
+
   describe('password policy and security headers', () => {
     let service: TestService;
     before(async () => (service = await startTestService()));

@@ -164,7 +164,7 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
   RATE_LIMIT_WINDOW: { section: 'Sign-in throttle and rate limits', meaning: 'that window: milliseconds (`60000`) or a duration: `30s`, `15m`, `1 minute`, `1h`' },
   PASSWORD_RESET_RATE_LIMIT_MAX: {
     section: 'Sign-in throttle and rate limits',
-    meaning: 'reset requests and confirmations per client address per 15 minutes; more get 429',
+    meaning: 'reset requests, reset confirmations and verification resends per client address per 15 minutes, each route counted apart; more get 429',
   },
 
   SMTP_URL: {

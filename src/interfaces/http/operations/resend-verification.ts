@@ -18,6 +18,7 @@ export const resendVerification = defineOperation({
   auth: 'optional-bearer',
   allowsUnverified: true,
   hashes: false,
+  rateLimit: 'reset',
   body: {
     schema: object({ email: optionalText() }),
     optional: true,

@@ -99,7 +99,11 @@ export interface Operation<B extends object = object, A extends Auth = Auth> {
   readonly body?: BodyDeclaration<B>;
   readonly params?: JsonSchema;
   readonly query?: JsonSchema;
-  /** 'reset': the stricter per-client limit on password-reset routes, on top of the one on every /auth route. */
+  /**
+   * 'reset': the stricter per-client limit (PASSWORD_RESET_RATE_LIMIT_MAX per 15 minutes, each route counted apart) on the
+   * routes that mail a link or spend one (reset request and confirmation, verification resend), on top of the one on
+   * every /auth route.
+   */
   readonly rateLimit?: 'reset';
   readonly success: Success;
   /** Another success answer `run` may choose instead (see AlternativeAnswer). */

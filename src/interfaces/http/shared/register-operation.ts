@@ -17,7 +17,7 @@ export const requestMetadata = (request: FastifyRequest): RequestMetadata => ({
 });
 
 export interface RegisterOptions {
-  /** The stricter per-client limit of `rateLimit: 'reset'` operations. */
+  /** The stricter per-client limit of `rateLimit: 'reset'` operations (each route counted apart). */
   readonly resetRateLimit: { readonly max: number; readonly windowMs: number };
 }
 
