@@ -66,6 +66,23 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('the unverified-account sweep (UNVERIFIED_ACCOUNT_TTL)', () => {
+    const ttl = (env: Record<string, string>) => loadConfig(env).mail.unverifiedAccountTtlSeconds;
+
+    it('defaults to 7 days with REQUIRE_VERIFIED_EMAIL=true (such an account holds nothing but a resend), to never (0) without it', () => {
+      expect(ttl({ REQUIRE_VERIFIED_EMAIL: 'true' })).to.equal(7 * 86_400);
+      expect(ttl({ NODE_ENV: 'production', SMTP_URL: 'smtp://relay.example:587', REQUIRE_VERIFIED_EMAIL: 'true' })).to.equal(7 * 86_400);
+      expect(ttl({})).to.equal(0);
+      expect(ttl({ REQUIRE_VERIFIED_EMAIL: 'false' })).to.equal(0);
+    });
+
+    it('takes the value set, 0 included, whatever REQUIRE_VERIFIED_EMAIL says', () => {
+      expect(ttl({ REQUIRE_VERIFIED_EMAIL: 'true', UNVERIFIED_ACCOUNT_TTL: '0' })).to.equal(0);
+      expect(ttl({ REQUIRE_VERIFIED_EMAIL: 'true', UNVERIFIED_ACCOUNT_TTL: '86400' })).to.equal(86_400);
+      expect(ttl({ UNVERIFIED_ACCOUNT_TTL: '3600' })).to.equal(3600);
+    });
+  });
+
   describe('passkeys (WEBAUTHN_*)', () => {
     it('takes the RP ID and the one origin from PUBLIC_APP_URL unless told otherwise', () => {
       expect(loadConfig({ PUBLIC_APP_URL: 'https://app.example.com/accounts' }).webauthn).to.deep.equal({ rpId: 'app.example.com', rpName: 'Account service', origins: ['https://app.example.com'] });
