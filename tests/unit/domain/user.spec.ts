@@ -56,6 +56,20 @@ describe('User', () => {
     expect(restored.pullEvents()).to.deep.equal([]);
   });
 
+  it('cancels its sign-up only while its address is unproved: a verified account refuses, recording nothing', () => {
+    const unverified = User.restore(registered().snapshot());
+    expect(unverified.cancelSignUp('not_me', later)).to.equal(true);
+    expect(unverified.changed).to.equal(true);
+    expect(unverified.pullEvents()).to.deep.equal([{ type: 'SignUpCancelled', aggregateId: 'user-1', occurredAt: later, payload: { reason: 'not_me' } }]);
+
+    const verified = registered();
+    verified.verifyEmail(at);
+    const loaded = User.restore(verified.snapshot());
+    for (const reason of ['not_me', 'unverified_expired'] as const) expect(loaded.cancelSignUp(reason, later), reason).to.equal(false);
+    expect(loaded.changed).to.equal(false);
+    expect(loaded.pullEvents()).to.deep.equal([]);
+  });
+
   describe('versions (optimistic concurrency)', () => {
     const loaded = (version?: number) => User.restore({ ...registered().snapshot(), ...(version === undefined ? {} : { version }) });
 

@@ -41,6 +41,35 @@ describe('CancelSignUpHandler ("not me")', () => {
     expect(await world.users.findById(signedUp.user.id)).to.not.equal(null);
   });
 
+  it('refuses an account verified meanwhile (between its load and its erase): the account is kept, the token refused', async () => {
+    let verifyFirst: (() => Promise<unknown>) | null = null;
+    const { world, signedUp } = await worldWithAda({
+      wrap: (ports) => ({
+        users: {
+          findByEmail: (email) => ports.users.findByEmail(email),
+          findById: (id) => ports.users.findById(id),
+          add: (user, events, opened, counted) => ports.users.add(user, events, opened, counted),
+          save: (user, events, opened, changed, cleared) => ports.users.save(user, events, opened, changed, cleared),
+          unverifiedBefore: (cutoff, limit) => ports.users.unverifiedBefore(cutoff, limit),
+          erase: async (user, events) => {
+            const verify = verifyFirst;
+            verifyFirst = null;
+            await verify?.();
+            return ports.users.erase(user, events);
+          },
+        },
+      }),
+    });
+    await world.deliverMail.execute();
+    const token = tokenIn(world.mail.delivered[0]);
+    verifyFirst = () => world.verifyEmail.execute({ token, metadata });
+
+    expect(issuesOf(await rejection(world.cancelSignUp.execute({ token, metadata })))).to.deep.equal(REFUSED);
+    expect(verifyFirst, 'the address was verified between the load and the erase').to.equal(null);
+    expect((await world.users.findById(signedUp.user.id))?.emailVerified).to.equal(true);
+    expect(world.store.events.filter((event) => event.type === 'SignUpCancelled')).to.deep.equal([]);
+  });
+
   it('of a confirmation and a cancellation sent at once, exactly one takes effect', async () => {
     const { world, signedUp } = await worldWithAda();
     await world.deliverMail.execute();

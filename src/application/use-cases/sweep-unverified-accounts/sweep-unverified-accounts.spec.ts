@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { UserRepository } from '../../ports/user-repository.port.js';
 import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { tokenIn } from '../../../../tests/support/mail-world.js';
@@ -49,4 +50,50 @@ describe('SweepUnverifiedAccountsHandler (UNVERIFIED_ACCOUNT_TTL)', () => {
     expect(await world.sweepUnverifiedAccounts.execute(100)).to.equal(0);
     expect(await world.users.findById(account.user.id)).to.not.equal(null);
   });
+
+  /**
+   * The users port with a hook run once at `when`: after the sweep lists the unverified accounts (before it loads
+   * one), or before its erase is committed (after it loaded and decided).
+   */
+  const hooked = (real: UserRepository, when: 'listed' | 'erasing', hook: { run: (() => Promise<void>) | null }): UserRepository => {
+    const once = async () => {
+      const run = hook.run;
+      hook.run = null;
+      await run?.();
+    };
+    return {
+      findByEmail: (email) => real.findByEmail(email),
+      findById: (id) => real.findById(id),
+      add: (user, events, opened, counted) => real.add(user, events, opened, counted),
+      save: (user, events, opened, changed, cleared) => real.save(user, events, opened, changed, cleared),
+      erase: async (user, events) => {
+        if (when === 'erasing') await once();
+        return real.erase(user, events);
+      },
+      unverifiedBefore: async (cutoff, limit) => {
+        const ids = await real.unverifiedBefore(cutoff, limit);
+        if (when === 'listed') await once();
+        return ids;
+      },
+    };
+  };
+
+  for (const when of ['listed', 'erasing'] as const) {
+    it(`keeps an account verified in the sweep's window (${when === 'listed' ? 'listed as unverified, verified before it is loaded' : 'loaded, verified before the erase commits'})`, async () => {
+      const hook: { run: (() => Promise<void>) | null } = { run: null };
+      const world = await inMemoryWorld({ mail: { unverifiedAccountTtlSeconds: 3600 }, wrap: (ports) => ({ users: hooked(ports.users, when, hook) }) });
+      const account = await world.signUp.execute(aSignUpCommand());
+      await world.deliverMail.execute();
+      const token = tokenIn(world.mail.delivered[0]);
+      world.clock.advance(2 * 3_600_000);
+      hook.run = async () => {
+        await world.verifyEmail.execute({ token, metadata });
+      };
+
+      expect(await world.sweepUnverifiedAccounts.execute(100)).to.equal(0);
+      expect(hook.run, 'the account was verified in the window').to.equal(null);
+      expect((await world.users.findById(account.user.id))?.emailVerified).to.equal(true);
+      expect(world.store.events.filter((event) => event.type === 'SignUpCancelled')).to.deep.equal([]);
+    });
+  }
 });
