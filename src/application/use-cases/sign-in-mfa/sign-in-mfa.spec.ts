@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { InvalidCredentials, InvalidInput, TooManyAttempts } from '../../../domain/domain-error.js';
 import { InvalidMfaCode, InvalidMfaToken, PasskeyRejected } from '../../errors.js';
 import { SESSIONS } from '../../../infrastructure/storage/account-tables.js';
-import { aSignInCommand, aHolderProof } from '../../../../tests/support/builders.js';
+import { aSignInCommand, aSignUpCommand, aHolderProof } from '../../../../tests/support/builders.js';
+import { verifiedSignUp } from '../../../../tests/support/verified.js';
 import { issuesOf } from '../../../../tests/support/mail-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { withSecondFactor } from '../../../../tests/support/totp.js';
@@ -115,5 +116,22 @@ describe('SignInMfaHandler (signInMfa)', () => {
     const result = await world.signInMfa.execute({ mfaToken, response: { id, challenge: await options(), counter: 1 }, metadata });
     expect((await world.authenticate.execute({ accessToken: result.accessToken })).amr).to.deep.equal(['pwd', 'webauthn']);
     expect(await rejection(world.signInMfa.execute({ mfaToken: await challenge(), response: { id, challenge: 'never-issued', counter: 2 }, metadata }))).to.be.instanceOf(PasskeyRejected);
+  });
+
+  it("another account's passkey, valid and registered, does not answer Ada's challenge: PasskeyRejected, no session", async () => {
+    const { world, challenge, metadata, userId } = await withSecondFactor(THROTTLE_OUT_OF_THE_WAY);
+    const { principal: bob } = await verifiedSignUp(world, aSignUpCommand({ email: 'bob@example.com' }));
+    const registration = String((await world.passkeyRegistrationOptions.execute(aHolderProof(bob)))['challenge']);
+    const { id } = await world.addPasskey.execute({ principal: bob, response: { id: 'bob-laptop', challenge: registration }, metadata });
+    const options = async (principal: typeof bob | null) => String((await world.passkeyAuthenticationOptions.execute({ principal }))['challenge']);
+
+    let counter = 0;
+    for (const [label, principal] of [['sign-in options', null], ["options bound to Bob's account", bob]] as const) {
+      const refused = await rejection(world.signInMfa.execute({ mfaToken: await challenge(), response: { id, challenge: await options(principal), counter: ++counter }, metadata }));
+      expect(refused, label).to.be.instanceOf(PasskeyRejected);
+    }
+    expect(world.tables.rowsOf(SESSIONS).filter((session) => session.value.userId === userId), 'only the sign-up session of Ada').to.have.length(1);
+    const own = await world.signInPasskey.execute({ response: { id, challenge: await options(null), counter: ++counter }, metadata });
+    expect(own.user.email, 'the passkey itself is valid: it signs Bob in').to.equal('bob@example.com');
   });
 });

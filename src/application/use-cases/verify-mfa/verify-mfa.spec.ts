@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { TooManyAttempts } from '../../../domain/domain-error.js';
-import { InvalidMfaCode, InvalidRefreshToken, MfaNotEnrolled, StepUpRequired } from '../../errors.js';
+import { InvalidMfaCode, InvalidRefreshToken, MfaNotEnrolled, PasskeyRejected, StepUpRequired } from '../../errors.js';
 import { aRequestMetadata, aSignUpCommand, aHolderProof } from '../../../../tests/support/builders.js';
+import { verifiedSignUp } from '../../../../tests/support/verified.js';
 import { UuidShapedIds } from '../../../../tests/support/fakes.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../tests/support/rejection.js';
@@ -78,5 +79,21 @@ describe('VerifyMfaHandler (verifyMfa): step-up', () => {
     expect(await rejection(world.refreshSession.execute({ refreshToken: signedUp.refreshToken, metadata })), 'the copy from before').to.be.instanceOf(InvalidRefreshToken);
     expect(world.store.events.filter((event) => event.type === 'RefreshTokenReused')).to.have.length(1);
     expect(await rejection(world.refreshSession.execute({ refreshToken: raised.refreshToken, metadata })), 'the session ended with it').to.be.instanceOf(InvalidRefreshToken);
+  });
+
+  it("another account's passkey, valid and registered, performs no step-up: PasskeyRejected, the session still password-only", async () => {
+    const { world, passwordOnly, metadata } = await withSecondFactor();
+    const { principal: bob } = await verifiedSignUp(world, aSignUpCommand({ email: 'bob@example.com' }));
+    const registration = String((await world.passkeyRegistrationOptions.execute(aHolderProof(bob)))['challenge']);
+    const { id } = await world.addPasskey.execute({ principal: bob, response: { id: 'bob-phone', challenge: registration }, metadata });
+    const options = async (principal: typeof bob | null) => String((await world.passkeyAuthenticationOptions.execute({ principal }))['challenge']);
+
+    let counter = 0;
+    for (const [label, principal] of [["Ada's step-up options", passwordOnly], ['sign-in options', null], ["options bound to Bob's account", bob]] as const) {
+      const refused = await rejection(world.verifyMfa.execute({ principal: passwordOnly, response: { id, challenge: await options(principal), counter: ++counter }, metadata }));
+      expect(refused, label).to.be.instanceOf(PasskeyRejected);
+    }
+    expect((await world.sessions.findById(passwordOnly.sessionId))?.snapshot().amr, 'the session was not raised').to.deep.equal(['pwd']);
+    expect(await rejection(world.regenerateRecoveryCodes.execute({ principal: passwordOnly, metadata }))).to.be.instanceOf(StepUpRequired);
   });
 });
