@@ -99,5 +99,6 @@ export type { Principal } from './shared/principal.js';
 export type { AccountResource, AuthResult } from './shared/auth-result.js';
 export type { PasskeyResource } from './policies/passkeys.js';
 export { SIGN_OUT_SCOPES } from './use-cases/sign-out/sign-out.handler.js';
+export { SECOND_FACTOR_METHODS } from './policies/second-factor.js';
 export { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from './use-cases/get-account-activity/get-account-activity.handler.js';
 export { SESSIONS_PAGE_DEFAULT, SESSIONS_PAGE_MAX } from './use-cases/list-sessions/list-sessions.handler.js';

@@ -39,8 +39,11 @@ interface World {
   withSecondFactor(): Promise<Account & { readonly secret: string; readonly recoveryCodes: readonly string[] }>;
   /** The access token of `account`'s session raised by a recovery code (POST /auth/mfa/verify): it passes step-up. */
   steppedUp(account: Account & { readonly recoveryCodes: readonly string[] }): Promise<string>;
-  /** A new account with a passkey registered over HTTP (answered by a software authenticator on the default origin). */
-  withPasskey(): Promise<Account & { readonly passkeyId: string; readonly authenticator: SoftAuthenticator }>;
+  /**
+   * A new account (or `account`, whose token passes what registering needs) with a passkey registered over HTTP
+   * (answered by a software authenticator on the default origin).
+   */
+  withPasskey<A extends Account = Account>(account?: A): Promise<A & { readonly passkeyId: string; readonly authenticator: SoftAuthenticator }>;
   /** The token of the newest mail of this subject to this address, after delivering what is due (mails leave concurrently). */
   mailedToken(email: string, subject: 'Reset your password' | 'Confirm your e-mail address'): Promise<string>;
 }
@@ -297,8 +300,8 @@ const world: World = {
     expect(raised.status, raised.text).to.equal(200);
     return raised.body.data.accesstoken;
   },
-  withPasskey: async () => {
-    const account = await world.verified();
+  withPasskey: async <A extends Account>(given?: A) => {
+    const account = given ?? ((await world.verified()) as A);
     const authenticator = new SoftAuthenticator('http://localhost:5173');
     const options = await request('POST', '/auth/passkeys/registration-options', { token: account.accessToken, body: { currentpassword: account.password } });
     const added = await request('POST', '/auth/passkeys', { token: account.accessToken, body: { response: authenticator.create(options.body.data), name: 'Laptop' } });
@@ -331,6 +334,16 @@ describe('HTTP: every declared operation, from its declaration: one success and 
   it('has a scenario, written or derived, for every operation of the list, and none for an operation that is not in it', () => {
     expect(OPERATIONS.filter((op) => scenarioOf(op) === undefined).map((op) => op.operationId)).to.deep.equal([]);
     expect(Object.keys(SCENARIOS).filter((id) => !OPERATIONS.some((op) => op.operationId === id))).to.deep.equal([]);
+  });
+
+  it("POST /auth/sign-in of an account with TOTP and a passkey: its 202 names webauthn among the methods, as documented", async () => {
+    const account = await world.withSecondFactor();
+    await world.withPasskey({ ...account, accessToken: await world.steppedUp(account) });
+    const res = await request('POST', '/auth/sign-in', { body: { email: account.email, password: account.password } });
+    expect(res.status, res.text).to.equal(202);
+    expect(res.body.message).to.equal('Second factor required');
+    expect(res.body.data.methods).to.deep.equal(['totp', 'recovery_code', 'webauthn']);
+    expect(undocumented(doc, '/auth/sign-in', 'post', res)).to.deep.equal([]);
   });
 
   it('answers SHUTTING_DOWN (503, Connection: close) on every operation once the server is stopping, as each documents', async () => {

@@ -17,11 +17,14 @@ export interface MfaSettings {
 /** Recovery codes handed out at confirmation (and at each regeneration). */
 export const RECOVERY_CODE_COUNT = 10;
 
-/** What a sign-in challenge may be answered with (passkeys join them later). */
+/** What a sign-in challenge may be answered with, whatever the account holds besides its factor. */
 export const MFA_METHODS = ['totp', 'recovery_code'] as const;
 
 /** What answers it too when the account has a passkey. */
 export const PASSKEY_METHOD = 'webauthn';
+
+/** Every method a challenge may name (its `methods`, as documented): MFA_METHODS, and PASSKEY_METHOD for an account with a passkey. */
+export const SECOND_FACTOR_METHODS = [...MFA_METHODS, PASSKEY_METHOD] as const;
 
 /** The cap of wrong codes of one challenge, counted in the commit that records each. */
 export const challengeLimit = (challengeId: string, settings: MfaSettings, max: number): Limit => ({

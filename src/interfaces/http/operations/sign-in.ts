@@ -1,4 +1,5 @@
 import { object } from 'yup';
+import { SECOND_FACTOR_METHODS } from '../../../application/registry.js';
 import { sessionTokens } from '../shared/auth-result.js';
 import { emailField, presentedPassword } from '../shared/field-docs.js';
 import { sessionTokensData } from '../shared/openapi-schemas.js';
@@ -43,7 +44,11 @@ export const signIn = defineOperation({
       additionalProperties: false,
       properties: {
         mfatoken: { type: 'string', description: 'The challenge, single-use; stored only as a keyed MAC' },
-        methods: { type: 'array', items: { type: 'string', enum: ['totp', 'recovery_code'] }, description: 'What may answer it' },
+        methods: {
+          type: 'array',
+          items: { type: 'string', enum: [...SECOND_FACTOR_METHODS] },
+          description: 'What may answer it: `totp` and `recovery_code` always, `webauthn` too when the account has a passkey',
+        },
         expiresin: { type: 'integer', description: 'Seconds it may be answered in (MFA_CHALLENGE_SECONDS)' },
       },
     },
