@@ -17,7 +17,7 @@ import { tempDir } from '../support/test-service.js';
  */
 
 /** Accounts per setup: as many sign-ins after a sign-up, and as many reads of a revoked token, in each. */
-const ACCOUNTS = 1_000;
+const ACCOUNTS = 2_000;
 /**
  * Pairs under way at once. A few: a stale snapshot needs a reader whose event loop turns faster than lmdb-js's 1 ms
  * renewal timer, which a flood of requests prevents (before the fix, on 2 shared cores, each setup missed 6 to 63 of
