@@ -1,6 +1,6 @@
 import type { Database } from 'lmdb';
 import { INDEX_COUNTS, type Ref, type Write, decideNow, refsOf } from '../storage/commit-plan.js';
-import { type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, indexEntriesOf, indexNamesOf, prefixOf } from '../storage/store.js';
+import { type Changes, type CommitOutcome, KEY_END, oncePerTurn, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, indexEntriesOf, indexNamesOf, prefixOf } from '../storage/store.js';
 import type { LmdbStore } from './lmdb-store.js';
 
 interface Row {
@@ -28,16 +28,16 @@ const bytes = (entry: string): Buffer => Buffer.from(entry, 'utf8');
 /**
  * The storage primitive in the LMDB environment: a table is a database of records and one database per index, all
  * written in the commit's one write transaction (one writer at a time, across processes, flushed before it resolves).
- * A read outside a commit first resets lmdb-js's read snapshot (kept until a ≥ 1 ms timer otherwise): it sees every
- * commit acknowledged before it, by any process on the environment (instances on one DATA_DIR, WORKERS; issue 51).
+ * Reads outside a commit renew lmdb-js's read snapshot once per event-loop turn (storage/store.ts, `oncePerTurn`).
  */
 export class LmdbTables implements Store {
   private readonly dbs = new Map<string, TableDbs>();
+  private readonly renew = oncePerTurn(() => this.store.root.resetReadTxn());
 
   constructor(private readonly store: LmdbStore) {}
 
   async get<R>(table: Table<R>, key: string): Promise<Stored<R> | null> {
-    this.store.root.resetReadTxn();
+    this.renew();
     const row = await Promise.resolve(this.of(table).rows.get(key));
     return row ? { key, value: row.r as R, version: row.v } : null;
   }
@@ -50,7 +50,7 @@ export class LmdbTables implements Store {
     const after = query.after === undefined ? undefined : bytes(query.after);
     const bounds = query.reverse ? { start: after ?? high, end: low } : { start: after ?? low, end: high };
     const found: Stored<R>[] = [];
-    this.store.root.resetReadTxn();
+    this.renew();
     for (const { key: entry, value: key } of db.getRange({ ...bounds, reverse: query.reverse ?? false })) {
       if (found.length >= query.limit) break;
       if (after?.equals(entry)) continue;
@@ -61,7 +61,7 @@ export class LmdbTables implements Store {
   }
 
   count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
-    this.store.root.resetReadTxn();
+    this.renew();
     return Promise.resolve(this.countRange(table, index, prefix));
   }
 

@@ -233,6 +233,26 @@ export async function sweepExpired(store: Store, table: AnyTable, now: number, l
 /** When a record of `table` expires (epoch ms), or null. */
 export const expiryOf = (table: AnyTable, value: unknown): number | null => (table as Table<unknown>).expiresAt?.(value) ?? null;
 
+/**
+ * `action`, run at most once per turn of the event loop (again only after the loop's check phase): a store whose
+ * reads keep a snapshot (lmdb-js keeps one until a >= 1 ms timer or a commit of its own process) renews it with this
+ * before a read, so a read sees every commit acknowledged before the I/O that started its request, by any process on
+ * the store (instances on one DATA_DIR, WORKERS: issue 51), at the cost of one renewal per turn however many requests
+ * the turn serves. A request reads in the turn its bytes arrived in (its reads are issued before any timer), and a
+ * turn's I/O events were all ready before it began, so a commit acknowledged after a turn's renewal reaches only
+ * requests of later turns (libuv polls again within one turn only after a batch of 1,024 ready events).
+ */
+export function oncePerTurn(action: () => void): () => void {
+  let done = false;
+  const again = () => (done = false);
+  return () => {
+    if (done) return;
+    done = true;
+    action();
+    setImmediate(again);
+  };
+}
+
 /** What a refused call tells a client: the store is going away with the process, so ask again elsewhere soon. */
 const RETRY_AFTER_SECONDS = 5;
 
