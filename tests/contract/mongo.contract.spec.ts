@@ -12,6 +12,7 @@ import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
 import { storeContract } from './store.contract.js';
 import { secondFactorContract } from './second-factor.contract.js';
 import { passkeyContract } from './passkey.contract.js';
+import { identityContract } from './identity.contract.js';
 import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
@@ -60,6 +61,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   storeContract('mongodb', mongo);
   secondFactorContract('mongodb', mongo);
   passkeyContract('mongodb', mongo);
+  identityContract('mongodb', mongo);
 
   describe('MongoDB only', () => {
     it('creates the indexes of each table on first use, idempotently', async () => {

@@ -118,6 +118,7 @@ describe('HTTP: a credential is added only by whoever holds the account now, and
     const exported = await http(service.url, '/auth/me/export', { method: 'GET', headers: bearer(ada.accesstoken) });
     expect(exported.status, exported.text).to.equal(200);
     expect(exported.body.data.records['totp-factors']).to.deep.equal([]);
+    expect(exported.body.data.records.identities).to.deep.equal([]);
     expect(exported.body.data.records.passkeys.map((passkey: Record<string, unknown>) => [passkey['id'], passkey['name'], typeof passkey['createdAt']])).to.deep.equal([[response['id'], 'Laptop', 'string']]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Database } from 'lmdb';
 import { INDEX_COUNTS, type Ref, type Write, decideNow, refsOf } from '../storage/commit-plan.js';
-import { type Changes, type CommitOutcome, KEY_END, oncePerTurn, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, indexEntriesOf, indexNamesOf, prefixOf } from '../storage/store.js';
+import { type Changes, type CommitOutcome, KEY_END, oncePerTask, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, indexEntriesOf, indexNamesOf, prefixOf } from '../storage/store.js';
 import type { LmdbStore } from './lmdb-store.js';
 
 interface Row {
@@ -28,11 +28,11 @@ const bytes = (entry: string): Buffer => Buffer.from(entry, 'utf8');
 /**
  * The storage primitive in the LMDB environment: a table is a database of records and one database per index, all
  * written in the commit's one write transaction (one writer at a time, across processes, flushed before it resolves).
- * Reads outside a commit renew lmdb-js's read snapshot once per event-loop turn (storage/store.ts, `oncePerTurn`).
+ * Reads outside a commit renew lmdb-js's read snapshot once per task of the loop (storage/store.ts, `oncePerTask`).
  */
 export class LmdbTables implements Store {
   private readonly dbs = new Map<string, TableDbs>();
-  private readonly renew = oncePerTurn(() => this.store.root.resetReadTxn());
+  private readonly renew = oncePerTask(() => this.store.root.resetReadTxn());
 
   constructor(private readonly store: LmdbStore) {}
 

@@ -2,6 +2,7 @@ import { ACCOUNT_VIEWS, ENDED_EPOCHS, SESSIONS, UNVERIFIED_ACCOUNTS, USERS } fro
 import { CLAIMS, COUNTERS, INDEX_COUNTS } from './commit-plan.js';
 import { EVENTS, OUTBOX } from './event-tables.js';
 import { MFA_CHALLENGES, TOTP_FACTORS } from './factor-tables.js';
+import { IDENTITIES } from './identity-tables.js';
 import { PASSKEYS, WEBAUTHN_CHALLENGES } from './passkey-tables.js';
 import { type AnyTable, type Change, type Ownership, type Store, type Stored, type Table, remove } from './store.js';
 
@@ -11,7 +12,7 @@ import { type AnyTable, type Change, type Ownership, type Store, type Stored, ty
  */
 export const TABLES: readonly AnyTable[] = [
   USERS, ACCOUNT_VIEWS, UNVERIFIED_ACCOUNTS, SESSIONS, ENDED_EPOCHS,
-  TOTP_FACTORS, MFA_CHALLENGES, PASSKEYS, WEBAUTHN_CHALLENGES,
+  TOTP_FACTORS, MFA_CHALLENGES, PASSKEYS, WEBAUTHN_CHALLENGES, IDENTITIES,
   EVENTS, OUTBOX,
   CLAIMS, COUNTERS, INDEX_COUNTS,
 ];

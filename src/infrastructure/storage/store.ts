@@ -234,22 +234,20 @@ export async function sweepExpired(store: Store, table: AnyTable, now: number, l
 export const expiryOf = (table: AnyTable, value: unknown): number | null => (table as Table<unknown>).expiresAt?.(value) ?? null;
 
 /**
- * `action`, run at most once per turn of the event loop (again only after the loop's check phase): a store whose
- * reads keep a snapshot (lmdb-js keeps one until a >= 1 ms timer or a commit of its own process) renews it with this
- * before a read, so a read sees every commit acknowledged before the I/O that started its request, by any process on
- * the store (instances on one DATA_DIR, WORKERS: issue 51), at the cost of one renewal per turn however many requests
- * the turn serves. A request reads in the turn its bytes arrived in (its reads are issued before any timer), and a
- * turn's I/O events were all ready before it began, so a commit acknowledged after a turn's renewal reaches only
- * requests of later turns (libuv polls again within one turn only after a batch of 1,024 ready events).
+ * `action`, run at most once per task of the event loop (an I/O callback, a timer, an immediate, with the promise jobs
+ * it starts; again once they have run): a store whose reads keep a snapshot (lmdb-js keeps one until a >= 1 ms timer
+ * or a commit of its own process) renews it with this before a read. A request's code runs only in tasks that began
+ * after its bytes arrived, so its reads see every commit acknowledged before it was sent, by any process on the store
+ * (instances on one DATA_DIR, WORKERS: issue 51), at the cost of one renewal per task that reads, not one per read.
  */
-export function oncePerTurn(action: () => void): () => void {
+export function oncePerTask(action: () => void): () => void {
   let done = false;
   const again = () => (done = false);
   return () => {
     if (done) return;
     done = true;
     action();
-    setImmediate(again);
+    process.nextTick(again);
   };
 }
 

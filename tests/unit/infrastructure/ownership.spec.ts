@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { CREDENTIAL_TABLES, EXPIRING_TABLES, TABLES } from '../../../src/infrastructure/storage/ownership.js';
 import { SESSIONS } from '../../../src/infrastructure/storage/account-tables.js';
+import { StoreIdentityRepository } from '../../../src/infrastructure/storage/store-identity.repository.js';
 import { type AnyTable, type Stored, sweepExpired } from '../../../src/infrastructure/storage/store.js';
 import { aHolderProof, aRequestMetadata, aSignInCommand, completedSignIn } from '../../support/builders.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
@@ -25,6 +26,9 @@ async function aFullAccount() {
   await world.signIn.execute(aSignInCommand());
   await world.deliverMail.execute();
   await world.requestPasswordReset.execute({ email: 'ada@example.com', metadata });
+  // A provider identity (social sign-in, issue 52), through its repository until a use case links one.
+  const identity = { id: 'identity-1', userId: signedUp.user.id, provider: 'corp', issuer: 'https://id.example.com', subject: 'ada-at-corp', email: 'ada@example.com', createdAt: world.clock.now() };
+  expect(await new StoreIdentityRepository(world.tables).add(identity, [])).to.equal('linked');
   return { world, userId: signedUp.user.id };
 }
 
@@ -52,7 +56,7 @@ describe('Ownership: every table says whose records it holds (Table.owner), and 
       if ('index' in owner.account) expect(indexes, name).to.have.property(owner.account.index);
       else expect(TABLES, name).to.include(owner.account.beside);
     }
-    expect(CREDENTIAL_TABLES.map((table) => table.name)).to.deep.equal(['totp-factors', 'passkeys']);
+    expect(CREDENTIAL_TABLES.map((table) => table.name)).to.deep.equal(['totp-factors', 'passkeys', 'identities']);
     expect(EXPIRING_TABLES).to.not.include(SESSIONS);
   });
 

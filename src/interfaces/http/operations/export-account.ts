@@ -19,7 +19,8 @@ export const ACCOUNT_EXPORT = namedSchema('AccountExport', {
       type: 'object',
       description:
         'The rest the service holds of the account, by kind (`totp-factors`: when added and confirmed, recovery codes left; `passkeys`: ' +
-        'id, name, dates, transports, backup state), each kind always present; never a secret, key or code',
+        'id, name, dates, transports, backup state; `identities`: provider, address shown, when linked), each kind always present; ' +
+        'never a secret, key or code',
       additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: true } },
     },
   },

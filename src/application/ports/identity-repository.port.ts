@@ -1,0 +1,26 @@
+import type { IdentitySnapshot } from '../../domain/identity.js';
+import type { RecordedEvent } from './event-log.port.js';
+import { token } from '../di-token.js';
+
+/** Provider identities one account lists at most. */
+export const IDENTITIES_PER_ACCOUNT_MAX = 20;
+
+/**
+ * The provider identities linked to accounts (social sign-in, issue 52). Every write is one compare-and-swap commit
+ * with its events: an (issuer, subject) is held by one account at most, whoever links it first.
+ */
+export interface IdentityRepository {
+  /** The identity of this issuer and subject, whatever its account; null when none is linked. Read-only. */
+  findBySubject(issuer: string, subject: string): Promise<IdentitySnapshot | null>;
+  /** The account's identities, oldest first, at most IDENTITIES_PER_ACCOUNT_MAX. Read-only. */
+  listByUser(userId: string): Promise<IdentitySnapshot[]>;
+  /**
+   * Links a new identity with its events: 'linked', or 'taken' (writing nothing) when its issuer and subject are
+   * linked already, to any account, including by a simultaneous call. Not idempotent: a second add is 'taken'.
+   */
+  add(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<'linked' | 'taken'>;
+  /** Unlinks an identity at the version it was read at, with its events; false, writing nothing, when it changed or went. */
+  remove(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<boolean>;
+}
+
+export const IDENTITY_REPOSITORY = token<IdentityRepository>('IdentityRepository');

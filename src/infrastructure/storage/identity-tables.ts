@@ -1,0 +1,23 @@
+import type { IdentitySnapshot } from '../../domain/identity.js';
+import { identityKey } from '../../domain/identity.js';
+import type { Table } from './store.js';
+
+/** A provider identity as stored: its snapshot without the version. */
+export type IdentityRecord = Omit<IdentitySnapshot, 'version'>;
+
+/**
+ * The provider identities, by (issuer, subject): the key itself makes an identity one account's (a new one is put only
+ * where none is, so of simultaneous links of one identity exactly one is stored). Per account by creation, for the
+ * owner's list. A way into the account: a credential, removed by a reset that first proves the address and by the erase.
+ */
+export const IDENTITIES: Table<IdentityRecord> = {
+  name: 'identities',
+  indexes: { byUser: (record) => [record.userId, record.createdAt.getTime()] },
+  owner: {
+    account: { index: 'byUser' },
+    credential: true,
+    exported: ({ id, provider, email, createdAt }) => ({ id, provider, email, createdAt }),
+  },
+};
+
+export const identityKeyOf = (record: Pick<IdentityRecord, 'issuer' | 'subject'>): string => identityKey(record.issuer, record.subject);

@@ -1,0 +1,33 @@
+import type { IdentityRepository } from '../../application/ports/identity-repository.port.js';
+import { IDENTITIES_PER_ACCOUNT_MAX } from '../../application/ports/identity-repository.port.js';
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import { type IdentitySnapshot, identityKey } from '../../domain/identity.js';
+import { IDENTITIES, type IdentityRecord, identityKeyOf } from './identity-tables.js';
+import { type Store, type Stored, put, remove } from './store.js';
+
+const identityOf = ({ value, version }: Stored<IdentityRecord>): IdentitySnapshot => ({ ...value, version });
+
+/** Provider identities over the storage primitive, the same for every store. */
+export class StoreIdentityRepository implements IdentityRepository {
+  constructor(private readonly store: Store) {}
+
+  async findBySubject(issuer: string, subject: string): Promise<IdentitySnapshot | null> {
+    const stored = await this.store.get(IDENTITIES, identityKey(issuer, subject));
+    return stored && identityOf(stored);
+  }
+
+  async listByUser(userId: string): Promise<IdentitySnapshot[]> {
+    return (await this.store.range(IDENTITIES, 'byUser', { prefix: [userId], limit: IDENTITIES_PER_ACCOUNT_MAX })).map(identityOf);
+  }
+
+  async add(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<'linked' | 'taken'> {
+    const { version: _version, ...record } = identity;
+    const outcome = await this.store.commit({ changes: [put(IDENTITIES, identityKeyOf(record), record, null)], events });
+    return outcome.status === 'committed' ? 'linked' : 'taken';
+  }
+
+  async remove(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<boolean> {
+    const outcome = await this.store.commit({ changes: [remove(IDENTITIES, identityKeyOf(identity), identity.version ?? 0)], events });
+    return outcome.status === 'committed';
+  }
+}

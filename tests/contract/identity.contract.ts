@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import type { IdentitySnapshot } from '../../src/domain/identity.js';
+import { StoreIdentityRepository } from '../../src/infrastructure/storage/store-identity.repository.js';
+import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
+
+const T0 = new Date('2026-11-28T12:00:00.000Z');
+let counter = 0;
+const uniqueId = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-${++counter}`;
+const NONE: readonly RecordedEvent[] = [];
+const ISSUER = 'https://accounts.example.com';
+
+const anIdentity = (userId: string, subject = uniqueId('sub'), at = T0): IdentitySnapshot => ({
+  id: uniqueId('identity'), userId, provider: 'corp', issuer: ISSUER, subject, email: 'ada@example.com', createdAt: at,
+});
+
+/** Every store, through the one repository written over the storage primitive: provider identities. */
+export function identityContract(adapter: string, makeStorage: StorageFactory): void {
+  describe(`IdentityRepository contract: ${adapter}`, () => {
+    let storage: StorageUnderTest;
+    let identities: StoreIdentityRepository;
+    beforeEach(async () => {
+      storage = await makeStorage();
+      identities = new StoreIdentityRepository(storage.store);
+    });
+    afterEach(async () => storage.dispose());
+
+    it('stores an identity whole, finds it by issuer and subject only, and lists an account\'s oldest first', async () => {
+      const ada = uniqueId('u');
+      const first = anIdentity(ada);
+      expect(await identities.add(first, NONE)).to.equal('linked');
+      const second = anIdentity(ada, uniqueId('sub'), new Date(T0.getTime() + 1000));
+      await identities.add({ ...second, issuer: 'https://github.com' }, NONE);
+      expect(await identities.findBySubject(ISSUER, first.subject)).to.deep.equal({ ...first, version: 0 });
+      expect(await identities.findBySubject('https://github.com', first.subject), 'another issuer, the same subject').to.equal(null);
+      expect((await identities.listByUser(ada)).map((identity) => identity.createdAt)).to.deep.equal([T0, second.createdAt]);
+    });
+
+    it('links an (issuer, subject) to one account only: of 10 simultaneous links by two accounts exactly one is stored', async () => {
+      const [ada, grace] = [uniqueId('u'), uniqueId('u')];
+      const subject = uniqueId('sub');
+      const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => identities.add(anIdentity(i % 2 === 0 ? ada : grace, subject), NONE)));
+      expect(outcomes.filter((outcome) => outcome === 'linked')).to.have.length(1);
+      const holder = (await identities.findBySubject(ISSUER, subject))?.userId;
+      expect([ada, grace]).to.include(holder);
+      expect((await identities.listByUser(holder === ada ? grace : ada))).to.deep.equal([]);
+    });
+
+    it('unlinks at the version read only, and frees the identity for a new link', async () => {
+      const ada = uniqueId('u');
+      const identity = anIdentity(ada);
+      await identities.add(identity, NONE);
+      const stored = await identities.findBySubject(ISSUER, identity.subject);
+      expect(stored && (await identities.remove({ ...stored, version: 7 }, NONE)), 'a stale version').to.equal(false);
+      expect(stored && (await identities.remove(stored, NONE))).to.equal(true);
+      expect(await identities.listByUser(ada)).to.deep.equal([]);
+      expect(await identities.add(anIdentity(uniqueId('u'), identity.subject), NONE), 'free again').to.equal('linked');
+    });
+  });
+}
