@@ -132,7 +132,7 @@ const readsAfterWrites = async (processes: Processes, label: string): Promise<Mi
 
 /** The worker that answered each of these request ids, from the access lines of WORKERS' log (once all are written). */
 const workersOf = async (service: ChildService, ids: readonly string[]): Promise<Map<string, string>> => {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const workers = new Map([...service.output().matchAll(/"worker":(\d+),"reqId":"([^"]+)","method"/g)].map((match) => [match[2] as string, match[1] as string]));
     if (ids.every((id) => workers.has(id))) return workers;
@@ -150,12 +150,22 @@ const allListening = async (service: ChildService, count: number): Promise<void>
   }
 };
 
-/** Keep-alive connections to WORKERS=2, grouped by the worker each one reached (an answered request on each tells). */
+/**
+ * Keep-alive connections to WORKERS=2, grouped by the worker each one reached (an answered request on each tells),
+ * opened a batch at a time until each worker has CONNECTIONS_PER_PROCESS (the primary's hand-out is round-robin, but
+ * not always even within one batch).
+ */
 const connectionsByWorker = async (service: ChildService): Promise<Processes> => {
-  const connections = Array.from({ length: 4 * CONNECTIONS_PER_PROCESS }, () => connect(service.url));
-  await Promise.all(connections.map((connection, i) => send(connection, 'GET', '/auth/me', { id: `probe-${i}` })));
-  const workers = await workersOf(service, connections.map((_, i) => `probe-${i}`));
+  const connections: ReturnType<typeof connect>[] = [];
+  let workers = new Map<string, string>();
   const on = (worker: string) => connections.filter((_, i) => workers.get(`probe-${i}`) === worker).slice(0, CONNECTIONS_PER_PROCESS);
+  for (let batch = 0; batch < 8 && (on('0').length < CONNECTIONS_PER_PROCESS || on('1').length < CONNECTIONS_PER_PROCESS); batch++) {
+    const opened = Array.from({ length: 2 * CONNECTIONS_PER_PROCESS }, () => connect(service.url));
+    const first = connections.length;
+    connections.push(...opened);
+    await Promise.all(opened.map((connection, i) => send(connection, 'GET', '/auth/me', { id: `probe-${first + i}` })));
+    workers = await workersOf(service, connections.map((_, i) => `probe-${i}`));
+  }
   const processes = [on('0'), on('1')] as const;
   expect(processes.map((group) => group.length), 'connections reaching each worker').to.deep.equal([CONNECTIONS_PER_PROCESS, CONNECTIONS_PER_PROCESS]);
   return processes;
