@@ -27,7 +27,8 @@ export const STEP_UP_MAX_WRONG_CODES = 5;
 /**
  * Step-up: the signed-in holder proves the second factor again (a code of a step not used yet, or an unused recovery
  * code, or a passkey of the account: then `amr` gains `webauthn`), and the current session is raised: its `amr` gains `otp` and `auth_time` moves to now (Session.proved), so
- * the access token this answers passes step-up for MFA_STEP_UP_SECONDS. Tokens issued before keep what they said.
+ * the access token this answers passes step-up for MFA_STEP_UP_SECONDS. Tokens issued before keep what they said, and
+ * the refresh token rotates with no grace (Session.proved): the one from before is used up, so a copy of it is reuse.
  *
  * Two writes: the factor by compare-and-swap (the step or code spent, once across instances), then the session. A
  * wrong code is counted on the session (5 within the window) and on the account's sign-in throttle, in one write.
