@@ -215,3 +215,14 @@ export class MailRelayUnavailable extends Error {
     this.name = 'MailRelayUnavailable';
   }
 }
+
+/** Why a provider's flow ended without a profile, as the app is told (`redirect_to?error=`). */
+export type ProviderRefusal = 'access_denied' | 'invalid_response' | 'temporarily_unavailable';
+
+/** A provider's flow that ended without a profile: the provider refused, answered wrongly, or was unreachable. */
+export class ProviderFailed extends Error {
+  constructor(readonly reason: ProviderRefusal) {
+    super(`The identity provider's flow failed: ${reason}`);
+    this.name = 'ProviderFailed';
+  }
+}

@@ -14,6 +14,7 @@ export const CONFIG_SECTIONS = [
   'Sign-in throttle and rate limits',
   'Mail, password reset and e-mail verification',
   'Browser apps and proxies',
+  'Social sign-in',
   'Event retention',
 ] as const;
 
@@ -255,13 +256,26 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
   },
   PUBLIC_API_URL: {
     section: 'Browser apps and proxies',
-    meaning: "the API's public base URL, listed as the OpenAPI `servers` entry",
-    whenUnset: 'none: `/` (the host serving the document)',
+    meaning: "the API's public base URL, listed as the OpenAPI `servers` entry; identity providers redirect to `{PUBLIC_API_URL}/auth/oauth/{name}/callback` (required in production when `OAUTH_PROVIDERS` is set)",
+    whenUnset: 'none: `/` (the host serving the document); redirect URIs use `http://localhost:{PORT}`',
   },
   TRUST_PROXY: {
     section: 'Browser apps and proxies',
     meaning: '`true`, a hop count (`1`) or addresses/CIDRs (`10.0.0.0/8,127.0.0.1`): whose `X-Forwarded-For` gives the client address',
   },
+
+  OAUTH_PROVIDERS: {
+    section: 'Social sign-in',
+    meaning:
+      'the identity providers users may sign in with, comma-separated names (`google,github,corp`); each is configured by `OAUTH_<NAME>_ISSUER` (discovery; GitHub: optional), `OAUTH_<NAME>_CLIENT_ID`, `OAUTH_<NAME>_CLIENT_SECRET`, `OAUTH_<NAME>_SCOPES` (default `openid email profile`) and `OAUTH_<NAME>_KIND` (`oidc`, or `github` for GitHub\'s plain OAuth 2, with `OAUTH_<NAME>_API_URL`)',
+    whenUnset: 'none: social sign-in is off (`/auth/oauth/*` answers 404)',
+  },
+  OAUTH_REDIRECT_URLS: {
+    section: 'Social sign-in',
+    meaning: 'the app URLs a flow may return to, comma-separated, each matched exactly in scheme, host, port and path',
+    whenUnset: '`PUBLIC_APP_URL` alone',
+  },
+  OAUTH_HTTP_TIMEOUT_MS: { section: 'Social sign-in', meaning: 'the deadline of every call to a provider (discovery, token, keys, user info)' },
 
   EVENT_RETENTION_DAYS: {
     section: 'Event retention',

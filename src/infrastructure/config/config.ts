@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os';
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type InferType, type Schema, mixed, number, object, string } from 'yup';
+import { ConfigError } from './config-error.js';
+import { type OAuthSettings, oauthSettingsOf } from './oauth-settings.js';
 import { type TrustProxy, corsOriginsOf, durationMs, originOf, trustProxyOf, webAuthnOriginsOf } from './network-settings.js';
 
 const port = (fallback: number) => number().integer().min(0).max(65535).default(fallback);
@@ -104,8 +106,13 @@ export const CONFIG_SCHEMA = object({
   RATE_LIMIT_WINDOW: readableBy(durationMs, 'milliseconds or a duration such as "1 minute"').default('1 minute'),
   TRUST_PROXY: readableBy(trustProxyOf, 'true, false, a hop count or a list of addresses').default('false'),
   CORS_ORIGINS: readableBy(corsOriginsOf, '* or comma-separated origins such as https://app.example.com (no path, no trailing slash)').optional(),
+  OAUTH_PROVIDERS: optionalText(),
+  OAUTH_REDIRECT_URLS: optionalText(),
+  OAUTH_HTTP_TIMEOUT_MS: number().integer().min(100).max(25_000).default(5_000),
   PUBLIC_API_URL: string().trim().matches(/^https?:\/\/[^\s#?]+[^/\s#?]$/, 'PUBLIC_API_URL must be an http(s) URL without query, fragment or trailing slash').optional(),
 });
+
+export { ConfigError };
 
 type Env = InferType<typeof CONFIG_SCHEMA>;
 
@@ -128,6 +135,8 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** The API's public base URL (the OpenAPI `servers` entry); undefined: relative to where the document is served. */
   readonly publicApiUrl: string | undefined;
+  /** Sign-in with outside identity providers (OAUTH_PROVIDERS and each provider's OAUTH_<NAME>_*); no providers: off. */
+  readonly oauth: OAuthSettings;
   readonly storage: {
     readonly kind: StorageKind;
     readonly dataDir: string;
@@ -215,13 +224,6 @@ export interface HttpTimeouts {
   readonly checkInterval: number;
 }
 
-/** Thrown at start-up for a setting that is present but wrong; the message names the variable. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
 
 const validate = (raw: Record<string, string | undefined>, shape: Schema<Env>): Env => {
   const present = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''));
@@ -325,6 +327,22 @@ const keyOutsideDataDir = (env: Env): void => {
   );
 };
 
+/** The providers, their redirect URIs under PUBLIC_API_URL (in production it must be set when any is configured). */
+const oauthOf = (raw: Record<string, string | undefined>, env: Env): OAuthSettings => {
+  const production = env.NODE_ENV === 'production';
+  if (production && env.OAUTH_PROVIDERS !== undefined && env.PUBLIC_API_URL === undefined) {
+    throw new ConfigError('Invalid configuration: PUBLIC_API_URL is required when OAUTH_PROVIDERS is set in production (the providers redirect to it)');
+  }
+  return oauthSettingsOf(raw, {
+    production,
+    publicApiUrl: env.PUBLIC_API_URL ?? `http://localhost:${env.PORT}`,
+    publicAppUrl: env.PUBLIC_APP_URL,
+    providers: env.OAUTH_PROVIDERS ?? '',
+    redirectUrls: env.OAUTH_REDIRECT_URLS ?? '',
+    httpTimeoutMs: env.OAUTH_HTTP_TIMEOUT_MS,
+  });
+};
+
 /** Reads and validates the configuration from environment variables. Throws ConfigError. */
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
   const env = validate(raw, CONFIG_SCHEMA);
@@ -342,6 +360,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     workers: workersOf(env),
     corsOrigins: corsOriginsOf(env.CORS_ORIGINS ?? '') ?? [],
     publicApiUrl: env.PUBLIC_API_URL,
+    oauth: oauthOf(raw, env),
     storage: {
       kind: storageKind(env),
       dataDir: env.DATA_DIR,
