@@ -18,6 +18,9 @@ export type ApplicationErrorCode =
   | 'PASSKEY_REJECTED'
   | 'PASSKEY_NOT_FOUND'
   | 'LAST_SIGN_IN_METHOD'
+  | 'RECENT_SIGN_IN_REQUIRED'
+  | 'PROVIDER_NOT_FOUND'
+  | 'IDENTITY_NOT_FOUND'
   | 'OVERLOADED'
   | 'STORE_UNAVAILABLE';
 
@@ -153,7 +156,37 @@ export class LastSignInMethod extends ApplicationError {
   readonly code = 'LAST_SIGN_IN_METHOD';
 
   constructor() {
-    super('Last way to sign in', [{ field: null, message: 'an account keeps a password or at least one passkey' }]);
+    super('Last way to sign in', [{ field: null, message: 'an account keeps a password, a passkey or a linked identity' }]);
+  }
+}
+
+/**
+ * An account without a password (made by a provider's sign-in) asked for something that needs the holder proved now,
+ * with a token whose sign-in (`auth_time`) is older than MFA_STEP_UP_SECONDS: sign in again, then ask.
+ */
+export class RecentSignInRequired extends ApplicationError {
+  readonly code = 'RECENT_SIGN_IN_REQUIRED';
+
+  constructor(maxAgeSeconds: number) {
+    super('Recent sign-in required', [{ field: null, message: `sign in again: the account has no password, so this needs a sign-in within the last ${maxAgeSeconds} seconds` }]);
+  }
+}
+
+/** No identity provider of this name is configured. */
+export class ProviderNotFound extends ApplicationError {
+  readonly code = 'PROVIDER_NOT_FOUND';
+
+  constructor() {
+    super('Identity provider not found', [{ field: 'provider', message: 'is not a configured identity provider' }]);
+  }
+}
+
+/** No provider identity of the caller has this id (another account's looks the same). */
+export class IdentityNotFound extends ApplicationError {
+  readonly code = 'IDENTITY_NOT_FOUND';
+
+  constructor() {
+    super('Identity not found', [{ field: null, message: 'no such linked identity' }]);
   }
 }
 

@@ -35,6 +35,13 @@ import { RemovePasskeyHandler } from './use-cases/remove-passkey/remove-passkey.
 import { RenamePasskeyHandler } from './use-cases/rename-passkey/rename-passkey.handler.js';
 import { SignInPasskeyHandler } from './use-cases/sign-in-passkey/sign-in-passkey.handler.js';
 import { ListSessionsHandler } from './use-cases/list-sessions/list-sessions.handler.js';
+import { BeginOAuthHandler } from './use-cases/begin-oauth/begin-oauth.handler.js';
+import { LinkIdentityHandler } from './use-cases/link-identity/link-identity.handler.js';
+import { CompleteOAuthHandler } from './use-cases/complete-oauth/complete-oauth.handler.js';
+import { RedeemOAuthCodeHandler } from './use-cases/redeem-oauth-code/redeem-oauth-code.handler.js';
+import { ListIdentitiesHandler } from './use-cases/list-identities/list-identities.handler.js';
+import { UnlinkIdentityHandler } from './use-cases/unlink-identity/unlink-identity.handler.js';
+import type { OAuthPolicySettings } from './policies/oauth.js';
 
 /** Settings the use cases' policies read; the composition takes them from the configuration. */
 export interface Policies {
@@ -43,6 +50,7 @@ export interface Policies {
   readonly mail: MailSettings;
   readonly delivery: DeliverySettings;
   readonly mfa: MfaSettings;
+  readonly oauth: OAuthPolicySettings;
 }
 
 /**
@@ -85,6 +93,12 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     getAccountActivity: new GetAccountActivityHandler(ports),
     exportAccount: new ExportAccountHandler(ports),
     listSessions: new ListSessionsHandler(ports),
+    beginOauth: new BeginOAuthHandler(ports, policies.oauth),
+    linkIdentity: new LinkIdentityHandler(ports, policies),
+    completeOauth: new CompleteOAuthHandler(ports, policies.mail.verificationPerAddress),
+    redeemOauthCode: new RedeemOAuthCodeHandler(ports, policies.sessions, policies.mfa),
+    listIdentities: new ListIdentitiesHandler(ports),
+    unlinkIdentity: new UnlinkIdentityHandler(ports, policies.mfa),
     /** Ports the edge reads as they are: no rule of the application sits between them and the client. */
     admission: ports.admission,
     publicKeys: ports.publicKeys,
@@ -98,6 +112,8 @@ export type UseCases = ReturnType<typeof buildUseCases>;
 export type { Principal } from './shared/principal.js';
 export type { AccountResource, AuthResult } from './shared/auth-result.js';
 export type { PasskeyResource } from './policies/passkeys.js';
+export type { IdentityResource } from './use-cases/list-identities/list-identities.handler.js';
+export { OAUTH_CODE_SECONDS, OAUTH_FLOW_SECONDS } from './ports/oauth-flow-repository.port.js';
 export { SIGN_OUT_SCOPES } from './use-cases/sign-out/sign-out.handler.js';
 export { SECOND_FACTOR_METHODS } from './policies/second-factor.js';
 export { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from './use-cases/get-account-activity/get-account-activity.handler.js';

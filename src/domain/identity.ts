@@ -1,3 +1,5 @@
+import type { DomainEvent } from './domain-event.js';
+
 /**
  * An account at an outside provider (OpenID Connect, GitHub) linked to an account here: a way in, named by the
  * provider's issuer and its subject for the user, never by the address (a provider may let its user change the
@@ -21,3 +23,29 @@ export interface IdentitySnapshot {
 
 /** The one key of an identity: its issuer and subject together (neither holds a line feed: issuers are URLs). */
 export const identityKey = (issuer: string, subject: string): string => `${issuer}\n${subject}`;
+
+/** A provider identity linked to an account (which one and where from; never a token of the provider). */
+export type IdentityLinked = DomainEvent<'IdentityLinked', { readonly email: string; readonly identityId: string; readonly provider: string }>;
+export type IdentityUnlinked = DomainEvent<'IdentityUnlinked', { readonly email: string; readonly identityId: string; readonly provider: string }>;
+/** A sign-in through a provider (its identity named), whatever a second factor then asks. */
+export type SignedInWithProvider = DomainEvent<'SignedInWithProvider', { readonly email: string; readonly identityId: string; readonly provider: string }>;
+
+export type IdentityEvent = IdentityLinked | IdentityUnlinked | SignedInWithProvider;
+
+const event = <T extends IdentityEvent['type']>(type: T, userId: string, at: Date, payload: Extract<IdentityEvent, { type: T }>['payload']) =>
+  ({ type, aggregateId: userId, occurredAt: at, payload }) as Extract<IdentityEvent, { type: T }>;
+
+type Named = Pick<IdentitySnapshot, 'id' | 'userId' | 'provider'>;
+
+export const identityLinked = (identity: Named, email: string, at: Date) =>
+  event('IdentityLinked', identity.userId, at, { email, identityId: identity.id, provider: identity.provider });
+export const identityUnlinked = (identity: Named, email: string, at: Date) =>
+  event('IdentityUnlinked', identity.userId, at, { email, identityId: identity.id, provider: identity.provider });
+export const signedInWithProvider = (identity: Named, email: string, at: Date) =>
+  event('SignedInWithProvider', identity.userId, at, { email, identityId: identity.id, provider: identity.provider });
+
+/**
+ * How many identities an account keeps when one is unlinked: an account with no password and no passkey keeps one,
+ * its last way in (a passkey cannot go to none without a password either, so the two rules never race to zero).
+ */
+export const identitiesToKeep = (hasPassword: boolean, passkeys: number): number => (hasPassword || passkeys > 0 ? 0 : 1);

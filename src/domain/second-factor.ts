@@ -28,10 +28,15 @@ export interface MfaChallenge {
   readonly id: string;
   readonly userId: string;
   readonly epoch: number;
+  /** What the sign-in proved before the challenge: a password (absent, as in records written before it existed) or a provider. */
+  readonly firstFactor?: FirstFactor;
   readonly createdAt: Date;
   readonly expiresAt: Date;
   readonly version?: number;
 }
+
+/** The first factor of a sign-in a second factor completes: a password, or an identity provider's sign-in. */
+export type FirstFactor = 'pwd' | 'oauth';
 
 /** Whether a challenge may still be answered at `at`, for an account now at `accountEpoch`. */
 export const challengeOpen = (challenge: MfaChallenge, at: Date, accountEpoch: number): boolean =>

@@ -18,9 +18,10 @@ export type RevocationReason =
 /**
  * How the holder of a session proved who they are (the `amr` claim, RFC 8176 values): `pwd` a password, `otp` a
  * one-time code (a TOTP code or a recovery code: the event log tells which), `webauthn` a passkey with user
- * verification (two factors in one).
+ * verification (two factors in one), `oauth` an identity provider's sign-in (social sign-in; one factor, whatever the
+ * provider asked: the provider's own `amr` is not trusted here).
  */
-export type AuthMethod = 'pwd' | 'otp' | 'webauthn';
+export type AuthMethod = 'pwd' | 'otp' | 'webauthn' | 'oauth';
 
 export type SessionStarted = DomainEvent<'SessionStarted', { readonly email: string; readonly sessionId: string }>;
 export type SessionRevoked = DomainEvent<'SessionRevoked', { readonly email: string; readonly sessionId: string; readonly reason: RevocationReason }>;

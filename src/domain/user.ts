@@ -5,6 +5,7 @@ import { Email } from './email.js';
 import { PersonName } from './person-name.js';
 import type { SecondFactorEvent } from './second-factor.js';
 import type { PasskeyEvent } from './passkey.js';
+import { type IdentityEvent, type IdentitySnapshot, signedInWithProvider } from './identity.js';
 
 /** The events the User aggregate records; `SignInFailed` also exists without an account (aggregateId null). */
 export type UserRegistered = DomainEvent<'UserRegistered', { readonly email: string }>;
@@ -41,6 +42,7 @@ export type UserEvent =
   | UserRegistered
   | SecondFactorEvent
   | PasskeyEvent
+  | IdentityEvent
   | SignUpCancelled
   | CredentialsRemoved
   | UserSignedIn
@@ -87,8 +89,11 @@ export interface Registration {
   readonly name: PersonName;
   readonly lastname: PersonName;
   readonly email: Email;
+  /** The password's hash; '' for an account made by a provider's sign-in, which has none until a reset gives it one. */
   readonly passwordHash: string;
   readonly at: Date;
+  /** Whether the address is proven at birth (a provider said `email_verified`); false for a sign-up. */
+  readonly emailVerified?: boolean;
 }
 
 /** The account aggregate. Records an event for every change; the events are pulled exactly once. */
@@ -110,9 +115,10 @@ export class User {
   ) {}
 
   static register(registration: Registration): User {
-    const { id, name, lastname, email, passwordHash, at } = registration;
-    const user = new User(id, name, lastname, email, passwordHash, at, false, 0, 0);
+    const { id, name, lastname, email, passwordHash, at, emailVerified = false } = registration;
+    const user = new User(id, name, lastname, email, passwordHash, at, emailVerified, 0, 0);
     user.pending.push({ type: 'UserRegistered', aggregateId: id, occurredAt: at, payload: { email: email.value } });
+    if (emailVerified) user.pending.push({ type: 'EmailVerified', aggregateId: id, occurredAt: at, payload: { email: email.value } });
     return user;
   }
 
@@ -164,6 +170,11 @@ export class User {
     return this.hash;
   }
 
+  /** False for an account made by a provider's sign-in until a reset sets a password: a password sign-in then fails as a wrong one. */
+  get hasPassword(): boolean {
+    return this.hash !== '';
+  }
+
   recordSignIn(at: Date): void {
     this.pending.push({ type: 'UserSignedIn', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
@@ -171,6 +182,11 @@ export class User {
   /** A sign-in with a passkey and nothing typed (SignedInWithPasskey: which passkey, never its key). */
   recordSignInWithPasskey(passkeyId: string, at: Date): void {
     this.pending.push({ type: 'SignedInWithPasskey', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value, passkeyId } });
+  }
+
+  /** A sign-in through a provider's identity (SignedInWithProvider: which identity and provider, never its tokens). */
+  recordSignInWithProvider(identity: Pick<IdentitySnapshot, 'id' | 'userId' | 'provider'>, at: Date): void {
+    this.pending.push(signedInWithProvider(identity, this.email.value, at));
   }
 
   recordFailedSignIn(at: Date, reason: 'wrong_password' | 'wrong_current_password' = 'wrong_password'): void {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import { IDENTITIES_PER_ACCOUNT_MAX } from '../../src/application/ports/identity-repository.port.js';
 import type { IdentitySnapshot } from '../../src/domain/identity.js';
 import { StoreIdentityRepository } from '../../src/infrastructure/storage/store-identity.repository.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
@@ -51,10 +52,30 @@ export function identityContract(adapter: string, makeStorage: StorageFactory): 
       const identity = anIdentity(ada);
       await identities.add(identity, NONE);
       const stored = await identities.findBySubject(ISSUER, identity.subject);
-      expect(stored && (await identities.remove({ ...stored, version: 7 }, NONE)), 'a stale version').to.equal(false);
-      expect(stored && (await identities.remove(stored, NONE))).to.equal(true);
+      expect(stored && (await identities.remove({ ...stored, version: 7 }, NONE)), 'a stale version').to.equal('changed');
+      expect(await identities.findOwn(uniqueId('u'), identity.id), "another account's").to.equal(null);
+      expect((await identities.findOwn(ada, identity.id))?.subject).to.equal(identity.subject);
+      expect(stored && (await identities.remove(stored, NONE))).to.equal('removed');
       expect(await identities.listByUser(ada)).to.deep.equal([]);
       expect(await identities.add(anIdentity(uniqueId('u'), identity.subject), NONE), 'free again').to.equal('linked');
+    });
+
+    it('keeps the last identities asked for: of simultaneous unlinks of every identity, exactly enough stay', async () => {
+      const ada = uniqueId('u');
+      const linked = Array.from({ length: 6 }, (_, i) => anIdentity(ada, uniqueId('sub'), new Date(T0.getTime() + i)));
+      for (const identity of linked) await identities.add(identity, NONE);
+      const stored = await identities.listByUser(ada);
+      const outcomes = await Promise.all(stored.map((identity) => identities.remove(identity, NONE, 1)));
+      expect(outcomes.filter((outcome) => outcome === 'removed')).to.have.length(5);
+      expect(outcomes.filter((outcome) => outcome === 'last')).to.have.length(1);
+      expect(await identities.listByUser(ada)).to.have.length(1);
+    });
+
+    it('caps an account at IDENTITIES_PER_ACCOUNT_MAX, exactly under simultaneous links', async () => {
+      const ada = uniqueId('u');
+      const outcomes = await Promise.all(Array.from({ length: IDENTITIES_PER_ACCOUNT_MAX + 5 }, () => identities.add(anIdentity(ada), NONE)));
+      expect(outcomes.filter((outcome) => outcome === 'linked')).to.have.length(IDENTITIES_PER_ACCOUNT_MAX);
+      expect(outcomes.filter((outcome) => outcome === 'full')).to.have.length(5);
     });
   });
 }

@@ -13,6 +13,7 @@ import { storeContract } from './store.contract.js';
 import { secondFactorContract } from './second-factor.contract.js';
 import { passkeyContract } from './passkey.contract.js';
 import { identityContract } from './identity.contract.js';
+import { oauthFlowContract } from './oauth-flow.contract.js';
 import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
@@ -62,6 +63,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   secondFactorContract('mongodb', mongo);
   passkeyContract('mongodb', mongo);
   identityContract('mongodb', mongo);
+  oauthFlowContract('mongodb', mongo);
 
   describe('MongoDB only', () => {
     it('creates the indexes of each table on first use, idempotently', async () => {

@@ -1,5 +1,6 @@
 import type { MfaSettings } from '../../src/application/policies/second-factor.js';
 import type { Ports } from '../../src/application/ports/ports.js';
+import { FakeIdentityProviders } from './fake-providers.js';
 import { KeyedFactorSecrets } from '../../src/infrastructure/security/keyed-factor-secrets.js';
 import { OtpAuthTotp } from '../../src/infrastructure/security/otpauth-totp.js';
 import type { SignInThrottleSettings } from '../../src/application/policies/sign-in-throttle.js';
@@ -79,6 +80,7 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     totp: new OtpAuthTotp('Account service'),
     factorSecrets: new KeyedFactorSecrets(Buffer.alloc(32, 11)),
     webauthn: new FakeWebAuthn(),
+    providers: new FakeIdentityProviders(),
     verifier: new FakeTokenVerifier(tokens),
     publicKeys: { publicKeys: () => [] },
     clock: new ManualClock(),
@@ -97,6 +99,7 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
       ...options.mail,
     },
     mfa: { challengeSeconds: 300, stepUpSeconds: 300, ...options.mfa },
+    oauth: { redirectUrls: ['https://app.example/signed-in', 'com.example.app:/done'] },
     delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000, maxAttempts: 8, sendConcurrency: 8 },
   };
   const config = loadConfig({ NODE_ENV: 'test', STORAGE: 'memory', LOG_LEVEL: 'silent' });

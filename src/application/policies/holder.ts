@@ -2,7 +2,7 @@ import { InvalidInput } from '../../domain/domain-error.js';
 import { PlainPassword } from '../../domain/password.js';
 import type { User } from '../../domain/user.js';
 import { requireAll } from '../../domain/validation.js';
-import { EmailNotVerified, InvalidToken } from '../errors.js';
+import { EmailNotVerified, InvalidToken, RecentSignInRequired } from '../errors.js';
 import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 import { recordEvents } from '../shared/auth-result.js';
@@ -47,8 +47,10 @@ export interface HolderProof {
  * second factor, if any, proved recently (StepUpRequired), and the holder must type the current password now: a copied
  * access token alone adds nothing. The check is counted on the caller's session before it runs and a wrong one is
  * recorded as a password change records it (countWrongCurrentPassword), so at most PASSWORD_CHANGE_MAX_FAILURES are
- * tried per session, however many arrive at once (the right one empties the count). Returns the account; throws InvalidInput on `currentpassword`
- * (missing, or `is incorrect`), InvalidToken for a gone account or a session past its cap.
+ * tried per session, however many arrive at once (the right one empties the count). An account without a password
+ * (made by a provider's sign-in) proves a recent sign-in instead: `auth_time` within MFA_STEP_UP_SECONDS
+ * (RecentSignInRequired). Returns the account; throws InvalidInput on `currentpassword` (missing, or `is incorrect`),
+ * InvalidToken for a gone account or a session past its cap.
  */
 export async function proveHolder(
   deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
@@ -61,6 +63,7 @@ export async function proveHolder(
   if (!user) throw new InvalidToken();
   if (!user.emailVerified) throw new EmailNotVerified();
   await requireStepUp(deps, settings.mfa, principal);
+  if (!user.hasPassword) return requireRecentSignIn(deps, settings.mfa, principal, user);
   const { password } = requireAll({ password: PlainPassword.parse(proof.currentPassword, 'currentpassword') });
   const limit = passwordCheckLimit(principal.sessionId, settings.sessions);
   if (await limits.take(limit, clock.now())) throw new InvalidToken();
@@ -84,4 +87,11 @@ export async function requireHolderStill(
 ): Promise<void> {
   if (!principal.account.emailverified) throw new EmailNotVerified();
   await requireStepUp(deps, mfa, principal);
+}
+
+/** The holder of a password-less account proves themselves by a sign-in made within MFA_STEP_UP_SECONDS. */
+function requireRecentSignIn(deps: Pick<Ports, 'clock'>, mfa: MfaSettings, principal: Principal, user: User): User {
+  const age = principal.authTime === null ? Number.POSITIVE_INFINITY : deps.clock.now().getTime() - principal.authTime.getTime();
+  if (!(age >= 0 && age <= mfa.stepUpSeconds * 1000)) throw new RecentSignInRequired(mfa.stepUpSeconds);
+  return user;
 }

@@ -1,5 +1,7 @@
 import { InvalidInput } from '../../domain/domain-error.js';
-import { type SecondFactorEvent, type TotpFactor, recoveryCodeUsed, steppedUp } from '../../domain/second-factor.js';
+import { type FirstFactor, type SecondFactorEvent, type TotpFactor, recoveryCodeUsed, steppedUp } from '../../domain/second-factor.js';
+import type { User } from '../../domain/user.js';
+import type { SecondFactorRequired } from '../shared/auth-result.js';
 import { type Parsed, invalid, valid } from '../../domain/validation.js';
 import { StepUpRequired } from '../errors.js';
 import type { Limit } from '../ports/attempt-limits.port.js';
@@ -103,3 +105,28 @@ export const requireFactorAnswer = (input: FactorInput, passkeys = false): Facto
   if (!parsed.ok) throw new InvalidInput(parsed.issues);
   return parsed.value;
 };
+
+/**
+ * A sign-in whose first factor was right (`pwd`, or `oauth` from a provider), for an account with a second factor: a
+ * challenge, stored under the MAC of its token and bound to the account's session epoch and that first factor, to
+ * answer at POST /auth/sign-in/mfa within MFA_CHALLENGE_SECONDS.
+ */
+export async function openSignInChallenge(
+  deps: Pick<Ports, 'secondFactors' | 'passkeys' | 'factorSecrets' | 'clock'>,
+  settings: MfaSettings,
+  user: Pick<User, 'id' | 'sessionEpoch'>,
+  firstFactor: FirstFactor,
+): Promise<SecondFactorRequired> {
+  const mfaToken = deps.factorSecrets.newChallengeToken();
+  const at = deps.clock.now();
+  await deps.secondFactors.openChallenge({
+    id: deps.factorSecrets.challengeIdOf(mfaToken) ?? '',
+    userId: user.id,
+    epoch: user.sessionEpoch,
+    ...(firstFactor === 'pwd' ? {} : { firstFactor }),
+    createdAt: at,
+    expiresAt: new Date(at.getTime() + settings.challengeSeconds * 1000),
+  });
+  const methods = (await deps.passkeys.listByUser(user.id)).length > 0 ? [...MFA_METHODS, PASSKEY_METHOD] : MFA_METHODS;
+  return { mfaToken, methods, expiresIn: settings.challengeSeconds };
+}

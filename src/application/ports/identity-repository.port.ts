@@ -14,13 +14,20 @@ export interface IdentityRepository {
   findBySubject(issuer: string, subject: string): Promise<IdentitySnapshot | null>;
   /** The account's identities, oldest first, at most IDENTITIES_PER_ACCOUNT_MAX. Read-only. */
   listByUser(userId: string): Promise<IdentitySnapshot[]>;
+  /** The identity with this id if it is `userId`'s; null when none is (another account's looks the same). Read-only. */
+  findOwn(userId: string, id: string): Promise<IdentitySnapshot | null>;
   /**
-   * Links a new identity with its events: 'linked', or 'taken' (writing nothing) when its issuer and subject are
-   * linked already, to any account, including by a simultaneous call. Not idempotent: a second add is 'taken'.
+   * Links a new identity with its events: 'linked'; 'taken' (writing nothing) when its issuer and subject are linked
+   * already, to any account, including by a simultaneous call; 'full' when the account holds
+   * IDENTITIES_PER_ACCOUNT_MAX (decided in the commit). Not idempotent: a second add is 'taken'.
    */
-  add(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<'linked' | 'taken'>;
-  /** Unlinks an identity at the version it was read at, with its events; false, writing nothing, when it changed or went. */
-  remove(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<boolean>;
+  add(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<'linked' | 'taken' | 'full'>;
+  /**
+   * Unlinks an identity at the version it was read at, with its events: 'removed'; 'changed' (writing nothing) when it
+   * changed or went; 'last' when fewer than `othersKept` of the account's identities would remain (decided in the
+   * commit, so simultaneous unlinks never leave fewer).
+   */
+  remove(identity: IdentitySnapshot, events: readonly RecordedEvent[], othersKept?: number): Promise<'removed' | 'changed' | 'last'>;
 }
 
 export const IDENTITY_REPOSITORY = token<IdentityRepository>('IdentityRepository');

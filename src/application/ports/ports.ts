@@ -6,6 +6,9 @@ import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { FACTOR_SECRETS, type FactorSecrets } from './factor-secrets.port.js';
 import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
 import { ID_GENERATOR, type IdGenerator } from './id-generator.port.js';
+import { IDENTITY_PROVIDERS, type IdentityProviders } from './identity-providers.port.js';
+import { IDENTITY_REPOSITORY, type IdentityRepository } from './identity-repository.port.js';
+import { OAUTH_FLOW_REPOSITORY, type OAuthFlowRepository } from './oauth-flow-repository.port.js';
 import { MAIL_SENDER, type MailSender } from './mail-sender.port.js';
 import { ONE_TIME_TOKENS, type OneTimeTokens } from './one-time-tokens.port.js';
 import { OUTBOX, type Outbox } from './outbox.port.js';
@@ -35,6 +38,8 @@ export interface Ports {
   readonly sessions: SessionRepository;
   readonly secondFactors: SecondFactorRepository;
   readonly passkeys: PasskeyRepository;
+  readonly identities: IdentityRepository;
+  readonly oauthFlows: OAuthFlowRepository;
   readonly outbox: Outbox;
   readonly limits: AttemptLimits;
   readonly mail: MailSender;
@@ -51,6 +56,7 @@ export interface Ports {
   readonly totp: Totp;
   readonly factorSecrets: FactorSecrets;
   readonly webauthn: WebAuthn;
+  readonly providers: IdentityProviders;
   readonly verifier: TokenVerifier;
   readonly publicKeys: PublicKeySet;
   readonly clock: Clock;
@@ -64,6 +70,8 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   sessions: SESSION_REPOSITORY,
   secondFactors: SECOND_FACTOR_REPOSITORY,
   passkeys: PASSKEY_REPOSITORY,
+  identities: IDENTITY_REPOSITORY,
+  oauthFlows: OAUTH_FLOW_REPOSITORY,
   outbox: OUTBOX,
   limits: ATTEMPT_LIMITS,
   mail: MAIL_SENDER,
@@ -80,6 +88,7 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   totp: TOTP,
   factorSecrets: FACTOR_SECRETS,
   webauthn: WEBAUTHN,
+  providers: IDENTITY_PROVIDERS,
   verifier: TOKEN_VERIFIER,
   publicKeys: PUBLIC_KEY_SET,
   clock: CLOCK,

@@ -15,6 +15,7 @@ export const policiesOf = (config: Config): Policies => ({
   mfa: config.mfa,
   sessions: config.sessions,
   mail: config.mail,
+  oauth: config.oauth,
   delivery: {
     leaseMs: config.mail.leaseMs,
     batchSize: config.mail.batchSize,

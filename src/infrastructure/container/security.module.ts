@@ -12,6 +12,8 @@ import { TOKEN_VERIFIER } from '../../application/ports/token-verifier.port.js';
 import { FACTOR_SECRETS } from '../../application/ports/factor-secrets.port.js';
 import { TOTP } from '../../application/ports/totp.port.js';
 import { WEBAUTHN } from '../../application/ports/webauthn.port.js';
+import { IDENTITY_PROVIDERS } from '../../application/ports/identity-providers.port.js';
+import { ProviderFailed } from '../../application/errors.js';
 import { SimpleWebAuthn } from '../security/simple-webauthn.js';
 import { KeyedFactorSecrets } from '../security/keyed-factor-secrets.js';
 import { OtpAuthTotp } from '../security/otpauth-totp.js';
@@ -60,6 +62,14 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(PASSWORD_BLOCKLIST, () => new ZxcvbnPasswordBlocklist());
   bindPort(TOTP, (get) => new OtpAuthTotp(get(CONFIG).sessions.mfaIssuer));
   bindPort(WEBAUTHN, (get) => new SimpleWebAuthn({ ...get(CONFIG).webauthn, timeoutMs: get(CONFIG).mfa.challengeSeconds * 1000 }));
+  bindPort(IDENTITY_PROVIDERS, () => ({
+    has: () => false,
+    newHandle: () => '',
+    idOf: () => '',
+    s256: () => Promise.resolve(''),
+    authorizationUrl: () => Promise.reject(new ProviderFailed('temporarily_unavailable')),
+    complete: () => Promise.reject(new ProviderFailed('temporarily_unavailable')),
+  }));
   bindPort(FACTOR_SECRETS, (get) => {
     const { mfaSecretKey } = get(CONFIG).sessions;
     return new KeyedFactorSecrets(mfaSecretKey === undefined ? refreshSecret(get(CONFIG), get(SIGNING_KEY)) : Buffer.from(mfaSecretKey, 'utf8'));

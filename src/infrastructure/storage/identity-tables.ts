@@ -8,11 +8,12 @@ export type IdentityRecord = Omit<IdentitySnapshot, 'version'>;
 /**
  * The provider identities, by (issuer, subject): the key itself makes an identity one account's (a new one is put only
  * where none is, so of simultaneous links of one identity exactly one is stored). Per account by creation, for the
- * owner's list. A way into the account: a credential, removed by a reset that first proves the address and by the erase.
+ * owner's list, counted per account (the cap and the last way in are decided in the commit). A way into the account: a credential, removed by a reset that first proves the address and by the erase.
  */
 export const IDENTITIES: Table<IdentityRecord> = {
   name: 'identities',
   indexes: { byUser: (record) => [record.userId, record.createdAt.getTime()] },
+  counted: { byUser: 1 },
   owner: {
     account: { index: 'byUser' },
     credential: true,

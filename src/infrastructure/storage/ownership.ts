@@ -3,6 +3,7 @@ import { CLAIMS, COUNTERS, INDEX_COUNTS } from './commit-plan.js';
 import { EVENTS, OUTBOX } from './event-tables.js';
 import { MFA_CHALLENGES, TOTP_FACTORS } from './factor-tables.js';
 import { IDENTITIES } from './identity-tables.js';
+import { OAUTH_CODES, OAUTH_FLOWS } from './oauth-tables.js';
 import { PASSKEYS, WEBAUTHN_CHALLENGES } from './passkey-tables.js';
 import { type AnyTable, type Change, type Ownership, type Store, type Stored, type Table, remove } from './store.js';
 
@@ -12,12 +13,12 @@ import { type AnyTable, type Change, type Ownership, type Store, type Stored, ty
  */
 export const TABLES: readonly AnyTable[] = [
   USERS, ACCOUNT_VIEWS, UNVERIFIED_ACCOUNTS, SESSIONS, ENDED_EPOCHS,
-  TOTP_FACTORS, MFA_CHALLENGES, PASSKEYS, WEBAUTHN_CHALLENGES, IDENTITIES,
+  TOTP_FACTORS, MFA_CHALLENGES, PASSKEYS, WEBAUTHN_CHALLENGES, IDENTITIES, OAUTH_FLOWS, OAUTH_CODES,
   EVENTS, OUTBOX,
   CLAIMS, COUNTERS, INDEX_COUNTS,
 ];
 
-/** The tables whose records are a way into an account (`owner.credential`): a factor, a passkey; later identities and keys. */
+/** The tables whose records are a way into an account (`owner.credential`): a factor, a passkey, an identity, a one-time code; later keys. */
 export const CREDENTIAL_TABLES: readonly AnyTable[] = TABLES.filter((table) => 'account' in table.owner && 'credential' in table.owner && table.owner.credential);
 
 /**

@@ -3,7 +3,7 @@ import { IDENTITIES_PER_ACCOUNT_MAX } from '../../application/ports/identity-rep
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type IdentitySnapshot, identityKey } from '../../domain/identity.js';
 import { IDENTITIES, type IdentityRecord, identityKeyOf } from './identity-tables.js';
-import { type Store, type Stored, put, remove } from './store.js';
+import { type RangeBound, type Store, type Stored, put, remove } from './store.js';
 
 const identityOf = ({ value, version }: Stored<IdentityRecord>): IdentitySnapshot => ({ ...value, version });
 
@@ -20,14 +20,20 @@ export class StoreIdentityRepository implements IdentityRepository {
     return (await this.store.range(IDENTITIES, 'byUser', { prefix: [userId], limit: IDENTITIES_PER_ACCOUNT_MAX })).map(identityOf);
   }
 
-  async add(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<'linked' | 'taken'> {
-    const { version: _version, ...record } = identity;
-    const outcome = await this.store.commit({ changes: [put(IDENTITIES, identityKeyOf(record), record, null)], events });
-    return outcome.status === 'committed' ? 'linked' : 'taken';
+  async findOwn(userId: string, id: string): Promise<IdentitySnapshot | null> {
+    return (await this.listByUser(userId)).find((identity) => identity.id === id) ?? null;
   }
 
-  async remove(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<boolean> {
-    const outcome = await this.store.commit({ changes: [remove(IDENTITIES, identityKeyOf(identity), identity.version ?? 0)], events });
-    return outcome.status === 'committed';
+  async add(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<'linked' | 'taken' | 'full'> {
+    const { version: _version, ...record } = identity;
+    const outcome = await this.store.commit({ changes: [put(IDENTITIES, identityKeyOf(record), record, null)], ranges: [rangeOf(identity, { max: IDENTITIES_PER_ACCOUNT_MAX })], events });
+    return outcome.status === 'committed' ? 'linked' : outcome.status === 'out_of_range' ? 'full' : 'taken';
+  }
+
+  async remove(identity: IdentitySnapshot, events: readonly RecordedEvent[], othersKept = 0): Promise<'removed' | 'changed' | 'last'> {
+    const outcome = await this.store.commit({ changes: [remove(IDENTITIES, identityKeyOf(identity), identity.version ?? 0)], ranges: [rangeOf(identity, { min: othersKept })], events });
+    return outcome.status === 'committed' ? 'removed' : outcome.status === 'out_of_range' ? 'last' : 'changed';
   }
 }
+
+const rangeOf = (identity: IdentitySnapshot, bounds: Pick<RangeBound, 'min' | 'max'>): RangeBound => ({ table: IDENTITIES, index: 'byUser', prefix: [identity.userId], ...bounds });

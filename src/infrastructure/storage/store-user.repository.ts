@@ -8,6 +8,8 @@ import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, UNVERIFIED_ACCOUNTS
 import { ownerOf } from './commit-plan.js';
 import { EVENTS, OUTBOX } from './event-tables.js';
 import { CREDENTIAL_TABLES, TABLES, removalsOf } from './ownership.js';
+import { IDENTITIES, identityKeyOf } from './identity-tables.js';
+import type { IdentitySnapshot } from '../../domain/identity.js';
 import { type Change, type Store, check, put, remove } from './store.js';
 
 /** Accounts over the storage primitive, the same for every store: each save is one commit of the account, its sessions and events. */
@@ -24,7 +26,7 @@ export class StoreUserRepository implements UserRepository {
     return stored && userOf(stored);
   }
 
-  async add(user: User, events: readonly RecordedEvent[], opened?: Session, counted: readonly Limit[] = []): Promise<void> {
+  async add(user: User, events: readonly RecordedEvent[], opened?: Session, counted: readonly Limit[] = [], linked?: IdentitySnapshot): Promise<void> {
     const at = user.snapshot().createdAt.getTime();
     const outcome = await this.store.commit({
       counts: counted.map((limit) => ({ key: limit.key, at, windowMs: limit.windowSeconds * 1000, max: Number.MAX_SAFE_INTEGER })),
@@ -33,6 +35,7 @@ export class StoreUserRepository implements UserRepository {
         put(ACCOUNT_VIEWS, user.id, accountViewOf(userRecordOf(user)), 'any'),
         ...(user.emailVerified ? [] : [put(UNVERIFIED_ACCOUNTS, user.id, { userId: user.id, createdAt: at }, 'any')]),
         ...openedPut(opened),
+        ...(linked === undefined ? [] : [identityPut(linked)]),
       ],
       claims: [{ name: EMAIL_CLAIM, value: user.email.value, owner: user.id }],
       events,
@@ -91,3 +94,9 @@ export class StoreUserRepository implements UserRepository {
 }
 
 const openedPut = (opened: Session | undefined): Change[] => (opened ? [put(SESSIONS, opened.id, sessionRecordOf(opened), null)] : []);
+
+/** A new identity put only where none is: of simultaneous links of one (issuer, subject) exactly one is stored. */
+const identityPut = (identity: IdentitySnapshot): Change => {
+  const { version: _version, ...record } = identity;
+  return put(IDENTITIES, identityKeyOf(record), record, null);
+};

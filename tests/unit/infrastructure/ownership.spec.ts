@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { CREDENTIAL_TABLES, EXPIRING_TABLES, TABLES } from '../../../src/infrastructure/storage/ownership.js';
 import { SESSIONS } from '../../../src/infrastructure/storage/account-tables.js';
 import { StoreIdentityRepository } from '../../../src/infrastructure/storage/store-identity.repository.js';
+import { StoreOAuthFlowRepository } from '../../../src/infrastructure/storage/store-oauth-flow.repository.js';
 import { type AnyTable, type Stored, sweepExpired } from '../../../src/infrastructure/storage/store.js';
 import { aHolderProof, aRequestMetadata, aSignInCommand, completedSignIn } from '../../support/builders.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
@@ -29,6 +30,10 @@ async function aFullAccount() {
   // A provider identity (social sign-in, issue 52), through its repository until a use case links one.
   const identity = { id: 'identity-1', userId: signedUp.user.id, provider: 'corp', issuer: 'https://id.example.com', subject: 'ada-at-corp', email: 'ada@example.com', createdAt: world.clock.now() };
   expect(await new StoreIdentityRepository(world.tables).add(identity, [])).to.equal('linked');
+  const flows = new StoreOAuthFlowRepository(world.tables);
+  const at = world.clock.now();
+  await flows.open({ id: 'flow-1', provider: 'corp', redirectTo: 'https://app.example/cb', codeChallenge: 'c', linkTo: { userId: signedUp.user.id, sessionId: principal.sessionId }, createdAt: at, expiresAt: new Date(at.getTime() + 600_000) });
+  await flows.issue({ id: 'code-1', userId: signedUp.user.id, identityId: 'identity-1', provider: 'corp', codeChallenge: 'c', epoch: 0, createdAt: at, expiresAt: new Date(at.getTime() + 60_000) }, []);
   return { world, userId: signedUp.user.id };
 }
 
@@ -56,7 +61,7 @@ describe('Ownership: every table says whose records it holds (Table.owner), and 
       if ('index' in owner.account) expect(indexes, name).to.have.property(owner.account.index);
       else expect(TABLES, name).to.include(owner.account.beside);
     }
-    expect(CREDENTIAL_TABLES.map((table) => table.name)).to.deep.equal(['totp-factors', 'passkeys', 'identities']);
+    expect(CREDENTIAL_TABLES.map((table) => table.name)).to.deep.equal(['totp-factors', 'passkeys', 'identities', 'oauth-codes']);
     expect(EXPIRING_TABLES).to.not.include(SESSIONS);
   });
 

@@ -80,7 +80,7 @@ export class SignInMfaHandler {
       });
     }
     return signInSession(this.deps, this.sessionSettings, user.id, {
-      amr: ['pwd', answer.kind === 'passkey' ? 'webauthn' : 'otp'],
+      amr: [found.firstFactor ?? 'pwd', answer.kind === 'passkey' ? 'webauthn' : 'otp'],
       metadata: command.metadata,
       epoch: found.epoch,
       refused: () => new InvalidMfaToken(),

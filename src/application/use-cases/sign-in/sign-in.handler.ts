@@ -9,7 +9,7 @@ import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
 import type { Ports } from '../../ports/ports.js';
 import { NOTHING_EVICTED, type SessionSettings, evictBeyondCap, openSession, tokensFor, trimToCap } from '../../policies/sessions.js';
 import { type SignInOutcome, recordEvents, toAccountResource } from '../../shared/auth-result.js';
-import { MFA_METHODS, type MfaSettings, PASSKEY_METHOD } from '../../policies/second-factor.js';
+import { type MfaSettings, openSignInChallenge } from '../../policies/second-factor.js';
 import type { User } from '../../../domain/user.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
@@ -39,7 +39,8 @@ export class SignInHandler {
   /**
    * Throws InvalidInput; TooManyAttempts (before any hashing, recording nothing) while the e-mail is throttled, and
    * after hashing when the throttle's cap was reached meanwhile (SignInThrottle: the count is exact under concurrency);
-   * InvalidCredentials for an unknown e-mail and a wrong password alike; or EmailNotVerified (after the right
+   * InvalidCredentials for an unknown e-mail, a wrong password and an account without one (made by a provider's
+   * sign-in) alike; or EmailNotVerified (after the right
    * password) when verified addresses are required.
    *
    * An account with a confirmed second factor gets no session yet: a challenge (SecondFactorRequired) to answer with
@@ -68,7 +69,7 @@ export class SignInHandler {
         throw new InvalidCredentials();
       }
       if (user.passwordHash !== verified) {
-        if (!(await hasher.verify(user.passwordHash, password))) {
+        if (!(await this.passwordMatches(user, password))) {
           user.recordFailedSignIn(clock.now());
           await this.throttle.failed(email.value, recordEvents(user.pullEvents(), ids, command.metadata));
           throw new InvalidCredentials();
@@ -102,24 +103,21 @@ export class SignInHandler {
     return result;
   }
 
+  /** An account made by a provider's sign-in has no password: it fails as a wrong one, after as much hashing. */
+  private async passwordMatches(user: User, password: PlainPassword): Promise<boolean> {
+    if (user.hasPassword) return this.deps.hasher.verify(user.passwordHash, password);
+    await this.deps.hasher.verifyDummy(password);
+    return false;
+  }
+
   /**
    * The password was right and the account has a second factor: a challenge, stored under the MAC of its token and
    * bound to the account's session epoch, with the rehash (if any) saved first. CHANGED when that save lost a race.
    */
   private async challenge(user: User, command: SignInCommand): Promise<SignInOutcome | typeof CHANGED> {
-    const { users, secondFactors, factorSecrets, clock, ids } = this.deps;
+    const { users, ids } = this.deps;
     const rehashed = user.pullEvents();
     if (rehashed.length > 0 && !(await users.save(user, recordEvents(rehashed, ids, command.metadata)))) return CHANGED;
-    const mfaToken = factorSecrets.newChallengeToken();
-    const at = clock.now();
-    await secondFactors.openChallenge({
-      id: factorSecrets.challengeIdOf(mfaToken) ?? '',
-      userId: user.id,
-      epoch: user.sessionEpoch,
-      createdAt: at,
-      expiresAt: new Date(at.getTime() + this.mfa.challengeSeconds * 1000),
-    });
-    const methods = (await this.deps.passkeys.listByUser(user.id)).length > 0 ? [...MFA_METHODS, PASSKEY_METHOD] : MFA_METHODS;
-    return { mfaToken, methods, expiresIn: this.mfa.challengeSeconds };
+    return openSignInChallenge(this.deps, this.mfa, user, 'pwd');
   }
 }

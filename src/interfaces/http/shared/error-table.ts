@@ -116,6 +116,18 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     status: 403, message: 'Second factor required', issues: [], outcome: 'forbidden',
     description: 'The account has a second factor, and this needs a token that proved it recently (amr with otp, auth_time within MFA_STEP_UP_SECONDS): POST /auth/mfa/verify first',
   },
+  RECENT_SIGN_IN_REQUIRED: {
+    status: 403, message: 'Recent sign-in required', issues: [], outcome: 'forbidden',
+    description: 'The account has no password (made by a social sign-in), and this needs a token from a sign-in within MFA_STEP_UP_SECONDS: sign in again first',
+  },
+  PROVIDER_NOT_FOUND: {
+    status: 404, message: 'Identity provider not found', issues: [], outcome: 'error',
+    description: 'No identity provider of this name is configured (OAUTH_PROVIDERS)',
+  },
+  IDENTITY_NOT_FOUND: {
+    status: 404, message: 'Identity not found', issues: [], outcome: 'error',
+    description: "No linked identity of the caller has this id (another account's answers the same)",
+  },
   MFA_NOT_ENROLLED: {
     status: 404, message: 'No second factor enrolled', issues: [], outcome: 'error',
     description: 'The account has no confirmed second factor',
@@ -130,7 +142,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
   },
   LAST_SIGN_IN_METHOD: {
     status: 409, message: 'Last way to sign in', issues: [], outcome: 'error',
-    description: 'Removing it would leave the account with no password and no passkey',
+    description: 'Removing it would leave the account with no password, no passkey and no linked identity',
   },
   MFA_ALREADY_ENROLLED: {
     status: 409, message: 'Second factor already enrolled', issues: body('remove the enrolled factor before enrolling another'), outcome: 'duplicate',

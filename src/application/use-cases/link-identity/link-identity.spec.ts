@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import type { InvalidInput } from '../../../domain/domain-error.js';
+import type { Principal } from '../../shared/principal.js';
+import { EmailNotVerified, ProviderNotFound, RecentSignInRequired, StepUpRequired } from '../../errors.js';
+import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { aHolderProof, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
+import { rejection } from '../../../../tests/support/rejection.js';
+import { aFlowRequest, aPkcePair, socialSignIn, throughProvider } from '../../../../tests/support/social.js';
+import { withSecondFactor } from '../../../../tests/support/totp.js';
+import { verifiedSignUp } from '../../../../tests/support/verified.js';
+
+const linkRequest = (principal: Principal, password?: string) => ({ ...aFlowRequest(aPkcePair().challenge), ...aHolderProof(principal, password) });
+
+describe('LinkIdentityHandler (linkIdentity)', () => {
+  it("links the identity that comes back to the caller's account, whatever address it shows, and signs that account in", async () => {
+    const world = await inMemoryWorld();
+    const { signedUp, principal } = await verifiedSignUp(world);
+    const { params, verifier } = await throughProvider(world, { subject: 'ada-gh', email: 'countess@elsewhere.example' }, { link: principal });
+    const signedIn = await completedSignIn(world.redeemOauthCode.execute({ code: params['code'], codeVerifier: verifier, metadata: aHolderProof(principal).metadata }));
+    expect(signedIn.user.id).to.equal(signedUp.user.id);
+    expect((await world.identities.listByUser(signedUp.user.id)).map((identity) => identity.email)).to.deep.equal(['countess@elsewhere.example']);
+    expect(world.store.events.filter((event) => event.type === 'IdentityLinked')).to.have.length(1);
+  });
+
+  it('moves nothing when the identity is linked to another account: identity_in_use', async () => {
+    const world = await inMemoryWorld();
+    await socialSignIn(world, { subject: 'shared', email: 'grace@example.com' });
+    const { principal, signedUp } = await verifiedSignUp(world);
+    expect((await throughProvider(world, { subject: 'shared', email: 'grace@example.com' }, { link: principal })).params).to.deep.equal({ error: 'identity_in_use' });
+    expect(await world.identities.listByUser(signedUp.user.id)).to.deep.equal([]);
+  });
+
+  it('asks what every new credential asks, before any flow starts: a verified address, the current password, the step-up', async () => {
+    const world = await inMemoryWorld();
+    const unverified = await world.signUp.execute(aSignUpCommand({ email: 'eve@example.com' }));
+    const evePrincipal = await world.authenticate.execute({ accessToken: unverified.accessToken });
+    expect(await rejection(world.linkIdentity.execute(linkRequest(evePrincipal)))).to.be.instanceOf(EmailNotVerified);
+    const { principal } = await verifiedSignUp(world);
+    const wrong = await rejection(world.linkIdentity.execute(linkRequest(principal, 'not the password')));
+    expect((wrong as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    expect(await rejection(world.linkIdentity.execute({ ...linkRequest(principal), provider: 'nope' }))).to.be.instanceOf(ProviderNotFound);
+    const factor = await withSecondFactor();
+    const refused = await rejection(factor.world.linkIdentity.execute({ ...aFlowRequest(aPkcePair().challenge), ...aHolderProof(factor.passwordOnly) }));
+    expect(refused).to.be.instanceOf(StepUpRequired);
+    const { principal: steppedUp } = await factor.steppedUp();
+    expect((await factor.world.linkIdentity.execute({ ...aFlowRequest(aPkcePair().challenge), ...aHolderProof(steppedUp) })).location).to.include('state=');
+  });
+
+  it('asks an account without a password for a recent sign-in instead (auth_time within MFA_STEP_UP_SECONDS)', async () => {
+    const world = await inMemoryWorld();
+    const signedIn = await completedSignIn(socialSignIn(world, { subject: 'ada-1', email: 'ada@example.com' }));
+    const principal = await world.authenticate.execute({ accessToken: signedIn.accessToken });
+    expect((await world.linkIdentity.execute(linkRequest(principal, ''))).location).to.include('state=');
+    world.clock.advance(301_000);
+    expect(await rejection(world.linkIdentity.execute(linkRequest(principal, '')))).to.be.instanceOf(RecentSignInRequired);
+  });
+});

@@ -1,0 +1,49 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Principal } from '../../src/application/shared/principal.js';
+import { aRequestMetadata } from './builders.js';
+import type { FakeUser } from './fake-providers.js';
+import type { inMemoryWorld } from './in-memory-world.js';
+
+type World = Awaited<ReturnType<typeof inMemoryWorld>>;
+
+export const APP_URL = 'https://app.example/signed-in';
+
+/** The app's PKCE pair: a random verifier and its S256 challenge, as an app computes them. */
+export const aPkcePair = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+};
+
+/** What a flow request carries, with the app's challenge (overridable). */
+export const aFlowRequest = (challenge: string, overrides: Record<string, unknown> = {}) => ({
+  provider: 'corp', redirectTo: APP_URL, codeChallenge: challenge, codeChallengeMethod: 'S256', ...overrides,
+});
+
+/** The `state` a provider's authorization URL carries. */
+export const stateOf = (location: string): string => new URL(location).searchParams.get('state') ?? '';
+
+/** The query parameters of the URL the app is sent back to. */
+export const returned = (location: string): Record<string, string> => Object.fromEntries(new URL(location).searchParams);
+
+/**
+ * Goes through a provider's flow as a browser would: the start (a sign-in, or a link for `link`), the user's sign-in
+ * at the (fake) provider, the callback; answers where the app is sent back to and the app's verifier.
+ */
+export async function throughProvider(world: World, user: FakeUser, options: { readonly provider?: string; readonly link?: Principal; readonly password?: string } = {}) {
+  const pkce = aPkcePair();
+  const provider = options.provider ?? 'corp';
+  const request = aFlowRequest(pkce.challenge, { provider });
+  const started = options.link
+    ? await world.linkIdentity.execute({ ...request, principal: options.link, currentPassword: options.password ?? 'analytical engine 1843', metadata: aRequestMetadata() })
+    : await world.beginOauth.execute(request);
+  const state = stateOf(started.location);
+  const back = await world.completeOauth.execute({ provider, query: world.providers.signIn(provider, state, user), metadata: aRequestMetadata() });
+  return { location: back.location, params: returned(back.location), verifier: pkce.verifier, state };
+}
+
+/** A whole social sign-in: through the provider, then the app's exchange of the code. */
+export async function socialSignIn(world: World, user: FakeUser, options: { readonly provider?: string } = {}) {
+  const { params, verifier } = await throughProvider(world, user, options);
+  if (params['code'] === undefined) throw new Error(`the flow ended in error=${params['error']}`);
+  return world.redeemOauthCode.execute({ code: params['code'], codeVerifier: verifier, metadata: aRequestMetadata() });
+}
