@@ -170,6 +170,13 @@ module.exports = {
       to: { path: pkg('nodemailer') },
     },
     {
+      name: 'openid-client-only-in-oauth-adapter',
+      comment: 'openid-client (and the oauth4webapi under it) belong to src/infrastructure/oauth.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/infrastructure/oauth/' },
+      to: { path: pkg('openid-client', 'oauth4webapi') },
+    },
+    {
       name: 'fastify-only-in-http-interface',
       comment: 'fastify, @fastify/* and helmet belong to src/interfaces/http (and the composition root src/main.ts).',
       severity: 'error',
