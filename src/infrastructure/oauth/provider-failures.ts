@@ -48,8 +48,14 @@ export function providerFailureOf(err: unknown): ProviderFailed {
   return new ProviderFailed('invalid_response');
 }
 
-/** What may be logged of a failure: its class and code, never its message or cause (they can hold tokens). */
-export const loggableOf = (err: unknown): { readonly error: string; readonly code: string | undefined } => ({
+const codeOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.code === 'string' ? value.code : undefined);
+
+/**
+ * What may be logged of a failure: its class, its code and its cause's code (ECONNREFUSED, UND_ERR_...), never a
+ * message or a cause itself (they can hold a response body, and so tokens).
+ */
+export const loggableOf = (err: unknown): { readonly error: string; readonly code: string | undefined; readonly causeCode: string | undefined } => ({
   error: err instanceof Error ? err.name : typeof err,
-  code: isRecord(err) && typeof err.code === 'string' ? err.code : undefined,
+  code: codeOf(err),
+  causeCode: isRecord(err) ? codeOf(err.cause) : undefined,
 });
