@@ -110,7 +110,7 @@ export type UseCases = ReturnType<typeof buildUseCases>;
 
 /** What the driving adapters may know of the application besides the registry: types and limits they document. */
 export type { Principal } from './shared/principal.js';
-export type { AccountResource, AuthResult } from './shared/auth-result.js';
+export type { AccountResource, AuthResult, SignInOutcome } from './shared/auth-result.js';
 export type { PasskeyResource } from './policies/passkeys.js';
 export type { IdentityResource } from './use-cases/list-identities/list-identities.handler.js';
 export { OAUTH_CODE_SECONDS, OAUTH_FLOW_SECONDS } from './ports/oauth-flow-repository.port.js';

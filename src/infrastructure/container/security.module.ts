@@ -13,7 +13,7 @@ import { FACTOR_SECRETS } from '../../application/ports/factor-secrets.port.js';
 import { TOTP } from '../../application/ports/totp.port.js';
 import { WEBAUTHN } from '../../application/ports/webauthn.port.js';
 import { IDENTITY_PROVIDERS } from '../../application/ports/identity-providers.port.js';
-import { ProviderFailed } from '../../application/errors.js';
+import { OpenIdIdentityProviders } from '../oauth/openid-identity-providers.js';
 import { SimpleWebAuthn } from '../security/simple-webauthn.js';
 import { KeyedFactorSecrets } from '../security/keyed-factor-secrets.js';
 import { OtpAuthTotp } from '../security/otpauth-totp.js';
@@ -41,7 +41,7 @@ const refreshSecret = (config: Config, signingKey: SigningKey): Buffer =>
     ? signingKey.privateKey.export({ format: 'der', type: 'pkcs8' })
     : Buffer.from(config.sessions.refreshTokenSecret, 'utf8');
 
-/** Keys, password hashing (bounded by the admission limiter, timed), access, refresh and one-time tokens, the common-password list. */
+/** Keys, password hashing (bounded by the admission limiter, timed), access, refresh and one-time tokens, the common-password list, the identity providers. */
 export const securityModule = new ContainerModule(({ bind, isBound }) => {
   const bindPort = portBinder(bind, isBound);
   bindPort(SIGNING_KEY, (get) => signingKeyFor(get(CONFIG), get(LOGGER)));
@@ -62,14 +62,7 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(PASSWORD_BLOCKLIST, () => new ZxcvbnPasswordBlocklist());
   bindPort(TOTP, (get) => new OtpAuthTotp(get(CONFIG).sessions.mfaIssuer));
   bindPort(WEBAUTHN, (get) => new SimpleWebAuthn({ ...get(CONFIG).webauthn, timeoutMs: get(CONFIG).mfa.challengeSeconds * 1000 }));
-  bindPort(IDENTITY_PROVIDERS, () => ({
-    has: () => false,
-    newHandle: () => '',
-    idOf: () => '',
-    s256: () => Promise.resolve(''),
-    authorizationUrl: () => Promise.reject(new ProviderFailed('temporarily_unavailable')),
-    complete: () => Promise.reject(new ProviderFailed('temporarily_unavailable')),
-  }));
+  bindPort(IDENTITY_PROVIDERS, (get) => new OpenIdIdentityProviders(get(CONFIG).oauth, derivedKey(refreshSecret(get(CONFIG), get(SIGNING_KEY)), 'oauth-flow-v1'), get(LOGGER)));
   bindPort(FACTOR_SECRETS, (get) => {
     const { mfaSecretKey } = get(CONFIG).sessions;
     return new KeyedFactorSecrets(mfaSecretKey === undefined ? refreshSecret(get(CONFIG), get(SIGNING_KEY)) : Buffer.from(mfaSecretKey, 'utf8'));

@@ -29,6 +29,12 @@ import { signInMfa } from './sign-in-mfa.js';
 import { signOut } from './sign-out.js';
 import { signUp } from './sign-up.js';
 import { verifyEmail } from './verify-email.js';
+import { authorizeOauth } from './authorize-oauth.js';
+import { oauthCallback } from './oauth-callback.js';
+import { exchangeOauthCode } from './exchange-oauth-code.js';
+import { linkIdentity } from './link-identity.js';
+import { listIdentities } from './list-identities.js';
+import { unlinkIdentity } from './unlink-identity.js';
 
 /** THE list of the HTTP operations the service offers (in the OpenAPI document's order): server.ts registers each, the edge and the tests read it. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -61,5 +67,11 @@ export const OPERATIONS: readonly AnyOperation[] = [
   renamePasskey,
   removePasskey,
   passkeyAuthenticationOptions,
+  authorizeOauth,
+  oauthCallback,
+  exchangeOauthCode,
+  linkIdentity,
+  listIdentities,
+  unlinkIdentity,
   getJwks,
 ];

@@ -23,7 +23,7 @@ const pascal = (operationId: string): string => `${operationId.charAt(0).toUpper
 
 /** The component name of an operation's success envelope (`SignUpResponse`), or null when it answers no envelope. */
 const envelopeName = (operation: AnyOperation): string | null =>
-  operation.success.status === 204 || 'envelope' in operation.success ? null : `${pascal(operation.operationId)}Response`;
+  operation.success.status === 204 || 'envelope' in operation.success || 'redirect' in operation.success ? null : `${pascal(operation.operationId)}Response`;
 
 /** The component name of an operation's request body (`SignUpRequest`), or null when it reads none. */
 const requestName = (operation: AnyOperation): string | null => (operation.body ? `${pascal(operation.operationId)}Request` : null);
@@ -31,6 +31,9 @@ const requestName = (operation: AnyOperation): string | null => (operation.body 
 const successResponse = (operation: AnyOperation): JsonSchema => {
   const { success } = operation;
   if (success.status === 204) return { description: success.description, type: 'null' };
+  if ('redirect' in success) {
+    return { description: success.description, type: 'null', headers: { ...NO_STORE_HEADERS, location: { type: 'string', format: 'uri', description: 'Where the browser goes next' } } };
+  }
   if ('envelope' in success) {
     return { description: success.description, headers: { 'cache-control': { type: 'string', const: success.cacheControl } }, ...success.body };
   }
@@ -51,21 +54,23 @@ const bodySchema = (body: NonNullable<AnyOperation['body']>): JsonSchema => ({
 
 /**
  * The named components the operations' entries refer to: each request body (`<OperationId>Request`), each success
- * envelope (`<OperationId>Response`: its message is the operation's own) and the components an operation declares.
+ * envelope (`<OperationId>Response`: its message is the operation's own), the components an operation declares, and
+ * each alternative answer once (operations may share one: SecondFactorRequired).
  * Registered as shared schemas before the routes, so that the document lists each shape once, by name.
  */
 export function operationComponents(operations: readonly AnyOperation[]): JsonSchema[] {
-  return operations.flatMap((operation) => {
+  const perOperation = operations.flatMap((operation) => {
     const request = requestName(operation);
     const envelope = envelopeName(operation);
     const { success, body } = operation;
     return [
       ...(request !== null && body ? [namedSchema(request, bodySchema(body))] : []),
       ...(envelope !== null && 'message' in success ? [namedSchema(envelope, envelopeSchema(success))] : []),
-      ...(operation.alternative ? [namedSchema(operation.alternative.name, envelopeSchema(operation.alternative))] : []),
       ...(operation.schemas ?? []),
     ];
   });
+  const alternatives = [...new Set(operations.flatMap((operation) => (operation.alternative ? [operation.alternative] : [])))];
+  return [...perOperation, ...alternatives.map((answer) => namedSchema(answer.name, envelopeSchema(answer)))];
 }
 
 /**

@@ -13,6 +13,7 @@ export const TAGS = {
   mail: 'Password reset and e-mail verification by mailed link',
   mfa: 'A second factor: an authenticator app (TOTP), recovery codes and step-up',
   passkeys: 'Passkeys (WebAuthn): sign in with no password, a phishing-proof second factor and step-up',
+  social: 'Social sign-in: an OpenID Connect provider or GitHub, with the app\'s own PKCE and a one-time code (never a token in a URL); linked identities',
   keys: 'The public keys that verify access tokens',
   operations: 'Health probes and metrics, for operators',
 } as const;
@@ -51,6 +52,8 @@ export interface OperationInput<B extends object, A extends Auth> {
 export type Success =
   | { readonly status: 200 | 201 | 202; readonly message: string; readonly description: string; readonly data: JsonSchema }
   | { readonly status: 204; readonly description: string }
+  /** A redirect of the browser: `run` returns `{ location }`; no body, no cache, no Referer sent on from the page it lands on. */
+  | { readonly status: 302; readonly redirect: true; readonly description: string }
   | { readonly status: 200; readonly envelope: false; readonly description: string; readonly body: JsonSchema; readonly cacheControl: string };
 
 /**

@@ -39,6 +39,7 @@ const answer = (operation: AnyOperation, reply: FastifyReply, result: unknown): 
     return noStore(reply).code(operation.alternative.status).send({ message: operation.alternative.message, data: result.data });
   }
   if (success.status === 204) return reply.code(204).send();
+  if ('redirect' in success) return noStore(reply).header('referrer-policy', 'no-referrer').redirect((result as { readonly location: string }).location, 302);
   if ('envelope' in success) return reply.header('cache-control', success.cacheControl).send(result);
   return noStore(reply).code(success.status).send({ message: success.message, data: result ?? {} });
 };
