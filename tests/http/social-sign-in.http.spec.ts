@@ -6,6 +6,8 @@ import { type HttpResponse, http, postJson } from '../support/http-client.js';
 import { type OidcTestProvider, startOidcTestProvider } from '../support/oidc-test-provider.js';
 import { type IdTokenDefect, type RogueProvider, startRogueProvider } from '../support/rogue-provider.js';
 import { type TestService, startTestService } from '../support/test-service.js';
+import { captureLogs } from '../support/log-capture.js';
+import { sampleValue } from '../support/prometheus-text.js';
 import { codeOf } from '../support/totp.js';
 import { verifyByMail } from '../support/verify-by-mail.js';
 
@@ -29,12 +31,16 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
   let corp: OidcTestProvider;
   let rogue: RogueProvider;
   let github: GitHubStandIn;
+  const logs = captureLogs('debug');
+  /** Every code, state and verifier the flows passed around: none may reach the log. */
+  const secrets: string[] = [];
 
   before(async () => {
     corp = await startOidcTestProvider({ redirectUris: [`${API}/auth/oauth/corp/callback`] });
     rogue = await startRogueProvider({ clientId: 'rogue-client', redirectUri: `${API}/auth/oauth/rogue/callback` });
     github = await startGitHubStandIn({ clientId: 'gh-client', clientSecret: 'gh-secret' });
     service = await startTestService({
+      LOG_LEVEL: 'debug',
       RATE_LIMIT_MAX: '10000',
       PUBLIC_API_URL: API,
       OAUTH_PROVIDERS: 'corp,rogue,github,down',
@@ -44,7 +50,7 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
       OAUTH_ROGUE_ISSUER: rogue.issuer, OAUTH_ROGUE_CLIENT_ID: 'rogue-client', OAUTH_ROGUE_CLIENT_SECRET: 'rogue-secret',
       OAUTH_GITHUB_KIND: 'github', OAUTH_GITHUB_ISSUER: github.url, OAUTH_GITHUB_API_URL: github.url, OAUTH_GITHUB_CLIENT_ID: 'gh-client', OAUTH_GITHUB_CLIENT_SECRET: 'gh-secret',
       OAUTH_DOWN_ISSUER: 'http://127.0.0.1:9', OAUTH_DOWN_CLIENT_ID: 'nobody',
-    });
+    }, { logger: logs.logger });
   });
   after(async () => {
     await service.dispose();
@@ -74,7 +80,9 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
       url = String(started.headers['location']);
     }
     const back = await signInAt(url);
-    return { params: returned(await callback(provider, back)), verifier: pair.verifier, back };
+    const params = returned(await callback(provider, back));
+    secrets.push(...[back.searchParams.get('code'), back.searchParams.get('state'), params['code'], pair.verifier].filter((value): value is string => value !== null && value !== undefined));
+    return { params, verifier: pair.verifier, back };
   };
 
   const exchange = (code: string | undefined, verifier: string) => postJson(service.url, '/auth/oauth/token', { code, code_verifier: verifier });
@@ -118,6 +126,17 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     expect(claimsOf(res.body.data.accesstoken)['amr']).to.deep.equal(['oauth']);
     const password = await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD });
     expect(password.status, 'no password: as a wrong one').to.equal(401);
+  });
+
+  it('counts social sign-ins by outcome in /metrics, apart from password sign-ins', async () => {
+    const scrape = async () => (await get(service, '/metrics')).text;
+    const before = await scrape();
+    await signedIn('metrics-sub', { email: fresh('metrics'), email_verified: true });
+    expect((await exchange('not-a-code', pkce().verifier)).status).to.equal(400);
+    const after = await scrape();
+    const moved = (outcome: string) => (sampleValue(after, 'account_sign_in_oauth_total', { outcome }) ?? NaN) - (sampleValue(before, 'account_sign_in_oauth_total', { outcome }) ?? NaN);
+    expect([moved('success'), moved('invalid_input'), moved('second_factor_required')]).to.deep.equal([1, 1, 0]);
+    expect(sampleValue(after, 'account_sign_in_total', { outcome: 'success' })).to.equal(sampleValue(before, 'account_sign_in_total', { outcome: 'success' }));
   });
 
   it('reaches the same account by the same subject under a new address', async () => {
@@ -228,5 +247,12 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     expect(returned(await authorize('down', pkce().challenge))).to.deep.equal({ error: 'temporarily_unavailable' });
     const { params } = await through('corp', (url) => corp.deny(url));
     expect(params).to.deep.equal({ error: 'access_denied' });
+  });
+
+  it('never logs a code, a state, a verifier or a client secret, at debug level', () => {
+    expect(secrets.length).to.be.above(20);
+    const text = logs.lines.join('\n');
+    expect(text, 'the log holds lines').to.include('identity provider');
+    for (const secret of [...secrets, corp.clientSecret, 'rogue-secret', 'gh-secret']) expect(text.includes(secret), secret).to.equal(false);
   });
 });

@@ -12,6 +12,7 @@ export const exchangeOauthCode = defineOperation({
   tag: 'social',
   auth: 'none',
   hashes: false,
+  observedAs: 'sign_in_oauth',
   body: {
     schema: object({ code: optionalText(), code_verifier: optionalText() }),
     docs: {

@@ -13,6 +13,7 @@ export const signInPasskey = defineOperation({
   tag: 'auth',
   auth: 'none',
   hashes: false,
+  observedAs: 'sign_in_passkey',
   body: { schema: object({ response: object() }), docs: { response: webAuthnResponseDocs } },
   success: {
     status: 201,

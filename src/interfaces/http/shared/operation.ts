@@ -19,8 +19,8 @@ export const TAGS = {
 } as const;
 
 export type Tag = keyof typeof TAGS;
-/** The label of the sign-up and sign-in outcome metrics. */
-export type AuthOperation = 'sign_up' | 'sign_in';
+/** The name of each sign-up and sign-in outcome metric (`account_<name>_total`): sign-ins by method, each its own. */
+export type AuthOperation = 'sign_up' | 'sign_in' | 'sign_in_oauth' | 'sign_in_passkey';
 /**
  * `bearer`: a valid access token is required. `optional-bearer`: one is read when an Authorization header is sent
  * (and must then be valid), and the operation has a form without it (resend by address). `none`: none is read.
