@@ -16,6 +16,11 @@ export interface OidcTestProvider {
   signIn(authorizationUrl: string, sub: string): Promise<URL>;
   /** Follows an authorization URL and refuses at the login prompt; resolves to the redirect with `error=access_denied`. */
   deny(authorizationUrl: string): Promise<URL>;
+  /**
+   * For a real browser, which sends no `?sub=`: from now on the interaction page signs `sub` in and consents on its
+   * own (the same `interactionFinished` as `signIn`); `null` turns it off (a page without `?sub=` signs no one in).
+   */
+  autoLogin(sub: string | null): void;
   close(): Promise<void>;
 }
 
@@ -92,14 +97,17 @@ const consent = async (provider: Provider, details: InteractionDetails): Promise
   return { consent: { grantId: await grant.save() } };
 };
 
-/** Answers the provider's interactions (`/interaction/{uid}`): `?sub=` signs that account in, `?deny=1` refuses. */
-const interactions = (provider: Provider) => async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+/**
+ * Answers the provider's interactions (`/interaction/{uid}`): `?sub=` signs that account in, `?deny=1` refuses; with
+ * neither, the subject of `autoLogin` (if any) is signed in.
+ */
+const interactions = (provider: Provider, autoSub: () => string | null) => async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
   const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
   const details = await provider.interactionDetails(req, res);
   if (query.has('deny')) {
     await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user refused' }, { mergeWithLastSubmission: false });
   } else if (details.prompt.name === 'login') {
-    await provider.interactionFinished(req, res, { login: { accountId: query.get('sub') ?? '' } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(req, res, { login: { accountId: query.get('sub') ?? autoSub() ?? '' } }, { mergeWithLastSubmission: false });
   } else {
     await provider.interactionFinished(req, res, await consent(provider, details), { mergeWithLastSubmission: true });
   }
@@ -134,6 +142,7 @@ export async function startOidcTestProvider(options: {
   const clientId = options.clientId ?? 'account-service';
   const clientSecret = options.clientSecret ?? 'a client secret of the test provider';
   const accounts = new Map<string, AccountClaims>();
+  let autoSub: string | null = null;
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -154,7 +163,7 @@ export async function startOidcTestProvider(options: {
     },
   });
   const handle = provider.callback();
-  const interact = interactions(provider);
+  const interact = interactions(provider, () => autoSub);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (!req.url?.startsWith('/interaction/')) return handle(req, res);
     interact(req, res).catch((err: unknown) => {
@@ -169,6 +178,9 @@ export async function startOidcTestProvider(options: {
     setAccount: (sub, claims) => void accounts.set(sub, claims),
     signIn: (authorizationUrl, sub) => follow(issuer, authorizationUrl, `?sub=${encodeURIComponent(sub)}`),
     deny: (authorizationUrl) => follow(issuer, authorizationUrl, '?deny=1'),
+    autoLogin: (sub) => {
+      autoSub = sub;
+    },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
