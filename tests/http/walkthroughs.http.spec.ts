@@ -2,6 +2,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { type TestService, startTestService } from '../support/test-service.js';
+import { type DevProvider, startDevProvider } from '../../tools/dev-provider.js';
 import {
   type WalkthroughBlock,
   brokenCheck,
@@ -56,6 +57,7 @@ describe('walk-through convention: parsing', () => {
 
 describe('HTTP: walk-throughs run by bash (curl, jq) against a started service, each twice in a row', () => {
   let service: TestService;
+  let devProvider: DevProvider | undefined;
   let port: number;
   let seed = 0;
 
@@ -77,10 +79,15 @@ describe('HTTP: walk-throughs run by bash (curl, jq) against a started service, 
       (this.test as unknown as { parent: { skipReason: string } }).parent.skipReason = `needs ${missing.join(' and ')} on PATH (apt-get install -y curl jq; .ci/run installs them)`;
       this.skip();
     }
-    service = await startTestService({ RATE_LIMIT_MAX: '100000' });
+    // docs/social-sign-in.md walks through a sign-in at the development provider (`npm run dev:provider`).
+    devProvider = await startDevProvider({ port: 0, serviceUrl: 'http://localhost:3000' });
+    service = await startTestService({ RATE_LIMIT_MAX: '100000', ...devProvider.serviceEnv });
     port = Number(new URL(service.url).port);
   });
-  after(async () => service?.dispose());
+  after(async () => {
+    await service?.dispose();
+    await devProvider?.close();
+  });
 
   describe('README.md and docs/*.md', () => {
     for (const block of docBlocks) {

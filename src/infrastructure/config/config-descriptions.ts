@@ -267,7 +267,7 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
   OAUTH_PROVIDERS: {
     section: 'Social sign-in',
     meaning:
-      'the identity providers users may sign in with, comma-separated names (`google,github,corp`); each is configured by `OAUTH_<NAME>_ISSUER` (discovery; GitHub: optional), `OAUTH_<NAME>_CLIENT_ID`, `OAUTH_<NAME>_CLIENT_SECRET`, `OAUTH_<NAME>_SCOPES` (default `openid email profile`) and `OAUTH_<NAME>_KIND` (`oidc`, or `github` for GitHub\'s plain OAuth 2, with `OAUTH_<NAME>_API_URL`)',
+      'the identity providers users may sign in with, comma-separated names (`google,github,corp`); each is configured by `OAUTH_<NAME>_ISSUER` (discovery; GitHub: optional), `OAUTH_<NAME>_CLIENT_ID`, `OAUTH_<NAME>_CLIENT_SECRET`, `OAUTH_<NAME>_SCOPES` (default `openid email profile`) and `OAUTH_<NAME>_KIND` (`oidc`, or `github` for GitHub\'s plain OAuth 2, with `OAUTH_<NAME>_API_URL`); see [Social sign-in](social-sign-in.md)',
     whenUnset: 'none: social sign-in is off (`/auth/oauth/*` answers 404)',
   },
   OAUTH_REDIRECT_URLS: {

@@ -6,6 +6,7 @@ import { aRequestMetadata, aSignInCommand, completedSignIn } from '../../../../t
 import { rejection } from '../../../../tests/support/rejection.js';
 import { socialSignIn, throughProvider } from '../../../../tests/support/social.js';
 import { withSecondFactor } from '../../../../tests/support/totp.js';
+import { tokenIn } from '../../../../tests/support/mail-world.js';
 
 const metadata = aRequestMetadata();
 const SPENT = [{ field: 'code', message: 'is invalid, expired or already used' }];
@@ -62,5 +63,17 @@ describe('RedeemOAuthCodeHandler (redeemOauthCode)', () => {
     expect(await rejection(world.signIn.execute(aSignInCommand()))).to.be.instanceOf(InvalidCredentials);
     expect(world.hasher.dummyVerifications, 'as much hashing as a wrong password').to.equal(dummies + 1);
     expect(world.store.events.at(-1)).to.deep.include({ type: 'SignInFailed' });
+  });
+
+  it('lets a password reset give an account without a password one: then the password signs in too, and the identity still does', async () => {
+    const world = await inMemoryWorld();
+    await socialSignIn(world, { subject: 'ada-1', email: 'ada@example.com' });
+    await world.requestPasswordReset.execute({ email: 'ada@example.com', metadata });
+    await world.deliverMail.execute();
+    const token = tokenIn(world.mail.delivered.find((mail) => mail.subject === 'Reset your password'));
+    await world.confirmPasswordReset.execute({ token, newPassword: 'difference engine 1822', metadata });
+    const byPassword = await completedSignIn(world.signIn.execute(aSignInCommand({ password: 'difference engine 1822' })));
+    expect((await world.authenticate.execute({ accessToken: byPassword.accessToken })).amr).to.deep.equal(['pwd']);
+    expect((await completedSignIn(socialSignIn(world, { subject: 'ada-1', email: 'ada@example.com' }))).user.id).to.equal(byPassword.user.id);
   });
 });
