@@ -2,17 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../../src/infrastructure/config/config.js';
+import { loadConfig } from '../../../src/infrastructure/config/config.js';
+import { configFailure } from '../../support/config-failure.js';
 
-const failure = (env: Record<string, string>): string => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).to.be.instanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-};
+const failure = configFailure;
 
 describe('loadConfig', () => {
   describe('the signing key and DATA_DIR in production', () => {

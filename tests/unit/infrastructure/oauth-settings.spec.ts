@@ -1,15 +1,8 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../../src/infrastructure/config/config.js';
+import { loadConfig } from '../../../src/infrastructure/config/config.js';
+import { configFailure } from '../../support/config-failure.js';
 
-const failure = (env: Record<string, string>): string => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).to.be.instanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-};
+const failure = configFailure;
 
 const corp = { OAUTH_PROVIDERS: 'corp', OAUTH_CORP_ISSUER: 'https://id.example.com/realms/staff', OAUTH_CORP_CLIENT_ID: 'accounts' };
 
