@@ -42,6 +42,9 @@ import { RedeemOAuthCodeHandler } from './use-cases/redeem-oauth-code/redeem-oau
 import { ListIdentitiesHandler } from './use-cases/list-identities/list-identities.handler.js';
 import { UnlinkIdentityHandler } from './use-cases/unlink-identity/unlink-identity.handler.js';
 import type { OAuthPolicySettings } from './policies/oauth.js';
+import { RequestEmailChangeHandler } from './use-cases/request-email-change/request-email-change.handler.js';
+import { ConfirmEmailChangeHandler } from './use-cases/confirm-email-change/confirm-email-change.handler.js';
+import { CancelEmailChangeHandler } from './use-cases/cancel-email-change/cancel-email-change.handler.js';
 
 /** Settings the use cases' policies read; the composition takes them from the configuration. */
 export interface Policies {
@@ -99,6 +102,9 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     redeemOauthCode: new RedeemOAuthCodeHandler(ports, policies.sessions, policies.mfa),
     listIdentities: new ListIdentitiesHandler(ports),
     unlinkIdentity: new UnlinkIdentityHandler(ports, policies.mfa),
+    requestEmailChange: new RequestEmailChangeHandler(ports, policies),
+    confirmEmailChange: new ConfirmEmailChangeHandler(ports, policies.mail),
+    cancelEmailChange: new CancelEmailChangeHandler(ports, policies.mail),
     /** Ports the edge reads as they are: no rule of the application sits between them and the client. */
     admission: ports.admission,
     publicKeys: ports.publicKeys,

@@ -31,16 +31,17 @@ export class Email {
     return raw.trim().normalize('NFC').toLowerCase();
   }
 
-  static parse(input: unknown): Parsed<Email> {
-    const raw = rawText('email', input);
+  /** `field`: the name the issues carry (`email`, or `newemail` for a change of address). */
+  static parse(input: unknown, field = 'email'): Parsed<Email> {
+    const raw = rawText(field, input);
     if (!raw.ok) return raw;
-    if (hasLoneSurrogate(raw.value)) return invalid('email', 'must be valid Unicode text');
+    if (hasLoneSurrogate(raw.value)) return invalid(field, 'must be valid Unicode text');
     const value = Email.normalise(raw.value);
-    if (value.length === 0) return invalid('email', 'is required');
-    if (UNSEEN.test(value)) return invalid('email', 'must not contain control, invisible or unassigned characters');
-    if (value.length > EMAIL_MAX_LENGTH) return invalid('email', `must be at most ${EMAIL_MAX_LENGTH} characters`);
+    if (value.length === 0) return invalid(field, 'is required');
+    if (UNSEEN.test(value)) return invalid(field, 'must not contain control, invisible or unassigned characters');
+    if (value.length > EMAIL_MAX_LENGTH) return invalid(field, `must be at most ${EMAIL_MAX_LENGTH} characters`);
     if (!EMAIL_SHAPE.test(value) || value.indexOf('@') > LOCAL_PART_MAX_LENGTH || value.includes('..') || !convertsToAscii(value.slice(value.lastIndexOf('@') + 1))) {
-      return invalid('email', 'must be a valid email address');
+      return invalid(field, 'must be a valid email address');
     }
     return valid(new Email(value));
   }

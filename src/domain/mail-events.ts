@@ -27,6 +27,10 @@ export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set([
   'PasskeyAdded',
   // The account taken back by a reset that first proved its address: every way in from before it removed.
   'CredentialsRemoved',
+  // A provider identity linked: a new way in.
+  'IdentityLinked',
+  // A change of address: the notice (with its cancel link) to the current address, the confirmation to the new one.
+  'EmailChangeRequested', 'NewEmailConfirmationRequested',
 ]);
 
 export const passwordResetRequested = (email: string, aggregateId: string | null, binding: string | null, occurredAt: Date): PasswordResetRequested => ({

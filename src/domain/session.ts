@@ -13,7 +13,9 @@ export type RevocationReason =
   | 'expired'
   | 'too_many_password_failures'
   | 'evicted'
-  | 'email_verified';
+  | 'email_verified'
+  /** The owner of the address cancelled a change of address they did not ask for: every session ends. */
+  | 'email_change_cancelled';
 
 /**
  * How the holder of a session proved who they are (the `amr` claim, RFC 8176 values): `pwd` a password, `otp` a

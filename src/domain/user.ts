@@ -6,6 +6,7 @@ import { PersonName } from './person-name.js';
 import type { SecondFactorEvent } from './second-factor.js';
 import type { PasskeyEvent } from './passkey.js';
 import { type IdentityEvent, type IdentitySnapshot, signedInWithProvider } from './identity.js';
+import type { EmailChangeEvent } from './email-change.js';
 
 /** The events the User aggregate records; `SignInFailed` also exists without an account (aggregateId null). */
 export type UserRegistered = DomainEvent<'UserRegistered', { readonly email: string }>;
@@ -17,7 +18,7 @@ export type PasswordChanged = DomainEvent<'PasswordChanged', { readonly email: s
 export type SignInFailureReason = 'unknown_email' | 'wrong_password' | 'wrong_current_password' | 'wrong_code';
 export type SignInFailed = DomainEvent<'SignInFailed', { readonly email: string; readonly reason: SignInFailureReason }>;
 /** Why every session of an account (but perhaps the caller's) ended at once. */
-export type SessionsEndedReason = Extract<RevocationReason, 'sign_out' | 'password_changed' | 'email_verified'>;
+export type SessionsEndedReason = Extract<RevocationReason, 'sign_out' | 'password_changed' | 'email_verified' | 'email_change_cancelled'>;
 export type SessionsEnded = DomainEvent<
   'SessionsEnded',
   { readonly email: string; readonly reason: SessionsEndedReason; readonly keptSessionId: string | null }
@@ -43,6 +44,7 @@ export type UserEvent =
   | SecondFactorEvent
   | PasskeyEvent
   | IdentityEvent
+  | EmailChangeEvent
   | SignUpCancelled
   | CredentialsRemoved
   | UserSignedIn
@@ -105,7 +107,7 @@ export class User {
     readonly id: string,
     private givenName: PersonName,
     private familyName: PersonName,
-    readonly email: Email,
+    private address: Email,
     private hash: string,
     readonly createdAt: Date,
     private verified: boolean,
@@ -138,6 +140,23 @@ export class User {
 
   get name(): PersonName {
     return this.givenName;
+  }
+
+  get email(): Email {
+    return this.address;
+  }
+
+  /**
+   * Moves the account to an address whose owner just confirmed it (the link mailed to it): the address is proven by
+   * that, so the account is verified; records EmailChanged. Every link mailed before (reset, verification, the
+   * change's own) is bound to the old address and stops working. The repository swaps the unique claim.
+   */
+  changeEmail(newEmail: Email, at: Date): void {
+    const previousEmail = this.address.value;
+    this.address = newEmail;
+    this.stateChanged = true;
+    this.pending.push({ type: 'EmailChanged', aggregateId: this.id, occurredAt: at, payload: { email: newEmail.value, previousEmail } });
+    this.verifyEmail(at);
   }
 
   /**

@@ -117,6 +117,8 @@ describe('HTTP: a credential is added only by whoever holds the account now, and
     expect((await postJson(service.url, '/auth/passkeys', { response, name: 'Laptop' }, bearer(ada.accesstoken))).status).to.equal(201);
     const exported = await http(service.url, '/auth/me/export', { method: 'GET', headers: bearer(ada.accesstoken) });
     expect(exported.status, exported.text).to.equal(200);
+    const claims = JSON.parse(Buffer.from(ada.accesstoken.split('.')[1] ?? '', 'base64url').toString()) as { sub: string };
+    expect(exported.headers['content-disposition'], 'saved as a file named after the account').to.equal(`attachment; filename="account-${claims.sub}.json"`);
     expect(exported.body.data.records['totp-factors']).to.deep.equal([]);
     expect(exported.body.data.records.identities).to.deep.equal([]);
     expect(exported.body.data.records.passkeys.map((passkey: Record<string, unknown>) => [passkey['id'], passkey['name'], typeof passkey['createdAt']])).to.deep.equal([[response['id'], 'Laptop', 'string']]);

@@ -46,7 +46,9 @@ interface World {
    */
   withPasskey<A extends Account = Account>(account?: A): Promise<A & { readonly passkeyId: string; readonly authenticator: SoftAuthenticator }>;
   /** The token of the newest mail of this subject to this address, after delivering what is due (mails leave concurrently). */
-  mailedToken(email: string, subject: 'Reset your password' | 'Confirm your e-mail address'): Promise<string>;
+  mailedToken(email: string, subject: 'Reset your password' | 'Confirm your e-mail address' | 'Confirm your new e-mail address' | 'Your e-mail address is about to change'): Promise<string>;
+  /** A verified account that asked to move to a new address: both addresses. */
+  movingAccount(): Promise<Account & { readonly newEmail: string }>;
   /**
    * A social sign-in through the test provider up to its callback's query (a new subject, a proven new address);
    * with `linkUrl`, the flow a link (POST /auth/oauth/corp/link) started. The app's verifier comes with it.
@@ -284,6 +286,24 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
       return { path: '/auth/oauth/corp/link', token: accessToken, body: { ...flowBody(aPkcePair().challenge), currentpassword: password } };
     } },
   },
+  requestEmailChange: {
+    success: async (world) => {
+      const { accessToken, password } = await world.verified();
+      return { token: accessToken, body: { newemail: `moved-${randomUUID()}@example.com`, currentpassword: password } };
+    },
+    error: { code: 'INVALID_INPUT', call: async (world) => {
+      const { accessToken, password } = await world.verified();
+      return { token: accessToken, body: { newemail: 'not an address', currentpassword: password } };
+    } },
+  },
+  confirmEmailChange: {
+    success: async (world) => ({ body: { token: await world.mailedToken((await world.movingAccount()).newEmail, 'Confirm your new e-mail address') } }),
+    error: { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: { token: 'email-change1.not-a-token' } }) },
+  },
+  cancelEmailChange: {
+    success: async (world) => ({ body: { token: await world.mailedToken((await world.movingAccount()).email, 'Your e-mail address is about to change') } }),
+    error: { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: { token: 'email-cancel1.not-a-token' } }) },
+  },
   unlinkIdentity: {
     success: async (world) => {
       const account = await world.verified();
@@ -363,6 +383,13 @@ const world: World = {
     const added = await request('POST', '/auth/passkeys', { token: account.accessToken, body: { response: authenticator.create(options.body.data), name: 'Laptop' } });
     expect(added.status, added.text).to.equal(201);
     return { ...account, passkeyId: added.body.data.passkey.id, authenticator };
+  },
+  movingAccount: async () => {
+    const account = await world.verified();
+    const newEmail = `moving-${randomUUID()}@example.com`;
+    const asked = await request('POST', '/auth/email', { token: account.accessToken, body: { newemail: newEmail, currentpassword: account.password } });
+    expect(asked.status, asked.text).to.equal(202);
+    return { ...account, newEmail };
   },
   providerCallback: async (linkUrl) => {
     const pair = linkUrl ?? { ...aPkcePair(), url: undefined };

@@ -190,6 +190,9 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     expect(linked.user.id).to.equal(up.body.data.user.id);
     const identities = await get(service, '/auth/identities', bearer(linked.accesstoken));
     expect(identities.body.data.identities.map((identity: { provider: string; email: string }) => [identity.provider, identity.email])).to.deep.equal([['corp', owner]]);
+    const exported = await get(service, '/auth/me/export', bearer(linked.accesstoken));
+    expect(exported.body.data.records.identities.map((identity: { provider: string; email: string }) => [identity.provider, identity.email])).to.deep.equal([['corp', owner]]);
+    expect(exported.text, 'the subject is not shown').to.not.include('owner-sub');
   });
 
   it('links from a session with the password, refuses an identity linked elsewhere, and will not unlink the last way in', async () => {

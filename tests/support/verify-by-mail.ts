@@ -5,8 +5,39 @@ import { simpleParser } from 'mailparser';
 import { postJson } from './http-client.js';
 import { tokenInText } from './mail.js';
 
+type MailedService = { readonly url: string; readonly dataDir: string; readonly deliverMail?: () => Promise<void> };
+
 /** Where a service on the file sender (the default) writes its mails: one .eml each under DATA_DIR/mail. */
 const mailDir = (dataDir: string) => join(dataDir, 'mail');
+
+/** The texts of every mail with this subject to this address written so far, in file-name order. */
+async function mailsTo(dataDir: string, to: string, subject: string): Promise<string[]> {
+  let files: string[];
+  try {
+    files = readdirSync(mailDir(dataDir)).filter((name) => name.endsWith('.eml')).sort();
+  } catch {
+    return [];
+  }
+  const texts: string[] = [];
+  for (const name of files) {
+    const parsed = await simpleParser(readFileSync(join(mailDir(dataDir), name)));
+    const recipients = [parsed.to ?? []].flat().flatMap((address) => address.value.map((entry) => entry.address));
+    if (parsed.subject === subject && recipients.includes(to) && parsed.text !== undefined) texts.push(parsed.text);
+  }
+  return texts;
+}
+
+/** The tokens of the first `count` mails with `subject` to `email` (in no particular order), waiting up to 10 s for them. */
+export async function mailedTokens(service: MailedService, email: string, subject: string, count: number): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await service.deliverMail?.();
+    const texts = await mailsTo(service.dataDir, email, subject);
+    if (texts.length >= count) return texts.map(tokenInText);
+    if (Date.now() > deadline) throw new Error(`${texts.length} of ${count} mails "${subject}" to ${email}`);
+    await sleep(50);
+  }
+}
 
 /** The text of the newest mail with this subject to this address, or null (none written yet). */
 async function newestMail(dataDir: string, to: string, subject: string): Promise<string | null> {
@@ -24,7 +55,6 @@ async function newestMail(dataDir: string, to: string, subject: string): Promise
   return null;
 }
 
-type MailedService = { readonly url: string; readonly dataDir: string; readonly deliverMail?: () => Promise<void> };
 
 /**
  * The token of the newest mail with `subject` to `email`, waiting for it (`deliver` runs the service's mail dispatch

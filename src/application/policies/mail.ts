@@ -26,10 +26,13 @@ export const mailLimit = (cap: { readonly max: number; readonly windowSeconds: n
   windowSeconds: cap.windowSeconds,
 });
 
+/** How long a link lives: a reset's PASSWORD_RESET_TTL_SECONDS; the others (verification, change of address) EMAIL_VERIFICATION_TTL_SECONDS. */
 export const ttlSeconds = (settings: MailSettings, purpose: OneTimePurpose): number =>
   purpose === 'reset' ? settings.resetTtlSeconds : settings.verificationTtlSeconds;
 
-const PAGES: Readonly<Record<OneTimePurpose, string>> = { reset: 'reset-password', verify: 'verify-email' };
+const PAGES: Readonly<Record<OneTimePurpose, string>> = {
+  reset: 'reset-password', verify: 'verify-email', 'email-change': 'confirm-email', 'email-cancel': 'cancel-email-change',
+};
 
 /** The link of a mail: `<PUBLIC_APP_URL>/<page>#token=<token>` (a fragment never reaches a server or a Referer). */
 export const linkFor = (settings: MailSettings, purpose: OneTimePurpose, oneTimeToken: string, page: string = PAGES[purpose]): string =>
@@ -51,9 +54,9 @@ export interface MailContent {
  * The greeting: the account's name only once its owner proved the address. Until then anyone may have typed both the
  * address and the name, so a mail to an unverified address carries no text its sender chose.
  */
-const greeting = (name: string | null) => ({ text: name === null ? 'Hello,' : `Hello ${name},`, html: name === null ? 'Hello,' : `Hello ${escapeHtml(name)},` });
+export const greeting = (name: string | null) => ({ text: name === null ? 'Hello,' : `Hello ${name},`, html: name === null ? 'Hello,' : `Hello ${escapeHtml(name)},` });
 
-const page = (title: string, paragraphs: readonly string[]): string =>
+export const page = (title: string, paragraphs: readonly string[]): string =>
   `<!doctype html><html><body><h1>${escapeHtml(title)}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>`;
 
 /** The verification mail: the link in both bodies. `name` is null for an address not yet verified (see greeting). */
@@ -112,7 +115,9 @@ export type SecondFactorNotice =
   /** A reset proved the address for the first time: every way in added before it was removed. */
   | { readonly kind: 'credentials_removed' }
   /** `name`: the passkey's, only for a verified address (see greeting); null otherwise. */
-  | { readonly kind: 'passkey_added'; readonly name: string | null };
+  | { readonly kind: 'passkey_added'; readonly name: string | null }
+  /** A provider identity linked (`provider`: its name in OAUTH_PROVIDERS). */
+  | { readonly kind: 'identity_linked'; readonly provider: string };
 
 /**
  * The notice after a change to the second factor (never a code or a secret): enrolled, removed, or a recovery code
@@ -127,6 +132,11 @@ export function secondFactorMail(name: string | null, notice: SecondFactorNotice
         ? [
             'A passkey was added',
             `a passkey${notice.name === null ? '' : ` named "${notice.name}"`} was added to your account: it signs in without your password. If it was not you, remove it and reset your password now.`,
+          ]
+        : notice.kind === 'identity_linked'
+        ? [
+            'A sign-in was linked to your account',
+            `your ${notice.provider} account was linked: it now signs in to this account. If it was not you, unlink it (your linked sign-ins are listed in your account settings) and reset your password now.`,
           ]
         : notice.kind === 'credentials_removed'
         ? [

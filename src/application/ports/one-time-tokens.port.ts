@@ -1,6 +1,10 @@
 import { token } from '../di-token.js';
 
-export type OneTimePurpose = 'reset' | 'verify';
+/**
+ * What a mailed link does: a password reset, a verification of the address, the confirmation of a change of address
+ * (mailed to the new one) or its cancellation (mailed to the current one). Both links of a change share one binding.
+ */
+export type OneTimePurpose = 'reset' | 'verify' | 'email-change' | 'email-cancel';
 
 /** What a one-time token designates. */
 export interface OneTimeClaim {
@@ -14,6 +18,8 @@ export interface BindingSubject {
   readonly id: string;
   readonly email: string;
   readonly passwordHash: string;
+  /** The address a change of address moves to (its two links are bound to it too). */
+  readonly newEmail?: string;
 }
 
 /**

@@ -9,6 +9,7 @@ import { ID_GENERATOR, type IdGenerator } from './id-generator.port.js';
 import { IDENTITY_PROVIDERS, type IdentityProviders } from './identity-providers.port.js';
 import { IDENTITY_REPOSITORY, type IdentityRepository } from './identity-repository.port.js';
 import { OAUTH_FLOW_REPOSITORY, type OAuthFlowRepository } from './oauth-flow-repository.port.js';
+import { EMAIL_CHANGE_REPOSITORY, type EmailChangeRepository } from './email-change-repository.port.js';
 import { MAIL_SENDER, type MailSender } from './mail-sender.port.js';
 import { ONE_TIME_TOKENS, type OneTimeTokens } from './one-time-tokens.port.js';
 import { OUTBOX, type Outbox } from './outbox.port.js';
@@ -40,6 +41,7 @@ export interface Ports {
   readonly passkeys: PasskeyRepository;
   readonly identities: IdentityRepository;
   readonly oauthFlows: OAuthFlowRepository;
+  readonly emailChanges: EmailChangeRepository;
   readonly outbox: Outbox;
   readonly limits: AttemptLimits;
   readonly mail: MailSender;
@@ -72,6 +74,7 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   passkeys: PASSKEY_REPOSITORY,
   identities: IDENTITY_REPOSITORY,
   oauthFlows: OAUTH_FLOW_REPOSITORY,
+  emailChanges: EMAIL_CHANGE_REPOSITORY,
   outbox: OUTBOX,
   limits: ATTEMPT_LIMITS,
   mail: MAIL_SENDER,

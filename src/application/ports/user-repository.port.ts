@@ -48,6 +48,9 @@ export interface UserRepository {
    * commit (a sign-in's success ends the run of failures it counted, atomically with it); when one of them has reached
    * its cap by its `at`, the save writes nothing and returns false: a right password is accepted only while fewer
    * failures are counted, decided in the commit, so exactly under concurrency.
+   * A user whose address changed (`User.changeEmail`) moves its unique claim in the same commit: throws
+   * EmailAlreadyRegistered, writing nothing, when another account holds the new address (including by a
+   * simultaneous change or sign-up: exactly one wins).
    */
   save(user: User, events: readonly RecordedEvent[], opened?: Session, changed?: readonly Session[], cleared?: readonly LimitAt[]): Promise<boolean>;
 

@@ -1,20 +1,11 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { OUTBOX, type OutboxRecord } from './event-tables.js';
 import { needsMail, newEntry } from './outbox-entry.js';
-import type { AnyTable, Table } from './store.js';
+import type { AnyTable } from './store.js';
+import type { EventProjection } from './projections-types.js';
+import { pendingEmailChanges } from './email-change-tables.js';
 
-/** How one appended event changes one record of a table: `next` makes the new record from the current one (null: none). */
-export interface ProjectedChange<R> {
-  readonly key: string;
-  readonly next: (current: R | null) => R | null;
-}
-
-/** A record kept beside the event log, derived from the events and written in the same commit as they are. */
-export interface EventProjection<R> {
-  readonly table: Table<R>;
-  /** The record `event` changes, and how; null when it changes none. Pure. `seq`: the event's place in the log. */
-  changeOf(event: RecordedEvent, seq: string): ProjectedChange<R> | null;
-}
+export type { EventProjection, ProjectedChange } from './projections-types.js';
 
 const outbox: EventProjection<OutboxRecord> = {
   table: OUTBOX,
@@ -25,7 +16,7 @@ const outbox: EventProjection<OutboxRecord> = {
  * Every event projection: each commit applies all of them to each event it appends, in the same transaction, on
  * every store (commit-plan.ts). A new projection is its table and an entry here.
  */
-export const PROJECTIONS: readonly EventProjection<unknown>[] = [outbox as EventProjection<unknown>];
+export const PROJECTIONS: readonly EventProjection<unknown>[] = [outbox as EventProjection<unknown>, pendingEmailChanges as EventProjection<unknown>];
 
 /** The records the projections of `event` read, for the commit's read set. */
 export const projectedRefs = (event: RecordedEvent): { table: AnyTable; key: string }[] =>

@@ -1,6 +1,7 @@
 import { StorePasskeyRepository } from './store-passkey.repository.js';
 import { StoreIdentityRepository } from './store-identity.repository.js';
 import { StoreOAuthFlowRepository } from './store-oauth-flow.repository.js';
+import { StoreEmailChangeRepository } from './store-email-change.repository.js';
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
 import { ClosingStore, type Store } from './store.js';
@@ -13,7 +14,7 @@ import { StoreSessionReadModel, StoreUserReadModel } from './store-read-models.j
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
-export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'identities', 'oauthFlows', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'identities', 'oauthFlows', 'emailChanges', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
 
 export type StoragePortName = (typeof STORAGE_PORTS)[number];
 
@@ -48,7 +49,7 @@ export interface Storage extends Pick<Ports, StoragePortName> {
 export const portsOver = (
   technology: Store,
   closeStore: () => Promise<void>,
-): Pick<Storage, 'store' | 'close' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'events' | 'outbox'> => {
+): Pick<Storage, 'store' | 'close' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'emailChanges' | 'events' | 'outbox'> => {
   const store = new ClosingStore(technology, closeStore);
   return {
   store,
@@ -62,6 +63,7 @@ export const portsOver = (
   passkeys: new StorePasskeyRepository(store),
   identities: new StoreIdentityRepository(store),
   oauthFlows: new StoreOAuthFlowRepository(store),
+  emailChanges: new StoreEmailChangeRepository(store),
   events: new StoreEventLog(store),
   outbox: new StoreOutbox(store),
   };

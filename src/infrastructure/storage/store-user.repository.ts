@@ -46,9 +46,11 @@ export class StoreUserRepository implements UserRepository {
   async save(user: User, events: readonly RecordedEvent[], opened?: Session, changed: readonly Session[] = [], cleared: readonly LimitAt[] = []): Promise<boolean> {
     const record = userRecordOf(user);
     const ended: Change[] = [];
+    let moved: string | null = null;
     if (user.changed) {
       const stored = await this.store.get(USERS, user.id);
       if (stored && (stored.value.sessionEpoch ?? 0) !== record.sessionEpoch) ended.push(put(ENDED_EPOCHS, user.id, { userId: user.id, epoch: record.sessionEpoch ?? 0 }, 'any'));
+      if (stored && stored.value.email !== record.email) moved = stored.value.email;
     }
     const outcome = await this.store.commit({
       changes: [
@@ -62,8 +64,11 @@ export class StoreUserRepository implements UserRepository {
       ],
       below: cleared.map(({ key, at, windowSeconds, max }) => ({ key, at: at.getTime(), windowMs: windowSeconds * 1000, max })),
       clears: cleared.map(({ key }) => key),
+      // A change of address moves the account's unique claim: of two accounts moving to one address, one wins.
+      ...(moved === null ? {} : { claims: [{ name: EMAIL_CLAIM, value: record.email, owner: user.id }], releases: [{ name: EMAIL_CLAIM, value: moved }] }),
       events,
     });
+    if (outcome.status === 'taken') throw new EmailAlreadyRegistered();
     return outcome.status === 'committed';
   }
 

@@ -15,6 +15,7 @@ const metadata = aRequestMetadata();
 async function aFullAccount() {
   const world = await inMemoryWorld();
   const { signedUp, principal } = await verifiedSignUp(world);
+  await world.requestEmailChange.execute({ ...aHolderProof(principal), newEmail: 'countess@example.com' });
   await completedSignIn(world.signIn.execute(aSignInCommand()));
   await world.signIn.execute(aSignInCommand({ password: 'not the password at all' })).catch(() => undefined);
   const challenge = async () => String((await world.passkeyRegistrationOptions.execute(aHolderProof(principal)))['challenge']);

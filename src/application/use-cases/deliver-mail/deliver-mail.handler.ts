@@ -1,3 +1,4 @@
+import { confirmNewEmailMail, emailChangeNoticeMail } from '../../policies/email-change-mail.js';
 import { MailRefusedPermanently, MailRelayUnavailable } from '../../errors.js';
 import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
@@ -148,6 +149,16 @@ export class DeliverMailHandler {
         return secondFactorMail(name, { kind: 'passkey_added', name: name === null ? null : event.payload.name });
       case 'CredentialsRemoved':
         return secondFactorMail(name, { kind: 'credentials_removed' });
+      case 'IdentityLinked':
+        return secondFactorMail(name, { kind: 'identity_linked', provider: event.payload.provider });
+      case 'EmailChangeRequested': {
+        const token = oneTimeTokens.issue({ purpose: 'email-cancel', userId, issuedAt: event.occurredAt }, event.payload.binding);
+        return emailChangeNoticeMail(name, event.payload.newEmail, linkFor(this.mail, 'email-cancel', token), Math.round(this.mail.verificationTtlSeconds / 3600));
+      }
+      case 'NewEmailConfirmationRequested': {
+        const token = oneTimeTokens.issue({ purpose: 'email-change', userId, issuedAt: event.occurredAt }, event.payload.binding);
+        return confirmNewEmailMail(name, linkFor(this.mail, 'email-change', token), Math.round(this.mail.verificationTtlSeconds / 3600));
+      }
       case 'RecoveryCodeUsed':
         return secondFactorMail(name, { kind: 'recovery_code_used', left: event.payload.left });
       default:

@@ -19,7 +19,7 @@ export const ACCOUNT_EXPORT = namedSchema('AccountExport', {
       type: 'object',
       description:
         'The rest the service holds of the account, by kind (`totp-factors`: when added and confirmed, recovery codes left; `passkeys`: ' +
-        'id, name, dates, transports, backup state; `identities`: provider, address shown, when linked), each kind always present; ' +
+        'id, name, dates, transports, backup state; `identities`: provider, address shown, when linked; `pending-email-changes`: the address a change waits to move to), each kind always present; ' +
         'never a secret, key or code',
       additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: true } },
     },
@@ -41,6 +41,7 @@ export const exportAccount = defineOperation({
     data: componentRef('AccountExport'),
   },
   schemas: [ACCOUNT_EXPORT],
+  attachment: ({ principal }) => `account-${principal.userId}.json`,
   errors: ['STORE_UNAVAILABLE'],
   run: async ({ principal }, { exportAccount }) => {
     const exported = await exportAccount.execute({ userId: principal.userId });

@@ -35,6 +35,9 @@ import { exchangeOauthCode } from './exchange-oauth-code.js';
 import { linkIdentity } from './link-identity.js';
 import { listIdentities } from './list-identities.js';
 import { unlinkIdentity } from './unlink-identity.js';
+import { requestEmailChange } from './request-email-change.js';
+import { confirmEmailChange } from './confirm-email-change.js';
+import { cancelEmailChange } from './cancel-email-change.js';
 
 /** THE list of the HTTP operations the service offers (in the OpenAPI document's order): server.ts registers each, the edge and the tests read it. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -46,6 +49,9 @@ export const OPERATIONS: readonly AnyOperation[] = [
   changeProfile,
   getAccountActivity,
   exportAccount,
+  requestEmailChange,
+  confirmEmailChange,
+  cancelEmailChange,
   refreshSession,
   signOut,
   listSessions,

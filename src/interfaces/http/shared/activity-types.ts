@@ -14,6 +14,10 @@ const EVENT_TYPES: { readonly [T in Exclude<UserEventType, 'SignUpCancelled'>]: 
   SignedInWithPasskey: true,
   IdentityLinked: true,
   IdentityUnlinked: true,
+  EmailChangeRequested: true,
+  NewEmailConfirmationRequested: true,
+  EmailChanged: true,
+  EmailChangeCancelled: true,
   SignedInWithProvider: true,
   PasskeyCounterRegressed: true,
   MfaRemoved: true,
@@ -47,6 +51,7 @@ const REASONS: { readonly [R in SignInFailureReason | RevocationReason]: true } 
   too_many_password_failures: true,
   evicted: true,
   email_verified: true,
+  email_change_cancelled: true,
 };
 
 const snakeCase = (type: string): string => type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();

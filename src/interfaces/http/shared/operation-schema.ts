@@ -37,7 +37,8 @@ const successResponse = (operation: AnyOperation): JsonSchema => {
   if ('envelope' in success) {
     return { description: success.description, headers: { 'cache-control': { type: 'string', const: success.cacheControl } }, ...success.body };
   }
-  return { description: success.description, headers: NO_STORE_HEADERS, ...componentRef(envelopeName(operation) ?? '') };
+  const attachment = operation.attachment ? { 'content-disposition': { type: 'string', description: 'attachment, with the file name to save it under' } } : {};
+  return { description: success.description, headers: { ...NO_STORE_HEADERS, ...attachment }, ...componentRef(envelopeName(operation) ?? '') };
 };
 
 const envelopeSchema = (success: Pick<Extract<Success, { message: string }>, 'message' | 'data'>): JsonSchema => ({

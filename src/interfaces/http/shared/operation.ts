@@ -109,6 +109,8 @@ export interface Operation<B extends object = object, A extends Auth = Auth> {
    */
   readonly rateLimit?: 'reset';
   readonly success: Success;
+  /** A success answer to be saved as a file: its name (`Content-Disposition: attachment; filename="..."`). */
+  readonly attachment?: (input: OperationInput<B, A>) => string;
   /** Another success answer `run` may choose instead (see AlternativeAnswer). */
   readonly alternative?: AlternativeAnswer;
   /** Named components (namedSchema) this operation's schemas refer to by componentRef, beyond the shared ones. */

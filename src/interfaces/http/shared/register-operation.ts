@@ -62,7 +62,9 @@ export function registerOperation(app: FastifyInstance, operation: AnyOperation,
       const principal = bearer ? await authenticate(request, useCases, operation.allowsUnverified === true) : null;
       const body = bodyOf(operation, request);
       const input = { body, params: request.params as Record<string, string>, query: request.query, meta: requestMetadata(request), principal };
-      return answer(operation, reply, await operation.run(input, useCases));
+      const result = await operation.run(input, useCases);
+      if (operation.attachment) reply.header('content-disposition', `attachment; filename="${operation.attachment(input)}"`);
+      return answer(operation, reply, result);
     },
   });
 }

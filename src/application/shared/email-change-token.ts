@@ -1,0 +1,33 @@
+import type { PendingEmailChange } from '../../domain/email-change.js';
+import { InvalidInput } from '../../domain/domain-error.js';
+import type { User } from '../../domain/user.js';
+import { rawText, requireAll } from '../../domain/validation.js';
+import type { Ports } from '../ports/ports.js';
+
+const REFUSED = 'is invalid, expired or already used';
+
+/** The one refusal of a change-of-address link, whatever the reason (it tells nobody about any other account). */
+export const refusedLink = (): InvalidInput => new InvalidInput([{ field: 'token', message: REFUSED }]);
+
+/**
+ * The account and its pending change that a change-of-address link (`email-change` to confirm, `email-cancel` to
+ * cancel) was mailed for: valid only while that very change is pending on the address it was asked from, and younger
+ * than `ttlSeconds`. Throws InvalidInput on `token` (the same issue for every refusal).
+ */
+export async function redeemEmailChange(
+  deps: Pick<Ports, 'users' | 'emailChanges' | 'oneTimeTokens' | 'clock'>,
+  purpose: 'email-change' | 'email-cancel',
+  raw: unknown,
+  ttlSeconds: number,
+): Promise<{ readonly user: User; readonly pending: PendingEmailChange }> {
+  const { token } = requireAll({ token: rawText('token', raw === '' ? undefined : raw) });
+  const claim = deps.oneTimeTokens.read(token);
+  if (!claim || claim.purpose !== purpose) throw refusedLink();
+  const user = await deps.users.findById(claim.userId);
+  const pending = user && (await deps.emailChanges.pendingOf(user.id));
+  if (!user || !pending) throw refusedLink();
+  const binding = deps.oneTimeTokens.bindingFor(purpose, { id: user.id, email: user.email.value, passwordHash: user.passwordHash, newEmail: pending.newEmail });
+  const age = deps.clock.now().getTime() - claim.issuedAt.getTime();
+  if (!deps.oneTimeTokens.matches(token, binding) || age < 0 || age > ttlSeconds * 1000) throw refusedLink();
+  return { user, pending };
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { aSignUpBody } from '../support/builders.js';
+import { http, postJson } from '../support/http-client.js';
+import { type TestService, startTestService } from '../support/test-service.js';
+import { mailedToken, mailedTokens, verifyByMail } from '../support/verify-by-mail.js';
+
+const PASSWORD = 'analytical engine 1843';
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const fresh = (label: string) => `${label}-${randomUUID()}@example.com`;
+
+describe('HTTP: a change of address, its "this was not me", and two accounts racing for one address (issue 53)', function () {
+  this.timeout(60_000);
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({ RATE_LIMIT_MAX: '10000', PASSWORD_RESET_RATE_LIMIT_MAX: '10000' });
+  });
+  after(async () => service.dispose());
+
+  const verified = async (label: string) => {
+    const email = fresh(label);
+    const up = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }));
+    await verifyByMail(service, email);
+    return { email, id: up.body.data.user.id as string, access: up.body.data.accesstoken as string };
+  };
+  const ask = async (account: { access: string }, newemail: string) => {
+    const res = await postJson(service.url, '/auth/email', { newemail, currentpassword: PASSWORD }, bearer(account.access));
+    expect(res.status, res.text).to.equal(202);
+  };
+
+  it('moves the account once the new address confirms: the new address signs in, the old one and its reset link no more', async () => {
+    const ada = await verified('ada');
+    expect((await postJson(service.url, '/auth/password-reset', { email: ada.email })).status).to.equal(202);
+    const reset = await mailedToken(service, ada.email, 'Reset your password');
+    const moved = fresh('countess');
+    await ask(ada, moved);
+    expect((await postJson(service.url, '/auth/sign-in', { email: moved, password: PASSWORD })).status, 'not before the confirmation').to.equal(401);
+    const confirmed = await postJson(service.url, '/auth/email/confirm', { token: await mailedToken(service, moved, 'Confirm your new e-mail address') });
+    expect(confirmed.status, confirmed.text).to.equal(200);
+    expect(confirmed.body.data.user).to.deep.include({ id: ada.id, email: moved, emailverified: true });
+    expect((await postJson(service.url, '/auth/sign-in', { email: moved, password: PASSWORD })).status).to.equal(201);
+    expect((await postJson(service.url, '/auth/sign-in', { email: ada.email, password: PASSWORD })).status).to.equal(401);
+    expect((await postJson(service.url, '/auth/password-reset/confirm', { token: reset, newpassword: 'difference engine 1822' })).status).to.equal(400);
+    const me = await http(service.url, '/auth/me', { method: 'GET', headers: bearer(ada.access) });
+    expect(me.body.data.user.email, 'the session goes on, on the new address').to.equal(moved);
+  });
+
+  it('"this was not me": the notice\'s link cancels the change and ends every session; the confirmation is then refused', async () => {
+    const ada = await verified('victim');
+    const moved = fresh('attacker');
+    await ask(ada, moved);
+    const cancelled = await postJson(service.url, '/auth/email/cancel', { token: await mailedToken(service, ada.email, 'Your e-mail address is about to change') });
+    expect(cancelled.status, cancelled.text).to.equal(204);
+    expect((await http(service.url, '/auth/me', { method: 'GET', headers: bearer(ada.access) })).status).to.equal(401);
+    const late = await postJson(service.url, '/auth/email/confirm', { token: await mailedToken(service, moved, 'Confirm your new e-mail address') });
+    expect(late.status).to.equal(400);
+    expect((await postJson(service.url, '/auth/sign-in', { email: ada.email, password: PASSWORD })).status).to.equal(201);
+  });
+
+  it('gives one new address to exactly one of two accounts confirming at once; the loser\'s 400 is a spent link\'s, byte for byte', async () => {
+    const target = fresh('wanted');
+    const ada = await verified('ada');
+    const grace = await verified('grace');
+    await ask(ada, target);
+    await ask(grace, target);
+    const links = await mailedTokens(service, target, 'Confirm your new e-mail address', 2);
+    expect(new Set(links).size, 'one link each').to.equal(2);
+    const answers = await Promise.all(links.map((token) => postJson(service.url, '/auth/email/confirm', { token })));
+    expect(answers.map((answer) => answer.status).sort()).to.deep.equal([200, 400]);
+    const spent = await postJson(service.url, '/auth/email/confirm', { token: 'email-change1.spent' });
+    expect(answers.find((answer) => answer.status === 400)?.text).to.equal(spent.text);
+  });
+});
