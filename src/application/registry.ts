@@ -45,6 +45,7 @@ import type { OAuthPolicySettings } from './policies/oauth.js';
 import { RequestEmailChangeHandler } from './use-cases/request-email-change/request-email-change.handler.js';
 import { ConfirmEmailChangeHandler } from './use-cases/confirm-email-change/confirm-email-change.handler.js';
 import { CancelEmailChangeHandler } from './use-cases/cancel-email-change/cancel-email-change.handler.js';
+import { DeleteAccountHandler } from './use-cases/delete-account/delete-account.handler.js';
 
 /** Settings the use cases' policies read; the composition takes them from the configuration. */
 export interface Policies {
@@ -105,6 +106,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     requestEmailChange: new RequestEmailChangeHandler(ports, policies),
     confirmEmailChange: new ConfirmEmailChangeHandler(ports, policies.mail),
     cancelEmailChange: new CancelEmailChangeHandler(ports, policies.mail),
+    deleteAccount: new DeleteAccountHandler(ports, policies),
     /** Ports the edge reads as they are: no rule of the application sits between them and the client. */
     admission: ports.admission,
     publicKeys: ports.publicKeys,

@@ -38,6 +38,11 @@ export type SignUpCancelReason = 'not_me' | 'unverified_expired';
  * the reason; no address, no name), the one trace its sign-up leaves in the log.
  */
 export type SignUpCancelled = DomainEvent<'SignUpCancelled', { readonly reason: SignUpCancelReason }>;
+/**
+ * The owner deleted the account: pseudonymous (its aggregate id, a random UUID; no address, no name), the one trace
+ * the account leaves in the log once it is erased with everything that named it.
+ */
+export type AccountDeleted = DomainEvent<'AccountDeleted', Readonly<Record<string, never>>>;
 
 export type UserEvent =
   | UserRegistered
@@ -46,6 +51,7 @@ export type UserEvent =
   | IdentityEvent
   | EmailChangeEvent
   | SignUpCancelled
+  | AccountDeleted
   | CredentialsRemoved
   | UserSignedIn
   | PasswordRehashed
@@ -287,6 +293,15 @@ export class User {
     this.stateChanged = true;
     this.pending.push({ type: 'SignUpCancelled', aggregateId: this.id, occurredAt: at, payload: { reason } });
     return true;
+  }
+
+  /**
+   * The owner deletes the account: records AccountDeleted, which names neither the address nor the person; the
+   * repository then erases the account with everything that named it (User.cancelSignUp's erase, for any account).
+   */
+  delete(at: Date): void {
+    this.stateChanged = true;
+    this.pending.push({ type: 'AccountDeleted', aggregateId: this.id, occurredAt: at, payload: {} });
   }
 
   /** Returns the events recorded since the last call, and forgets them. */

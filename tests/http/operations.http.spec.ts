@@ -304,6 +304,13 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     success: async (world) => ({ body: { token: await world.mailedToken((await world.movingAccount()).email, 'Your e-mail address is about to change') } }),
     error: { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: { token: 'email-cancel1.not-a-token' } }) },
   },
+  deleteAccount: {
+    success: async (world) => {
+      const { accessToken, password } = await world.account();
+      return { token: accessToken, body: { currentpassword: password } };
+    },
+    error: { code: 'INVALID_INPUT', call: async (world) => ({ token: (await world.account()).accessToken, body: { currentpassword: 'not the password' } }) },
+  },
   unlinkIdentity: {
     success: async (world) => {
       const account = await world.verified();

@@ -56,12 +56,14 @@ export async function proveHolder(
   deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
   settings: { readonly sessions: CheckSettings; readonly mfa: MfaSettings },
   proof: HolderProof,
+  /** False for what an unproven account may do too (deleting itself): then the address is not asked to be proven. */
+  addressProven = true,
 ): Promise<User> {
   const { users, limits, hasher, clock, ids } = deps;
   const { principal, metadata } = proof;
   const user = await users.findById(principal.userId);
   if (!user) throw new InvalidToken();
-  if (!user.emailVerified) throw new EmailNotVerified();
+  if (addressProven && !user.emailVerified) throw new EmailNotVerified();
   await requireStepUp(deps, settings.mfa, principal);
   if (!user.hasPassword) return requireRecentSignIn(deps, settings.mfa, principal, user);
   const { password } = requireAll({ password: PlainPassword.parse(proof.currentPassword, 'currentpassword') });

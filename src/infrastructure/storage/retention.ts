@@ -18,6 +18,7 @@ export type Retention = 'keep' | 'prune' | 'prune-after-sent';
 export const RETENTION: { readonly [T in EventType]: Retention } = {
   UserRegistered: 'keep',
   SignUpCancelled: 'keep',
+  AccountDeleted: 'keep',
   CredentialsRemoved: 'keep',
   MfaEnrolled: 'keep',
   PasskeyAdded: 'keep',

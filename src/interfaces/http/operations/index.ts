@@ -38,6 +38,7 @@ import { unlinkIdentity } from './unlink-identity.js';
 import { requestEmailChange } from './request-email-change.js';
 import { confirmEmailChange } from './confirm-email-change.js';
 import { cancelEmailChange } from './cancel-email-change.js';
+import { deleteAccount } from './delete-account.js';
 
 /** THE list of the HTTP operations the service offers (in the OpenAPI document's order): server.ts registers each, the edge and the tests read it. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -52,6 +53,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   requestEmailChange,
   confirmEmailChange,
   cancelEmailChange,
+  deleteAccount,
   refreshSession,
   signOut,
   listSessions,

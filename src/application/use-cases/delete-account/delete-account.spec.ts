@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { InvalidCredentials, type InvalidInput } from '../../../domain/domain-error.js';
+import { InvalidToken, RecentSignInRequired, StepUpRequired } from '../../errors.js';
+import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { aHolderProof, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
+import { rejection } from '../../../../tests/support/rejection.js';
+import { socialSignIn, throughProvider } from '../../../../tests/support/social.js';
+import { withSecondFactor } from '../../../../tests/support/totp.js';
+import { verifiedSignUp } from '../../../../tests/support/verified.js';
+
+describe('DeleteAccountHandler (deleteAccount)', () => {
+  it('erases the account whole: sessions end, its ways in go, the address is free, and the log keeps one pseudonymous event', async () => {
+    const world = await inMemoryWorld();
+    const { signedUp, principal } = await verifiedSignUp(world);
+    await throughProvider(world, { subject: 'ada-corp', email: 'ada@corp.example' }, { link: principal });
+    await world.deleteAccount.execute(aHolderProof(principal));
+    const left = world.store.events.filter((event) => event.aggregateId === signedUp.user.id);
+    expect(left.map((event) => [event.type, event.payload, event.metadata.clientIp, event.metadata.userAgent])).to.deep.equal([['AccountDeleted', {}, null, null]]);
+    expect(JSON.stringify(world.store.events), 'no event names the address').to.not.include('ada@example.com');
+    expect(await rejection(world.authenticate.execute({ accessToken: signedUp.accessToken }))).to.be.instanceOf(InvalidToken);
+    expect(await rejection(world.signIn.execute(aSignInCommand()))).to.be.instanceOf(InvalidCredentials);
+    expect(await world.identities.listByUser(signedUp.user.id)).to.deep.equal([]);
+    const again = await world.signUp.execute(aSignUpCommand());
+    expect(again.user.id, 'a new account on the freed address').to.not.equal(signedUp.user.id);
+  });
+
+  it('asks for the password now (counted), the step-up of an account with a factor, and a recent sign-in of one without a password', async () => {
+    const world = await inMemoryWorld();
+    const unverified = await world.signUp.execute(aSignUpCommand({ email: 'eve@example.com' }));
+    const eve = await world.authenticate.execute({ accessToken: unverified.accessToken });
+    const wrong = await rejection(world.deleteAccount.execute(aHolderProof(eve, 'not it')));
+    expect((wrong as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    await world.deleteAccount.execute(aHolderProof(eve));
+    expect(await world.users.findByEmail('eve@example.com'), 'an unverified account may delete itself too').to.equal(null);
+
+    const factor = await withSecondFactor();
+    expect(await rejection(factor.world.deleteAccount.execute(aHolderProof(factor.passwordOnly)))).to.be.instanceOf(StepUpRequired);
+
+    const social = await inMemoryWorld();
+    const signedIn = await completedSignIn(socialSignIn(social, { subject: 'grace', email: 'grace@example.com' }));
+    const grace = await social.authenticate.execute({ accessToken: signedIn.accessToken });
+    social.clock.advance(301_000);
+    expect(await rejection(social.deleteAccount.execute(aHolderProof(grace, '')))).to.be.instanceOf(RecentSignInRequired);
+  });
+});
