@@ -31,6 +31,8 @@ export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set([
   'IdentityLinked',
   // A change of address: the notice (with its cancel link) to the current address, the confirmation to the new one.
   'EmailChangeRequested', 'NewEmailConfirmationRequested',
+  // A sign-in from a device the account has not used recently.
+  'NewDeviceSignedIn',
 ]);
 
 export const passwordResetRequested = (email: string, aggregateId: string | null, binding: string | null, occurredAt: Date): PasswordResetRequested => ({

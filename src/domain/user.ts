@@ -7,6 +7,7 @@ import type { SecondFactorEvent } from './second-factor.js';
 import type { PasskeyEvent } from './passkey.js';
 import { type IdentityEvent, type IdentitySnapshot, signedInWithProvider } from './identity.js';
 import type { EmailChangeEvent } from './email-change.js';
+import type { NewDeviceSignedIn } from './device.js';
 
 /** The events the User aggregate records; `SignInFailed` also exists without an account (aggregateId null). */
 export type UserRegistered = DomainEvent<'UserRegistered', { readonly email: string }>;
@@ -50,6 +51,7 @@ export type UserEvent =
   | PasskeyEvent
   | IdentityEvent
   | EmailChangeEvent
+  | NewDeviceSignedIn
   | SignUpCancelled
   | AccountDeleted
   | CredentialsRemoved

@@ -10,7 +10,8 @@ describe('HTTP: GET /auth/me/activity', () => {
   let service: TestService;
   let token: string;
   before(async () => {
-    service = await startTestService();
+    // Each request here names its own user agent: the new-device notices (tests/http/new-device.http.spec.ts) are off.
+    service = await startTestService({ NEW_DEVICE_NOTICE: 'false' });
     const email = 'ada@example.com';
     const up = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }), { 'user-agent': 'signup-browser/1.0' });
     token = up.body.data.accesstoken;

@@ -36,6 +36,8 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
         REFRESH_REUSE_GRACE_SECONDS: String(GRACE),
         SESSIONS_MAX_PER_ACCOUNT: String(CAP),
         RATE_LIMIT_MAX: '100000',
+        // The feed of each sign-in is checked whole: the new-device notices are tested in new-device.http.spec.ts.
+        NEW_DEVICE_NOTICE: 'false',
       },
       { clock },
     );

@@ -27,17 +27,21 @@ async function mailsTo(dataDir: string, to: string, subject: string): Promise<st
   return texts;
 }
 
-/** The tokens of the first `count` mails with `subject` to `email` (in no particular order), waiting up to 10 s for them. */
-export async function mailedTokens(service: MailedService, email: string, subject: string, count: number): Promise<string[]> {
+/** The texts of the mails with `subject` to `email` (in no particular order), once there are `count`, waiting up to 10 s. */
+export async function mailedTexts(service: MailedService, email: string, subject: string, count: number): Promise<string[]> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     await service.deliverMail?.();
     const texts = await mailsTo(service.dataDir, email, subject);
-    if (texts.length >= count) return texts.map(tokenInText);
+    if (texts.length >= count) return texts;
     if (Date.now() > deadline) throw new Error(`${texts.length} of ${count} mails "${subject}" to ${email}`);
     await sleep(50);
   }
 }
+
+/** The tokens of the first `count` mails with `subject` to `email` (in no particular order), waiting up to 10 s for them. */
+export const mailedTokens = async (service: MailedService, email: string, subject: string, count: number): Promise<string[]> =>
+  (await mailedTexts(service, email, subject, count)).map(tokenInText);
 
 /** The text of the newest mail with this subject to this address, or null (none written yet). */
 async function newestMail(dataDir: string, to: string, subject: string): Promise<string | null> {

@@ -5,6 +5,7 @@ import { type AuthMethod, type RevocationReason, Session, type SessionLifetimes 
 import type { SessionsEndedReason, User } from '../../domain/user.js';
 import { type AuthResult, recordEvents, toAccountResource } from '../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../shared/optimistic.js';
+import { newDeviceNotice } from './new-device.js';
 
 export interface SessionSettings {
   readonly lifetimes: SessionLifetimes;
@@ -14,6 +15,8 @@ export interface SessionSettings {
   readonly passwordChangeMaxFailures: number;
   /** Sessions one account keeps at most (SESSIONS_MAX_PER_ACCOUNT): a sign-in beyond it ends the least recently used. */
   readonly maxPerAccount: number;
+  /** Whether a sign-in from a device the account has not used recently mails its owner (NEW_DEVICE_NOTICE); absent: no. */
+  readonly newDeviceNotice?: boolean;
 }
 
 /** What every answer that signs a session in carries. */
@@ -191,7 +194,7 @@ export interface SignedInSession {
  * a lost commit none is ended there, and the cap is restored after (trimToCap).
  */
 export async function signInSession(
-  deps: Pick<Ports, 'users' | 'userViews' | 'sessions' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+  deps: Pick<Ports, 'users' | 'userViews' | 'sessions' | 'sessionViews' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
   settings: SessionSettings,
   userId: string,
   how: SignedInSession,
@@ -206,7 +209,8 @@ export async function signInSession(
     const account = { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch };
     const opened = openSession(deps, settings, account, how.metadata, how.amr);
     const evicted = lostACommit ? NOTHING_EVICTED : await evictBeyondCap(deps, settings, account, how.metadata);
-    const events = [...recordEvents(user.pullEvents(), ids, how.metadata), ...opened.events, ...evicted.events];
+    const notice = await newDeviceNotice(deps, settings.newDeviceNotice, account, opened.session.id, how.metadata);
+    const events = [...recordEvents([...user.pullEvents(), ...notice], ids, how.metadata), ...opened.events, ...evicted.events];
     if (!(await users.save(user, events, opened.session, evicted.ended, how.cleared?.() ?? []))) {
       lostACommit = true;
       return CHANGED;

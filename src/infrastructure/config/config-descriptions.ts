@@ -143,6 +143,11 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
     whenUnset: 'derived from the JWT signing key',
   },
   SESSION_SWEEP_INTERVAL_SECONDS: { section: 'Sessions', meaning: 'how often ended sessions are removed' },
+  NEW_DEVICE_NOTICE: {
+    section: 'Sessions',
+    meaning:
+      'a sign-in (any method) from a device the account has not used recently (none of its live sessions shares the browser and system of the user agent and the network: IPv4 /24, IPv6 /48) mails the owner when, from where and on which device, with a link to `{PUBLIC_APP_URL}/sessions`; sent from the outbox, never in the request',
+  },
   SESSIONS_MAX_PER_ACCOUNT: {
     section: 'Sessions',
     meaning:

@@ -77,6 +77,7 @@ export const CONFIG_SCHEMA = object({
   SESSION_SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
   PASSWORD_CHANGE_MAX_FAILURES: positiveInt(5, 100),
   SESSIONS_MAX_PER_ACCOUNT: positiveInt(50, 100_000),
+  NEW_DEVICE_NOTICE: string().oneOf(['true', 'false'], 'NEW_DEVICE_NOTICE must be true or false').default('true'),
   EVENT_RETENTION_DAYS: positiveInt(90, 3650),
   EVENT_SWEEP_INTERVAL_SECONDS: positiveInt(3600, 86_400),
   PASSWORD_RESET_TTL_SECONDS: positiveInt(1800, 86_400),
@@ -194,6 +195,8 @@ export interface Config {
     readonly passwordChangeMaxFailures: number;
     /** Sessions one account keeps at most: a sign-in beyond it ends the least recently used one. */
     readonly maxPerAccount: number;
+    /** Whether a sign-in from a device the account has not used recently mails its owner. */
+    readonly newDeviceNotice: boolean;
   };
   /** High-volume events (failed and successful sign-ins, session starts, mail requests) older than this are removed. */
   readonly retention: { readonly days: number; readonly sweepIntervalSeconds: number };
@@ -404,6 +407,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       sweepIntervalSeconds: env.SESSION_SWEEP_INTERVAL_SECONDS,
       passwordChangeMaxFailures: env.PASSWORD_CHANGE_MAX_FAILURES,
       maxPerAccount: env.SESSIONS_MAX_PER_ACCOUNT,
+      newDeviceNotice: env.NEW_DEVICE_NOTICE === 'true',
     },
     retention: { days: env.EVENT_RETENTION_DAYS, sweepIntervalSeconds: env.EVENT_SWEEP_INTERVAL_SECONDS },
     rateLimit: {

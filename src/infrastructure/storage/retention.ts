@@ -30,6 +30,7 @@ export const RETENTION: { readonly [T in EventType]: Retention } = {
   EmailChangeCancelled: 'keep',
   EmailChangeRequested: 'prune-after-sent',
   NewEmailConfirmationRequested: 'prune-after-sent',
+  NewDeviceSignedIn: 'prune-after-sent',
   SignedInWithProvider: 'prune',
   PasskeyCounterRegressed: 'keep',
   MfaRemoved: 'keep',

@@ -34,7 +34,7 @@ describe('the retention of each event type', () => {
   it('prunes sign-ins (with a passkey too), failures and session starts; mail requests once sent; keeps everything else', () => {
     const byRetention = (retention: Retention) => Object.entries(RETENTION).filter(([, r]) => r === retention).map(([type]) => type).sort();
     expect(byRetention('prune')).to.deep.equal(['SessionStarted', 'SignInFailed', 'SignedInWithPasskey', 'SignedInWithProvider', 'UserSignedIn']);
-    expect(byRetention('prune-after-sent')).to.deep.equal(['EmailChangeRequested', 'EmailVerificationRequested', 'NewEmailConfirmationRequested', 'PasswordResetRequested']);
+    expect(byRetention('prune-after-sent')).to.deep.equal(['EmailChangeRequested', 'EmailVerificationRequested', 'NewDeviceSignedIn', 'NewEmailConfirmationRequested', 'PasswordResetRequested']);
     expect(byRetention('keep')).to.deep.equal([
       'AccountDeleted', 'CredentialsRemoved', 'EmailChangeCancelled', 'EmailChanged', 'EmailVerified', 'IdentityLinked', 'IdentityUnlinked', 'MfaEnrolled', 'MfaRemoved', 'PasskeyAdded', 'PasskeyCounterRegressed', 'PasskeyRemoved', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RecoveryCodeUsed',
       'RecoveryCodesRegenerated', 'RefreshTokenReused', 'SessionRevoked', 'SessionsEnded', 'SignUpCancelled', 'UserRegistered',

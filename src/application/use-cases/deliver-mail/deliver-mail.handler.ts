@@ -1,4 +1,4 @@
-import { confirmNewEmailMail, emailChangeNoticeMail } from '../../policies/email-change-mail.js';
+import { confirmNewEmailMail, emailChangeNoticeMail, newDeviceMail } from '../../policies/account-mail.js';
 import { MailRefusedPermanently, MailRelayUnavailable } from '../../errors.js';
 import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
@@ -155,6 +155,8 @@ export class DeliverMailHandler {
         const token = oneTimeTokens.issue({ purpose: 'email-cancel', userId, issuedAt: event.occurredAt }, event.payload.binding);
         return emailChangeNoticeMail(name, event.payload.newEmail, linkFor(this.mail, 'email-cancel', token), Math.round(this.mail.verificationTtlSeconds / 3600));
       }
+      case 'NewDeviceSignedIn':
+        return newDeviceMail(name, { at: event.occurredAt, device: event.payload.device, network: event.payload.network }, `${this.mail.publicAppUrl.replace(/\/+$/, '')}/sessions`);
       case 'NewEmailConfirmationRequested': {
         const token = oneTimeTokens.issue({ purpose: 'email-change', userId, issuedAt: event.occurredAt }, event.payload.binding);
         return confirmNewEmailMail(name, linkFor(this.mail, 'email-change', token), Math.round(this.mail.verificationTtlSeconds / 3600));

@@ -25,7 +25,7 @@ const SPENT = 'is invalid, expired or already used';
  */
 export class RedeemOAuthCodeHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'oauthFlows' | 'providers' | 'users' | 'userViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'factorSecrets' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'oauthFlows' | 'providers' | 'users' | 'sessionViews' | 'userViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'factorSecrets' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly settings: SessionSettings,
     private readonly mfa: MfaSettings,
   ) {}

@@ -34,7 +34,7 @@ export interface SignInMfaCommand {
  */
 export class SignInMfaHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'userViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'limits' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessionViews' | 'userViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'limits' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly sessionSettings: SessionSettings,
     private readonly settings: MfaSettings,

@@ -18,7 +18,7 @@ export interface SignInPasskeyCommand {
  */
 export class SignInPasskeyHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'userViews' | 'sessions' | 'passkeys' | 'webauthn' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessionViews' | 'userViews' | 'sessions' | 'passkeys' | 'webauthn' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly settings: SessionSettings,
     private readonly requireVerifiedEmail = false,
   ) {}

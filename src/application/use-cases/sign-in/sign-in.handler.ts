@@ -12,6 +12,7 @@ import { type SignInOutcome, recordEvents, toAccountResource } from '../../share
 import { type MfaSettings, openSignInChallenge } from '../../policies/second-factor.js';
 import type { User } from '../../../domain/user.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
+import { newDeviceNotice } from '../../policies/new-device.js';
 
 /** Raw input values as the client sent them (any JSON type): the handler parses each once, reporting every issue. */
 export interface SignInCommand {
@@ -29,7 +30,7 @@ export interface SignInCommand {
  */
 export class SignInHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'userViews' | 'sessions' | 'hasher' | 'tokens' | 'refreshTokens' | 'secondFactors' | 'passkeys' | 'factorSecrets' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'userViews' | 'sessions' | 'sessionViews' | 'hasher' | 'tokens' | 'refreshTokens' | 'secondFactors' | 'passkeys' | 'factorSecrets' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly settings: SessionSettings,
     private readonly mfa: MfaSettings,
@@ -92,8 +93,9 @@ export class SignInHandler {
       const account = { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch };
       const opened = openSession(this.deps, this.settings, account, command.metadata);
       const evicted = lostACommit ? NOTHING_EVICTED : await evictBeyondCap(this.deps, this.settings, account, command.metadata);
+      const notice = recordEvents(await newDeviceNotice(this.deps, this.settings.newDeviceNotice, account, opened.session.id, command.metadata), ids, command.metadata);
       const cleared = [this.throttle.limitNow(email.value)];
-      if (!(await users.save(user, [...userEvents, ...opened.events, ...evicted.events], opened.session, evicted.ended, cleared))) {
+      if (!(await users.save(user, [...userEvents, ...notice, ...opened.events, ...evicted.events], opened.session, evicted.ended, cleared))) {
         lostACommit = true;
         return CHANGED;
       }

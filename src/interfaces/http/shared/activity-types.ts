@@ -16,6 +16,7 @@ const EVENT_TYPES: { readonly [T in Exclude<UserEventType, 'SignUpCancelled' | '
   IdentityUnlinked: true,
   EmailChangeRequested: true,
   NewEmailConfirmationRequested: true,
+  NewDeviceSignedIn: true,
   EmailChanged: true,
   EmailChangeCancelled: true,
   SignedInWithProvider: true,

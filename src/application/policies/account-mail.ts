@@ -1,3 +1,4 @@
+/** The mails of the account's life: a change of address (the notice to the current address, the confirmation to the new one) and a sign-in from a new device. */
 import { type MailContent, escapeHtml, greeting, page } from './mail.js';
 
 /** To the current address: a change to `newEmail` was asked for; a link cancels it and ends every session. */
@@ -20,5 +21,18 @@ export function confirmNewEmailMail(name: string | null, link: string, ttlHours:
     subject: 'Confirm your new e-mail address',
     text: `${hello.text}\n\n${body}:\n\n${link}\n\nIf you did not ask for it, ignore this mail.\n`,
     html: page('Confirm your new e-mail address', [hello.html, `${escapeHtml(body)}: <a href="${escapeHtml(link)}">confirm</a>.`, 'If you did not ask for it, ignore this mail.']),
+  };
+}
+
+/** A sign-in from a device the account has not used recently: when, from where, which device, and where to end it. */
+export function newDeviceMail(name: string | null, seen: { readonly at: Date; readonly device: string; readonly network: string | null }, sessionsLink: string): MailContent {
+  const hello = greeting(name);
+  const where = seen.network === null ? 'an unknown network' : `the network ${seen.network}`;
+  const body = `your account was signed in to on ${seen.at.toUTCString()} from ${seen.device}, on ${where}.`;
+  const act = 'If it was not you, end that session from the list of your signed-in devices and change your password now:';
+  return {
+    subject: 'A new sign-in to your account',
+    text: `${hello.text}\n\n${body}\n\n${act}\n\n${sessionsLink}\n`,
+    html: page('A new sign-in to your account', [hello.html, escapeHtml(body), `${escapeHtml(act)} <a href="${escapeHtml(sessionsLink)}">your signed-in devices</a>.`]),
   };
 }
