@@ -116,8 +116,10 @@ export type SecondFactorNotice =
   | { readonly kind: 'credentials_removed' }
   /** `name`: the passkey's, only for a verified address (see greeting); null otherwise. */
   | { readonly kind: 'passkey_added'; readonly name: string | null }
-  /** A provider identity linked (`provider`: its name in OAUTH_PROVIDERS). */
-  | { readonly kind: 'identity_linked'; readonly provider: string };
+  /** A provider identity linked or unlinked (`provider`: its name in OAUTH_PROVIDERS). */
+  | { readonly kind: 'identity_linked'; readonly provider: string }
+  | { readonly kind: 'identity_unlinked'; readonly provider: string }
+  | { readonly kind: 'passkey_removed' };
 
 /**
  * The notice after a change to the second factor (never a code or a secret): enrolled, removed, or a recovery code
@@ -133,6 +135,10 @@ export function secondFactorMail(name: string | null, notice: SecondFactorNotice
             'A passkey was added',
             `a passkey${notice.name === null ? '' : ` named "${notice.name}"`} was added to your account: it signs in without your password. If it was not you, remove it and reset your password now.`,
           ]
+        : notice.kind === 'passkey_removed'
+        ? ['A passkey was removed', 'a passkey was removed from your account: it signs in no more. If it was not you, reset your password now.']
+        : notice.kind === 'identity_unlinked'
+        ? ['A sign-in was unlinked from your account', `your ${notice.provider} account was unlinked: it signs in to this account no more. If it was not you, reset your password now.`]
         : notice.kind === 'identity_linked'
         ? [
             'A sign-in was linked to your account',

@@ -151,6 +151,10 @@ export class DeliverMailHandler {
         return secondFactorMail(name, { kind: 'credentials_removed' });
       case 'IdentityLinked':
         return secondFactorMail(name, { kind: 'identity_linked', provider: event.payload.provider });
+      case 'IdentityUnlinked':
+        return secondFactorMail(name, { kind: 'identity_unlinked', provider: event.payload.provider });
+      case 'PasskeyRemoved':
+        return secondFactorMail(name, { kind: 'passkey_removed' });
       case 'EmailChangeRequested': {
         const token = oneTimeTokens.issue({ purpose: 'email-cancel', userId, issuedAt: event.occurredAt }, event.payload.binding);
         return emailChangeNoticeMail(name, event.payload.newEmail, linkFor(this.mail, 'email-cancel', token), Math.round(this.mail.verificationTtlSeconds / 3600));

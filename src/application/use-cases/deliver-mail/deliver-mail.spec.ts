@@ -3,6 +3,7 @@ import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/buil
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { tokenIn, worldWithAda } from '../../../../tests/support/mail-world.js';
 import { withPasskeys } from '../../../../tests/support/passkeys.js';
+import { throughProvider } from '../../../../tests/support/social.js';
 
 describe('DeliverMailHandler', () => {
   it('retries a refused mail with exponential backoff, and sends it exactly once when the transport accepts', async () => {
@@ -81,6 +82,19 @@ describe('DeliverMailHandler', () => {
     expect(verified?.subject).to.equal('A passkey was added');
     expect(verified?.text).to.include('a passkey named "Phone <b>" was added');
     expect(verified?.html).to.include('Phone &lt;b&gt;');
+  });
+
+  it('mails a notice for every other change of a way in: a passkey removed, a provider identity linked and unlinked', async () => {
+    const { world, principal, register } = await withPasskeys();
+    const { id } = await register({}, principal, 'Phone');
+    await world.removePasskey.execute({ principal, id, metadata: aRequestMetadata() });
+    await throughProvider(world, { subject: 'ada-gh', email: 'ada@example.com' }, { link: principal, provider: 'github' });
+    const [identity] = await world.identities.listByUser(principal.userId);
+    await world.unlinkIdentity.execute({ principal, id: identity?.id ?? '', metadata: aRequestMetadata() });
+    await world.deliverMail.execute();
+    const subjects = world.mail.delivered.map((mail) => mail.subject);
+    expect(subjects).to.include.members(['A passkey was removed', 'A sign-in was linked to your account', 'A sign-in was unlinked from your account']);
+    expect(world.mail.delivered.find((mail) => mail.subject === 'A sign-in was unlinked from your account')?.text).to.include('your github account was unlinked');
   });
 
   it('keeps the text a sender chose out of mail to an unverified address: no name in the verification mail', async () => {
