@@ -5,6 +5,7 @@ import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/buil
 import { rejection } from '../../../../tests/support/rejection.js';
 import { APP_URL, aFlowRequest, aPkcePair, returned, stateOf, throughProvider } from '../../../../tests/support/social.js';
 import { verifiedSignUp } from '../../../../tests/support/verified.js';
+import { tokenIn } from '../../../../tests/support/mail-world.js';
 
 const metadata = aRequestMetadata();
 type World = Awaited<ReturnType<typeof inMemoryWorld>>;
@@ -102,5 +103,19 @@ describe('CompleteOAuthHandler (completeOauth)', () => {
     const user = await world.users.findByEmail('ada-1@example.com');
     expect(user && (await world.identities.listByUser(user.id))).to.have.length(1);
     expect(eventTypes(world).filter((type) => type === 'UserRegistered')).to.have.length(1);
+  });
+
+  it("loses a squatter's identity to the address's owner: a provider that did not prove the address makes an unverified account, and the owner's reset removes the identity", async () => {
+    const world = await inMemoryWorld();
+    await throughProvider(world, { subject: 'squatter', email: 'ada@example.com', emailVerified: false });
+    const squatted = await world.users.findByEmail('ada@example.com');
+    expect(squatted && (await world.identities.listByUser(squatted.id))).to.have.length(1);
+    await world.requestPasswordReset.execute({ email: 'ada@example.com', metadata });
+    await world.deliverMail.execute();
+    const token = tokenIn(world.mail.delivered.find((mail) => mail.subject === 'Reset your password'));
+    await world.confirmPasswordReset.execute({ token, newPassword: 'difference engine 1822', metadata });
+    expect(await world.identities.listByUser(squatted?.id ?? ''), 'the identity signs in no more').to.deep.equal([]);
+    const { params } = await throughProvider(world, { subject: 'squatter', email: 'ada@example.com', emailVerified: false });
+    expect(params, "the squatter's next flow reaches no account it can join").to.deep.equal({ error: 'account_exists' });
   });
 });
