@@ -33,6 +33,8 @@ export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set([
   'EmailChangeRequested', 'NewEmailConfirmationRequested',
   // A sign-in from a device the account has not used recently.
   'NewDeviceSignedIn',
+  // The account deleted: the notice to the address it had (sent although the account is gone).
+  'AccountDeletionNoticed',
 ]);
 
 export const passwordResetRequested = (email: string, aggregateId: string | null, binding: string | null, occurredAt: Date): PasswordResetRequested => ({

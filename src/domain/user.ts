@@ -44,6 +44,12 @@ export type SignUpCancelled = DomainEvent<'SignUpCancelled', { readonly reason: 
  * the account leaves in the log once it is erased with everything that named it.
  */
 export type AccountDeleted = DomainEvent<'AccountDeleted', Readonly<Record<string, never>>>;
+/**
+ * The notice of a deletion, to the address the account had (proven by its owner): the one event of an erased account
+ * that names it. Recorded with AccountDeleted, sealed under the service's key (the account's is destroyed in the same
+ * commit) and removed from the log as soon as its mail is sent.
+ */
+export type AccountDeletionNoticed = DomainEvent<'AccountDeletionNoticed', { readonly email: string; readonly name: string }>;
 
 export type UserEvent =
   | UserRegistered
@@ -54,6 +60,7 @@ export type UserEvent =
   | NewDeviceSignedIn
   | SignUpCancelled
   | AccountDeleted
+  | AccountDeletionNoticed
   | CredentialsRemoved
   | UserSignedIn
   | PasswordRehashed
@@ -298,12 +305,14 @@ export class User {
   }
 
   /**
-   * The owner deletes the account: records AccountDeleted, which names neither the address nor the person; the
-   * repository then erases the account with everything that named it (User.cancelSignUp's erase, for any account).
+   * The owner deletes the account: records AccountDeleted, which names neither the address nor the person, and, where
+   * the address was proven, the notice mailed to it; the repository then erases the account with everything that named
+   * it (User.cancelSignUp's erase, for any account).
    */
   delete(at: Date): void {
     this.stateChanged = true;
     this.pending.push({ type: 'AccountDeleted', aggregateId: this.id, occurredAt: at, payload: {} });
+    if (this.emailVerified) this.pending.push({ type: 'AccountDeletionNoticed', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value, name: this.name.value } });
   }
 
   /** Returns the events recorded since the last call, and forgets them. */

@@ -4,6 +4,7 @@ import { COUNTERS, INDEX_COUNTS, countOf, indexCountKey, ownerOf } from '../../s
 import { type Store, type Table, check, entryOf, expectThat, put, remove, sweepExpired } from '../../src/infrastructure/storage/store.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { rejection } from '../support/rejection.js';
+import { eventsAbout } from '../support/events-about.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
 
 interface Note {
@@ -70,7 +71,7 @@ export function storeContract(adapter: string, makeStorage: StorageFactory): voi
       const outcome = await store.commit({ changes: [put(NOTES, a, aNote('ada', 9), 0), put(NOTES, b, aNote('ada', 9), 0)], events: [anEvent(email)] });
       expect(outcome).to.deep.equal({ status: 'conflict' });
       expect((await store.get(NOTES, a))?.value.at).to.equal(1);
-      expect(await storage.events.findByEmail({ email, types: ['SignInFailed'], since: new Date(0), limit: 10 })).to.deep.equal([]);
+      expect(await eventsAbout(storage.store, { email, types: ['SignInFailed'], since: new Date(0), limit: 10 })).to.deep.equal([]);
     });
 
     it('refuses a new record whose key exists, and a check of a record that changed', async () => {
@@ -166,7 +167,7 @@ export function storeContract(adapter: string, makeStorage: StorageFactory): voi
     it('commits the events with the changes', async () => {
       const email = `${unique('events')}@example.com`;
       await store.commit({ changes: [put(NOTES, unique('note'), aNote('ada', 1), null)], events: [anEvent(email), anEvent(email)] });
-      expect(await storage.events.findByEmail({ email, types: ['SignInFailed'], since: new Date(0), limit: 10 })).to.have.length(2);
+      expect(await eventsAbout(storage.store, { email, types: ['SignInFailed'], since: new Date(0), limit: 10 })).to.have.length(2);
     });
 
     it('gives exactly one of many simultaneous puts of one version', async () => {
@@ -233,7 +234,7 @@ export function storeContract(adapter: string, makeStorage: StorageFactory): voi
       expect(limited).to.have.length(27);
       const committedAt = outcomes.flatMap((outcome, i) => (outcome.status === 'committed' ? [10_000 + i] : []));
       for (const outcome of limited) expect(outcome).to.deep.equal({ status: 'limited', key, retryAt: Math.min(...committedAt) + 1000 });
-      expect(await storage.events.findByEmail({ email, types: ['SignInFailed'], since: new Date(0), limit: 100 })).to.have.length(3);
+      expect(await eventsAbout(storage.store, { email, types: ['SignInFailed'], since: new Date(0), limit: 100 })).to.have.length(3);
       expect(await store.commit({ counts: [count(Math.min(...committedAt) + 1000)] })).to.deep.equal({ status: 'committed' });
     });
 
@@ -254,7 +255,7 @@ export function storeContract(adapter: string, makeStorage: StorageFactory): voi
       await store.commit({ counts: [at(20)] });
       await store.commit({ counts: [at(21)] });
       expect(await store.commit({ below: [at(22)], clears: [key], events: [anEvent(email)] })).to.deep.equal({ status: 'limited', key, retryAt: 1020 });
-      expect(await storage.events.findByEmail({ email, types: ['SignInFailed'], since: new Date(0), limit: 100 }), 'only the first commit').to.have.length(1);
+      expect(await eventsAbout(storage.store, { email, types: ['SignInFailed'], since: new Date(0), limit: 100 }), 'only the first commit').to.have.length(1);
       expect((await store.commit({ counts: [at(23)] })).status, 'the count was kept').to.equal('limited');
       expect(await store.commit({ below: [at(1021)], clears: [key] }), 'once the oldest left the window').to.deep.equal({ status: 'committed' });
     });

@@ -41,7 +41,6 @@ describe('MongoDB adapters while MongoDB is unreachable (real driver, nothing li
       users.findById('u1'),
       users.add(user, []),
       users.save(user, []),
-      events.findByEmail({ email: 'ada@example.com', types: ['SignInFailed'], since: new Date(0), limit: 5 }),
       events.findByAggregate('u1', { limit: 5, cursor: null }),
       events.append([{ type: 'SignInFailed', aggregateId: null, occurredAt: new Date(), payload: { email: 'a@b.co', reason: 'unknown_email' }, eventId: 'e1', metadata: aRequestMetadata() }]),
     ];

@@ -3,7 +3,9 @@ import { expect } from 'chai';
 import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
 import { MongoTables } from '../../src/infrastructure/mongo/mongo-tables.js';
 import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';
-import { StoreEventLog } from '../../src/infrastructure/storage/store-event-log.js';
+import { SealingStore } from '../../src/infrastructure/storage/sealing-store.js';
+import { PersonalDataKeys } from '../../src/infrastructure/security/personal-data-keys.js';
+import { eventsAbout } from '../support/events-about.js';
 import { aSignUpBody } from '../support/builders.js';
 import { killHard, spawnService } from '../support/child-service.js';
 import { postJson } from '../support/http-client.js';
@@ -11,13 +13,14 @@ import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
 import { startTestService, tempDir } from '../support/test-service.js';
 
 const PASSWORD = 'analytical engine 1843';
+const PERSONAL_DATA_KEY = 'a personal data key for the MongoDB tests, 32+';
 
 describeWithMongo('HTTP on MongoDB: persistence (real server, real MongoDB, argon2, JWT)', (target) => {
   const dbName = uniqueDbName('http');
   let dataDir: string | undefined;
   let n = 0;
   const freshEmail = () => `mongo${++n}-${Date.now()}@example.com`;
-  const env = () => ({ STORAGE: 'mongodb', MONGODB_URI: target().uri, MONGODB_DB: dbName, DATA_DIR: (dataDir ??= tempDir('mongo-http')) });
+  const env = () => ({ STORAGE: 'mongodb', MONGODB_URI: target().uri, MONGODB_DB: dbName, DATA_DIR: (dataDir ??= tempDir('mongo-http')), PERSONAL_DATA_KEY });
 
   after(async function () {
     if (dataDir === undefined) return;
@@ -90,9 +93,10 @@ describeWithMongo('HTTP on MongoDB: persistence (real server, real MongoDB, argo
       const signedIn = await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD });
       expect(signedIn.status).to.equal(201);
 
-      const user = await new StoreUserRepository(new MongoTables(store)).findByEmail(email);
+      const sealed = new SealingStore(new MongoTables(store), new PersonalDataKeys(Buffer.from(PERSONAL_DATA_KEY)));
+      const user = await new StoreUserRepository(sealed).findByEmail(email);
       expect(user?.passwordHash).to.match(/^\$argon2id\$/);
-      const events = (await new StoreEventLog(new MongoTables(store)).findByEmail({ email, types: ['UserRegistered', 'EmailVerificationRequested', 'SignInFailed', 'UserSignedIn'], since: new Date(0), limit: 10 })).reverse();
+      const events = (await eventsAbout(sealed, { email, types: ['UserRegistered', 'EmailVerificationRequested', 'SignInFailed', 'UserSignedIn'], since: new Date(0), limit: 10 })).reverse();
       expect(events.map((event) => event.type)).to.deep.equal(['UserRegistered', 'EmailVerificationRequested', 'SignInFailed', 'UserSignedIn']);
       const serialised = JSON.stringify(events);
       for (const secret of ['argon2', user?.passwordHash, PASSWORD, 'not the password', created.body.data.accesstoken, signedIn.body.data.accesstoken]) {

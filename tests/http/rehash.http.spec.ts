@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { StoreEventLog } from '../../src/infrastructure/storage/store-event-log.js';
 import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
 import { LmdbTables } from '../../src/infrastructure/lmdb/lmdb-tables.js';
+import { readable } from '../support/sealed-store.js';
 import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';
 import { parametersOf } from '../../src/infrastructure/security/argon2-password-hasher.js';
 import { aSignUpBody } from '../support/builders.js';
@@ -12,8 +13,9 @@ import { startTestService, tempDir } from '../support/test-service.js';
 async function readStore(dataDir: string) {
   const store = LmdbStore.open(dataDir);
   try {
-    const user = await new StoreUserRepository(new LmdbTables(store)).findByEmail('ada@example.com');
-    const page = user ? await new StoreEventLog(new LmdbTables(store)).findByAggregate(user.id, { limit: 20, cursor: null }) : { events: [] };
+    const tables = readable(new LmdbTables(store), dataDir);
+    const user = await new StoreUserRepository(tables).findByEmail('ada@example.com');
+    const page = user ? await new StoreEventLog(tables).findByAggregate(user.id, { limit: 20, cursor: null }) : { events: [] };
     return { hash: user?.passwordHash ?? '', types: page.events.map((event) => event.type).reverse() };
   } finally {
     await store.close();

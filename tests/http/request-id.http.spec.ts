@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { LmdbTables } from '../../src/infrastructure/lmdb/lmdb-tables.js';
+import { readable } from '../support/sealed-store.js';
 import { StoreEventLog } from '../../src/infrastructure/storage/store-event-log.js';
 import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
 import { createLogger } from '../../src/infrastructure/logging/logger.js';
@@ -102,7 +103,7 @@ describe('HTTP: request ids on every response, log line and event', () => {
     }
     const store = LmdbStore.open(service.dataDir);
     try {
-      const page = await new StoreEventLog(new LmdbTables(store)).findByAggregate(userId, { limit: 10, cursor: null });
+      const page = await new StoreEventLog(readable(new LmdbTables(store), service.dataDir)).findByAggregate(userId, { limit: 10, cursor: null });
       const byType = Object.fromEntries(page.events.map((event) => [event.type, event.metadata.requestId]));
       expect(byType).to.deep.equal({ UserRegistered: 'trace-signup', EmailVerificationRequested: 'trace-signup', SessionStarted: 'trace-signup', SignInFailed: 'trace-failed' });
     } finally {

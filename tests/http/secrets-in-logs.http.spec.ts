@@ -5,8 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import type { SignInCommand } from '../../src/application/use-cases/sign-in/sign-in.handler.js';
 import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
 import { LmdbTables } from '../../src/infrastructure/lmdb/lmdb-tables.js';
+import { readable } from '../support/sealed-store.js';
 import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';
 import { GENERATED_KEY_FILE } from '../../src/infrastructure/security/signing-key.js';
+import { GENERATED_PERSONAL_DATA_KEY_FILE } from '../../src/infrastructure/security/personal-data-keys.js';
 import { httpServerOptions } from '../support/http-server-options.js';
 import { buildHttpServer } from '../../src/interfaces/http/server.js';
 import { aSignUpBody } from '../support/builders.js';
@@ -65,11 +67,12 @@ describe('HTTP: secrets never reach the log (LOG_LEVEL=debug)', () => {
   const secrets = async (): Promise<string[]> => {
     const store = LmdbStore.open(service.dataDir);
     try {
-      const users = new StoreUserRepository(new LmdbTables(store));
+      const users = new StoreUserRepository(readable(new LmdbTables(store), service.dataDir));
       const hashes = await Promise.all(['ada@example.com', 'grace@example.com'].map(async (email) => (await users.findByEmail(email))?.passwordHash ?? ''));
       const pem = readFileSync(join(service.dataDir, GENERATED_KEY_FILE), 'utf8');
       const pemLines = pem.split('\n').filter((line) => line.length > 20 && !line.startsWith('-----'));
-      return [...PASSWORDS, ...hashes, ...tokens, ...pemLines, '$argon2', 'PRIVATE KEY'];
+      const personalDataKey = readFileSync(join(service.dataDir, GENERATED_PERSONAL_DATA_KEY_FILE), 'utf8').trim();
+      return [...PASSWORDS, ...hashes, ...tokens, ...pemLines, personalDataKey, '$argon2', 'PRIVATE KEY'];
     } finally {
       await store.close();
     }
@@ -92,7 +95,7 @@ describe('HTTP: secrets never reach the log (LOG_LEVEL=debug)', () => {
 
   it('never writes a password, hash, token or private key in any line', async () => {
     const all = await secrets();
-    expect(all.filter((secret) => secret.length > 0)).to.have.length.at.least(PASSWORDS.length + 2 + 3 + 2);
+    expect(all.filter((secret) => secret.length > 0)).to.have.length.at.least(PASSWORDS.length + 2 + 3 + 3);
     for (const line of logs.lines) {
       for (const secret of all) expect(line, `a log line contains ${secret.slice(0, 12)}…`).not.to.include(secret);
     }

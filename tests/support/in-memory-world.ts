@@ -15,6 +15,7 @@ import type { Store } from '../../src/infrastructure/storage/store.js';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { memoryStorageOver } from '../../src/infrastructure/memory/memory-storage.js';
 import { InMemoryTables } from '../../src/infrastructure/memory/in-memory-tables.js';
+import type { PersonalDataKeys } from '../../src/infrastructure/security/personal-data-keys.js';
 import { EventLogActivityReadModel } from '../../src/infrastructure/read-model/event-log-activity-read-model.js';
 import { HmacRefreshTokens } from '../../src/infrastructure/security/hmac-refresh-tokens.js';
 import type { SessionSettings } from '../../src/application/policies/sessions.js';
@@ -41,6 +42,8 @@ export interface WorldOptions {
   readonly store?: (tables: Store) => Store;
   /** Ports made from the in-memory ones (e.g. one that counts the writes made through it). */
   readonly wrap?: (ports: Ports) => Partial<Ports>;
+  /** Seal personal data at rest under these keys, as the service does (the world keeps it in clear otherwise, to look into). */
+  readonly keys?: PersonalDataKeys;
 }
 
 /** The session settings of the world unless a test says otherwise: the service's defaults. */
@@ -58,7 +61,7 @@ export const DEFAULT_SESSION_SETTINGS: SessionSettings = {
  */
 export async function inMemoryWorld(options: WorldOptions = {}) {
   const tables = new InMemoryTables();
-  const storage = memoryStorageOver(tables, options.store?.(tables) ?? tables);
+  const storage = memoryStorageOver(tables, options.store?.(tables) ?? tables, options.keys);
   /** The event log as the test reads it: every event, in append order. */
   const store = {
     get events(): RecordedEvent[] {

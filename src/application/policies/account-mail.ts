@@ -24,6 +24,18 @@ export function confirmNewEmailMail(name: string | null, link: string, ttlHours:
   };
 }
 
+/** To the address an account had, once it is deleted: what went, and that nothing of it is kept. */
+export function accountDeletedMail(name: string): MailContent {
+  const hello = greeting(name);
+  const body = 'your account was deleted at your request: its sessions ended, and its passkeys, second factor, linked accounts and personal data are gone.';
+  const act = 'If it was not you, someone had your password or a signed-in device: sign up again with this address and use a new password everywhere you used the old one.';
+  return {
+    subject: 'Your account was deleted',
+    text: `${hello.text}\n\n${body}\n\n${act}\n`,
+    html: page('Your account was deleted', [hello.html, escapeHtml(body), escapeHtml(act)]),
+  };
+}
+
 /** A sign-in from a device the account has not used recently: when, from where, which device, and where to end it. */
 export function newDeviceMail(name: string | null, seen: { readonly at: Date; readonly device: string; readonly network: string | null }, sessionsLink: string): MailContent {
   const hello = greeting(name);

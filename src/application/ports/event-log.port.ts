@@ -1,4 +1,4 @@
-import type { UserEvent, UserEventType } from '../../domain/user.js';
+import type { UserEvent } from '../../domain/user.js';
 import { token } from '../di-token.js';
 
 /** Who caused an event, captured at the driving edge; the domain never reads it. */
@@ -10,14 +10,6 @@ export interface RequestMetadata {
 
 /** A domain event as stored: the event plus a unique id and the metadata of the request that caused it. */
 export type RecordedEvent = UserEvent & { readonly eventId: string; readonly metadata: RequestMetadata };
-
-export interface EmailEventQuery {
-  readonly email: string;
-  readonly types: readonly UserEventType[];
-  /** Only events that occurred at or after this instant. */
-  readonly since: Date;
-  readonly limit: number;
-}
 
 export interface PageRequest {
   readonly limit: number;
@@ -38,12 +30,6 @@ export interface EventLog {
    * is skipped, not duplicated and not an error.
    */
   append(events: readonly RecordedEvent[]): Promise<void>;
-
-  /**
-   * Events about one e-mail address of the given types, newest first, at most `limit`.
-   * Returns an empty array when there are none; never throws for an unknown address.
-   */
-  findByEmail(query: EmailEventQuery): Promise<RecordedEvent[]>;
 
   /**
    * One page of the events of one aggregate, newest first. An unknown aggregate gives an empty page.

@@ -190,6 +190,12 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
     meaning: 'the key (32 characters or more) TOTP secrets are sealed under (AES-256-GCM) and recovery codes MAC-ed under (HMAC-SHA-256); keep it with the signing key, never in `DATA_DIR`',
     whenUnset: 'derived (HKDF) from `REFRESH_TOKEN_SECRET`, or from the signing key when that is unset, as the refresh-token key is',
   },
+  PERSONAL_DATA_KEY: {
+    section: 'Access tokens and signing keys',
+    meaning:
+      'the key (32 characters or more) that wraps each account\'s data key, under which its personal data (address, names, client IP, user agent) is sealed at rest, and that blinds stored addresses; deleting an account destroys its data key (docs/account.md). Keep it with the signing key, never in `DATA_DIR`, the same on every instance; never change it: every sealed field would be unreadable',
+    whenUnset: 'required in production (the service refuses to start); elsewhere generated once and kept in `DATA_DIR/personal-data.key` (in memory only with `STORAGE=memory`)',
+  },
   MFA_ISSUER: { section: 'Access tokens and signing keys', meaning: 'the issuer an authenticator app shows beside the account (`otpauth://` URI)' },
   MFA_CHALLENGE_SECONDS: {
     section: 'Access tokens and signing keys',

@@ -68,6 +68,7 @@ export const CONFIG_SCHEMA = object({
   REFRESH_REUSE_GRACE_SECONDS: number().integer().min(0).max(300).default(10),
   REFRESH_TOKEN_SECRET: string().trim().min(32, 'REFRESH_TOKEN_SECRET must be at least 32 characters').optional(),
   MFA_SECRET_KEY: string().trim().min(32, 'MFA_SECRET_KEY must be at least 32 characters').optional(),
+  PERSONAL_DATA_KEY: string().trim().min(32, 'PERSONAL_DATA_KEY must be at least 32 characters').optional(),
   MFA_ISSUER: string().trim().min(1).max(64).default('Account service'),
   MFA_CHALLENGE_SECONDS: positiveInt(300, 900),
   WEBAUTHN_RP_ID: string().trim().matches(/^[a-z0-9.-]{1,253}$/, 'WEBAUTHN_RP_ID must be a host name (no scheme, no port)').optional(),
@@ -188,6 +189,8 @@ export interface Config {
     readonly refreshTokenSecret: string | undefined;
     /** The key second-factor secrets are sealed and recovery codes MAC-ed under (derived from the refresh material when unset). */
     readonly mfaSecretKey: string | undefined;
+    /** The key personal data's data keys are wrapped under (`personalDataSecret`: generated outside production when unset). */
+    readonly personalDataKey: string | undefined;
     /** The issuer authenticator apps show beside the account. */
     readonly mfaIssuer: string;
     readonly sweepIntervalSeconds: number;
@@ -403,6 +406,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       reuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS,
       refreshTokenSecret: env.REFRESH_TOKEN_SECRET,
       mfaSecretKey: env.MFA_SECRET_KEY,
+      personalDataKey: env.PERSONAL_DATA_KEY,
       mfaIssuer: env.MFA_ISSUER,
       sweepIntervalSeconds: env.SESSION_SWEEP_INTERVAL_SECONDS,
       passwordChangeMaxFailures: env.PASSWORD_CHANGE_MAX_FAILURES,

@@ -10,14 +10,14 @@ import * as lmdb from '../lmdb/lmdb-storage.js';
 import * as memory from '../memory/memory-storage.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import * as mongo from '../mongo/mongo-storage.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage, StorageKeys } from '../storage/storage.js';
 import { applicationModule, policiesOf } from './application.module.js';
 import { type PortGetter, portBinder, portGetter } from './bind-port.js';
 import { coreModule } from './core.module.js';
 import { jobsModule } from './jobs.module.js';
 import { securityModule } from './security.module.js';
 import { storageModule } from './storage.module.js';
-import { CONFIG, HTTP, JOB_RUNNER, KEY_RING, LOGGER, MAIL_DISPATCH_JOB, METRICS, POLICIES, USE_CASES } from './tokens.js';
+import { CONFIG, HTTP, JOB_RUNNER, KEY_RING, PERSONAL_DATA_KEYS, LOGGER, MAIL_DISPATCH_JOB, METRICS, POLICIES, USE_CASES } from './tokens.js';
 
 /** One part of the running service, started in the order of `Composition.lifecycle` and stopped in reverse. */
 export interface Lifecycle {
@@ -69,7 +69,7 @@ export interface Composition<H extends Lifecycle = Lifecycle> {
 }
 
 /** Each storage technology, by STORAGE: its `openStorage(config)`. */
-const storages: { readonly [K in Config['storage']['kind']]: (config: Config) => Promise<Storage> } = {
+const storages: { readonly [K in Config['storage']['kind']]: (config: Config, keys: StorageKeys) => Promise<Storage> } = {
   memory: memory.openStorage,
   lmdb: lmdb.openStorage,
   mongodb: mongo.openStorage,
@@ -106,7 +106,7 @@ export async function compose<H extends Lifecycle = Lifecycle>(config: Config, l
   container.load(overridesModule(config, overrides), coreModule({ config, logger }), securityModule, applicationModule, jobsModule);
   const get = portGetter(container);
   get(KEY_RING);
-  const storage = overrides.storage ?? (await storages[config.storage.kind](config));
+  const storage = overrides.storage ?? (await storages[config.storage.kind](config, get(PERSONAL_DATA_KEYS)));
   try {
     container.load(
       storageModule(storage),

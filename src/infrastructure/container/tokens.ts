@@ -8,6 +8,7 @@ import type { PeriodicJob } from '../jobs/periodic-job.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import type { ConcurrencyLimiter } from '../security/concurrency-limiter.js';
 import type { SigningKey } from '../security/signing-key.js';
+import type { PersonalDataKeys } from '../security/personal-data-keys.js';
 import type { VerificationKeyRing } from '../security/verification-key-ring.js';
 import type { Storage } from '../storage/storage.js';
 
@@ -16,6 +17,8 @@ export const CONFIG = token<Config>('Config');
 export const LOGGER = token<Logger>('Logger');
 export const SIGNING_KEY = token<SigningKey>('SigningKey');
 export const KEY_RING = token<VerificationKeyRing>('VerificationKeyRing');
+/** The keys personal data is sealed under at rest (the storage is opened with them). */
+export const PERSONAL_DATA_KEYS = token<PersonalDataKeys>('PersonalDataKeys');
 export const HASH_LIMITER = token<ConcurrencyLimiter>('HashLimiter');
 /** In a worker of several (WORKERS): the hasher that asks the primary, which hashes for every worker; null otherwise. */
 export const PRIMARY_HASHER = token<PrimaryPasswordHasher | null>('PrimaryHasher');

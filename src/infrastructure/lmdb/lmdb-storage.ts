@@ -1,5 +1,5 @@
 import { dataDirFailure, ensureWritableDataDir } from '../config/startup-checks.js';
-import { type Storage, portsOver } from '../storage/storage.js';
+import { type Storage, type StorageKeys, portsOver } from '../storage/storage.js';
 import { StoreEventPruner } from '../storage/store-event-pruner.js';
 import { migrateToTables } from './lmdb-migrations.js';
 import { LmdbStoreHealth } from './lmdb-store-health.js';
@@ -23,7 +23,7 @@ const openStore = (dataDir: string, minFreeBytes: number): LmdbStore => {
  * The embedded store in DATA_DIR (STORAGE=lmdb, the default), behind every storage port, with the retention pruner
  * and the size metrics. Throws a DATA_DIR failure naming the cause when the directory is not writable.
  */
-export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbStorageConfig): Promise<Storage> {
+export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbStorageConfig, keys?: StorageKeys): Promise<Storage> {
   ensureWritableDataDir(dataDir);
   const store = openStore(dataDir, minFreeBytes);
   const tables = new LmdbTables(store);
@@ -33,7 +33,7 @@ export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbSt
     await store.close();
     throw dataDirFailure(dataDir, 'the LMDB store cannot be re-indexed', error);
   }
-  const ports = portsOver(tables, () => store.close());
+  const ports = portsOver(tables, () => store.close(), keys);
   return {
     ...ports,
     storeHealth: new LmdbStoreHealth(store),

@@ -13,6 +13,7 @@ export const USERS: Table<UserRecord> = {
   name: 'users',
   indexes: {},
   owner: { account: 'key', credential: false, exported: { not: 'shown as `user`: its public fields, never the password hash' } },
+  personal: { account: (user) => user.id, fields: ['email', 'name', 'lastname'] },
 };
 
 /**
@@ -32,6 +33,7 @@ export const ACCOUNT_VIEWS: Table<AccountView> = {
   name: 'account-views',
   indexes: {},
   owner: { account: 'key', credential: false, exported: { not: 'shown as `user`' } },
+  personal: { account: (_view, id) => id, fields: ['email', 'name', 'lastname'] },
 };
 
 export const accountViewOf = ({ name, lastname, email, emailVerified, sessionEpoch }: UserRecord): AccountView =>
@@ -64,6 +66,7 @@ export const SESSIONS: Table<SessionRecord> = {
   expiresAt: (s) => endOf(s).getTime(),
   counted: { liveByUse: 2 },
   owner: { account: 'epoch' },
+  personal: { account: (session) => session.userId, fields: ['email', 'clientIp', 'userAgent'] },
 };
 
 /**

@@ -132,7 +132,8 @@ export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unk
   const state = new Map(current);
   const writes: Write[] = [];
   const read = (table: AnyTable, key: string) => state.get(refKey({ table, key })) ?? null;
-  const write = (next: Write) => {
+  const write = (decided: Write) => {
+    const next = decided.op === 'put' && changes.seal ? { ...decided, value: changes.seal(decided.table, decided.key, decided.value) } : decided;
     writes.push(next);
     const ref = refKey(next);
     if (next.op === 'put') state.set(ref, { key: next.key, value: next.value, version: next.version });

@@ -10,6 +10,7 @@ export const PENDING_EMAIL_CHANGES: Table<PendingEmailChange> = {
   name: 'pending-email-changes',
   indexes: {},
   owner: { account: 'key', credential: false, exported: ({ newEmail, requestedAt }) => ({ newEmail, requestedAt }) },
+  personal: { account: (change) => change.userId, fields: ['newEmail'] },
 };
 
 /** EmailChangeRequested keeps the account's pending change; EmailChanged and EmailChangeCancelled end it. */

@@ -10,17 +10,17 @@ export type EventRecord = RecordedEvent & { readonly seq: string };
 export type OutboxRecord = OutboxEntry & { readonly seq: string };
 
 /**
- * The event log, by event id (appending an id already stored is a no-op). Per aggregate and per e-mail, newest first
- * by `seq`; `prunable`: the events RETENTION may remove, oldest first (the retention sweep reads only those).
+ * The event log, by event id (appending an id already stored is a no-op). Per aggregate, newest first by `seq`; `prunable`: the events RETENTION may remove, oldest first (the retention sweep reads only those).
  */
 export const EVENTS: Table<EventRecord> = {
   name: 'events',
   indexes: {
     byAggregate: (event) => (event.aggregateId === null ? null : [event.aggregateId, event.seq]),
-    byEmail: (event) => ('email' in event.payload ? [event.payload.email, event.seq] : null),
     prunable: (event) => (RETENTION[event.type] === 'keep' ? null : [event.occurredAt.getTime(), event.seq]),
   },
-  owner: { account: { index: 'byAggregate' }, credential: false, exported: { not: 'shown as `activity`' } },
+  owner: { account: { index: 'byAggregate' }, credential: false, exported: { not: 'shown as `activity`' }, shredded: true },
+  // What an event says and who caused it: sealed under its account's key, so the erase leaves the log whole and unreadable.
+  personal: { account: (event) => event.aggregateId, fields: ['payload', 'metadata'], outlivesKey: true },
 };
 
 /** The mails still to send, by event id: `due` orders those not given up by when they may next be claimed; `dead`, the dead letters. */

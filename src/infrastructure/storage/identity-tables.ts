@@ -19,6 +19,7 @@ export const IDENTITIES: Table<IdentityRecord> = {
     credential: true,
     exported: ({ id, provider, email, createdAt }) => ({ id, provider, email, createdAt }),
   },
+  personal: { account: (identity) => identity.userId, fields: ['email'] },
 };
 
 export const identityKeyOf = (record: Pick<IdentityRecord, 'issuer' | 'subject'>): string => identityKey(record.issuer, record.subject);

@@ -6,6 +6,7 @@ import { IDENTITIES } from './identity-tables.js';
 import { OAUTH_CODES, OAUTH_FLOWS } from './oauth-tables.js';
 import { PENDING_EMAIL_CHANGES } from './email-change-tables.js';
 import { PASSKEYS, WEBAUTHN_CHALLENGES } from './passkey-tables.js';
+import { DATA_KEYS, wasSealed } from './sealing-store.js';
 import { type AnyTable, type Change, type Ownership, type Store, type Stored, type Table, remove } from './store.js';
 
 /**
@@ -15,7 +16,7 @@ import { type AnyTable, type Change, type Ownership, type Store, type Stored, ty
 export const TABLES: readonly AnyTable[] = [
   USERS, ACCOUNT_VIEWS, UNVERIFIED_ACCOUNTS, SESSIONS, ENDED_EPOCHS,
   TOTP_FACTORS, MFA_CHALLENGES, PASSKEYS, WEBAUTHN_CHALLENGES, IDENTITIES, OAUTH_FLOWS, OAUTH_CODES, PENDING_EMAIL_CHANGES,
-  EVENTS, OUTBOX,
+  EVENTS, OUTBOX, DATA_KEYS,
   CLAIMS, COUNTERS, INDEX_COUNTS,
 ];
 
@@ -48,7 +49,8 @@ async function ownedBy(store: Store, userId: string, table: AnyTable): Promise<S
 /**
  * The removal of every record of `userId` in `tables` (each at the version read, so a record changed meanwhile refuses
  * the commit), found as each table's `owner` says: by key, through its index, or beside the account's records of
- * another table (an outbox entry beside each of its events). Tables owned by epoch or as a marker are left to the
+ * another table (an outbox entry beside each of its events). A table whose records outlive the account shredded (the
+ * event log) keeps them: only those stored in clear are removed. Tables owned by epoch or as a marker are left to the
  * caller (the erase moves the epoch on). `kept`: keys not to remove (events just appended).
  */
 export async function removalsOf(store: Store, userId: string, tables: readonly AnyTable[], kept: ReadonlySet<string> = new Set()): Promise<Change[]> {
@@ -63,7 +65,8 @@ export async function removalsOf(store: Store, userId: string, tables: readonly 
       continue;
     }
     const found = (await ownedBy(store, userId, table)).filter((stored) => !kept.has(stored.key));
-    changes.push(...found.map((stored) => remove(typed, stored.key, stored.version < 0 ? 'any' : stored.version)));
+    const removed = 'shredded' in owner && owner.shredded ? found.filter((stored) => !wasSealed(stored.value)) : found;
+    changes.push(...removed.map((stored) => remove(typed, stored.key, stored.version < 0 ? 'any' : stored.version)));
     keysByTable.set(table, found.map((stored) => stored.key));
   }
   return changes;

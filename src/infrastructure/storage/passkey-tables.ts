@@ -18,6 +18,8 @@ export const PASSKEYS: Table<PasskeyRecord> = {
     credential: true,
     exported: ({ id, name, createdAt, lastUsedAt, transports, backedUp, deviceType }) => ({ id, name, createdAt, lastUsedAt, transports, backedUp, deviceType }),
   },
+  // The owner's own label ("Ada's phone") may name the person.
+  personal: { account: (passkey) => passkey.userId, fields: ['name'] },
 };
 
 /** WebAuthn ceremonies in progress, by challenge: single-use, swept once expired. */

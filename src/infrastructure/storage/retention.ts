@@ -7,9 +7,11 @@ export type EventType = RecordedEvent['type'];
  * What EVENT_RETENTION_DAYS does to an event of one type once it is older than that:
  * - `keep`: never removed; it defines or explains an account;
  * - `prune`: removed (high volume);
- * - `prune-after-sent`: removed once its mail left the outbox (sent or given up); never while it is still due.
+ * - `prune-after-sent`: removed once its mail left the outbox (sent or given up); never while it is still due;
+ * - `until-sent`: removed with its outbox entry as soon as its mail is sent, whatever its age (it names an erased
+ *   account); given up, as `prune-after-sent`.
  */
-export type Retention = 'keep' | 'prune' | 'prune-after-sent';
+export type Retention = 'keep' | 'prune' | 'prune-after-sent' | 'until-sent';
 
 /**
  * The retention of every event type. A new event type fails to compile here until it is classified. Read by the
@@ -19,6 +21,7 @@ export const RETENTION: { readonly [T in EventType]: Retention } = {
   UserRegistered: 'keep',
   SignUpCancelled: 'keep',
   AccountDeleted: 'keep',
+  AccountDeletionNoticed: 'until-sent',
   CredentialsRemoved: 'keep',
   MfaEnrolled: 'keep',
   PasskeyAdded: 'keep',

@@ -5,6 +5,11 @@ import { StoreEmailChangeRepository } from './store-email-change.repository.js';
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
 import { ClosingStore, type Store } from './store.js';
+import { SealingStore } from './sealing-store.js';
+import type { PersonalDataKeys } from '../security/personal-data-keys.js';
+
+/** The keys personal data is sealed under at rest; a storage opened without them keeps it in clear (the unit tests' world). */
+export type StorageKeys = PersonalDataKeys | undefined;
 import { StoreAttemptLimits } from './store-attempt-limits.js';
 import { StoreEventLog } from './store-event-log.js';
 import { StoreOutbox } from './store-outbox.js';
@@ -44,13 +49,14 @@ export interface Storage extends Pick<Ports, StoragePortName> {
 /**
  * The storage ports written once over the storage primitive, whatever the technology under it, and their `close`:
  * the store behind them refuses new work once closing and is closed by `closeStore` only after the work it let in
- * has settled (ClosingStore).
+ * has settled (ClosingStore); with `keys`, it keeps personal data sealed at rest (SealingStore).
  */
 export const portsOver = (
   technology: Store,
   closeStore: () => Promise<void>,
+  keys?: StorageKeys,
 ): Pick<Storage, 'store' | 'close' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'emailChanges' | 'events' | 'outbox'> => {
-  const store = new ClosingStore(technology, closeStore);
+  const store = new ClosingStore(keys ? new SealingStore(technology, keys) : technology, closeStore);
   return {
   store,
   close: () => store.close(),

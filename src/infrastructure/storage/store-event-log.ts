@@ -1,9 +1,8 @@
 import { InvalidCursor } from '../../application/errors.js';
-import type { EmailEventQuery, EventLog, EventPage, PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { EventLog, EventPage, PageRequest, RecordedEvent } from '../../application/ports/event-log.port.js';
 import { EVENTS, type EventRecord, toRecordedEvent } from './event-tables.js';
 import { type Store, type Stored, entryOf } from './store.js';
 
-const WALK = 100;
 const CURSOR = /^e1:([0-9a-z]{1,40}):([0-9A-Za-z_-]{1,80})$/;
 
 const encodeCursor = (last: Stored<EventRecord>): string => Buffer.from(`e1:${last.value.seq}:${last.key}`).toString('base64url');
@@ -22,30 +21,15 @@ export class StoreEventLog implements EventLog {
     if (events.length > 0) await this.store.commit({ events });
   }
 
-  async findByEmail(query: EmailEventQuery): Promise<RecordedEvent[]> {
-    const found: RecordedEvent[] = [];
-    let after: string | undefined;
-    while (found.length < query.limit) {
-      const page = await this.store.range(EVENTS, 'byEmail', { prefix: [query.email], ...(after === undefined ? {} : { after }), limit: WALK, reverse: true });
-      for (const { value } of page) {
-        if (value.occurredAt.getTime() < query.since.getTime()) return found;
-        if ((query.types as readonly string[]).includes(value.type)) found.push(toRecordedEvent(value));
-        if (found.length >= query.limit) return found;
-      }
-      const last = page.at(-1);
-      if (page.length < WALK || !last) return found;
-      after = entryOf([query.email, last.value.seq], last.key);
-    }
-    return found;
-  }
-
   async findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage> {
     const position = page.cursor === null ? null : decodeCursor(page.cursor);
     if (page.limit < 1) return { events: [], nextCursor: null };
     const after = position && entryOf([aggregateId, position.seq], position.eventId);
     const found = await this.store.range(EVENTS, 'byAggregate', { prefix: [aggregateId], ...(after === null ? {} : { after }), limit: page.limit + 1, reverse: true });
     const shown = found.slice(0, page.limit);
+    // An event of an erased account keeps its place in the log, its payload unreadable (null): it shows nothing.
+    const readable = shown.filter((stored) => stored.value.payload !== null);
     const last = shown.at(-1);
-    return { events: shown.map((stored) => toRecordedEvent(stored.value)), nextCursor: found.length > page.limit && last ? encodeCursor(last) : null };
+    return { events: readable.map((stored) => toRecordedEvent(stored.value)), nextCursor: found.length > page.limit && last ? encodeCursor(last) : null };
   }
 }

@@ -2,6 +2,7 @@ import type { DeadLetter, Outbox, PendingMail } from '../../application/ports/ou
 import { EVENTS, OUTBOX, type OutboxRecord, toRecordedEvent } from './event-tables.js';
 import { type OutboxEntry, deadEntry, deadLetterOf, failedEntry, isDue, postponedEntry } from './outbox-entry.js';
 import { type Change, type Store, type Stored, put, remove } from './store.js';
+import { RETENTION } from './retention.js';
 
 /** How many times a write of the outbox reads again after another dispatcher changed an entry meanwhile. */
 const ATTEMPTS = 5;
@@ -31,9 +32,12 @@ export class StoreOutbox implements Outbox {
     return [];
   }
 
-  /** One commit, reading nothing first: an entry gone already is left as it is. */
+  /** One commit: an entry gone already is left as it is; an event kept only until its mail is sent goes with it. */
   async markSent(eventIds: readonly string[]): Promise<void> {
-    if (eventIds.length > 0) await this.store.commit({ changes: eventIds.map((id) => remove(OUTBOX, id, 'any')) });
+    if (eventIds.length === 0) return;
+    const events = await Promise.all(eventIds.map((id) => this.store.get(EVENTS, id)));
+    const spent = events.flatMap((event) => (event && RETENTION[event.value.type] === 'until-sent' ? [remove(EVENTS, event.key, 'any')] : []));
+    await this.store.commit({ changes: [...eventIds.map((id) => remove(OUTBOX, id, 'any')), ...spent] });
   }
 
   async markFailed(eventId: string, nextAttemptAt: Date, error: string): Promise<void> {

@@ -20,6 +20,12 @@ export type Ownership<R = never> =
       readonly account: 'key' | { readonly index: string };
       readonly credential: boolean;
       readonly exported: ((record: R) => Readonly<Record<string, unknown>>) | { readonly not: string };
+      /**
+       * Kept by the erase (the event log stays append-only): its `personal` fields are sealed under the account's data
+       * key, which the erase destroys, so nothing personal of them can be read again. Records stored in clear (written
+       * before sealing existed) are removed instead.
+       */
+      readonly shredded?: true;
     }
   /** One account's records keyed as the account's records of `beside` are (an outbox entry: its event's id). */
   | { readonly account: { readonly beside: AnyTable } }
@@ -52,6 +58,21 @@ export interface Table<R> {
    * instead of walking the range (commit-plan.ts, `INDEX_COUNTS`).
    */
   readonly counted?: { readonly [index: string]: number };
+  /**
+   * The record's personal data (an address, names, a client IP, a user agent): these fields are sealed at rest under
+   * the data key of the account `personal.account` names and become unreadable when that key is destroyed (the
+   * account's erase): sealing-store.ts. No index, expiry or condition may read them.
+   */
+  readonly personal?: Personal<R>;
+}
+
+/** Which fields of a record are personal data, and whose data key seals them. */
+export interface Personal<R> {
+  /** The account whose data key seals the record (read from fields that are not sealed); null: the service's own key. */
+  readonly account: (record: R, key: string) => string | null;
+  readonly fields: readonly (keyof R & string)[];
+  /** Kept once its account's key is destroyed (the event log): read with the key as stored now, never a cached one. */
+  readonly outlivesKey?: true;
 }
 
 /** A table whatever its record type (what a commit and the stores handle); read its records with `indexEntriesOf`. */
@@ -138,6 +159,11 @@ export interface Changes {
   readonly ranges?: readonly RangeBound[];
   /** Appended (an eventId already stored is skipped), each event's projections applied in the same transaction. */
   readonly events?: readonly RecordedEvent[];
+  /**
+   * What each record the commit puts (events and what the projections make of them included) is stored as: the sealing
+   * store's hook (sealing-store.ts), applied once the commit is decided and before the store writes it.
+   */
+  readonly seal?: (table: AnyTable, key: string, value: unknown) => unknown;
 }
 
 export type CommitOutcome =

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { CREDENTIAL_TABLES, EXPIRING_TABLES, TABLES } from '../../../src/infrastructure/storage/ownership.js';
 import { SESSIONS } from '../../../src/infrastructure/storage/account-tables.js';
-import { StoreIdentityRepository } from '../../../src/infrastructure/storage/store-identity.repository.js';
-import { StoreOAuthFlowRepository } from '../../../src/infrastructure/storage/store-oauth-flow.repository.js';
+import type { PersonalDataKeys } from '../../../src/infrastructure/security/personal-data-keys.js';
+import { EVENTS } from '../../../src/infrastructure/storage/event-tables.js';
+import { TEST_PERSONAL_DATA_KEYS } from '../../support/storages.js';
 import { type AnyTable, type Stored, sweepExpired } from '../../../src/infrastructure/storage/store.js';
 import { aHolderProof, aRequestMetadata, aSignInCommand, completedSignIn } from '../../support/builders.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
@@ -12,8 +13,8 @@ import { verifiedSignUp } from '../../support/verified.js';
 const metadata = aRequestMetadata();
 
 /** Ada's account through every kind of state it can gather: sessions, a factor, a challenge, passkeys, ceremonies, mails, failures. */
-async function aFullAccount() {
-  const world = await inMemoryWorld();
+async function aFullAccount(keys?: PersonalDataKeys) {
+  const world = await inMemoryWorld(keys ? { keys } : {});
   const { signedUp, principal } = await verifiedSignUp(world);
   await world.requestEmailChange.execute({ ...aHolderProof(principal), newEmail: 'countess@example.com' });
   await completedSignIn(world.signIn.execute(aSignInCommand()));
@@ -30,8 +31,8 @@ async function aFullAccount() {
   await world.requestPasswordReset.execute({ email: 'ada@example.com', metadata });
   // A provider identity (social sign-in, issue 52), through its repository until a use case links one.
   const identity = { id: 'identity-1', userId: signedUp.user.id, provider: 'corp', issuer: 'https://id.example.com', subject: 'ada-at-corp', email: 'ada@example.com', createdAt: world.clock.now() };
-  expect(await new StoreIdentityRepository(world.tables).add(identity, [])).to.equal('linked');
-  const flows = new StoreOAuthFlowRepository(world.tables);
+  expect(await world.identities.add(identity, [])).to.equal('linked');
+  const flows = world.oauthFlows;
   const at = world.clock.now();
   await flows.open({ id: 'flow-1', provider: 'corp', redirectTo: 'https://app.example/cb', codeChallenge: 'c', linkTo: { userId: signedUp.user.id, sessionId: principal.sessionId }, createdAt: at, expiresAt: new Date(at.getTime() + 600_000) });
   await flows.issue({ id: 'code-1', userId: signedUp.user.id, identityId: 'identity-1', provider: 'corp', codeChallenge: 'c', epoch: 0, createdAt: at, expiresAt: new Date(at.getTime() + 60_000) }, []);
@@ -66,21 +67,32 @@ describe('Ownership: every table says whose records it holds (Table.owner), and 
     expect(EXPIRING_TABLES).to.not.include(SESSIONS);
   });
 
-  it('fails for a table holding account data with no owner: after the erase and the session sweep, no record names the account', async () => {
-    const { world, userId } = await aFullAccount();
-    const before = naming(world, userId);
-    for (const table of TABLES.filter((table) => 'account' in table.owner && !['ended-epochs', 'unverified-accounts'].includes(table.name))) {
-      expect(before, `the full account has records in ${table.name}`).to.have.property(table.name);
-    }
-    const user = await world.users.findById(userId);
-    expect(user && (await world.users.erase(user, []))).to.equal(true);
-    const left = Object.keys(naming(world, userId));
-    const removedByErase = TABLES.filter(({ owner }) => 'account' in owner && owner.account !== 'epoch' && owner.account !== 'marker').map((table) => table.name);
-    expect(left.filter((name) => removedByErase.includes(name)), 'what the erase removes').to.deep.equal([]);
-    expect(left.sort(), 'until the sweeps: the sessions, their count, the epoch marker, the counters of the address').to.deep.equal(['counters', 'ended-epochs', 'index-counts', 'sessions']);
-    world.clock.advance(86_400_000);
-    while ((await world.ports.sessions.removeExpired(world.clock.now(), 100)) > 0);
-    for (const table of EXPIRING_TABLES) while ((await sweepExpired(world.tables, table, world.clock.now().getTime(), 100)) > 0);
-    expect(naming(world, userId), 'the tables owned by nobody go by themselves').to.deep.equal({});
-  });
+  for (const [world, keys] of [['personal data in clear (the unit tests\' world)', undefined], ['personal data sealed (as the service keeps it)', TEST_PERSONAL_DATA_KEYS]] as const) {
+    it(`fails for a table holding account data with no owner: after the erase and the session sweep, no record names the account (${world})`, async () => {
+      const { world, userId } = await aFullAccount(keys);
+      const before = naming(world, userId);
+      for (const table of TABLES.filter((table) => 'account' in table.owner && !['ended-epochs', 'unverified-accounts'].includes(table.name))) {
+        if (table.name === 'data-keys' && !keys) continue;
+        expect(before, `the full account has records in ${table.name}`).to.have.property(table.name);
+      }
+      const user = await world.users.findById(userId);
+      expect(user && (await world.users.erase(user, []))).to.equal(true);
+      const left = Object.keys(naming(world, userId));
+      const removedByErase = TABLES.filter(({ owner }) => 'account' in owner && owner.account !== 'epoch' && owner.account !== 'marker' && !(keys && 'shredded' in owner)).map((table) => table.name);
+      expect(left.filter((name) => removedByErase.includes(name)), 'what the erase removes').to.deep.equal([]);
+      // In clear, counters are keyed by the address; sealed, by its blind index, and the log keeps its events (unreadable).
+      const kept = keys ? ['ended-epochs', 'events', 'index-counts', 'sessions'] : ['counters', 'ended-epochs', 'index-counts', 'sessions'];
+      expect(left.sort(), 'until the sweeps: the sessions, their count, the epoch marker, the counters of the address').to.deep.equal(kept);
+      if (keys) {
+        const events = world.tables.rowsOf(EVENTS);
+        expect(events.length, 'the log stays whole').to.be.greaterThan(10);
+        expect(JSON.stringify(events), 'no address in the log as stored').not.to.include('ada@example.com').and.not.to.include('Ada');
+        expect((await world.events.findByAggregate(userId, { limit: 100, cursor: null })).events, 'nothing of the account reads').to.deep.equal([]);
+      }
+      world.clock.advance(86_400_000);
+      while ((await world.ports.sessions.removeExpired(world.clock.now(), 100)) > 0);
+      for (const table of EXPIRING_TABLES) while ((await sweepExpired(world.tables, table, world.clock.now().getTime(), 100)) > 0);
+      expect(Object.keys(naming(world, userId)), 'the tables owned by nobody go by themselves').to.deep.equal(keys ? ['events'] : []);
+    });
+  }
 });

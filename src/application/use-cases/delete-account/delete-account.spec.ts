@@ -14,8 +14,11 @@ describe('DeleteAccountHandler (deleteAccount)', () => {
     const { signedUp, principal } = await verifiedSignUp(world);
     await throughProvider(world, { subject: 'ada-corp', email: 'ada@corp.example' }, { link: principal });
     await world.deleteAccount.execute(aHolderProof(principal));
-    const left = world.store.events.filter((event) => event.aggregateId === signedUp.user.id);
-    expect(left.map((event) => [event.type, event.payload, event.metadata.clientIp, event.metadata.userAgent])).to.deep.equal([['AccountDeleted', {}, null, null]]);
+    const left = () => world.store.events.filter((event) => event.aggregateId === signedUp.user.id).map((event) => [event.type, event.payload, event.metadata.clientIp, event.metadata.userAgent]);
+    expect(left()).to.deep.equal([['AccountDeleted', {}, null, null], ['AccountDeletionNoticed', { email: 'ada@example.com', name: 'Ada' }, null, null]]);
+    await world.deliverMail.execute();
+    expect(world.mail.delivered.filter((mail) => mail.subject === 'Your account was deleted').map((mail) => mail.to)).to.deep.equal(['ada@example.com']);
+    expect(left(), 'the notice leaves the log once sent').to.deep.equal([['AccountDeleted', {}, null, null]]);
     expect(JSON.stringify(world.store.events), 'no event names the address').to.not.include('ada@example.com');
     expect(await rejection(world.authenticate.execute({ accessToken: signedUp.accessToken }))).to.be.instanceOf(InvalidToken);
     expect(await rejection(world.signIn.execute(aSignInCommand()))).to.be.instanceOf(InvalidCredentials);
@@ -32,6 +35,8 @@ describe('DeleteAccountHandler (deleteAccount)', () => {
     expect((wrong as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
     await world.deleteAccount.execute(aHolderProof(eve));
     expect(await world.users.findByEmail('eve@example.com'), 'an unverified account may delete itself too').to.equal(null);
+    await world.deliverMail.execute();
+    expect(world.mail.delivered.filter((mail) => mail.subject === 'Your account was deleted'), 'no notice to an address nobody proved').to.deep.equal([]);
 
     const factor = await withSecondFactor();
     expect(await rejection(factor.world.deleteAccount.execute(aHolderProof(factor.passwordOnly)))).to.be.instanceOf(StepUpRequired);

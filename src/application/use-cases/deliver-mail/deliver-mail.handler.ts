@@ -1,4 +1,4 @@
-import { confirmNewEmailMail, emailChangeNoticeMail, newDeviceMail } from '../../policies/account-mail.js';
+import { accountDeletedMail, confirmNewEmailMail, emailChangeNoticeMail, newDeviceMail } from '../../policies/account-mail.js';
 import { MailRefusedPermanently, MailRelayUnavailable } from '../../errors.js';
 import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
@@ -117,6 +117,8 @@ export class DeliverMailHandler {
   /** The mail an event asks for, or null when there is none to send (no account, or not a mail event). */
   private async compose(event: RecordedEvent): Promise<OutgoingMail | null> {
     if (event.aggregateId === null) return null;
+    // The account is gone: its notice carries the address and name it had.
+    if (event.type === 'AccountDeletionNoticed') return { to: event.payload.email, ...accountDeletedMail(event.payload.name), idempotencyKey: event.eventId };
     const user = await this.deps.users.findById(event.aggregateId);
     if (!user || !('email' in event.payload)) return null;
     const name = user.emailVerified ? user.name.value : null;

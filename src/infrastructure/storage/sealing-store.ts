@@ -1,0 +1,203 @@
+import type { PersonalDataKeys } from '../security/personal-data-keys.js';
+import { USERS } from './account-tables.js';
+import { CLAIMS, COUNTERS, claimKey } from './commit-plan.js';
+import { type AnyTable, type Change, type Changes, type CommitOutcome, type Count, type KeyPart, type RangeQuery, type Store, type Stored, type Table, check, put } from './store.js';
+
+/** One account's data key, wrapped under the key-encryption key (never in clear). */
+export interface DataKeyRecord {
+  readonly wrapped: string;
+}
+
+/**
+ * The accounts' data keys, by account id: made with the account's first sealed record, removed by its erase (and with
+ * it every sealed field of the account, wherever a copy of it lies: crypto-shredding).
+ */
+export const DATA_KEYS: Table<DataKeyRecord> = {
+  name: 'data-keys',
+  indexes: {},
+  owner: { account: 'key', credential: false, exported: { not: 'a key, never shown: the erase destroys it' } },
+};
+
+/** Where a sealed record keeps its sealed fields: `a.<base64>` under its account's data key, `s.<base64>` under the service's. */
+const SEALED = '_sealed';
+
+/** Values this process read from their sealed form (what `wasSealed` answers); values stored in clear are not in it. */
+const READ_SEALED = new WeakSet<object>();
+
+/** True for a value read from its sealed form (opened, or unreadable once its key is gone); false for one stored in clear. */
+export const wasSealed = (value: unknown): boolean => typeof value === 'object' && value !== null && READ_SEALED.has(value);
+
+/** Data keys kept in memory at most, per process (a data key is never changed, only made or destroyed). */
+const CACHED_KEYS = 10_000;
+
+/** What a record of `table` is bound to when sealed: its table and its account (`-` for the service's key). */
+const associatedOf = (table: AnyTable, account: string | null): string => `${table.name}\u0000${account ?? '-'}`;
+
+/**
+ * A store that keeps personal data sealed at rest, over any technology's store (storage.ts puts it under every port):
+ * - The fields each table declares `personal` are written as one sealed value under the data key of their account
+ *   (PersonalDataKeys); reads open it again. A record whose account's key is gone reads with those fields null.
+ * - Every claimed value (an address) and every counter's key (they name addresses) is stored as its blind index.
+ * - A commit that seals an account's record holds only while the account's data key is still the one it used
+ *   (a check in the same commit), so a write racing the erase is refused rather than sealed under a destroyed key.
+ * Claims written before sealing existed (in clear) are still honoured: a claim of a value held that way by another
+ * owner is refused, and a release releases both forms.
+ */
+export class SealingStore implements Store {
+  private readonly cached = new Map<string, Buffer>();
+
+  constructor(
+    private readonly inner: Store,
+    private readonly keys: PersonalDataKeys,
+  ) {}
+
+  async get<R>(table: Table<R>, key: string): Promise<Stored<R> | null> {
+    if (table === (COUNTERS as AnyTable)) return this.inner.get(table, this.counterKey(key));
+    if (table === (CLAIMS as AnyTable)) return (await this.inner.get(table, this.claimedKey(key))) ?? this.inner.get(table, key);
+    const stored = await this.inner.get(table, key);
+    return stored && (await this.opened(table, [stored]))[0]!;
+  }
+
+  async range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]> {
+    return this.opened(table, await this.inner.range(table, index, query));
+  }
+
+  count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
+    return this.inner.count(table, index, prefix);
+  }
+
+  async commit(changes: Changes): Promise<CommitOutcome> {
+    const legacy = await this.legacyClaimHolder(changes);
+    if (legacy) return { status: 'taken', claim: legacy };
+    const erased = new Set((changes.changes ?? []).filter((change) => change.table === (DATA_KEYS as AnyTable) && change.kind === 'remove').map((change) => change.key));
+    const accounts = [...accountsOf(changes)].filter((account) => !erased.has(account));
+    const first = await this.commitSealed(changes, accounts, erased);
+    if (first.outcome.status !== 'conflict' || first.made.length === 0) return first.outcome;
+    // Two first writes of one account each made its data key: the one refused decides again, once, with the key kept.
+    for (const account of first.made) if (!(await this.dataKeyOf(account, false))) return first.outcome;
+    return (await this.commitSealed(changes, accounts, erased)).outcome;
+  }
+
+  private async commitSealed(changes: Changes, accounts: readonly string[], erased: ReadonlySet<string>): Promise<{ outcome: CommitOutcome; made: string[] }> {
+    const dataKeys = new Map<string, Buffer>();
+    const guards: Change[] = [];
+    const made: string[] = [];
+    const creates = new Set((changes.changes ?? []).filter((change) => change.table === (USERS as AnyTable) && change.kind === 'put' && change.expected === null).map((change) => change.key));
+    for (const account of accounts) {
+      const found = await this.dataKeyOf(account, true);
+      if (found) {
+        guards.push(check(DATA_KEYS, account, found.version));
+        dataKeys.set(account, found.key);
+        continue;
+      }
+      // No key and no account (erased, or never one): sealed under the service's key; no key is made for it.
+      if (!creates.has(account) && !(await this.inner.get(USERS, account))) continue;
+      const fresh = this.keys.newDataKey(account);
+      guards.push(put(DATA_KEYS, account, { wrapped: fresh.wrapped }, null));
+      dataKeys.set(account, fresh.key);
+      made.push(account);
+    }
+    const counters = new Map<string, string>();
+    const counted = (count: Count): Count => {
+      const key = this.counterKey(count.key);
+      counters.set(key, count.key);
+      return { ...count, key };
+    };
+    const outcome = await this.inner.commit({
+      ...changes,
+      changes: [...(changes.changes ?? []), ...guards],
+      claims: (changes.claims ?? []).map((claim) => ({ ...claim, value: this.keys.blind(claim.value) })),
+      releases: (changes.releases ?? []).flatMap((release) => [{ ...release, value: this.keys.blind(release.value) }, release]),
+      counts: (changes.counts ?? []).map(counted),
+      below: (changes.below ?? []).map(counted),
+      clears: (changes.clears ?? []).map((key) => this.counterKey(key)),
+      seal: (table, key, value) => this.sealed(table, key, value, dataKeys),
+    });
+    for (const account of erased) this.cached.delete(account);
+    if (outcome.status === 'committed') for (const account of made) this.remember(account, dataKeys.get(account)!);
+    if (outcome.status === 'conflict') for (const account of dataKeys.keys()) this.cached.delete(account);
+    return { outcome: outcome.status === 'limited' ? { ...outcome, key: counters.get(outcome.key) ?? outcome.key } : outcome, made };
+  }
+
+  /** The record as stored: its personal fields sealed under its account's data key (the service's where it has none). */
+  private sealed(table: AnyTable, key: string, value: unknown, dataKeys: ReadonlyMap<string, Buffer>): unknown {
+    const personal = (table as Table<unknown>).personal;
+    if (!personal || typeof value !== 'object' || value === null) return value;
+    const record = value as Record<string, unknown>;
+    const owner = personal.account(value, key);
+    const dataKey = owner === null ? undefined : dataKeys.get(owner);
+    // An account erased in this commit: what it still records (AccountDeleted, its notice) is sealed under the service's key.
+    const account = dataKey === undefined ? null : owner;
+    const fields = Object.fromEntries(personal.fields.map((field) => [field, record[field]]));
+    const clear = Object.fromEntries(Object.entries(record).filter(([field]) => !(personal.fields as readonly string[]).includes(field)));
+    const sealed = this.keys.seal(dataKey ?? this.keys.serviceKey, associatedOf(table, account), fields);
+    return { ...clear, [SEALED]: `${account === null ? 's' : 'a'}.${sealed}` };
+  }
+
+  /** Each record with its personal fields opened (null where its account's key is gone); records stored in clear as they are. */
+  private async opened<R>(table: Table<R>, stored: Stored<R>[]): Promise<Stored<R>[]> {
+    const { personal } = table;
+    if (!personal) return stored;
+    return Promise.all(
+      stored.map(async (entry) => {
+        const record = entry.value as Record<string, unknown>;
+        const sealed = record[SEALED];
+        if (typeof sealed !== 'string') return entry;
+        const account = sealed.startsWith('a.') ? personal.account(entry.value, entry.key) : null;
+        const dataKey = account === null ? this.keys.serviceKey : (await this.dataKeyOf(account, !personal.outlivesKey))?.key;
+        const fields = dataKey === undefined ? null : this.keys.open(dataKey, associatedOf(table, account), sealed.slice(2));
+        const { [SEALED]: _sealed, ...clear } = record;
+        const value = { ...clear, ...(fields ?? Object.fromEntries(personal.fields.map((field) => [field, null]))) };
+        READ_SEALED.add(value);
+        return { ...entry, value: value as R };
+      }),
+    );
+  }
+
+  /** The account's data key and the version of its record; null when it has none (never made, or destroyed). */
+  private async dataKeyOf(account: string, cached: boolean): Promise<{ key: Buffer; version: number } | null> {
+    const known = cached ? this.cached.get(account) : undefined;
+    if (known) return { key: known, version: 0 };
+    const stored = await this.inner.get(DATA_KEYS, account);
+    const key = stored && this.keys.unwrap(account, stored.value.wrapped);
+    if (!stored || !key) return null;
+    this.remember(account, key);
+    return { key, version: stored.version };
+  }
+
+  private remember(account: string, key: Buffer): void {
+    if (this.cached.size >= CACHED_KEYS) this.cached.clear();
+    this.cached.set(account, key);
+  }
+
+  /** The name of the first claim whose value another owner holds in clear (a claim written before sealing), if any. */
+  private async legacyClaimHolder(changes: Changes): Promise<string | null> {
+    for (const claim of changes.claims ?? []) {
+      const held = await this.inner.get(CLAIMS, claimKey(claim.name, claim.value));
+      if (held && held.value.owner !== claim.owner) return claim.name;
+    }
+    return null;
+  }
+
+  private counterKey(key: string): string {
+    return `b:${this.keys.blind(key)}`;
+  }
+
+  /** A claim's key (`<name>:<value>`) with its value blind. */
+  private claimedKey(key: string): string {
+    const at = key.indexOf(':');
+    return claimKey(key.slice(0, at), this.keys.blind(key.slice(at + 1)));
+  }
+}
+
+/** The accounts whose data keys a commit's sealed records need: those its puts and events name. */
+function accountsOf(changes: Changes): Set<string> {
+  const accounts = new Set<string>();
+  for (const change of changes.changes ?? []) {
+    const personal = (change.table as Table<unknown>).personal;
+    const account = change.kind === 'put' && personal ? personal.account(change.value, change.key) : null;
+    if (account !== null) accounts.add(account);
+  }
+  for (const event of changes.events ?? []) if (event.aggregateId !== null) accounts.add(event.aggregateId);
+  return accounts;
+}

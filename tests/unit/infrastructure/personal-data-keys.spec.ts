@@ -1,0 +1,39 @@
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { GENERATED_PERSONAL_DATA_KEY_FILE, PersonalDataKeys, personalDataSecret } from '../../../src/infrastructure/security/personal-data-keys.js';
+import { tempDir } from '../../support/test-service.js';
+
+describe('The personal-data key (PERSONAL_DATA_KEY)', () => {
+  it('is the configured one; in production none configured refuses to start, naming the setting', () => {
+    expect(personalDataSecret({ configured: 'x'.repeat(32), dataDir: '/nonexistent', production: true, ephemeral: false }).toString()).to.equal('x'.repeat(32));
+    expect(() => personalDataSecret({ configured: undefined, dataDir: '/nonexistent', production: true, ephemeral: false })).to.throw('PERSONAL_DATA_KEY is required when NODE_ENV=production');
+  });
+
+  it('is generated once outside production, kept in DATA_DIR (owner-only) and read again by every later start', () => {
+    const dir = tempDir('personal-data-key');
+    try {
+      const options = { configured: undefined, dataDir: dir, production: false, ephemeral: false };
+      const first = personalDataSecret(options);
+      expect(first).to.have.length(32);
+      expect(personalDataSecret(options).equals(first)).to.equal(true);
+      const file = join(dir, GENERATED_PERSONAL_DATA_KEY_FILE);
+      expect(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64').equals(first)).to.equal(true);
+      expect(statSync(file).mode & 0o777).to.equal(0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('derives keys that seal, blind and wrap, each bound to what it was made for', () => {
+    const keys = new PersonalDataKeys(Buffer.alloc(32, 1));
+    const { key, wrapped } = keys.newDataKey('u1');
+    expect(keys.unwrap('u1', wrapped)?.equals(key)).to.equal(true);
+    expect(keys.unwrap('u2', wrapped), 'another account').to.equal(null);
+    const sealed = keys.seal(key, 'users\u0000u1', { email: 'ada@example.com', at: new Date(5) });
+    expect(keys.open(key, 'users\u0000u1', sealed)).to.deep.equal({ email: 'ada@example.com', at: new Date(5) });
+    expect(keys.open(key, 'users\u0000u2', sealed), 'another record').to.equal(null);
+    expect(keys.blind('ada@example.com')).to.equal(keys.blind('ada@example.com')).and.not.to.include('ada');
+    expect(new PersonalDataKeys(Buffer.alloc(32, 2)).blind('ada@example.com')).to.not.equal(keys.blind('ada@example.com'));
+  });
+});

@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import { InMemoryTables } from '../../../src/infrastructure/memory/in-memory-tables.js';
+import { PersonalDataKeys } from '../../../src/infrastructure/security/personal-data-keys.js';
+import { EMAIL_CLAIM, SESSIONS, USERS } from '../../../src/infrastructure/storage/account-tables.js';
+import { CLAIMS, claimKey, ownerOf } from '../../../src/infrastructure/storage/commit-plan.js';
+import { EVENTS } from '../../../src/infrastructure/storage/event-tables.js';
+import { DATA_KEYS, SealingStore } from '../../../src/infrastructure/storage/sealing-store.js';
+import { type AnyTable, type Stored, put } from '../../../src/infrastructure/storage/store.js';
+import { aRequestMetadata, aSignUpCommand } from '../../support/builders.js';
+import { inMemoryWorld } from '../../support/in-memory-world.js';
+import { TEST_PERSONAL_DATA_KEYS } from '../../support/storages.js';
+
+const PERSONAL = ['ada@example.com', 'Ada', 'Lovelace', '203.0.113.7', 'test-agent/1.0'];
+
+/** Every record and key the in-memory store holds, as text (what a copy of the store would show). */
+const everything = (tables: InMemoryTables): string =>
+  [...(tables as unknown as { tables: Map<string, unknown> }).tables.keys()]
+    .flatMap((name) => (tables.rowsOf({ name } as AnyTable) as Stored<unknown>[]).map((row) => `${row.key} ${JSON.stringify(row.value)}`))
+    .join('\n');
+
+const aSession = (userId: string, id: string) => ({
+  id, userId, email: 'ada@example.com', createdAt: new Date(0), lastUsedAt: new Date(0), absoluteExpiresAt: new Date(1e13), expiresAt: new Date(1e13),
+  generation: 0, rotatedAt: null, revokedAt: null, revokedReason: null, clientIp: '203.0.113.7', userAgent: 'test-agent/1.0', epoch: 0,
+});
+
+describe('SealingStore: personal data sealed at rest under each account\'s data key', () => {
+  it('stores no address, name, client IP or user agent of an account anywhere, and reads each back as written', async () => {
+    const world = await inMemoryWorld({ keys: TEST_PERSONAL_DATA_KEYS });
+    const { user } = await world.signUp.execute({ ...aSignUpCommand(), metadata: aRequestMetadata() });
+    await world.signIn.execute({ email: 'ada@example.com', password: 'wrong password entirely', metadata: aRequestMetadata() }).catch(() => undefined);
+
+    const stored = everything(world.tables);
+    for (const value of PERSONAL) expect(stored, value).not.to.include(value);
+    expect((await world.users.findByEmail('ada@example.com'))?.name.value, 'found by its address (a blind index)').to.equal('Ada');
+    const { events } = await world.events.findByAggregate(user.id, { limit: 10, cursor: null });
+    expect(events.map((event) => event.type)).to.include('UserRegistered');
+    expect(events[0]?.metadata).to.deep.equal(aRequestMetadata());
+  });
+
+  it('destroys the account\'s data key with its erase: the log keeps its events, none of them readable', async () => {
+    const world = await inMemoryWorld({ keys: TEST_PERSONAL_DATA_KEYS });
+    const { user } = await world.signUp.execute(aSignUpCommand());
+    expect(world.tables.rowsOf(DATA_KEYS).map((row) => row.key)).to.deep.equal([user.id]);
+    const loaded = await world.users.findById(user.id);
+    expect(loaded && (await world.users.erase(loaded, []))).to.equal(true);
+
+    expect(world.tables.rowsOf(DATA_KEYS)).to.deep.equal([]);
+    const kept = world.tables.rowsOf(EVENTS).filter((row) => row.value.aggregateId === user.id);
+    expect(kept.length, 'the log stays append-only').to.be.greaterThan(0);
+    const store = new SealingStore(world.tables, TEST_PERSONAL_DATA_KEYS);
+    for (const row of kept) expect((await store.get(EVENTS, row.key))?.value).to.include({ payload: null, metadata: null });
+    expect(await world.users.findByEmail('ada@example.com'), 'the address is free').to.equal(null);
+  });
+
+  it('makes one data key for simultaneous first writes of an account that had none, refusing none of them', async () => {
+    const tables = new InMemoryTables();
+    await tables.commit({ changes: [put(USERS, 'u1', { id: 'u1', email: 'ada@example.com' } as never, null)] });
+    const store = new SealingStore(tables, TEST_PERSONAL_DATA_KEYS);
+    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => store.commit({ changes: [put(SESSIONS, `s${i}`, aSession('u1', `s${i}`), null)] })));
+    expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(Array(10).fill('committed'));
+    expect(tables.rowsOf(DATA_KEYS)).to.have.length(1);
+    for (let i = 0; i < 10; i++) expect((await store.get(SESSIONS, `s${i}`))?.value.userAgent).to.equal('test-agent/1.0');
+  });
+
+  it('makes no key for an account that is gone: a late write is sealed under the service\'s key', async () => {
+    const tables = new InMemoryTables();
+    const store = new SealingStore(tables, TEST_PERSONAL_DATA_KEYS);
+    expect(await store.commit({ changes: [put(SESSIONS, 's1', aSession('erased', 's1'), null)] })).to.deep.equal({ status: 'committed' });
+    expect(tables.rowsOf(DATA_KEYS)).to.deep.equal([]);
+    expect(JSON.stringify(tables.rowsOf(SESSIONS))).not.to.include('test-agent');
+    expect((await store.get(SESSIONS, 's1'))?.value.clientIp).to.equal('203.0.113.7');
+  });
+
+  it('opens nothing under another key-encryption key, and nothing moved to another account', async () => {
+    const tables = new InMemoryTables();
+    await new SealingStore(tables, TEST_PERSONAL_DATA_KEYS).commit({ changes: [put(USERS, 'u1', { id: 'u1', email: 'ada@example.com' } as never, null)] });
+    expect((await new SealingStore(tables, new PersonalDataKeys(Buffer.alloc(32, 6))).get(USERS, 'u1'))?.value.email).to.equal(null);
+    const sealed = tables.rowsOf(USERS)[0]!.value;
+    await tables.commit({ changes: [put(USERS, 'u2', { ...sealed, id: 'u2' }, null)] });
+    expect((await new SealingStore(tables, TEST_PERSONAL_DATA_KEYS).get(USERS, 'u2'))?.value.email).to.equal(null);
+  });
+
+  it('still honours a claim stored in clear before sealing: another owner\'s claim of that value is refused', async () => {
+    const tables = new InMemoryTables();
+    await tables.commit({ claims: [{ name: EMAIL_CLAIM, value: 'ada@example.com', owner: 'old' }] });
+    const store = new SealingStore(tables, TEST_PERSONAL_DATA_KEYS);
+    expect(await ownerOf(store, EMAIL_CLAIM, 'ada@example.com')).to.equal('old');
+    expect(await store.commit({ claims: [{ name: EMAIL_CLAIM, value: 'ada@example.com', owner: 'new' }] })).to.deep.equal({ status: 'taken', claim: EMAIL_CLAIM });
+    expect(await store.commit({ releases: [{ name: EMAIL_CLAIM, value: 'ada@example.com' }] })).to.deep.equal({ status: 'committed' });
+    expect(await tables.get(CLAIMS, claimKey(EMAIL_CLAIM, 'ada@example.com'))).to.equal(null);
+    expect(await store.commit({ claims: [{ name: EMAIL_CLAIM, value: 'ada@example.com', owner: 'new' }] })).to.deep.equal({ status: 'committed' });
+    expect(await ownerOf(store, EMAIL_CLAIM, 'ada@example.com')).to.equal('new');
+  });
+});
