@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect } from 'chai';
 import { compactStore } from '../../tools/compact-store.js';
@@ -10,24 +10,10 @@ import { aSignUpBody } from '../support/builders.js';
 import { http, postJson } from '../support/http-client.js';
 import { type TestService, startTestService, tempDir } from '../support/test-service.js';
 import { mailedTexts, verifyByMail } from '../support/verify-by-mail.js';
-import { rmSync } from 'node:fs';
+import { encodingsOf } from '../support/erasure-probe.js';
 
 const PASSWORD = 'analytical engine 1843';
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** Every form the service could write `needle` in: UTF-8, UTF-16 (both byte orders), hex (both cases), base64 and base64url at each alignment. */
-function encodingsOf(needle: string): Buffer[] {
-  const utf8 = Buffer.from(needle, 'utf8');
-  const utf16 = Buffer.from(needle, 'utf16le');
-  const hex = utf8.toString('hex');
-  const forms = [utf8, utf16, Buffer.from(utf16).swap16(), Buffer.from(hex), Buffer.from(hex.toUpperCase())];
-  for (const shift of [0, 1, 2]) {
-    // The characters that depend on the needle's bytes only, whatever comes before and after it.
-    const base64 = Buffer.concat([Buffer.alloc(shift), utf8]).toString('base64').slice([0, 2, 3][shift], Math.floor((shift + utf8.length) / 3) * 4);
-    forms.push(Buffer.from(base64), Buffer.from(base64.replace(/\+/g, '-').replace(/\//g, '_')));
-  }
-  return forms;
-}
 
 /** Every file under `dir` (but those under `except`), relative to it. */
 const filesUnder = (dir: string, except: string): string[] =>
