@@ -30,6 +30,13 @@ export const wasSealed = (value: unknown): boolean => typeof value === 'object' 
 /** Data keys kept in memory at most, per process (a data key is never changed, only made or destroyed). */
 const CACHED_KEYS = 10_000;
 
+/**
+ * Opened fields kept in memory at most, per process, by the sealed value they came from (unique to one write: its IV):
+ * a record read again at the same version (a session and its account, on every bearer request) is not decrypted again.
+ * Never for a table whose records outlive their key, and only while the account's key is still known here.
+ */
+const CACHED_OPENINGS = 20_000;
+
 /** What a record of `table` is bound to when sealed: its table and its account (`-` for the service's key). */
 const associatedOf = (table: AnyTable, account: string | null): string => `${table.name}\u0000${account ?? '-'}`;
 
@@ -45,6 +52,7 @@ const associatedOf = (table: AnyTable, account: string | null): string => `${tab
  */
 export class SealingStore implements Store {
   private readonly cached = new Map<string, Buffer>();
+  private readonly openings = new Map<string, Record<string, unknown>>();
 
   constructor(
     private readonly inner: Store,
@@ -114,6 +122,7 @@ export class SealingStore implements Store {
       seal: (table, key, value) => this.sealed(table, key, value, dataKeys),
     });
     for (const account of erased) this.cached.delete(account);
+    if (erased.size > 0) this.openings.clear();
     if (outcome.status === 'committed') for (const account of made) this.remember(account, dataKeys.get(account)!);
     if (outcome.status === 'conflict') for (const account of dataKeys.keys()) this.cached.delete(account);
     return { outcome: outcome.status === 'limited' ? { ...outcome, key: counters.get(outcome.key) ?? outcome.key } : outcome, made };
@@ -144,8 +153,11 @@ export class SealingStore implements Store {
         const sealed = record[SEALED];
         if (typeof sealed !== 'string') return entry;
         const account = sealed.startsWith('a.') ? personal.account(entry.value, entry.key) : null;
-        const dataKey = account === null ? this.keys.serviceKey : (await this.dataKeyOf(account, !personal.outlivesKey))?.key;
-        const fields = dataKey === undefined ? null : this.keys.open(dataKey, associatedOf(table, account), sealed.slice(2));
+        const reusable = !personal.outlivesKey;
+        const dataKey = account === null ? this.keys.serviceKey : (await this.dataKeyOf(account, reusable))?.key;
+        const known = reusable && dataKey !== undefined ? this.openings.get(sealed) : undefined;
+        const fields = known ?? (dataKey === undefined ? null : this.keys.open(dataKey, associatedOf(table, account), sealed.slice(2)));
+        if (reusable && fields && !known) this.keepOpening(sealed, fields);
         const { [SEALED]: _sealed, ...clear } = record;
         const value = { ...clear, ...(fields ?? Object.fromEntries(personal.fields.map((field) => [field, null]))) };
         READ_SEALED.add(value);
@@ -163,6 +175,11 @@ export class SealingStore implements Store {
     if (!stored || !key) return null;
     this.remember(account, key);
     return { key, version: stored.version };
+  }
+
+  private keepOpening(sealed: string, fields: Record<string, unknown>): void {
+    if (this.openings.size >= CACHED_OPENINGS) this.openings.clear();
+    this.openings.set(sealed, fields);
   }
 
   private remember(account: string, key: Buffer): void {

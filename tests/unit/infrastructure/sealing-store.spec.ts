@@ -80,6 +80,30 @@ describe('SealingStore: personal data sealed at rest under each account\'s data 
     expect((await new SealingStore(tables, TEST_PERSONAL_DATA_KEYS).get(USERS, 'u2'))?.value.email).to.equal(null);
   });
 
+  it('opens a record read again at the same version once; an event of the log (which outlives its key) every time', async () => {
+    let opened = 0;
+    const counting = new (class extends PersonalDataKeys {
+      override open(key: Buffer, associated: string, sealed: string) {
+        opened += 1;
+        return super.open(key, associated, sealed);
+      }
+    })(Buffer.alloc(32, 5));
+    const world = await inMemoryWorld({ keys: counting });
+    const { user } = await world.signUp.execute(aSignUpCommand());
+    const store = new SealingStore(world.tables, counting);
+    const session = world.tables.rowsOf(SESSIONS)[0]!.key;
+    opened = 0;
+    for (let i = 0; i < 3; i++) expect((await store.get(SESSIONS, session))?.value.email).to.equal('ada@example.com');
+    expect(opened, 'a session read three times').to.equal(1);
+    const event = world.tables.rowsOf(EVENTS).find((row) => row.value.aggregateId === user.id)!.key;
+    opened = 0;
+    for (let i = 0; i < 3; i++) await store.get(EVENTS, event);
+    expect(opened, 'an event read three times').to.equal(3);
+    const loaded = await world.users.findById(user.id);
+    await world.users.erase(loaded!, []);
+    expect((await store.get(EVENTS, event))?.value.payload, 'once the key is gone, even here').to.equal(null);
+  });
+
   it('still honours a claim stored in clear before sealing: another owner\'s claim of that value is refused', async () => {
     const tables = new InMemoryTables();
     await tables.commit({ claims: [{ name: EMAIL_CLAIM, value: 'ada@example.com', owner: 'old' }] });
