@@ -139,7 +139,7 @@ module.exports = {
       name: 'only-main-uses-container',
       comment: 'Only the composition root (src/main.ts), src/infrastructure itself and tests may use the inversify container modules.',
       severity: 'error',
-      from: { pathNot: '^(src/main\\.ts$|src/infrastructure/|tests/)' },
+      from: { pathNot: '^(src/(main|admin)\\.ts$|src/infrastructure/|tests/)' },
       to: { path: '^src/infrastructure/container/' },
     },
 

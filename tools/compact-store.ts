@@ -4,7 +4,7 @@
  * LMDB would otherwise reuse only as it needs them) leaves the disk: the store's reclamation step after a deletion
  * (docs/account.md, "Erasure"). Run it with the service stopped: it refuses while another process has the store open.
  */
-import { renameSync, rmSync, statSync } from 'node:fs';
+import { realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { open } from 'lmdb';
@@ -41,7 +41,7 @@ export async function compactStore(dataDir: string): Promise<{ readonly before: 
   return { before, after: statSync(path).size };
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(resolve(process.argv[1]))).href) {
   const dataDir = process.env['DATA_DIR'] ?? './data';
   compactStore(dataDir).then(
     ({ before, after }) => console.log(`compacted ${join(dataDir, 'accounts.lmdb')}: ${before} bytes before, ${after} after`),

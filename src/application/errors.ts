@@ -21,6 +21,9 @@ export type ApplicationErrorCode =
   | 'RECENT_SIGN_IN_REQUIRED'
   | 'PROVIDER_NOT_FOUND'
   | 'IDENTITY_NOT_FOUND'
+  | 'INSUFFICIENT_SCOPE'
+  | 'KEY_RATE_LIMITED'
+  | 'API_KEY_NOT_FOUND'
   | 'OVERLOADED'
   | 'STORE_UNAVAILABLE';
 
@@ -187,6 +190,33 @@ export class IdentityNotFound extends ApplicationError {
 
   constructor() {
     super('Identity not found', [{ field: null, message: 'no such linked identity' }]);
+  }
+}
+
+/** An API key without the scope an operation needs. */
+export class InsufficientScope extends ApplicationError {
+  readonly code = 'INSUFFICIENT_SCOPE';
+
+  constructor(scope: string) {
+    super('Insufficient scope', [{ field: null, message: `this API key lacks the scope ${scope}` }]);
+  }
+}
+
+/** An API key over its rate limit (API_KEY_RATE_LIMIT_PER_MINUTE); again after `retryAfterSeconds`. */
+export class KeyRateLimited extends ApplicationError {
+  readonly code = 'KEY_RATE_LIMITED';
+
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many requests', [{ field: null, message: 'this API key is over its rate limit; try again later' }]);
+  }
+}
+
+/** No API key has this id, or it is revoked already. */
+export class ApiKeyNotFound extends ApplicationError {
+  readonly code = 'API_KEY_NOT_FOUND';
+
+  constructor() {
+    super('API key not found', [{ field: 'id', message: 'no live API key has this id' }]);
   }
 }
 

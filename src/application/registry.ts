@@ -40,6 +40,11 @@ import { LinkIdentityHandler } from './use-cases/link-identity/link-identity.han
 import { CompleteOAuthHandler } from './use-cases/complete-oauth/complete-oauth.handler.js';
 import { RedeemOAuthCodeHandler } from './use-cases/redeem-oauth-code/redeem-oauth-code.handler.js';
 import { ListIdentitiesHandler } from './use-cases/list-identities/list-identities.handler.js';
+import { CreateApiKeyHandler } from './use-cases/create-api-key/create-api-key.handler.js';
+import { RevokeApiKeyHandler } from './use-cases/revoke-api-key/revoke-api-key.handler.js';
+import { ListApiKeysHandler } from './use-cases/list-api-keys/list-api-keys.handler.js';
+import { type ApiKeyRateLimit, AuthenticateApiKeyHandler } from './use-cases/authenticate-api-key/authenticate-api-key.handler.js';
+import { IntrospectTokenHandler } from './use-cases/introspect-token/introspect-token.handler.js';
 import { UnlinkIdentityHandler } from './use-cases/unlink-identity/unlink-identity.handler.js';
 import type { OAuthPolicySettings } from './policies/oauth.js';
 import { RequestEmailChangeHandler } from './use-cases/request-email-change/request-email-change.handler.js';
@@ -55,6 +60,7 @@ export interface Policies {
   readonly delivery: DeliverySettings;
   readonly mfa: MfaSettings;
   readonly oauth: OAuthPolicySettings;
+  readonly apiKeys: ApiKeyRateLimit;
 }
 
 /**
@@ -107,6 +113,11 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     confirmEmailChange: new ConfirmEmailChangeHandler(ports, policies.mail),
     cancelEmailChange: new CancelEmailChangeHandler(ports, policies.mail),
     deleteAccount: new DeleteAccountHandler(ports, policies),
+    createApiKey: new CreateApiKeyHandler(ports),
+    revokeApiKey: new RevokeApiKeyHandler(ports),
+    listApiKeys: new ListApiKeysHandler(ports),
+    authenticateApiKey: new AuthenticateApiKeyHandler(ports, policies.apiKeys),
+    introspectToken: new IntrospectTokenHandler(ports),
     /** Ports the edge reads as they are: no rule of the application sits between them and the client. */
     admission: ports.admission,
     publicKeys: ports.publicKeys,
@@ -121,6 +132,10 @@ export type { Principal } from './shared/principal.js';
 export type { AccountResource, AuthResult, SignInOutcome } from './shared/auth-result.js';
 export type { PasskeyResource } from './policies/passkeys.js';
 export type { IdentityResource } from './use-cases/list-identities/list-identities.handler.js';
+export type { ApiKeyPrincipal } from './use-cases/authenticate-api-key/authenticate-api-key.handler.js';
+export type { Introspection } from './use-cases/introspect-token/introspect-token.handler.js';
+export type { ApiKeyResource } from './shared/api-key-resource.js';
+export { API_KEY_SCOPES, type ApiKeyScope } from '../domain/api-key.js';
 export { OAUTH_CODE_SECONDS, OAUTH_FLOW_SECONDS } from './ports/oauth-flow-repository.port.js';
 export { SIGN_OUT_SCOPES } from './use-cases/sign-out/sign-out.handler.js';
 export { SECOND_FACTOR_METHODS } from './policies/second-factor.js';

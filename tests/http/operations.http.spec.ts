@@ -15,6 +15,7 @@ import { httpServerOptions } from '../support/http-server-options.js';
 import { type OpenApiDocument, responseSchema, schemaErrors, undocumented } from '../support/openapi-check.js';
 import { type SmtpInbox, startSmtpInbox } from '../support/smtp-inbox.js';
 import { type TestService, startTestService } from '../support/test-service.js';
+import { apiKeyFor } from '../support/api-keys.js';
 import { type OidcTestProvider, startOidcTestProvider } from '../support/oidc-test-provider.js';
 
 interface Call {
@@ -326,6 +327,10 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   },
   resendVerificationEmail: { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken },
   getJwks: { success: () => Promise.resolve({}), error: null },
+  introspectToken: {
+    success: async (world) => ({ token: (await apiKeyFor(service.dataDir, 'introspect')).key, body: { token: (await world.account()).accessToken } }),
+    error: { code: 'INSUFFICIENT_SCOPE', call: async () => ({ token: (await apiKeyFor(service.dataDir, 'users:read')).key, body: { token: 'anything' } }) },
+  },
 };
 
 /**

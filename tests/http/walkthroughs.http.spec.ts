@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -79,6 +80,9 @@ describe('HTTP: walk-throughs run by bash (curl, jq) against a started service, 
       (this.test as unknown as { parent: { skipReason: string } }).parent.skipReason = `needs ${missing.join(' and ')} on PATH (apt-get install -y curl jq; .ci/run installs them)`;
       this.skip();
     }
+    // docs/operators.md runs `npm run -s admin`, which builds dist/ when it is stale: built once here, not within a run's time.
+    this.timeout(180_000);
+    execFileSync(process.execPath, [join(ROOT, 'tools', 'build-if-stale.mjs')], { cwd: ROOT, stdio: 'ignore' });
     // docs/social-sign-in.md walks through a sign-in at the development provider (`npm run dev:provider`).
     devProvider = await startDevProvider({ port: 0, serviceUrl: 'http://localhost:3000' });
     service = await startTestService({ RATE_LIMIT_MAX: '100000', ...devProvider.serviceEnv });

@@ -146,7 +146,7 @@ export class FakeTokenVerifier implements TokenVerifier {
     await Promise.resolve();
     const subject = this.issuer.issued.get(accessToken);
     if (!subject) throw new InvalidToken();
-    return { userId: subject.userId, sessionId: subject.sessionId, tokenId: accessToken, expiresAt: new Date(8640000000000000), amr: subject.amr, authTime: subject.authTime };
+    return { userId: subject.userId, sessionId: subject.sessionId, tokenId: accessToken, expiresAt: new Date(8640000000000000), issuedAt: new Date(0), amr: subject.amr, authTime: subject.authTime };
   }
 }
 

@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/infrastructure/config/config.js';
 import { compose } from '../../src/infrastructure/container/composition.js';
 import { pino } from 'pino';
 import { HmacOneTimeTokens } from '../../src/infrastructure/security/hmac-one-time-tokens.js';
+import { KeyedApiKeys } from '../../src/infrastructure/security/keyed-api-keys.js';
 import type { MailSettings } from '../../src/application/policies/mail.js';
 import { EVENTS, toRecordedEvent } from '../../src/infrastructure/storage/event-tables.js';
 import type { Store } from '../../src/infrastructure/storage/store.js';
@@ -83,6 +84,7 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     totp: new OtpAuthTotp('Account service'),
     factorSecrets: new KeyedFactorSecrets(Buffer.alloc(32, 11)),
     webauthn: new FakeWebAuthn(),
+    apiKeySecrets: new KeyedApiKeys(Buffer.alloc(32, 13)),
     providers: new FakeIdentityProviders(),
     verifier: new FakeTokenVerifier(tokens),
     publicKeys: { publicKeys: () => [] },
@@ -103,6 +105,7 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     },
     mfa: { challengeSeconds: 300, stepUpSeconds: 300, ...options.mfa },
     oauth: { redirectUrls: ['https://app.example/signed-in', 'com.example.app:/done'] },
+    apiKeys: { perMinute: 600 },
     delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000, maxAttempts: 8, sendConcurrency: 8 },
   };
   const config = loadConfig({ NODE_ENV: 'test', STORAGE: 'memory', LOG_LEVEL: 'silent' });

@@ -258,6 +258,8 @@ export const runWalkthrough = async (block: WalkthroughBlock, options: RunOption
   try {
     if (options.dataDir !== undefined) symlinkSync(options.dataDir, join(dir, 'data'));
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    // The repository's scripts, so that `npm run -s admin -- ...` works there as in the repository root.
+    for (const entry of ['package.json', 'tools', 'dist', 'src', 'tsconfig.json', 'tsconfig.build.json']) symlinkSync(join(ROOT, entry), join(dir, entry));
     const state = join(dir, '.walkthrough');
     mkdirSync(state);
     writeFileSync(join(state, 'prelude.sh'), PRELUDE);

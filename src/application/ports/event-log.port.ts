@@ -6,6 +6,8 @@ export interface RequestMetadata {
   readonly requestId: string | null;
   readonly clientIp: string | null;
   readonly userAgent: string | null;
+  /** Who acted when not the account's holder: an API key (`key:<id>`, the admin API) or the command line (`cli`). */
+  readonly actor?: string;
 }
 
 /** A domain event as stored: the event plus a unique id and the metadata of the request that caused it. */

@@ -2,6 +2,8 @@ import type { Token } from '../di-token.js';
 import { ACTIVITY_READ_MODEL, type ActivityReadModel } from './activity-read-model.port.js';
 import { ATTEMPT_LIMITS, type AttemptLimits } from './attempt-limits.port.js';
 import { CLOCK, type Clock } from './clock.port.js';
+import { API_KEY_REPOSITORY, type ApiKeyRepository } from './api-key-repository.port.js';
+import { API_KEY_SECRETS, type ApiKeySecrets } from './api-key-secrets.port.js';
 import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { FACTOR_SECRETS, type FactorSecrets } from './factor-secrets.port.js';
 import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
@@ -42,6 +44,8 @@ export interface Ports {
   readonly identities: IdentityRepository;
   readonly oauthFlows: OAuthFlowRepository;
   readonly emailChanges: EmailChangeRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly apiKeySecrets: ApiKeySecrets;
   readonly outbox: Outbox;
   readonly limits: AttemptLimits;
   readonly mail: MailSender;
@@ -75,6 +79,8 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   identities: IDENTITY_REPOSITORY,
   oauthFlows: OAUTH_FLOW_REPOSITORY,
   emailChanges: EMAIL_CHANGE_REPOSITORY,
+  apiKeys: API_KEY_REPOSITORY,
+  apiKeySecrets: API_KEY_SECRETS,
   outbox: OUTBOX,
   limits: ATTEMPT_LIMITS,
   mail: MAIL_SENDER,

@@ -11,6 +11,8 @@ export interface VerifiedToken {
   /** The `auth_time` claim; null when absent. */
   readonly authTime: Date | null;
   readonly expiresAt: Date;
+  /** The `iat` claim. */
+  readonly issuedAt: Date;
 }
 
 /** Checks access tokens issued by this service (or by a key it still trusts). */

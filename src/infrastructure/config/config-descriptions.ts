@@ -168,6 +168,10 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
     meaning: 'requests to `/auth/*` per client address per window; more get 429',
   },
   RATE_LIMIT_WINDOW: { section: 'Sign-in throttle and rate limits', meaning: 'that window: milliseconds (`60000`) or a duration: `30s`, `15m`, `1 minute`, `1h`' },
+  API_KEY_RATE_LIMIT_PER_MINUTE: {
+    section: 'Sign-in throttle and rate limits',
+    meaning: 'requests one API key may make per minute to `/admin/*` and `/oauth/introspect`, counted in the store (one limit across every instance); more get 429',
+  },
   PASSWORD_RESET_RATE_LIMIT_MAX: {
     section: 'Sign-in throttle and rate limits',
     meaning: 'reset requests, reset confirmations and verification resends per client address per 15 minutes, each route counted apart; more get 429',

@@ -105,6 +105,7 @@ export const CONFIG_SCHEMA = object({
   THROTTLE_WINDOW_SECONDS: positiveInt(900, 24 * 3600),
   RATE_LIMIT_MAX: positiveInt(100, 1_000_000),
   PASSWORD_RESET_RATE_LIMIT_MAX: positiveInt(10, 1_000_000),
+  API_KEY_RATE_LIMIT_PER_MINUTE: positiveInt(600, 1_000_000),
   RATE_LIMIT_WINDOW: readableBy(durationMs, 'milliseconds or a duration such as "1 minute"').default('1 minute'),
   TRUST_PROXY: readableBy(trustProxyOf, 'true, false, a hop count or a list of addresses').default('false'),
   CORS_ORIGINS: readableBy(corsOriginsOf, '* or comma-separated origins such as https://app.example.com (no path, no trailing slash)').optional(),
@@ -204,6 +205,8 @@ export interface Config {
   /** High-volume events (failed and successful sign-ins, session starts, mail requests) older than this are removed. */
   readonly retention: { readonly days: number; readonly sweepIntervalSeconds: number };
   readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly reset: { readonly max: number; readonly windowMs: number } };
+  /** Requests one API key may make per minute (`/admin`, `/oauth/introspect`), counted in the store. */
+  readonly apiKeys: { readonly perMinute: number };
   readonly trustProxy: TrustProxy;
   readonly jwt: {
     readonly privateKeyPem: string | undefined;
@@ -414,6 +417,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       newDeviceNotice: env.NEW_DEVICE_NOTICE === 'true',
     },
     retention: { days: env.EVENT_RETENTION_DAYS, sweepIntervalSeconds: env.EVENT_SWEEP_INTERVAL_SECONDS },
+    apiKeys: { perMinute: env.API_KEY_RATE_LIMIT_PER_MINUTE },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,
       windowMs: durationMs(env.RATE_LIMIT_WINDOW) ?? 60_000,

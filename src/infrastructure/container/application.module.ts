@@ -16,6 +16,7 @@ export const policiesOf = (config: Config): Policies => ({
   sessions: config.sessions,
   mail: config.mail,
   oauth: config.oauth,
+  apiKeys: config.apiKeys,
   delivery: {
     leaseMs: config.mail.leaseMs,
     batchSize: config.mail.batchSize,

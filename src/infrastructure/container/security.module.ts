@@ -33,7 +33,9 @@ import { shedWarning } from '../security/shed-warning.js';
 import type { SigningKey } from '../security/signing-key.js';
 import { ZxcvbnPasswordBlocklist } from '../security/zxcvbn-password-blocklist.js';
 import { portBinder } from './bind-port.js';
-import { CONFIG, HASH_LIMITER, KEY_RING, LOGGER, METRICS, PERSONAL_DATA_KEYS, PRIMARY_HASHER, SIGNING_KEY } from './tokens.js';
+import { CONFIG, HASH_LIMITER, KEY_RING, LOGGER, METRICS, PERSONAL_DATA_KEYS, PRIMARY_HASHER, SIGNING_KEY, STABLE_SECRET } from './tokens.js';
+import { API_KEY_SECRETS } from '../../application/ports/api-key-secrets.port.js';
+import { KeyedApiKeys } from '../security/keyed-api-keys.js';
 import { PersonalDataKeys, personalDataSecret } from '../security/personal-data-keys.js';
 
 /** REFRESH_TOKEN_SECRET when set; otherwise the signing key's private bytes (HKDF separates the two uses). */
@@ -64,13 +66,13 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(TOTP, (get) => new OtpAuthTotp(get(CONFIG).sessions.mfaIssuer));
   bindPort(WEBAUTHN, (get) => new SimpleWebAuthn({ ...get(CONFIG).webauthn, timeoutMs: get(CONFIG).mfa.challengeSeconds * 1000 }));
   bindPort(IDENTITY_PROVIDERS, (get) => new OpenIdIdentityProviders(get(CONFIG).oauth, derivedKey(refreshSecret(get(CONFIG), get(SIGNING_KEY)), 'oauth-flow-v1'), get(LOGGER)));
-  bindPort(PERSONAL_DATA_KEYS, (get) => {
+  bindPort(STABLE_SECRET, (get) => {
     const config = get(CONFIG);
     const { storage } = config;
-    return new PersonalDataKeys(
-      personalDataSecret({ configured: config.sessions.personalDataKey, dataDir: storage.dataDir, production: config.env === 'production', ephemeral: storage.kind === 'memory' }),
-    );
+    return personalDataSecret({ configured: config.sessions.personalDataKey, dataDir: storage.dataDir, production: config.env === 'production', ephemeral: storage.kind === 'memory' });
   });
+  bindPort(PERSONAL_DATA_KEYS, (get) => new PersonalDataKeys(get(STABLE_SECRET)));
+  bindPort(API_KEY_SECRETS, (get) => new KeyedApiKeys(derivedKey(get(STABLE_SECRET), 'api-key-v1')));
   bindPort(FACTOR_SECRETS, (get) => {
     const { mfaSecretKey } = get(CONFIG).sessions;
     return new KeyedFactorSecrets(mfaSecretKey === undefined ? refreshSecret(get(CONFIG), get(SIGNING_KEY)) : Buffer.from(mfaSecretKey, 'utf8'));

@@ -19,6 +19,8 @@ export const SIGNING_KEY = token<SigningKey>('SigningKey');
 export const KEY_RING = token<VerificationKeyRing>('VerificationKeyRing');
 /** The keys personal data is sealed under at rest (the storage is opened with them). */
 export const PERSONAL_DATA_KEYS = token<PersonalDataKeys>('PersonalDataKeys');
+/** PERSONAL_DATA_KEY (or the key generated outside production): the one secret never rotated, what the keys above and the API keys' MACs derive from. */
+export const STABLE_SECRET = token<Buffer>('StableSecret');
 export const HASH_LIMITER = token<ConcurrencyLimiter>('HashLimiter');
 /** In a worker of several (WORKERS): the hasher that asks the primary, which hashes for every worker; null otherwise. */
 export const PRIMARY_HASHER = token<PrimaryPasswordHasher | null>('PrimaryHasher');

@@ -76,6 +76,7 @@ export class JwtTokenVerifier implements TokenVerifier {
       sessionId: typeof sessionId === 'string' ? sessionId : null,
       tokenId: claims.jti,
       expiresAt: new Date(claims.exp * 1000),
+      issuedAt: new Date((typeof claims.iat === 'number' ? claims.iat : 0) * 1000),
       amr: Array.isArray(amr) ? amr.filter((method): method is string => typeof method === 'string') : [],
       authTime: typeof authTime === 'number' && Number.isFinite(authTime) ? new Date(authTime * 1000) : null,
     });

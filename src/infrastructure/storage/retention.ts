@@ -22,6 +22,8 @@ export const RETENTION: { readonly [T in EventType]: Retention } = {
   SignUpCancelled: 'keep',
   AccountDeleted: 'keep',
   AccountDeletionNoticed: 'until-sent',
+  ApiKeyCreated: 'keep',
+  ApiKeyRevoked: 'keep',
   CredentialsRemoved: 'keep',
   MfaEnrolled: 'keep',
   PasskeyAdded: 'keep',

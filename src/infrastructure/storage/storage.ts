@@ -2,6 +2,7 @@ import { StorePasskeyRepository } from './store-passkey.repository.js';
 import { StoreIdentityRepository } from './store-identity.repository.js';
 import { StoreOAuthFlowRepository } from './store-oauth-flow.repository.js';
 import { StoreEmailChangeRepository } from './store-email-change.repository.js';
+import { StoreApiKeyRepository } from './store-api-key.repository.js';
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
 import { ClosingStore, type Store } from './store.js';
@@ -19,7 +20,7 @@ import { StoreSessionReadModel, StoreUserReadModel } from './store-read-models.j
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
-export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'identities', 'oauthFlows', 'emailChanges', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'identities', 'oauthFlows', 'emailChanges', 'apiKeys', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
 
 export type StoragePortName = (typeof STORAGE_PORTS)[number];
 
@@ -55,7 +56,7 @@ export const portsOver = (
   technology: Store,
   closeStore: () => Promise<void>,
   keys?: StorageKeys,
-): Pick<Storage, 'store' | 'close' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'emailChanges' | 'events' | 'outbox'> => {
+): Pick<Storage, 'store' | 'close' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'emailChanges' | 'apiKeys' | 'events' | 'outbox'> => {
   const store = new ClosingStore(keys ? new SealingStore(technology, keys) : technology, closeStore);
   return {
   store,
@@ -70,6 +71,7 @@ export const portsOver = (
   identities: new StoreIdentityRepository(store),
   oauthFlows: new StoreOAuthFlowRepository(store),
   emailChanges: new StoreEmailChangeRepository(store),
+  apiKeys: new StoreApiKeyRepository(store),
   events: new StoreEventLog(store),
   outbox: new StoreOutbox(store),
   };

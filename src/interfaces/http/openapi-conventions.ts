@@ -1,7 +1,7 @@
 import { type AnyOperation, RATE_LIMITED_PREFIX } from './shared/operation.js';
 import type { JsonSchema } from './shared/yup-json-schema.js';
 
-type RequestBody = { required?: boolean; description?: string; content?: Record<string, { examples?: unknown }> };
+type RequestBody = { required?: boolean; description?: string; content?: Record<string, { examples?: unknown; schema?: unknown }> };
 type Operation = {
   operationId?: string;
   security?: unknown;
@@ -36,6 +36,7 @@ function documentBody(requestBody: RequestBody, declared: AnyOperation['body']):
   if (declared.description !== undefined) requestBody.description = declared.description;
   const media = requestBody.content?.['application/json'];
   if (media && declared.examples !== undefined) media.examples = declared.examples;
+  if (media && declared.form === true && requestBody.content) requestBody.content['application/x-www-form-urlencoded'] = { schema: media.schema };
 }
 
 /**

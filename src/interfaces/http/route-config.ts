@@ -4,6 +4,8 @@ declare module 'fastify' {
     quietLog?: boolean;
     /** The body may be left out entirely (no Content-Type needed then); one that is sent must still be JSON. */
     optionalBody?: boolean;
+    /** The operation also reads `application/x-www-form-urlencoded` (RFC 7662 introspection). */
+    formBody?: boolean;
   }
 }
 

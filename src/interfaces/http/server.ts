@@ -63,6 +63,7 @@ const DEFAULT_RESET_RATE_LIMIT = { max: 10, windowMs: 15 * 60_000 };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+const FORM_MEDIA_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 const CHARSET = /;\s*charset\s*=\s*("?)([^";\s]*)\1\s*(;|$)/i;
 
 /** JSON with no charset, or charset UTF-8: the body is decoded as UTF-8 (RFC 8259), so any other charset is refused. */
@@ -204,7 +205,9 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     if (!BODY_METHODS.has(request.method)) return done(null, payload);
     const bodyless = request.headers['content-length'] === undefined || request.headers['content-length'] === '0';
     const skip = request.routeOptions.config.optionalBody === true && bodyless && request.headers['transfer-encoding'] === undefined;
-    if (!skip && !isUtf8Json(request.headers['content-type'] ?? '')) return done(new HttpError('UNSUPPORTED_MEDIA_TYPE'));
+    const type = request.headers['content-type'] ?? '';
+    const form = request.routeOptions.config.formBody === true && FORM_MEDIA_TYPE.test(type);
+    if (!skip && !form && !isUtf8Json(type)) return done(new HttpError('UNSUPPORTED_MEDIA_TYPE'));
     return done(null, payload);
   });
 

@@ -31,7 +31,7 @@ describe('JwtTokenVerifier', () => {
   it('accepts what the issuer issues, and a token by a previous key', async () => {
     const authTime = new Date(at - 60_000);
     const issued = await verifier.verify(await issuer.issue({ userId: 'user-1', sessionId: 'session-1', amr: ['pwd', 'otp'], authTime }));
-    expect(issued).to.deep.equal({ userId: 'user-1', sessionId: 'session-1', tokenId: 'jti-1', expiresAt: new Date(at + 900_000), amr: ['pwd', 'otp'], authTime });
+    expect(issued).to.deep.equal({ userId: 'user-1', sessionId: 'session-1', tokenId: 'jti-1', expiresAt: new Date(at + 900_000), issuedAt: new Date(at), amr: ['pwd', 'otp'], authTime });
     const old = await verifier.verify(signToken(previous, claimsFor('user-2', {}, at)));
     expect(old).to.deep.include({ userId: 'user-2', sessionId: null, amr: [], authTime: null });
   });

@@ -5,7 +5,7 @@ import { ACTIVITY_TYPES } from '../../../src/interfaces/http/shared/activity-typ
 
 describe('OpenAPI enum of activity types', () => {
   it('is exactly what the read model names the event types an account\'s feed can hold (every type but SignUpCancelled, AccountDeleted and AccountDeletionNoticed, each recorded as its account is erased)', () => {
-    const feedTypes = Object.keys(RETENTION).filter((type) => !['SignUpCancelled', 'AccountDeleted', 'AccountDeletionNoticed'].includes(type));
+    const feedTypes = Object.keys(RETENTION).filter((type) => !['SignUpCancelled', 'AccountDeleted', 'AccountDeletionNoticed', 'ApiKeyCreated', 'ApiKeyRevoked'].includes(type));
     const named = feedTypes.map(
       (type) => toActivityEntry({ type, aggregateId: 'u', occurredAt: new Date(0).toISOString(), payload: {}, metadata: { requestId: 'r', clientIp: null, userAgent: null } } as never).type,
     );

@@ -39,6 +39,7 @@ import { requestEmailChange } from './request-email-change.js';
 import { confirmEmailChange } from './confirm-email-change.js';
 import { cancelEmailChange } from './cancel-email-change.js';
 import { deleteAccount } from './delete-account.js';
+import { introspectToken } from './introspect-token.js';
 
 /** THE list of the HTTP operations the service offers (in the OpenAPI document's order): server.ts registers each, the edge and the tests read it. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -82,4 +83,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   listIdentities,
   unlinkIdentity,
   getJwks,
+  introspectToken,
 ];

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ApplicationError, InvalidToken, ServiceUnavailable } from '../../../application/errors.js';
+import { ApplicationError, InvalidToken, KeyRateLimited, ServiceUnavailable } from '../../../application/errors.js';
 import { DomainError, type FieldIssue, TooManyAttempts } from '../../../domain/domain-error.js';
 import { ERROR_TABLE, type ErrorCode, type ErrorHeader, type TransportErrorCode } from './error-table.js';
 
@@ -49,7 +49,7 @@ const BY_FRAMEWORK_STATUS: Readonly<Record<number, TransportErrorCode>> = {
 };
 
 const retryAfterOf = (error: unknown): number | null => {
-  if (error instanceof TooManyAttempts || error instanceof ServiceUnavailable) return error.retryAfterSeconds;
+  if (error instanceof TooManyAttempts || error instanceof ServiceUnavailable || error instanceof KeyRateLimited) return error.retryAfterSeconds;
   return null;
 };
 

@@ -164,6 +164,18 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     status: 429, message: 'Too many requests', issues: body('rate limit exceeded; try again later'), outcome: 'throttled', headers: ['retry-after'],
     description: 'Too many requests from this client; see Retry-After',
   },
+  KEY_RATE_LIMITED: {
+    status: 429, message: 'Too many requests', issues: [], outcome: 'throttled', headers: ['retry-after'],
+    description: 'Too many requests with this API key (API_KEY_RATE_LIMIT_PER_MINUTE, counted across every instance); see Retry-After',
+  },
+  INSUFFICIENT_SCOPE: {
+    status: 403, message: 'Insufficient scope', issues: [], outcome: 'forbidden',
+    description: 'The API key is valid but lacks the scope this operation needs (users:read, users:write or introspect)',
+  },
+  API_KEY_NOT_FOUND: {
+    status: 404, message: 'API key not found', issues: [], outcome: 'error',
+    description: 'No live API key has this id',
+  },
   TOO_MANY_ATTEMPTS: {
     status: 429, message: 'Too many sign-in attempts', issues: [], outcome: 'throttled', headers: ['retry-after'],
     description: 'Too many sign-in attempts: too many failed sign-ins for this account; see Retry-After',

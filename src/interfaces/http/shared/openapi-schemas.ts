@@ -83,8 +83,17 @@ export const errorResponses = (...codes: ErrorCode[]): Record<number, JsonSchema
 export const BEARER_SCHEME_NAME = 'bearerAuth';
 /** `security` for a route that requires `Authorization: Bearer <accesstoken>`. */
 export const BEARER_SECURITY = [{ [BEARER_SCHEME_NAME]: [] }];
+const API_KEY_SCHEME_NAME = 'apiKey';
+/** An API key (`npm run admin -- create-key`) as bearer, with the scope the operation needs. */
+export const apiKeySecurity = (scope: string) => [{ [API_KEY_SCHEME_NAME]: [scope] }];
 export const SECURITY_SCHEMES = {
   [BEARER_SCHEME_NAME]: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT', description: 'The ES256 access token from sign-up or sign-in' },
+  [API_KEY_SCHEME_NAME]: {
+    type: 'http' as const,
+    scheme: 'bearer',
+    bearerFormat: 'API key',
+    description: 'An API key made by `npm run admin -- create-key --scopes ...` (`ask_...`), with the scope the operation names: users:read, users:write or introspect',
+  },
 };
 
 /** `data` of every answer that signs a session in. */

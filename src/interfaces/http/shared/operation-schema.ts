@@ -1,5 +1,5 @@
 import type { FastifySchema } from 'fastify';
-import { BEARER_SECURITY, componentRef, errorResponses, namedSchema } from './openapi-schemas.js';
+import { BEARER_SECURITY, apiKeySecurity, componentRef, errorResponses, namedSchema } from './openapi-schemas.js';
 import { type AnyOperation, type Success, impliedErrors } from './operation.js';
 import { type JsonSchema, yupToJsonSchema } from './yup-json-schema.js';
 
@@ -87,6 +87,7 @@ export function operationSchema(operation: AnyOperation): FastifySchema {
     tags: [operation.tag],
     ...(operation.auth === 'bearer' ? { security: BEARER_SECURITY } : {}),
     ...(operation.auth === 'optional-bearer' ? { security: [...BEARER_SECURITY, {}] } : {}),
+    ...(operation.auth === 'api-key' ? { security: apiKeySecurity(operation.scope ?? '') } : {}),
     headers: REQUEST_ID_HEADERS,
     ...(operation.body ? { body: componentRef(requestName(operation) ?? '') } : {}),
     ...(operation.params ? { params: operation.params } : {}),

@@ -1,6 +1,6 @@
 import type { ObjectSchema } from 'yup';
 import type { RequestMetadata } from '../../../application/ports/event-log.port.js';
-import type { Principal, UseCases } from '../../../application/registry.js';
+import type { ApiKeyPrincipal, ApiKeyScope, Principal, UseCases } from '../../../application/registry.js';
 import type { ErrorCode } from './error-table.js';
 import type { Fields } from './request-body.js';
 import type { JsonSchema } from './yup-json-schema.js';
@@ -15,6 +15,7 @@ export const TAGS = {
   passkeys: 'Passkeys (WebAuthn): sign in with no password, a phishing-proof second factor and step-up',
   social: 'Social sign-in: an OpenID Connect provider or GitHub, with the app\'s own PKCE and a one-time code (never a token in a URL); linked identities',
   keys: 'The public keys that verify access tokens',
+  admin: 'For operators and services, with an API key as bearer: token introspection (RFC 7662) and the admin API',
   operations: 'Health probes and metrics, for operators',
 } as const;
 
@@ -25,7 +26,7 @@ export type AuthOperation = 'sign_up' | 'sign_in' | 'sign_in_oauth' | 'sign_in_p
  * `bearer`: a valid access token is required. `optional-bearer`: one is read when an Authorization header is sent
  * (and must then be valid), and the operation has a form without it (resend by address). `none`: none is read.
  */
-export type Auth = 'bearer' | 'optional-bearer' | 'none';
+export type Auth = 'bearer' | 'optional-bearer' | 'api-key' | 'none';
 
 /** A JSON body: its documented shape (a yup object of the fields the operation reads) and per-field documentation. */
 export interface BodyDeclaration<B extends object> {
@@ -36,6 +37,8 @@ export interface BodyDeclaration<B extends object> {
   readonly examples?: Readonly<Record<string, { readonly summary: string; readonly value: unknown }>>;
   /** The body may be left out entirely (then no Content-Type is needed and every field is absent). */
   readonly optional?: boolean;
+  /** Also read as `application/x-www-form-urlencoded` (RFC 7662 introspection); every other operation refuses it (415). */
+  readonly form?: boolean;
   readonly description?: string;
 }
 
@@ -45,7 +48,7 @@ export interface OperationInput<B extends object, A extends Auth> {
   readonly params: Readonly<Record<string, string>>;
   readonly query: unknown;
   readonly meta: RequestMetadata;
-  readonly principal: A extends 'bearer' ? Principal : A extends 'optional-bearer' ? Principal | null : null;
+  readonly principal: A extends 'bearer' ? Principal : A extends 'optional-bearer' ? Principal | null : A extends 'api-key' ? ApiKeyPrincipal : null;
 }
 
 /** The success answer: `{ message, data }` (the documented envelope) unless `envelope: false`; 204 has no body. */
@@ -93,6 +96,8 @@ export interface Operation<B extends object = object, A extends Auth = Auth> {
   readonly description?: string;
   readonly tag: Tag;
   readonly auth: A;
+  /** The scope the API key of an `api-key` operation must hold. */
+  readonly scope?: ApiKeyScope;
   /** A bearer operation an account may call before its address is verified when REQUIRE_VERIFIED_EMAIL is on (resend). */
   readonly allowsUnverified?: boolean;
   /** Whether it hashes a password: then hashing admission refuses it at the edge when capacity is exhausted (503). */
@@ -140,7 +145,8 @@ export function impliedErrors(operation: AnyOperation): ErrorCode[] {
     ...(operation.params ? (['MALFORMED_URL', 'URI_TOO_LONG'] as const) : []),
     ...(readsBody(operation) ? (['MALFORMED_BODY', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT'] as const) : []),
     ...(operation.auth !== 'none' ? (['MISSING_TOKEN', 'INVALID_TOKEN'] as const) : []),
-    ...(operation.auth !== 'none' && operation.allowsUnverified !== true ? (['EMAIL_NOT_VERIFIED'] as const) : []),
+    ...(operation.auth === 'api-key' ? (['INSUFFICIENT_SCOPE', 'KEY_RATE_LIMITED'] as const) : []),
+    ...(operation.auth !== 'none' && operation.auth !== 'api-key' && operation.allowsUnverified !== true ? (['EMAIL_NOT_VERIFIED'] as const) : []),
     ...(operation.hashes ? (['OVERLOADED'] as const) : []),
     ...(operation.path.startsWith(RATE_LIMITED_PREFIX) ? (['RATE_LIMITED'] as const) : []),
     'INTERNAL',

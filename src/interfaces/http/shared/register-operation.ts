@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestMetadata } from '../../../application/ports/event-log.port.js';
 import type { UseCases } from '../../../application/registry.js';
 import { InvalidInput } from '../../../domain/domain-error.js';
-import { authenticate } from './bearer-auth.js';
+import { authenticate, authenticateApiKey } from './bearer-auth.js';
 import { operationSchema } from './operation-schema.js';
 import { type AnyOperation, isAlternative } from './operation.js';
 import { validateBody } from './request-body.js';
@@ -55,11 +55,12 @@ export function registerOperation(app: FastifyInstance, operation: AnyOperation,
     method: operation.method,
     url: operation.path,
     schema: operationSchema(operation),
-    config: { ...rateLimit, ...(operation.body?.optional === true ? { optionalBody: true } : {}) },
+    config: { ...rateLimit, ...(operation.body?.optional === true ? { optionalBody: true } : {}), ...(operation.body?.form === true ? { formBody: true } : {}) },
     ...(operation.hashes ? { onRequest: async () => useCases.admission.admit() } : {}),
     handler: async (request, reply) => {
       const bearer = operation.auth === 'bearer' || (operation.auth === 'optional-bearer' && request.headers.authorization !== undefined);
-      const principal = bearer ? await authenticate(request, useCases, operation.allowsUnverified === true) : null;
+      const principal =
+        operation.auth === 'api-key' ? await authenticateApiKey(request, useCases, operation.scope ?? 'users:write') : bearer ? await authenticate(request, useCases, operation.allowsUnverified === true) : null;
       const body = bodyOf(operation, request);
       const input = { body, params: request.params as Record<string, string>, query: request.query, meta: requestMetadata(request), principal };
       const result = await operation.run(input, useCases);

@@ -1,0 +1,44 @@
+import type { ApiKeyScope } from '../../../domain/api-key.js';
+import { InsufficientScope, InvalidToken, KeyRateLimited } from '../../errors.js';
+import type { Ports } from '../../ports/ports.js';
+
+export interface AuthenticateApiKeyQuery {
+  /** The key as presented (`Authorization: Bearer <key>`). */
+  readonly key: string;
+  readonly scope: ApiKeyScope;
+}
+
+/** Who an admin or introspection request speaks for. */
+export interface ApiKeyPrincipal {
+  readonly keyId: string;
+  readonly scopes: readonly ApiKeyScope[];
+}
+
+export interface ApiKeyRateLimit {
+  /** Requests one key may make per minute, counted inside the store (exact across instances). */
+  readonly perMinute: number;
+}
+
+/**
+ * Every `/admin` and `/oauth/introspect` request starts here: the key must be one of ours, not revoked (read from the
+ * store each time, so a revocation holds at once everywhere), hold `scope`, and be under its rate limit.
+ * Throws InvalidToken (401) for an unknown, malformed or revoked key, InsufficientScope (403), KeyRateLimited (429).
+ */
+export class AuthenticateApiKeyHandler {
+  constructor(
+    private readonly deps: Pick<Ports, 'apiKeys' | 'apiKeySecrets' | 'limits' | 'clock'>,
+    private readonly limit: ApiKeyRateLimit,
+  ) {}
+
+  async execute(query: AuthenticateApiKeyQuery): Promise<ApiKeyPrincipal> {
+    const { apiKeys, apiKeySecrets, limits, clock } = this.deps;
+    const id = apiKeySecrets.idOf(query.key);
+    const key = id === null ? null : await apiKeys.findById(id);
+    if (!key || key.revokedAt !== null || !apiKeySecrets.matches(query.key, key.secretHash)) throw new InvalidToken();
+    if (!key.scopes.includes(query.scope)) throw new InsufficientScope(query.scope);
+    const now = clock.now();
+    const reached = await limits.take({ key: `api-key:${key.id}`, max: this.limit.perMinute, windowSeconds: 60 }, now);
+    if (reached) throw new KeyRateLimited(Math.max(1, Math.ceil((reached.retryAt.getTime() - now.getTime()) / 1000)));
+    return { keyId: key.id, scopes: key.scopes };
+  }
+}
