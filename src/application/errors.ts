@@ -24,6 +24,7 @@ export type ApplicationErrorCode =
   | 'INSUFFICIENT_SCOPE'
   | 'KEY_RATE_LIMITED'
   | 'API_KEY_NOT_FOUND'
+  | 'USER_NOT_FOUND'
   | 'OVERLOADED'
   | 'STORE_UNAVAILABLE';
 
@@ -217,6 +218,15 @@ export class ApiKeyNotFound extends ApplicationError {
 
   constructor() {
     super('API key not found', [{ field: 'id', message: 'no live API key has this id' }]);
+  }
+}
+
+/** No account has this id (the admin API). */
+export class UserNotFound extends ApplicationError {
+  readonly code = 'USER_NOT_FOUND';
+
+  constructor() {
+    super('User not found', [{ field: 'id', message: 'no account has this id' }]);
   }
 }
 

@@ -45,6 +45,12 @@ import { RevokeApiKeyHandler } from './use-cases/revoke-api-key/revoke-api-key.h
 import { ListApiKeysHandler } from './use-cases/list-api-keys/list-api-keys.handler.js';
 import { type ApiKeyRateLimit, AuthenticateApiKeyHandler } from './use-cases/authenticate-api-key/authenticate-api-key.handler.js';
 import { IntrospectTokenHandler } from './use-cases/introspect-token/introspect-token.handler.js';
+import { AdminListUsersHandler } from './use-cases/admin-list-users/admin-list-users.handler.js';
+import { AdminGetUserHandler } from './use-cases/admin-get-user/admin-get-user.handler.js';
+import { AdminSetDisabledHandler } from './use-cases/admin-set-disabled/admin-set-disabled.handler.js';
+import { AdminSignOutUserHandler } from './use-cases/admin-sign-out-user/admin-sign-out-user.handler.js';
+import { AdminRemoveMfaHandler } from './use-cases/admin-remove-mfa/admin-remove-mfa.handler.js';
+import { AdminDeleteUserHandler } from './use-cases/admin-delete-user/admin-delete-user.handler.js';
 import { UnlinkIdentityHandler } from './use-cases/unlink-identity/unlink-identity.handler.js';
 import type { OAuthPolicySettings } from './policies/oauth.js';
 import { RequestEmailChangeHandler } from './use-cases/request-email-change/request-email-change.handler.js';
@@ -118,6 +124,12 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     listApiKeys: new ListApiKeysHandler(ports),
     authenticateApiKey: new AuthenticateApiKeyHandler(ports, policies.apiKeys),
     introspectToken: new IntrospectTokenHandler(ports),
+    adminListUsers: new AdminListUsersHandler(ports),
+    adminGetUser: new AdminGetUserHandler(ports),
+    adminSetDisabled: new AdminSetDisabledHandler(ports),
+    adminSignOutUser: new AdminSignOutUserHandler(ports),
+    adminRemoveMfa: new AdminRemoveMfaHandler(ports),
+    adminDeleteUser: new AdminDeleteUserHandler(ports),
     /** Ports the edge reads as they are: no rule of the application sits between them and the client. */
     admission: ports.admission,
     publicKeys: ports.publicKeys,
@@ -132,7 +144,7 @@ export type { Principal } from './shared/principal.js';
 export type { AccountResource, AuthResult, SignInOutcome } from './shared/auth-result.js';
 export type { PasskeyResource } from './policies/passkeys.js';
 export type { IdentityResource } from './use-cases/list-identities/list-identities.handler.js';
-export type { ApiKeyPrincipal } from './use-cases/authenticate-api-key/authenticate-api-key.handler.js';
+export type { ApiKeyPrincipal } from './shared/api-key-resource.js';
 export type { Introspection } from './use-cases/introspect-token/introspect-token.handler.js';
 export type { ApiKeyResource } from './shared/api-key-resource.js';
 export { API_KEY_SCOPES, type ApiKeyScope } from '../domain/api-key.js';
@@ -141,3 +153,5 @@ export { SIGN_OUT_SCOPES } from './use-cases/sign-out/sign-out.handler.js';
 export { SECOND_FACTOR_METHODS } from './policies/second-factor.js';
 export { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from './use-cases/get-account-activity/get-account-activity.handler.js';
 export { SESSIONS_PAGE_DEFAULT, SESSIONS_PAGE_MAX } from './use-cases/list-sessions/list-sessions.handler.js';
+export { ADMIN_PAGE_DEFAULT, ADMIN_PAGE_MAX } from './use-cases/admin-list-users/admin-list-users.handler.js';
+export type { AdminUserResource } from './shared/admin.js';

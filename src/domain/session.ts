@@ -15,7 +15,9 @@ export type RevocationReason =
   | 'evicted'
   | 'email_verified'
   /** The owner of the address cancelled a change of address they did not ask for: every session ends. */
-  | 'email_change_cancelled';
+  | 'email_change_cancelled'
+  /** An operator ended every session (the admin API: a sign-out everywhere, or the account disabled). */
+  | 'admin';
 
 /**
  * How the holder of a session proved who they are (the `amr` claim, RFC 8176 values): `pwd` a password, `otp` a

@@ -20,7 +20,7 @@ export type PasswordChanged = DomainEvent<'PasswordChanged', { readonly email: s
 export type SignInFailureReason = 'unknown_email' | 'wrong_password' | 'wrong_current_password' | 'wrong_code';
 export type SignInFailed = DomainEvent<'SignInFailed', { readonly email: string; readonly reason: SignInFailureReason }>;
 /** Why every session of an account (but perhaps the caller's) ended at once. */
-export type SessionsEndedReason = Extract<RevocationReason, 'sign_out' | 'password_changed' | 'email_verified' | 'email_change_cancelled'>;
+export type SessionsEndedReason = Extract<RevocationReason, 'sign_out' | 'password_changed' | 'email_verified' | 'email_change_cancelled' | 'admin'>;
 export type SessionsEnded = DomainEvent<
   'SessionsEnded',
   { readonly email: string; readonly reason: SessionsEndedReason; readonly keptSessionId: string | null }
@@ -45,6 +45,9 @@ export type SignUpCancelled = DomainEvent<'SignUpCancelled', { readonly reason: 
  * the account leaves in the log once it is erased with everything that named it.
  */
 export type AccountDeleted = DomainEvent<'AccountDeleted', Readonly<Record<string, never>>>;
+/** An operator disabled the account (every session ended, every sign-in refused) or enabled it again. */
+export type AccountDisabled = DomainEvent<'AccountDisabled', { readonly email: string }>;
+export type AccountEnabled = DomainEvent<'AccountEnabled', { readonly email: string }>;
 /**
  * The notice of a deletion, to the address the account had (proven by its owner): the one event of an erased account
  * that names it. Recorded with AccountDeleted, sealed under the service's key (the account's is destroyed in the same
@@ -61,6 +64,8 @@ export type UserEvent =
   | NewDeviceSignedIn
   | SignUpCancelled
   | AccountDeleted
+  | AccountDisabled
+  | AccountEnabled
   | AccountDeletionNoticed
   | CredentialsRemoved
   | UserSignedIn
@@ -96,6 +101,8 @@ export interface UserSnapshot {
    * its own epoch is this one. Absent in records written before epochs existed: 0.
    */
   readonly sessionEpoch?: number;
+  /** Set by an operator (the admin API): no session opens. Absent in records written before it existed: false. */
+  readonly disabled?: boolean;
   /**
    * Optimistic concurrency: the stored version this state was loaded at (0 for a new user; absent in records written
    * before versions existed, read as 0). A save against another stored version is refused, so no change is lost.
@@ -131,6 +138,7 @@ export class User {
     private epoch: number,
     /** The stored version this state was loaded at; a save is a compare-and-swap against it. */
     readonly version: number,
+    private off = false,
   ) {}
 
   static register(registration: Registration): User {
@@ -152,6 +160,7 @@ export class User {
       snapshot.emailVerified ?? false,
       snapshot.sessionEpoch ?? 0,
       snapshot.version ?? 0,
+      snapshot.disabled ?? false,
     );
   }
 
@@ -311,6 +320,29 @@ export class User {
    * the address was proven, the notice mailed to it; the repository then erases the account with everything that named
    * it (User.cancelSignUp's erase, for any account).
    */
+  /** Whether an operator disabled the account: then no way in opens a session. */
+  get disabled(): boolean {
+    return this.off;
+  }
+
+  /** An operator disables the account: every session ends at once, no sign-in opens one. False when it was already. */
+  disable(at: Date): boolean {
+    if (this.off) return false;
+    this.off = true;
+    this.pending.push({ type: 'AccountDisabled', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
+    this.endSessions('admin', at, null);
+    return true;
+  }
+
+  /** An operator enables the account again (its sessions stay ended). False when it was not disabled. */
+  enable(at: Date): boolean {
+    if (!this.off) return false;
+    this.off = false;
+    this.stateChanged = true;
+    this.pending.push({ type: 'AccountEnabled', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
+    return true;
+  }
+
   delete(at: Date): void {
     this.stateChanged = true;
     this.pending.push({ type: 'AccountDeleted', aggregateId: this.id, occurredAt: at, payload: {} });
@@ -334,6 +366,7 @@ export class User {
       createdAt: this.createdAt,
       emailVerified: this.verified,
       sessionEpoch: this.epoch,
+      ...(this.off ? { disabled: true } : {}),
       version: this.version,
     };
   }

@@ -52,12 +52,12 @@ export function readModelContract(adapter: string, makeStorage: StorageFactory):
     it('UserReadModel: an account for a session to continue is its public view and its session epoch, which moves when every session ends; null for an unknown id', async () => {
       const user = await userWithHistory();
       const view = { id: user.id, name: 'Ada', lastname: 'Lovelace', email: user.email.value, emailverified: false };
-      expect(await users.sessionAccountOf(user.id)).to.deep.equal({ user: view, sessionEpoch: 0 });
+      expect(await users.sessionAccountOf(user.id)).to.deep.equal({ user: view, sessionEpoch: 0, disabled: false });
       const loaded = (await storage.users.findById(user.id)) as User;
       loaded.verifyEmail(at(5));
       loaded.endSessions('sign_out', at(5), null);
       await storage.users.save(loaded, record(loaded, 'agent-5'));
-      expect(await users.sessionAccountOf(user.id)).to.deep.equal({ user: { ...view, emailverified: true }, sessionEpoch: 1 });
+      expect(await users.sessionAccountOf(user.id)).to.deep.equal({ user: { ...view, emailverified: true }, sessionEpoch: 1, disabled: false });
       expect(await users.sessionAccountOf('no-such-id')).to.equal(null);
     });
 

@@ -327,6 +327,37 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   },
   resendVerificationEmail: { success: async (world) => ({ token: (await world.account()).accessToken }), error: needsToken },
   getJwks: { success: () => Promise.resolve({}), error: null },
+  adminListUsers: {
+    success: async (world) => ({ token: await adminKey('users:read'), query: `?query=${encodeURIComponent((await world.account()).email)}` }),
+    error: { code: 'INVALID_CURSOR', call: async () => ({ token: await adminKey('users:read'), query: '?cursor=bm90LWEtY3Vyc29y' }) },
+  },
+  adminGetUser: {
+    success: async (world) => ({ token: await adminKey('users:read'), path: `/admin/users/${await idOf(world)}` }),
+    error: { code: 'USER_NOT_FOUND', call: async () => ({ token: await adminKey('users:read'), path: '/admin/users/no-such-user' }) },
+  },
+  adminDisableUser: {
+    success: async (world) => ({ token: await adminKey('users:write'), path: `/admin/users/${await idOf(world)}/disable` }),
+    error: { code: 'INSUFFICIENT_SCOPE', call: async (world) => ({ token: await adminKey('users:read'), path: `/admin/users/${await idOf(world)}/disable` }) },
+  },
+  adminEnableUser: {
+    success: async (world) => ({ token: await adminKey('users:write'), path: `/admin/users/${await idOf(world)}/enable` }),
+    error: { code: 'USER_NOT_FOUND', call: async () => ({ token: await adminKey('users:write'), path: '/admin/users/no-such-user/enable' }) },
+  },
+  adminSignOutUser: {
+    success: async (world) => ({ token: await adminKey('users:write'), path: `/admin/users/${await idOf(world)}/sign-out` }),
+    error: { code: 'MISSING_TOKEN', call: async (world) => ({ path: `/admin/users/${await idOf(world)}/sign-out` }) },
+  },
+  adminRemoveMfa: {
+    success: async (world) => {
+      const account = await world.withSecondFactor();
+      return { token: await adminKey('users:write'), path: `/admin/users/${(await request('GET', '/auth/me', { token: account.accessToken })).body.data.user.id}/mfa` };
+    },
+    error: { code: 'MFA_NOT_ENROLLED', call: async (world) => ({ token: await adminKey('users:write'), path: `/admin/users/${await idOf(world)}/mfa` }) },
+  },
+  adminDeleteUser: {
+    success: async (world) => ({ token: await adminKey('users:write'), path: `/admin/users/${await idOf(world)}` }),
+    error: { code: 'USER_NOT_FOUND', call: async () => ({ token: await adminKey('users:write'), path: '/admin/users/no-such-user' }) },
+  },
   introspectToken: {
     success: async (world) => ({ token: (await apiKeyFor(service.dataDir, 'introspect')).key, body: { token: (await world.account()).accessToken } }),
     error: { code: 'INSUFFICIENT_SCOPE', call: async () => ({ token: (await apiKeyFor(service.dataDir, 'users:read')).key, body: { token: 'anything' } }) },
@@ -344,6 +375,14 @@ const scenarioOf = (operation: AnyOperation): Scenario | undefined =>
     : undefined);
 
 let service: TestService;
+/** One API key per scope, made once by the admin command line on the service's store. */
+const adminKeys = new Map<string, Promise<string>>();
+const adminKey = (scope: string): Promise<string> => {
+  if (!adminKeys.has(scope)) adminKeys.set(scope, apiKeyFor(service.dataDir, scope).then((made) => made.key));
+  return adminKeys.get(scope) as Promise<string>;
+};
+/** The id of a new account. */
+const idOf = async (world: World): Promise<string> => (await request('GET', '/auth/me', { token: (await world.account()).accessToken })).body.data.user.id;
 let inbox: SmtpInbox;
 let provider: OidcTestProvider;
 /** The redirect URI registered at the test provider: the test plays the browser, so it need not resolve. */

@@ -204,7 +204,7 @@ export async function signInSession(
   const result = await untilCommitted(async () => {
     await how.check?.();
     const user = await users.findById(userId);
-    if (!user || (how.epoch !== undefined && user.sessionEpoch !== how.epoch)) throw how.refused();
+    if (!user || user.disabled || (how.epoch !== undefined && user.sessionEpoch !== how.epoch)) throw how.refused();
     how.record(user, clock.now());
     const account = { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch };
     const opened = openSession(deps, settings, account, how.metadata, how.amr);

@@ -22,6 +22,8 @@ export type AccountRecords = Readonly<Record<string, readonly Readonly<Record<st
 /** What a command that continues a session reads of its account: the public resource and the session epoch, no secret. */
 export interface SessionAccount {
   readonly user: UserView;
+  /** Whether an operator disabled the account (the admin API): no session opens. */
+  readonly disabled: boolean;
   /** The account's session epoch: a session of an older one ended with the others (`User.endSessions`). */
   readonly sessionEpoch: number;
 }
@@ -46,6 +48,12 @@ export interface UserReadModel {
    * Every kind that shows records is present (an empty list when the account has none). Read-only.
    */
   recordsOf(id: string): Promise<AccountRecords>;
+  /**
+   * The accounts' ids in the order they were listed (oldest first), after the entry at `after` (an entry's `position`;
+   * null: from the start), at most `limit`. Fewer than `limit`: the last ones. A position this adapter did not give
+   * reads as a place in that order. Read-only.
+   */
+  directory(after: string | null, limit: number): Promise<readonly { readonly id: string; readonly position: string }[]>;
 }
 
 export const USER_READ_MODEL = token<UserReadModel>('UserReadModel');

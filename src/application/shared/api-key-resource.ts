@@ -1,4 +1,10 @@
-import type { ApiKey } from '../../domain/api-key.js';
+import type { ApiKey, ApiKeyScope } from '../../domain/api-key.js';
+
+/** Who an admin or introspection request speaks for. */
+export interface ApiKeyPrincipal {
+  readonly keyId: string;
+  readonly scopes: readonly ApiKeyScope[];
+}
 
 /** An API key as it is listed: never its secret nor its hash. */
 export interface ApiKeyResource {

@@ -26,6 +26,8 @@ export interface AccountView {
   readonly email: string;
   readonly emailVerified: boolean;
   readonly sessionEpoch: number;
+  /** Set while an operator has the account disabled (absent otherwise). */
+  readonly disabled?: boolean;
 }
 
 /** The accounts as the query side reads them, by id. */
@@ -36,8 +38,8 @@ export const ACCOUNT_VIEWS: Table<AccountView> = {
   personal: { account: (_view, id) => id, fields: ['email', 'name', 'lastname'] },
 };
 
-export const accountViewOf = ({ name, lastname, email, emailVerified, sessionEpoch }: UserRecord): AccountView =>
-  ({ name, lastname, email, emailVerified: emailVerified ?? false, sessionEpoch: sessionEpoch ?? 0 });
+export const accountViewOf = ({ name, lastname, email, emailVerified, sessionEpoch, disabled }: UserRecord): AccountView =>
+  ({ name, lastname, email, emailVerified: emailVerified ?? false, sessionEpoch: sessionEpoch ?? 0, ...(disabled === true ? { disabled } : {}) });
 
 /**
  * The accounts whose address nobody proved yet, by creation: written with the account, removed in the commit that

@@ -23,6 +23,8 @@ export const RETENTION: { readonly [T in EventType]: Retention } = {
   AccountDeleted: 'keep',
   AccountDeletionNoticed: 'until-sent',
   ApiKeyCreated: 'keep',
+  AccountDisabled: 'keep',
+  AccountEnabled: 'keep',
   ApiKeyRevoked: 'keep',
   CredentialsRemoved: 'keep',
   MfaEnrolled: 'keep',

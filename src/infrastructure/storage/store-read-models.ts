@@ -5,6 +5,7 @@ import type { SessionReadModel, SessionView, SessionViewPage } from '../../appli
 import { endOf } from '../../domain/session.js';
 import { decodeSessionCursor, encodeSessionCursor } from '../cursor.js';
 import { TOTP_FACTORS } from './factor-tables.js';
+import { DIRECTORY } from './directory-tables.js';
 import { ACCOUNT_VIEWS, type AccountView, SESSIONS, type SessionRecord } from './account-tables.js';
 import { type Store, type Stored, entryOf } from './store.js';
 
@@ -25,13 +26,18 @@ export class StoreUserReadModel implements UserReadModel {
 
   async sessionAccountOf(id: string): Promise<SessionAccount | null> {
     const stored = await this.store.get(ACCOUNT_VIEWS, id);
-    return stored && { user: userViewOf(id, stored.value), sessionEpoch: stored.value.sessionEpoch };
+    return stored && { user: userViewOf(id, stored.value), sessionEpoch: stored.value.sessionEpoch, disabled: stored.value.disabled === true };
   }
 
   /** From the factor's record, one read by key; only its confirmation and the unused codes are looked at. */
   /** Walks the tables' declarations (`exportedRecordsOf`): a new kind of account state is exported by its declaration. */
   recordsOf(id: string): Promise<AccountRecords> {
     return exportedRecordsOf(this.store, id);
+  }
+
+  async directory(after: string | null, limit: number): Promise<readonly { readonly id: string; readonly position: string }[]> {
+    const page = await this.store.range(DIRECTORY, 'byListing', { prefix: [], ...(after === null ? {} : { after }), limit });
+    return page.map((entry) => ({ id: entry.value.userId, position: entryOf([entry.value.listedAt], entry.key) }));
   }
 
   async secondFactorOf(id: string): Promise<MfaStatus> {

@@ -1,6 +1,7 @@
 import type { ApiKeyScope } from '../../../domain/api-key.js';
 import { InsufficientScope, InvalidToken, KeyRateLimited } from '../../errors.js';
 import type { Ports } from '../../ports/ports.js';
+import type { ApiKeyPrincipal } from '../../shared/api-key-resource.js';
 
 export interface AuthenticateApiKeyQuery {
   /** The key as presented (`Authorization: Bearer <key>`). */
@@ -8,11 +9,6 @@ export interface AuthenticateApiKeyQuery {
   readonly scope: ApiKeyScope;
 }
 
-/** Who an admin or introspection request speaks for. */
-export interface ApiKeyPrincipal {
-  readonly keyId: string;
-  readonly scopes: readonly ApiKeyScope[];
-}
 
 export interface ApiKeyRateLimit {
   /** Requests one key may make per minute, counted inside the store (exact across instances). */

@@ -105,9 +105,12 @@ export class SignInHandler {
     return result;
   }
 
-  /** An account made by a provider's sign-in has no password: it fails as a wrong one, after as much hashing. */
+  /**
+   * An account made by a provider's sign-in has no password: it fails as a wrong one, after as much hashing. So does a
+   * disabled account, even with the right password: its answer is a wrong password's (docs/operators.md says why).
+   */
   private async passwordMatches(user: User, password: PlainPassword): Promise<boolean> {
-    if (user.hasPassword) return this.deps.hasher.verify(user.passwordHash, password);
+    if (user.hasPassword) return (await this.deps.hasher.verify(user.passwordHash, password)) && !user.disabled;
     await this.deps.hasher.verifyDummy(password);
     return false;
   }

@@ -40,6 +40,13 @@ import { confirmEmailChange } from './confirm-email-change.js';
 import { cancelEmailChange } from './cancel-email-change.js';
 import { deleteAccount } from './delete-account.js';
 import { introspectToken } from './introspect-token.js';
+import { adminListUsers } from './admin-list-users.js';
+import { adminGetUser } from './admin-get-user.js';
+import { adminDisableUser } from './admin-disable-user.js';
+import { adminEnableUser } from './admin-enable-user.js';
+import { adminSignOutUser } from './admin-sign-out-user.js';
+import { adminRemoveMfa } from './admin-remove-mfa.js';
+import { adminDeleteUser } from './admin-delete-user.js';
 
 /** THE list of the HTTP operations the service offers (in the OpenAPI document's order): server.ts registers each, the edge and the tests read it. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -84,4 +91,11 @@ export const OPERATIONS: readonly AnyOperation[] = [
   unlinkIdentity,
   getJwks,
   introspectToken,
+  adminListUsers,
+  adminGetUser,
+  adminDisableUser,
+  adminEnableUser,
+  adminSignOutUser,
+  adminRemoveMfa,
+  adminDeleteUser,
 ];

@@ -7,6 +7,8 @@ import type { RevocationReason } from '../../../domain/session.js';
  */
 const EVENT_TYPES: { readonly [T in Exclude<UserEventType, 'SignUpCancelled' | 'AccountDeleted' | 'AccountDeletionNoticed' | 'ApiKeyCreated' | 'ApiKeyRevoked'>]: true } = {
   UserRegistered: true,
+  AccountDisabled: true,
+  AccountEnabled: true,
   MfaEnrolled: true,
   PasskeyAdded: true,
   CredentialsRemoved: true,
@@ -53,6 +55,7 @@ const REASONS: { readonly [R in SignInFailureReason | RevocationReason]: true } 
   evicted: true,
   email_verified: true,
   email_change_cancelled: true,
+  admin: true,
 };
 
 const snakeCase = (type: string): string => type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();

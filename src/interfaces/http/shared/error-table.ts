@@ -172,6 +172,10 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     status: 403, message: 'Insufficient scope', issues: [], outcome: 'forbidden',
     description: 'The API key is valid but lacks the scope this operation needs (users:read, users:write or introspect)',
   },
+  USER_NOT_FOUND: {
+    status: 404, message: 'User not found', issues: [], outcome: 'error',
+    description: 'No account has this id (deleted, or never made)',
+  },
   API_KEY_NOT_FOUND: {
     status: 404, message: 'API key not found', issues: [], outcome: 'error',
     description: 'No live API key has this id',

@@ -1,0 +1,25 @@
+import { UserNotFound } from '../../errors.js';
+import type { Ports } from '../../ports/ports.js';
+import { type AdminCommand, adminMetadata } from '../../shared/admin.js';
+import { recordEvents } from '../../shared/auth-result.js';
+import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
+
+/**
+ * An operator deletes an account (DELETE /admin/users/:id): the owner's deletion (DELETE /auth/me) without the owner's
+ * proof, the same erase and crypto-shredding, the same notice to a proven address; AccountDeleted names the key as its
+ * actor. Throws UserNotFound.
+ */
+export class AdminDeleteUserHandler {
+  constructor(private readonly deps: Pick<Ports, 'users' | 'clock' | 'ids'>) {}
+
+  async execute(command: AdminCommand): Promise<void> {
+    const { users, clock, ids } = this.deps;
+    await untilCommitted(async () => {
+      const user = await users.findById(command.userId);
+      if (!user) throw new UserNotFound();
+      user.delete(clock.now());
+      const events = recordEvents(user.pullEvents(), ids, { ...adminMetadata(command), clientIp: null, userAgent: null });
+      return (await users.erase(user, events)) ? undefined : CHANGED;
+    });
+  }
+}
