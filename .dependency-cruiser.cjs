@@ -177,6 +177,13 @@ module.exports = {
       to: { path: pkg('openid-client', 'oauth4webapi') },
     },
     {
+      name: 'standardwebhooks-only-in-webhooks-adapter',
+      comment: 'standardwebhooks (the signing of webhooks) belongs to src/infrastructure/webhooks.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/infrastructure/webhooks/' },
+      to: { path: pkg('standardwebhooks') },
+    },
+    {
       name: 'fastify-only-in-http-interface',
       comment: 'fastify, @fastify/* and helmet belong to src/interfaces/http (and the composition root src/main.ts).',
       severity: 'error',

@@ -8,6 +8,7 @@ import { realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { open } from 'lmdb';
+import { LmdbStore } from '../src/infrastructure/lmdb/lmdb-store.js';
 
 /** The process ids lmdb-js lists as readers of the environment (its reader table), but this process's own. */
 const otherReaders = (list: string): number[] =>
@@ -28,7 +29,7 @@ export async function compactStore(dataDir: string): Promise<{ readonly before: 
   const copy = `${path}.compacting`;
   rmSync(copy, { force: true });
   const before = statSync(path).size;
-  const env = open({ path, maxDbs: 64 });
+  const env = open({ path, maxDbs: LmdbStore.MAX_DATABASES });
   try {
     const readers = otherReaders(env.readerList());
     if (readers.length > 0) throw new Error(`the store is open in process ${readers.join(', ')}: stop the service first`);

@@ -51,6 +51,7 @@ import { AdminSetDisabledHandler } from './use-cases/admin-set-disabled/admin-se
 import { AdminSignOutUserHandler } from './use-cases/admin-sign-out-user/admin-sign-out-user.handler.js';
 import { AdminRemoveMfaHandler } from './use-cases/admin-remove-mfa/admin-remove-mfa.handler.js';
 import { AdminDeleteUserHandler } from './use-cases/admin-delete-user/admin-delete-user.handler.js';
+import { DeliverWebhooksHandler, type WebhookSettings } from './use-cases/deliver-webhooks/deliver-webhooks.handler.js';
 import { UnlinkIdentityHandler } from './use-cases/unlink-identity/unlink-identity.handler.js';
 import type { OAuthPolicySettings } from './policies/oauth.js';
 import { RequestEmailChangeHandler } from './use-cases/request-email-change/request-email-change.handler.js';
@@ -67,6 +68,7 @@ export interface Policies {
   readonly mfa: MfaSettings;
   readonly oauth: OAuthPolicySettings;
   readonly apiKeys: ApiKeyRateLimit;
+  readonly webhooks: WebhookSettings;
 }
 
 /**
@@ -130,6 +132,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     adminSignOutUser: new AdminSignOutUserHandler(ports),
     adminRemoveMfa: new AdminRemoveMfaHandler(ports),
     adminDeleteUser: new AdminDeleteUserHandler(ports),
+    deliverWebhooks: new DeliverWebhooksHandler(ports, policies.webhooks),
     /** Ports the edge reads as they are: no rule of the application sits between them and the client. */
     admission: ports.admission,
     publicKeys: ports.publicKeys,

@@ -15,6 +15,7 @@ import { secondFactorContract } from './second-factor.contract.js';
 import { passkeyContract } from './passkey.contract.js';
 import { identityContract } from './identity.contract.js';
 import { oauthFlowContract } from './oauth-flow.contract.js';
+import { webhookFeedContract } from './webhook-feed.contract.js';
 import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
@@ -65,6 +66,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   passkeyContract('mongodb', mongo);
   identityContract('mongodb', mongo);
   oauthFlowContract('mongodb', mongo);
+  webhookFeedContract('mongodb', mongo);
 
   describe('MongoDB only', () => {
     it('creates the indexes of each table on first use, idempotently', async () => {

@@ -12,6 +12,7 @@ import type { Session } from '../../src/domain/session.js';
 import type { User } from '../../src/domain/user.js';
 import type { HashingAdmission } from '../../src/application/ports/hashing-admission.port.js';
 import type { MailSender, OutgoingMail } from '../../src/application/ports/mail-sender.port.js';
+import type { WebhookMessage, WebhookSender } from '../../src/application/ports/webhooks.port.js';
 import type { AccessTokenSubject, TokenIssuer } from '../../src/application/ports/token-issuer.port.js';
 import type { TokenVerifier, VerifiedToken } from '../../src/application/ports/token-verifier.port.js';
 import type { PlainPassword } from '../../src/domain/password.js';
@@ -185,6 +186,21 @@ export class UnavailableEventLog implements EventLog {
   append = (): Promise<void> => down();
   findByEmail = (): Promise<RecordedEvent[]> => down();
   findByAggregate = (): Promise<EventPage> => down();
+}
+
+/** A webhook receiver in memory: keeps every webhook sent to it, by URL; fails the next `failing` sends. */
+export class RecordingWebhookSender implements WebhookSender {
+  readonly sent: { readonly url: string; readonly message: WebhookMessage }[] = [];
+  failing = 0;
+
+  async send(url: string, message: WebhookMessage): Promise<void> {
+    await Promise.resolve();
+    if (this.failing > 0) {
+      this.failing -= 1;
+      throw new Error('the receiver answered 500');
+    }
+    this.sent.push({ url, message });
+  }
 }
 
 /** A mailbox: keeps every mail handed to it; refuses while `refusing` is above 0 (counting down), like an SMTP outage. */

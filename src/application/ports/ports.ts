@@ -4,6 +4,7 @@ import { ATTEMPT_LIMITS, type AttemptLimits } from './attempt-limits.port.js';
 import { CLOCK, type Clock } from './clock.port.js';
 import { API_KEY_REPOSITORY, type ApiKeyRepository } from './api-key-repository.port.js';
 import { API_KEY_SECRETS, type ApiKeySecrets } from './api-key-secrets.port.js';
+import { WEBHOOK_FEED, WEBHOOK_SENDER, type WebhookFeed, type WebhookSender } from './webhooks.port.js';
 import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { FACTOR_SECRETS, type FactorSecrets } from './factor-secrets.port.js';
 import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
@@ -46,6 +47,8 @@ export interface Ports {
   readonly emailChanges: EmailChangeRepository;
   readonly apiKeys: ApiKeyRepository;
   readonly apiKeySecrets: ApiKeySecrets;
+  readonly webhookFeed: WebhookFeed;
+  readonly webhookSender: WebhookSender;
   readonly outbox: Outbox;
   readonly limits: AttemptLimits;
   readonly mail: MailSender;
@@ -81,6 +84,8 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   emailChanges: EMAIL_CHANGE_REPOSITORY,
   apiKeys: API_KEY_REPOSITORY,
   apiKeySecrets: API_KEY_SECRETS,
+  webhookFeed: WEBHOOK_FEED,
+  webhookSender: WEBHOOK_SENDER,
   outbox: OUTBOX,
   limits: ATTEMPT_LIMITS,
   mail: MAIL_SENDER,

@@ -4,6 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { type InferType, type Schema, mixed, number, object, string } from 'yup';
 import { ConfigError } from './config-error.js';
 import { type OAuthSettings, oauthSettingsOf } from './oauth-settings.js';
+import { type WebhookConfig, webhookSettingsOf } from './webhook-settings.js';
 import { type TrustProxy, corsOriginsOf, durationMs, originOf, trustProxyOf, webAuthnOriginsOf } from './network-settings.js';
 
 const port = (fallback: number) => number().integer().min(0).max(65535).default(fallback);
@@ -95,6 +96,11 @@ export const CONFIG_SCHEMA = object({
   MAIL_TRANSPORT: string().oneOf(['smtp', 'file'], 'MAIL_TRANSPORT must be smtp or file').optional(),
   MAIL_FROM: string().trim().min(3).default('Account service <no-reply@localhost>'),
   MAIL_POLL_INTERVAL_MS: positiveInt(1000, 60_000),
+  WEBHOOK_URL: string().trim().optional(),
+  WEBHOOK_SECRET: string().trim().optional(),
+  WEBHOOK_MAX_ATTEMPTS: positiveInt(8, 100),
+  WEBHOOK_TIMEOUT_MS: positiveInt(5000, 60_000),
+  WEBHOOK_POLL_INTERVAL_MS: positiveInt(500, 60_000),
   MAIL_RETRY_BASE_MS: positiveInt(1000, 3_600_000),
   MAIL_RETRY_MAX_MS: positiveInt(300_000, 86_400_000),
   MAIL_MAX_ATTEMPTS: positiveInt(8, 1000),
@@ -207,6 +213,8 @@ export interface Config {
   readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly reset: { readonly max: number; readonly windowMs: number } };
   /** Requests one API key may make per minute (`/admin`, `/oauth/introspect`), counted in the store. */
   readonly apiKeys: { readonly perMinute: number };
+  /** Signed webhooks (WEBHOOK_*): the receivers, the secret, retries and timing. */
+  readonly webhooks: WebhookConfig;
   readonly trustProxy: TrustProxy;
   readonly jwt: {
     readonly privateKeyPem: string | undefined;
@@ -418,6 +426,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     },
     retention: { days: env.EVENT_RETENTION_DAYS, sweepIntervalSeconds: env.EVENT_SWEEP_INTERVAL_SECONDS },
     apiKeys: { perMinute: env.API_KEY_RATE_LIMIT_PER_MINUTE },
+    webhooks: webhookSettingsOf(env),
     rateLimit: {
       max: env.RATE_LIMIT_MAX,
       windowMs: durationMs(env.RATE_LIMIT_WINDOW) ?? 60_000,

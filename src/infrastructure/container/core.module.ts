@@ -6,6 +6,8 @@ import { CLOCK, type Clock } from '../../application/ports/clock.port.js';
 import { EVENT_LOG } from '../../application/ports/event-log.port.js';
 import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
 import { MAIL_SENDER } from '../../application/ports/mail-sender.port.js';
+import { WEBHOOK_SENDER } from '../../application/ports/webhooks.port.js';
+import { StandardWebhookSender } from '../webhooks/standard-webhook-sender.js';
 import type { Config } from '../config/config.js';
 import { FileMailSender } from '../mail/file-mail-sender.js';
 import { SmtpMailSender } from '../mail/smtp-mail-sender.js';
@@ -38,6 +40,10 @@ export const coreModule = ({ config, logger, clock }: CoreSettings) =>
       metrics.observeOutbox(() => outbox.pendingCount());
       return metrics;
     });
+    // No receiver configured: nothing is ever sent, so nothing signs.
+    bindPort(WEBHOOK_SENDER, () =>
+      config.webhooks.receivers.length > 0 ? new StandardWebhookSender(config.webhooks.secret, config.webhooks.timeoutMs) : { send: () => Promise.reject(new Error('no WEBHOOK_URL is configured')) },
+    );
     bindPort(MAIL_SENDER, (get) =>
       config.mail.transport === 'smtp' && config.mail.smtpUrl !== undefined
         ? new SmtpMailSender(config.mail.smtpUrl, config.mail.from, config.mail.leaseMs, config.mail.sendConcurrency)

@@ -11,8 +11,7 @@ import { STORE_RETRY_AFTER_SECONDS, WriteFailures, isStoreWriteFailure, realCaus
  */
 export class LmdbStore {
   private readonly meta: Database<number, string>;
-  /** Failed commits, for readiness. */
-  readonly writeFailures = new WriteFailures();
+  readonly writeFailures = new WriteFailures(); // failed commits, for readiness
 
   constructor(
     readonly root: RootDatabase,
@@ -23,9 +22,10 @@ export class LmdbStore {
     this.meta = root.openDB<number, string>({ name: 'meta' });
   }
 
+  static readonly MAX_DATABASES = 256; // named databases: one per table, index and expiry index (a test keeps them under half)
   static open(dataDir: string, minFreeBytes = 0): LmdbStore {
     mkdirSync(dataDir, { recursive: true });
-    return new LmdbStore(open({ path: join(dataDir, 'accounts.lmdb'), maxDbs: 64, overlappingSync: false }), dataDir, minFreeBytes);
+    return new LmdbStore(open({ path: join(dataDir, 'accounts.lmdb'), maxDbs: LmdbStore.MAX_DATABASES, overlappingSync: false }), dataDir, minFreeBytes);
   }
 
   /**

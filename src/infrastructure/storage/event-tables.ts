@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type OutboxEntry, dueAtOf } from './outbox-entry.js';
 import { RETENTION } from './retention.js';
+import { WEBHOOK_TYPES } from '../../domain/webhook-events.js';
 import type { Table } from './store.js';
 
 /** An event as stored: with `seq`, its place in the log (append order), which every index of the log ends with. */
@@ -17,6 +18,8 @@ export const EVENTS: Table<EventRecord> = {
   indexes: {
     byAggregate: (event) => (event.aggregateId === null ? null : [event.aggregateId, event.seq]),
     prunable: (event) => (RETENTION[event.type] === 'keep' ? null : [event.occurredAt.getTime(), event.seq]),
+    // The events webhook receivers are sent, in log order (events written before webhooks existed are in no index).
+    webhooks: (event) => (WEBHOOK_TYPES[event.type] === undefined ? null : [event.seq]),
   },
   owner: { account: { index: 'byAggregate' }, credential: false, exported: { not: 'shown as `activity`' }, shredded: true },
   // What an event says and who caused it: sealed under its account's key, so the erase leaves the log whole and unreadable.

@@ -3,6 +3,7 @@ import { StoreIdentityRepository } from './store-identity.repository.js';
 import { StoreOAuthFlowRepository } from './store-oauth-flow.repository.js';
 import { StoreEmailChangeRepository } from './store-email-change.repository.js';
 import { StoreApiKeyRepository } from './store-api-key.repository.js';
+import { StoreWebhookFeed } from './store-webhook-feed.js';
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
 import { ClosingStore, type Store } from './store.js';
@@ -20,7 +21,7 @@ import { StoreSessionReadModel, StoreUserReadModel } from './store-read-models.j
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
-export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'identities', 'oauthFlows', 'emailChanges', 'apiKeys', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'identities', 'oauthFlows', 'emailChanges', 'apiKeys', 'webhookFeed', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
 
 export type StoragePortName = (typeof STORAGE_PORTS)[number];
 
@@ -56,7 +57,7 @@ export const portsOver = (
   technology: Store,
   closeStore: () => Promise<void>,
   keys?: StorageKeys,
-): Pick<Storage, 'store' | 'close' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'emailChanges' | 'apiKeys' | 'events' | 'outbox'> => {
+): Pick<Storage, 'store' | 'close' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'emailChanges' | 'apiKeys' | 'webhookFeed' | 'events' | 'outbox'> => {
   const store = new ClosingStore(keys ? new SealingStore(technology, keys) : technology, closeStore);
   return {
   store,
@@ -72,6 +73,7 @@ export const portsOver = (
   oauthFlows: new StoreOAuthFlowRepository(store),
   emailChanges: new StoreEmailChangeRepository(store),
   apiKeys: new StoreApiKeyRepository(store),
+  webhookFeed: new StoreWebhookFeed(store),
   events: new StoreEventLog(store),
   outbox: new StoreOutbox(store),
   };

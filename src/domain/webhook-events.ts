@@ -1,0 +1,36 @@
+import type { UserEvent, UserEventType } from './user.js';
+
+/**
+ * The account events sent to webhook receivers, by the type a receiver sees (docs/operators.md lists them). A
+ * receiver learns which account and what happened, never a token, hash, secret, code or the person's address or name:
+ * it asks the admin API for more (GET /admin/users/:id) while the account exists.
+ */
+export const WEBHOOK_TYPES: { readonly [T in UserEventType]?: string } = {
+  UserRegistered: 'user.created',
+  EmailVerified: 'user.email_verified',
+  EmailChanged: 'user.email_changed',
+  PasswordChanged: 'user.password_changed',
+  PasswordReset: 'user.password_reset',
+  CredentialsRemoved: 'user.credentials_removed',
+  AccountDisabled: 'user.disabled',
+  AccountEnabled: 'user.enabled',
+  AccountDeleted: 'user.deleted',
+  SignUpCancelled: 'user.deleted',
+  MfaEnrolled: 'mfa.enrolled',
+  MfaRemoved: 'mfa.removed',
+  PasskeyAdded: 'passkey.added',
+  PasskeyRemoved: 'passkey.removed',
+  IdentityLinked: 'identity.linked',
+  IdentityUnlinked: 'identity.unlinked',
+  SessionRevoked: 'session.revoked',
+  SessionsEnded: 'sessions.ended',
+};
+
+/** The payload fields a receiver may see, where an event has them: ids and reasons, nothing personal. */
+const SHOWN = ['sessionId', 'reason', 'keptSessionId', 'provider'] as const;
+
+/** The `data` of a webhook for `event`: the account id and the event's shown fields (absent once its account is erased). */
+export function webhookData(event: UserEvent): Record<string, unknown> {
+  const payload = (event.payload ?? {}) as Record<string, unknown>;
+  return { userId: event.aggregateId, ...Object.fromEntries(SHOWN.filter((field) => payload[field] !== undefined).map((field) => [field, payload[field]])) };
+}

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import { StoreApiKeyRepository } from '../../src/infrastructure/storage/store-api-key.repository.js';
+import { StoreWebhookFeed } from '../../src/infrastructure/storage/store-webhook-feed.js';
+import { aRequestMetadata } from '../support/builders.js';
+import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
+
+const event = (type: string, aggregateId: string, at: Date): RecordedEvent =>
+  ({ type, aggregateId, occurredAt: at, payload: { email: 'ada@example.com', sessionId: 's1', reason: 'sign_out' }, eventId: randomUUID(), metadata: aRequestMetadata() }) as unknown as RecordedEvent;
+
+/** The webhook feed and the API keys over every store: leases held by one dispatcher at a time, events in log order. */
+export function webhookFeedContract(adapter: string, makeStorage: StorageFactory): void {
+  describe(`WebhookFeed and ApiKeyRepository contract: ${adapter}`, () => {
+    let storage: StorageUnderTest;
+    beforeEach(async () => (storage = await makeStorage()));
+    afterEach(async () => storage.dispose());
+
+    it('leases a receiver to exactly one of 10 simultaneous dispatchers, and to another once released', async () => {
+      const feed = new StoreWebhookFeed(storage.store);
+      const receiver = `r-${randomUUID()}`;
+      const now = new Date();
+      const leases = await Promise.all(Array.from({ length: 10 }, () => feed.lease(receiver, now, 60_000)));
+      expect(leases.filter((lease) => lease !== null)).to.have.length(1);
+      expect(await feed.lease(receiver, now, 60_000), 'still held').to.equal(null);
+      await feed.release(receiver, leases.find((lease) => lease !== null)!);
+      expect(await feed.lease(receiver, now, 60_000)).to.not.equal(null);
+    });
+
+    it('gives the events of webhook types after a position, in log order, settled ones only; none of the others', async () => {
+      const feed = new StoreWebhookFeed(storage.store);
+      const receiver = `r-${randomUUID()}`;
+      const start = await feed.lease(receiver, new Date(Date.now() - 1000), 60_000);
+      const user = `u-${randomUUID()}`;
+      const now = new Date();
+      await storage.events.append([event('UserRegistered', user, now), event('UserSignedIn', user, now), event('SessionRevoked', user, now)]);
+      const items = await feed.after(start!.position, new Date(now.getTime() + 1), 10);
+      expect(items.map((item) => item.event.type)).to.deep.equal(['UserRegistered', 'SessionRevoked']);
+      expect(await feed.after(items[0]!.position, new Date(now.getTime() + 1), 10)).to.have.length(1);
+      expect(await feed.after(start!.position, new Date(now.getTime() - 1), 10), 'not settled yet').to.deep.equal([]);
+    });
+
+    it('revokes an API key once: of 10 simultaneous revocations exactly one commits', async () => {
+      const keys = new StoreApiKeyRepository(storage.store);
+      const id = `k-${randomUUID()}`.slice(0, 16);
+      await keys.add({ id, name: 'ops', scopes: ['introspect'], secretHash: 'hash', createdAt: new Date(), revokedAt: null }, []);
+      const outcomes = await Promise.all(Array.from({ length: 10 }, () => keys.revoke(id, new Date(), [])));
+      expect(outcomes.filter(Boolean)).to.have.length(1);
+      expect((await keys.findById(id))?.revokedAt).to.be.instanceOf(Date);
+    });
+  });
+}
