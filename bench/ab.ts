@@ -9,7 +9,7 @@ import { startEntry } from '../tests/support/child-service.js';
 
 /**
  * Two builds of the service, measured in interleaved rounds on the same machine: what the notes in
- * docs/operations.md call "A/B, interleaved rounds". Each side is a git revision (built into a temporary worktree
+ * bench/README.md call "A/B, interleaved rounds". Each side is a git revision (built into a temporary worktree
  * that shares this checkout's node_modules) or a compiled entry (`dist/start.cjs`).
  *
  *   npx tsx bench/ab.ts HEAD~1 HEAD                      GET /auth/me, 64 connections
