@@ -184,6 +184,13 @@ module.exports = {
       to: { path: pkg('standardwebhooks') },
     },
     {
+      name: 'ioredis-only-in-rate-limit-adapter',
+      comment: 'ioredis (the shared per-client limits) belongs to src/infrastructure/rate-limit.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/infrastructure/rate-limit/' },
+      to: { path: pkg('ioredis') },
+    },
+    {
       name: 'fastify-only-in-http-interface',
       comment: 'fastify, @fastify/* and helmet belong to src/interfaces/http (and the composition root src/main.ts).',
       severity: 'error',

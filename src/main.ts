@@ -39,14 +39,14 @@ interface HttpPart extends Lifecycle {
 /** Builds the HTTP part from the graph: the one place the interfaces meet the composition. */
 const httpPart =
   (options: StartOptions) =>
-  ({ config, logger, useCases, metrics }: Graph): HttpPart => {
+  ({ config, logger, useCases, metrics, rateLimitStore }: Graph): HttpPart => {
     const shutdown = new ShutdownState();
     const app = buildHttpServer({
       logger,
       bodyLimitBytes: config.http.bodyLimitBytes,
       timeoutsMs: config.http.timeoutsMs,
       maxConnections: config.http.maxConnections,
-      rateLimit: config.rateLimit,
+      rateLimit: { ...config.rateLimit, ...(rateLimitStore ? { redis: rateLimitStore.client } : {}) },
       trustProxy: config.trustProxy,
       cors: { origins: config.corsOrigins },
       ...(config.publicApiUrl === undefined ? {} : { publicUrl: config.publicApiUrl }),

@@ -112,6 +112,8 @@ export const CONFIG_SCHEMA = object({
   RATE_LIMIT_MAX: positiveInt(100, 1_000_000),
   PASSWORD_RESET_RATE_LIMIT_MAX: positiveInt(10, 1_000_000),
   API_KEY_RATE_LIMIT_PER_MINUTE: positiveInt(600, 1_000_000),
+  RATE_LIMIT_STORE: string().oneOf(['memory', 'redis'], 'RATE_LIMIT_STORE must be memory or redis').default('memory'),
+  REDIS_URL: string().trim().matches(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
   RATE_LIMIT_WINDOW: readableBy(durationMs, 'milliseconds or a duration such as "1 minute"').default('1 minute'),
   TRUST_PROXY: readableBy(trustProxyOf, 'true, false, a hop count or a list of addresses').default('false'),
   CORS_ORIGINS: readableBy(corsOriginsOf, '* or comma-separated origins such as https://app.example.com (no path, no trailing slash)').optional(),
@@ -210,7 +212,13 @@ export interface Config {
   };
   /** High-volume events (failed and successful sign-ins, session starts, mail requests) older than this are removed. */
   readonly retention: { readonly days: number; readonly sweepIntervalSeconds: number };
-  readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly reset: { readonly max: number; readonly windowMs: number } };
+  readonly rateLimit: {
+    readonly max: number;
+    readonly windowMs: number;
+    readonly reset: { readonly max: number; readonly windowMs: number };
+    /** Where the per-client counters live: each process's memory, or one Redis for every instance and worker. */
+    readonly store: { readonly kind: 'memory' } | { readonly kind: 'redis'; readonly url: string };
+  };
   /** Requests one API key may make per minute (`/admin`, `/oauth/introspect`), counted in the store. */
   readonly apiKeys: { readonly perMinute: number };
   /** Signed webhooks (WEBHOOK_*): the receivers, the secret, retries and timing. */
@@ -361,6 +369,13 @@ const oauthOf = (raw: Record<string, string | undefined>, env: Env): OAuthSettin
 };
 
 /** Reads and validates the configuration from environment variables. Throws ConfigError. */
+/** RATE_LIMIT_STORE=redis needs REDIS_URL. */
+const rateLimitStoreOf = (env: { readonly RATE_LIMIT_STORE: string; readonly REDIS_URL?: string | undefined }): Config['rateLimit']['store'] => {
+  if (env.RATE_LIMIT_STORE !== 'redis') return { kind: 'memory' };
+  if (env.REDIS_URL === undefined) throw new ConfigError('Invalid configuration: REDIS_URL is required when RATE_LIMIT_STORE=redis');
+  return { kind: 'redis', url: env.REDIS_URL };
+};
+
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
   const env = validate(raw, CONFIG_SCHEMA);
   keyOutsideDataDir(env);
@@ -431,6 +446,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       max: env.RATE_LIMIT_MAX,
       windowMs: durationMs(env.RATE_LIMIT_WINDOW) ?? 60_000,
       reset: { max: env.PASSWORD_RESET_RATE_LIMIT_MAX, windowMs: 15 * 60_000 },
+      store: rateLimitStoreOf(env),
     },
     trustProxy: trustProxyOf(env.TRUST_PROXY) ?? false,
     jwt: {

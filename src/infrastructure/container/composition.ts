@@ -11,6 +11,7 @@ import * as memory from '../memory/memory-storage.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import * as mongo from '../mongo/mongo-storage.js';
 import type { Storage, StorageKeys } from '../storage/storage.js';
+import { type SharedRateLimitStore, redisRateLimitStore } from '../rate-limit/redis-rate-limit-store.js';
 import { applicationModule, policiesOf } from './application.module.js';
 import { type PortGetter, portBinder, portGetter } from './bind-port.js';
 import { coreModule } from './core.module.js';
@@ -30,6 +31,8 @@ export interface Lifecycle {
 /** What the HTTP part is built from (main.ts builds the Fastify server from it; the container holds the result). */
 export interface Graph {
   readonly config: Config;
+  /** The per-client limits' shared store (RATE_LIMIT_STORE=redis); absent: each process counts its own. */
+  readonly rateLimitStore?: SharedRateLimitStore | undefined;
   readonly logger: Logger;
   readonly useCases: UseCases;
   readonly metrics: PrometheusMetrics;
@@ -107,20 +110,24 @@ export async function compose<H extends Lifecycle = Lifecycle>(config: Config, l
   const get = portGetter(container);
   get(KEY_RING);
   const storage = overrides.storage ?? (await storages[config.storage.kind](config, get(PERSONAL_DATA_KEYS)));
+  const { store: limits } = config.rateLimit;
+  const rateLimitStore = limits.kind === 'redis' ? redisRateLimitStore(limits.url, logger, (up) => get(METRICS).rateLimitStoreState(up)) : undefined;
   try {
     container.load(
       storageModule(storage),
       new ContainerModule(({ bind }) => {
         const { http } = overrides;
-        if (http) portBinder(bind)(HTTP, (read) => http({ config: read(CONFIG), logger: read(LOGGER), useCases: read(USE_CASES), metrics: read(METRICS) }));
+        if (http) portBinder(bind)(HTTP, (read) => http({ config: read(CONFIG), logger: read(LOGGER), useCases: read(USE_CASES), metrics: read(METRICS), rateLimitStore }));
       }),
     );
+    if (rateLimitStore) get(METRICS).observeRateLimitStore();
     const jobs = get(JOB_RUNNER);
     const mail = get(MAIL_DISPATCH_JOB);
     const http = overrides.http ? (get(HTTP) as H) : undefined;
     const lifecycle: Lifecycle[] = [
       { name: 'storage', start: () => Promise.resolve(), stop: () => storage.close() },
       { name: 'jobs', start: () => Promise.resolve(jobs.start()), stop: () => jobs.stop() },
+      ...(rateLimitStore ? [{ name: 'rate-limit store', start: () => rateLimitStore.ready(5_000), stop: () => rateLimitStore.close() }] : []),
       ...(http ? [http] : []),
     ];
     const started: Lifecycle[] = [];
@@ -148,6 +155,7 @@ export async function compose<H extends Lifecycle = Lifecycle>(config: Config, l
       deliverMail: () => jobs.runNow(mail),
     };
   } catch (error) {
+    await rateLimitStore?.close();
     await storage.close();
     throw error;
   }

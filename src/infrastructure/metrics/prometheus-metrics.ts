@@ -27,6 +27,7 @@ export class PrometheusMetrics {
   private readonly webhookDeliveries: Counter<'outcome'>;
   private readonly mailRelayUp: Gauge;
   private readonly mailRelayFailures: Counter;
+  private rateLimitStoreUp: Gauge | undefined;
   private readonly ofEveryWorker: (() => Promise<string>) | undefined;
 
   /**
@@ -143,6 +144,14 @@ export class PrometheusMetrics {
   readonly webhookDelivered = (outcome: 'delivered' | 'retried' | 'dead_lettered', count: number): void => {
     this.webhookDeliveries.inc({ outcome }, count);
   };
+
+  /** Whether the per-client limits' shared store (Redis) answers: 0 while it does not (the limits then let requests through). */
+  readonly rateLimitStoreState = (up: boolean): void => {
+    (this.rateLimitStoreUp ??= new Gauge({ name: 'account_rate_limit_store_up', help: '0 while RATE_LIMIT_STORE=redis is unreachable (per-client limits fail open); 1 otherwise', registers: [this.registry] })).set(up ? 1 : 0);
+  };
+
+  /** With RATE_LIMIT_STORE=redis: the gauge above from the start (1), before any change of state. */
+  readonly observeRateLimitStore = (): void => this.rateLimitStoreState(true);
 
   readonly mailDeadLettered = (): void => {
     this.mailDeadLetters.inc();

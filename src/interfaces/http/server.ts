@@ -29,6 +29,11 @@ export interface HttpServerOptions {
     readonly windowMs: number;
     /** Stricter, on password-reset requests and confirmations (default 10 per 15 minutes). */
     readonly reset?: { readonly max: number; readonly windowMs: number };
+    /**
+     * A Redis client (ioredis) the counters are kept in, shared by every instance and worker; absent: each process
+     * counts its own. While it errs, a request is let through (fail open: docs/operations.md, "Scale-out").
+     */
+    readonly redis?: unknown;
   };
   /** Fastify's `trustProxy`: whether (and which) proxies' X-Forwarded-For gives the client address. */
   readonly trustProxy: boolean | number | string[];
@@ -230,6 +235,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     await auth.register(rateLimit, {
       max: options.rateLimit.max,
       timeWindow: options.rateLimit.windowMs,
+      ...(options.rateLimit.redis === undefined ? {} : { redis: options.rateLimit.redis, nameSpace: 'account-service-rl:', skipOnError: true }),
       errorResponseBuilder: () => new HttpError('RATE_LIMITED'),
     });
     for (const operation of OPERATIONS.filter((op) => op.path.startsWith(RATE_LIMITED_PREFIX))) registerOperation(auth, operation, useCases, registerOptions);

@@ -6,8 +6,16 @@ describe('configuration: abuse-resistance settings', () => {
   it('defaults to 5 failures per 900 s, 100 requests per minute, and no trusted proxy', () => {
     const config = loadConfig({});
     expect(config.throttle).to.deep.equal({ maxFailures: 5, windowSeconds: 900 });
-    expect(config.rateLimit).to.deep.equal({ max: 100, windowMs: 60_000, reset: { max: 10, windowMs: 900_000 } });
+    expect(config.rateLimit).to.deep.equal({ max: 100, windowMs: 60_000, reset: { max: 10, windowMs: 900_000 }, store: { kind: 'memory' } });
     expect(config.trustProxy).to.equal(false);
+  });
+
+  it('shares the per-client limits through Redis only with a REDIS_URL, and webhooks only with a whsec_ secret', () => {
+    expect(loadConfig({ RATE_LIMIT_STORE: 'redis', REDIS_URL: 'redis://cache:6379' }).rateLimit.store).to.deep.equal({ kind: 'redis', url: 'redis://cache:6379' });
+    expect(() => loadConfig({ RATE_LIMIT_STORE: 'redis' })).to.throw(ConfigError, 'REDIS_URL is required when RATE_LIMIT_STORE=redis');
+    expect(() => loadConfig({ WEBHOOK_URL: 'https://hooks.example/in' })).to.throw(ConfigError, 'WEBHOOK_SECRET');
+    expect(() => loadConfig({ WEBHOOK_URL: 'ftp://hooks.example/in', WEBHOOK_SECRET: `whsec_${'A'.repeat(44)}` })).to.throw(ConfigError, 'not an http(s) URL');
+    expect(loadConfig({ WEBHOOK_URL: 'https://a.example/in, https://b.example/in', WEBHOOK_SECRET: `whsec_${'A'.repeat(44)}` }).webhooks.receivers.map((receiver) => receiver.url)).to.deep.equal(['https://a.example/in', 'https://b.example/in']);
   });
 
   it('reads them from the environment', () => {
