@@ -46,7 +46,7 @@ const httpPart =
       bodyLimitBytes: config.http.bodyLimitBytes,
       timeoutsMs: config.http.timeoutsMs,
       maxConnections: config.http.maxConnections,
-      rateLimit: { ...config.rateLimit, ...(rateLimitStore ? { redis: rateLimitStore.client } : {}) },
+      rateLimit: { ...config.rateLimit, ...(rateLimitStore ? { redis: rateLimitStore.client, redisUp: rateLimitStore.up } : {}) },
       trustProxy: config.trustProxy,
       cors: { origins: config.corsOrigins },
       ...(config.publicApiUrl === undefined ? {} : { publicUrl: config.publicApiUrl }),

@@ -10,7 +10,12 @@ export interface HealthDependencies {
   readonly store: StoreHealth;
   readonly shutdown: ShutdownState;
   readonly checkTimeoutMs?: number;
+  /** Where the per-client limits count now (RATE_LIMIT_STORE): each process, Redis, or nowhere while Redis is down. */
+  readonly rateLimits?: () => RateLimitsState;
 }
+
+/** `per-process` (RATE_LIMIT_STORE=memory), `shared` (Redis answers), `fail-open` (Redis does not: requests go through). */
+export type RateLimitsState = 'per-process' | 'shared' | 'fail-open';
 
 const DEFAULT_CHECK_TIMEOUT_MS = 2_000;
 const STORE_RETRY_AFTER_SECONDS = 5;
@@ -35,11 +40,25 @@ const liveSchema: FastifySchema = {
   tags: ['operations'],
   response: { 200: status('live'), ...errorResponses(...ALWAYS_POSSIBLE_ERRORS) },
 };
+const ready = status('ready');
 const readySchema: FastifySchema = {
   operationId: 'getReadiness',
   summary: 'Readiness probe: the store is reachable and writable, and the service is not shutting down',
   tags: ['operations'],
-  response: { 200: status('ready'), ...errorResponses('STORE_UNAVAILABLE', ...ALWAYS_POSSIBLE_ERRORS) },
+  response: {
+    200: {
+      ...ready,
+      properties: {
+        ...ready.properties,
+        rateLimits: {
+          type: 'string',
+          enum: ['per-process', 'shared', 'fail-open'],
+          description: 'Where the per-client limits count: each process (RATE_LIMIT_STORE=memory), Redis (shared), or nowhere while Redis does not answer (fail-open; still ready)',
+        },
+      },
+    },
+    ...errorResponses('STORE_UNAVAILABLE', ...ALWAYS_POSSIBLE_ERRORS),
+  },
 };
 
 /** Why the service is not ready, as the error it answers with; null when it is ready. */
@@ -56,7 +75,7 @@ export function healthRoutes(deps: HealthDependencies) {
 
     app.get('/health/ready', { config: OPERATIONS_ROUTE_CONFIG, schema: readySchema }, async (_request, reply) => {
       const reason = await notReady(deps);
-      return reason === null ? { status: 'ready' } : sendError(reply, reason);
+      return reason === null ? { status: 'ready', rateLimits: deps.rateLimits?.() ?? 'per-process' } : sendError(reply, reason);
     });
   };
 }

@@ -10,6 +10,7 @@ import { edgeShedding } from './edge-shedding.js';
 import { type HttpObserver, observeAnswers } from './http-observer.js';
 import { HttpError, mapError, sendError, trackErrorCodes } from './shared/error-mapper.js';
 import { useStrictJsonParser } from './json-body-parser.js';
+import type { RateLimitsState } from './health.routes.js';
 import { registerOpenApi } from './openapi.js';
 import { OPERATIONS } from './operations/index.js';
 import { type AnyOperation, type AuthOperation, RATE_LIMITED_PREFIX } from './shared/operation.js';
@@ -34,6 +35,8 @@ export interface HttpServerOptions {
      * counts its own. While it errs, a request is let through (fail open: docs/operations.md, "Scale-out").
      */
     readonly redis?: unknown;
+    /** With `redis`: whether it answers now (what /health/ready reports). */
+    readonly redisUp?: () => boolean;
   };
   /** Fastify's `trustProxy`: whether (and which) proxies' X-Forwarded-For gives the client address. */
   readonly trustProxy: boolean | number | string[];
@@ -229,7 +232,9 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
 
   const { useCases } = options;
   registerOpenApi(app, OPERATIONS, options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl });
-  registerOperations(app, { ...options.operations, storeHealth: useCases.storeHealth, shutdown });
+  const { redis, redisUp } = options.rateLimit;
+  const rateLimits = (): RateLimitsState => (redis === undefined ? 'per-process' : redisUp?.() === false ? 'fail-open' : 'shared');
+  registerOperations(app, { ...options.operations, storeHealth: useCases.storeHealth, shutdown, rateLimits });
   const registerOptions = { resetRateLimit: options.rateLimit.reset ?? DEFAULT_RESET_RATE_LIMIT };
   void app.register(async (auth) => {
     await auth.register(rateLimit, {
