@@ -196,6 +196,8 @@ export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unk
       const table = projection.table as AnyTable;
       const current = read(table, change.key);
       const next = change.next(current?.value ?? null);
+      // A projection that gives the current record back (the directory's entry at each sign-in) writes nothing.
+      if (next !== null && current !== null && next === current.value) continue;
       if (next !== null) write({ op: 'put', table, key: change.key, value: next, version: current ? current.version + 1 : 0, previous: current?.value ?? null });
       else if (current) write({ op: 'remove', table, key: change.key, previous: current.value });
     }

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { RecordedEvent } from '../../../src/application/ports/event-log.port.js';
 import { openStorage } from '../../../src/infrastructure/memory/memory-storage.js';
 import { OUTBOX } from '../../../src/infrastructure/storage/event-tables.js';
+import { DIRECTORY } from '../../../src/infrastructure/storage/directory-tables.js';
 import { PROJECTIONS } from '../../../src/infrastructure/storage/projections.js';
 import { aRequestMetadata } from '../../support/builders.js';
 
@@ -18,6 +19,14 @@ describe('The event projections', () => {
     expect(change?.next(null)).to.deep.equal({ eventId: 'EmailVerificationRequested-1', attempts: 0, nextAttemptAt: 0, leaseUntil: 0, seq: 'b01' });
     expect(outbox?.changeOf(event('PasswordResetRequested', { binding: null }, null), 'b02')).to.equal(null);
     expect(outbox?.changeOf(event('UserSignedIn', {}), 'b03')).to.equal(null);
+  });
+
+  it('write nothing when a projection gives the current record back: the directory entry stays at version 0 through sign-ins', async () => {
+    const storage = await openStorage();
+    await storage.events.append([{ ...event('UserRegistered', {}), eventId: 'e1' }]);
+    for (let i = 2; i < 6; i++) await storage.events.append([{ ...event('UserSignedIn', {}), eventId: `e${i}` }]);
+    expect(await storage.store.get(DIRECTORY, 'user-1')).to.deep.include({ version: 0 });
+    await storage.close();
   });
 
   it('are applied by the store in the commit that appends the event, and only once per event id', async () => {
