@@ -9,6 +9,7 @@ import { busyWorkerThreads, threadCpuTicks } from '../tests/support/process-thre
 import { type LoadResult, combine, cpuMicrosPerResponse, interleaved, load, loopMicrosPerResponse } from './load.js';
 import { type Server, startServer } from './processes.js';
 import { rawVerifyThroughput } from './raw-argon2.js';
+import { scalingTable } from './scaling.js';
 import { WORK_POINTS_MICROS, type WorkPoint, budgetFor } from './work-curve.js';
 
 const CPUS = availableParallelism();
@@ -141,6 +142,8 @@ async function main(): Promise<void> {
     }
 
     const memory = service.memory();
+    await Promise.all([service.stop(), bare.stop(), featured.stop()]);
+    const scaling = await scalingTable({ entry, nodeArgs, env, dataDir, rawCeiling, saturation, connections: CHAINS, signIn: SIGN_IN, signUp: JSON.stringify(USER) });
 
     const shedP99 = overload.p99ByStatus['503'] ?? NaN;
     const shedPerSecond = (overload.byStatus['503'] ?? 0) / overload.seconds;
@@ -206,6 +209,20 @@ async function main(): Promise<void> {
     console.log(`refresh (${CHAINS} chains, durable) = ${round(refresh.okPerSecond)}/s, / bare GET /auth/me = ${ratios.refreshPerBareFastify} (target >= ${TARGETS.refreshPerBare}: ${meets(ratios.refreshPerBareFastify >= TARGETS.refreshPerBare)}); statuses ${JSON.stringify(refresh.byStatus)}`);
     console.log(`the bare route with more CPU per answer, as a share of bare: ${curve.map((point) => `+${point.micros} µs ${point.perBare}`).join(', ')}`);
     console.log(`  so GET /auth/me's target allows ${micros(workBudgets.meTargetMicros)} of work per answer beyond the bare route; GET /auth/me serves like ${micros(workBudgets.meServesLikeMicros)}, the featured route like ${micros(workBudgets.featuredServesLikeMicros)}; refresh's target allows ${micros(workBudgets.refreshTargetMicros)}, refresh serves like ${micros(workBudgets.refreshServesLikeMicros)}`);
+    console.log(`(h) scaling, one row per WORKERS value, each against the raw ceiling of (a) (${round(rawCeiling)}/s) and a bare route in as many processes:`);
+    console.table(
+      scaling.map((r) => ({
+        WORKERS: r.workers,
+        'sign-in/s': r.signInPerSecond,
+        'sign-in / raw': r.signInPerRaw,
+        'me/s': r.mePerSecond,
+        'bare me/s': r.bareMePerSecond,
+        'me / bare': r.mePerBare,
+        'refresh/s': r.refreshPerSecond,
+        'refresh / bare': r.refreshPerBare,
+        'other statuses': JSON.stringify(r.unwanted),
+      })),
+    );
     console.log(invalidBecause.length === 0 ? 'run VALID: the service hashes on at least HASH_CONCURRENCY threads' : `run NOT VALID: ${invalidBecause.join('; ')}`);
 
     const results = {
@@ -228,6 +245,7 @@ async function main(): Promise<void> {
       peakRssMiB: round(memory.peakRssMiB),
       workCurve: curve,
       workBudgets,
+      scaling: { rawCeiling: round(rawCeiling), rows: scaling },
       ratios,
       targets: TARGETS,
     };

@@ -206,6 +206,10 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
       'the key (32 characters or more) that wraps each account\'s data key, under which its personal data (address, names, client IP, user agent) is sealed at rest, and that blinds stored addresses; deleting an account destroys its data key (docs/account.md). Keep it with the signing key, never in `DATA_DIR`, the same on every instance; never change it: every sealed field would be unreadable',
     whenUnset: 'required in production (the service refuses to start); elsewhere generated once and kept in `DATA_DIR/personal-data.key` (in memory only with `STORAGE=memory`)',
   },
+  PERSONAL_DATA_KEY_FILE: {
+    section: 'Access tokens and signing keys',
+    meaning: 'path to a file holding that key (its text, trimmed), instead of the variable (a secret mount); never inside `DATA_DIR` in production (the service refuses to start), and not with `PERSONAL_DATA_KEY`',
+  },
   WEBHOOK_URL: {
     section: 'Webhooks',
     meaning: 'the receivers of signed webhooks (Standard Webhooks), comma-separated http(s) URLs; each gets every account event of docs/operators.md in log order, at least once, on its own',

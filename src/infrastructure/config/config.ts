@@ -70,6 +70,7 @@ export const CONFIG_SCHEMA = object({
   REFRESH_TOKEN_SECRET: string().trim().min(32, 'REFRESH_TOKEN_SECRET must be at least 32 characters').optional(),
   MFA_SECRET_KEY: string().trim().min(32, 'MFA_SECRET_KEY must be at least 32 characters').optional(),
   PERSONAL_DATA_KEY: string().trim().min(32, 'PERSONAL_DATA_KEY must be at least 32 characters').optional(),
+  PERSONAL_DATA_KEY_FILE: optionalText(),
   MFA_ISSUER: string().trim().min(1).max(64).default('Account service'),
   MFA_CHALLENGE_SECONDS: positiveInt(300, 900),
   WEBAUTHN_RP_ID: string().trim().matches(/^[a-z0-9.-]{1,253}$/, 'WEBAUTHN_RP_ID must be a host name (no scheme, no port)').optional(),
@@ -200,6 +201,8 @@ export interface Config {
     readonly mfaSecretKey: string | undefined;
     /** The key personal data's data keys are wrapped under (`personalDataSecret`: generated outside production when unset). */
     readonly personalDataKey: string | undefined;
+    /** A file holding that key, instead of the variable (a secret mount): read at start. */
+    readonly personalDataKeyFile: string | undefined;
     /** The issuer authenticator apps show beside the account. */
     readonly mfaIssuer: string;
     readonly sweepIntervalSeconds: number;
@@ -341,15 +344,25 @@ const mailTransportOf = (env: Env): 'smtp' | 'file' => {
 /**
  * In production, the JWT signing key may not live inside DATA_DIR (unless ALLOW_SIGNING_KEY_IN_DATA_DIR=true): without
  * REFRESH_TOKEN_SECRET every token key is derived from it, so a copy of DATA_DIR would be enough to mint refresh
- * tokens, rebuild reset links and sign access tokens.
+ * tokens, rebuild reset links and sign access tokens. The personal-data key may not lie there either, whatever that
+ * setting says: beside the store, it would open every sealed field of a copy of it. It is given once, as a value or a file.
  */
-const keyOutsideDataDir = (env: Env): void => {
+const keysOutsideDataDir = (env: Env): void => {
+  if (env.PERSONAL_DATA_KEY !== undefined && env.PERSONAL_DATA_KEY_FILE !== undefined) {
+    throw new ConfigError('Invalid configuration: set PERSONAL_DATA_KEY or PERSONAL_DATA_KEY_FILE, not both');
+  }
+  if (env.NODE_ENV !== 'production') return;
   const file = env.JWT_PRIVATE_KEY_FILE;
-  if (env.NODE_ENV !== 'production' || env.ALLOW_SIGNING_KEY_IN_DATA_DIR === 'true' || file === undefined || !inside(env.DATA_DIR, file)) return;
-  throw new ConfigError(
-    `Invalid configuration: JWT_PRIVATE_KEY_FILE (${file}) is inside DATA_DIR (${env.DATA_DIR}): a copy of DATA_DIR would hold every key. ` +
-      'Keep the key elsewhere (a secret mount), or set ALLOW_SIGNING_KEY_IN_DATA_DIR=true if that directory is protected like the key itself',
-  );
+  if (env.ALLOW_SIGNING_KEY_IN_DATA_DIR !== 'true' && file !== undefined && inside(env.DATA_DIR, file)) {
+    throw new ConfigError(
+      `Invalid configuration: JWT_PRIVATE_KEY_FILE (${file}) is inside DATA_DIR (${env.DATA_DIR}): a copy of DATA_DIR would hold every key. ` +
+        'Keep the key elsewhere (a secret mount), or set ALLOW_SIGNING_KEY_IN_DATA_DIR=true if that directory is protected like the key itself',
+    );
+  }
+  const personal = env.PERSONAL_DATA_KEY_FILE;
+  if (personal !== undefined && inside(env.DATA_DIR, personal)) {
+    throw new ConfigError(`Invalid configuration: PERSONAL_DATA_KEY_FILE (${personal}) is inside DATA_DIR (${env.DATA_DIR}): a copy of DATA_DIR would open every sealed field. Keep the key elsewhere (a secret mount)`);
+  }
 };
 
 /** The providers, their redirect URIs under PUBLIC_API_URL (in production it must be set when any is configured). */
@@ -378,7 +391,7 @@ const rateLimitStoreOf = (env: { readonly RATE_LIMIT_STORE: string; readonly RED
 
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
   const env = validate(raw, CONFIG_SCHEMA);
-  keyOutsideDataDir(env);
+  keysOutsideDataDir(env);
   return {
     env: env.NODE_ENV,
     http: {
@@ -433,6 +446,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       refreshTokenSecret: env.REFRESH_TOKEN_SECRET,
       mfaSecretKey: env.MFA_SECRET_KEY,
       personalDataKey: env.PERSONAL_DATA_KEY,
+      personalDataKeyFile: env.PERSONAL_DATA_KEY_FILE,
       mfaIssuer: env.MFA_ISSUER,
       sweepIntervalSeconds: env.SESSION_SWEEP_INTERVAL_SECONDS,
       passwordChangeMaxFailures: env.PASSWORD_CHANGE_MAX_FAILURES,

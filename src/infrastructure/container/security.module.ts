@@ -69,7 +69,7 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(STABLE_SECRET, (get) => {
     const config = get(CONFIG);
     const { storage } = config;
-    return personalDataSecret({ configured: config.sessions.personalDataKey, dataDir: storage.dataDir, production: config.env === 'production', ephemeral: storage.kind === 'memory' });
+    return personalDataSecret({ configured: config.sessions.personalDataKey, configuredFile: config.sessions.personalDataKeyFile, dataDir: storage.dataDir, production: config.env === 'production', ephemeral: storage.kind === 'memory' });
   });
   bindPort(PERSONAL_DATA_KEYS, (get) => new PersonalDataKeys(get(STABLE_SECRET)));
   bindPort(API_KEY_SECRETS, (get) => new KeyedApiKeys(derivedKey(get(STABLE_SECRET), 'api-key-v1')));

@@ -13,10 +13,17 @@ export const GENERATED_PERSONAL_DATA_KEY_FILE = 'personal-data.key';
  * production, the service refuses to start; elsewhere a key is generated once and kept in DATA_DIR (by whichever
  * process gets there first: written aside, then hard-linked into place), or in memory only with STORAGE=memory.
  */
-export function personalDataSecret(options: { readonly configured: string | undefined; readonly dataDir: string; readonly production: boolean; readonly ephemeral: boolean }): Buffer {
+export function personalDataSecret(options: {
+  readonly configured: string | undefined;
+  readonly configuredFile?: string | undefined;
+  readonly dataDir: string;
+  readonly production: boolean;
+  readonly ephemeral: boolean;
+}): Buffer {
   if (options.configured !== undefined) return Buffer.from(options.configured, 'utf8');
+  if (options.configuredFile !== undefined) return fromFile(options.configuredFile);
   if (options.production) {
-    throw new Error('PERSONAL_DATA_KEY is required when NODE_ENV=production: the key (32 characters or more) personal data is sealed under at rest; keep it with the signing key, outside DATA_DIR, and never change it');
+    throw new Error('PERSONAL_DATA_KEY (or PERSONAL_DATA_KEY_FILE) is required when NODE_ENV=production: the key (32 characters or more) personal data is sealed under at rest; keep it with the signing key, outside DATA_DIR, and never change it');
   }
   if (options.ephemeral) return randomBytes(KEY_BYTES);
   const file = join(options.dataDir, GENERATED_PERSONAL_DATA_KEY_FILE);
@@ -30,6 +37,18 @@ export function personalDataSecret(options: { readonly configured: string | unde
   const found = read() ?? publish(options.dataDir, file) ?? read();
   if (found?.length !== KEY_BYTES) throw new Error(`DATA_DIR: ${file} does not hold a personal-data key (${KEY_BYTES} bytes, base64)`);
   return found;
+}
+
+/** PERSONAL_DATA_KEY_FILE's text, trimmed, held to the variable's rule (32 characters or more). */
+function fromFile(file: string): Buffer {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new Error(`PERSONAL_DATA_KEY_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+  if (text.length < 32) throw new Error(`PERSONAL_DATA_KEY_FILE: ${file} must hold at least 32 characters`);
+  return Buffer.from(text, 'utf8');
 }
 
 /** Writes a new key as `file` unless one is there already (link never replaces); the key, or null when another process won. */

@@ -41,6 +41,16 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ ...production, JWT_PRIVATE_KEY_FILE: '/var/lib/accounts/jwt.pem', ALLOW_SIGNING_KEY_IN_DATA_DIR: 'true' })).to.not.throw();
       expect(() => loadConfig({ DATA_DIR: '/var/lib/accounts', JWT_PRIVATE_KEY_FILE: '/var/lib/accounts/jwt.pem' })).to.not.throw();
     });
+
+    it('refuses a PERSONAL_DATA_KEY_FILE inside DATA_DIR whatever ALLOW_SIGNING_KEY_IN_DATA_DIR says, and the key given twice', () => {
+      for (const allowed of ['true', 'false']) {
+        const message = failure({ ...production, PERSONAL_DATA_KEY_FILE: '/var/lib/accounts/personal-data.key', ALLOW_SIGNING_KEY_IN_DATA_DIR: allowed });
+        expect(message, allowed).to.include('PERSONAL_DATA_KEY_FILE').and.include('inside DATA_DIR');
+      }
+      expect(() => loadConfig({ ...production, PERSONAL_DATA_KEY_FILE: '/run/secrets/personal-data.key' })).to.not.throw();
+      expect(loadConfig({ ...production, PERSONAL_DATA_KEY_FILE: '/run/secrets/personal-data.key' }).sessions.personalDataKeyFile).to.equal('/run/secrets/personal-data.key');
+      expect(failure({ PERSONAL_DATA_KEY: 'k'.repeat(32), PERSONAL_DATA_KEY_FILE: '/run/secrets/personal-data.key' })).to.include('PERSONAL_DATA_KEY or PERSONAL_DATA_KEY_FILE, not both');
+    });
   });
 
   describe('mail in production', () => {

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { GENERATED_PERSONAL_DATA_KEY_FILE, PersonalDataKeys, personalDataSecret } from '../../../src/infrastructure/security/personal-data-keys.js';
@@ -7,7 +7,24 @@ import { tempDir } from '../../support/test-service.js';
 describe('The personal-data key (PERSONAL_DATA_KEY)', () => {
   it('is the configured one; in production none configured refuses to start, naming the setting', () => {
     expect(personalDataSecret({ configured: 'x'.repeat(32), dataDir: '/nonexistent', production: true, ephemeral: false }).toString()).to.equal('x'.repeat(32));
-    expect(() => personalDataSecret({ configured: undefined, dataDir: '/nonexistent', production: true, ephemeral: false })).to.throw('PERSONAL_DATA_KEY is required when NODE_ENV=production');
+    expect(() => personalDataSecret({ configured: undefined, dataDir: '/nonexistent', production: true, ephemeral: false })).to.throw(
+      'PERSONAL_DATA_KEY (or PERSONAL_DATA_KEY_FILE) is required when NODE_ENV=production',
+    );
+  });
+
+  it('is read from PERSONAL_DATA_KEY_FILE (trimmed), held to 32 characters, and a missing file names itself', () => {
+    const dir = tempDir('personal-data-key-file');
+    try {
+      const file = join(dir, 'personal-data.key');
+      writeFileSync(file, `${'k'.repeat(40)}\n`);
+      const options = { configured: undefined, configuredFile: file, dataDir: join(dir, 'data'), production: true, ephemeral: false };
+      expect(personalDataSecret(options).toString()).to.equal('k'.repeat(40));
+      writeFileSync(file, 'short\n');
+      expect(() => personalDataSecret(options)).to.throw('must hold at least 32 characters');
+      expect(() => personalDataSecret({ ...options, configuredFile: join(dir, 'missing.key') })).to.throw('cannot read');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is generated once outside production, kept in DATA_DIR (owner-only) and read again by every later start', () => {
