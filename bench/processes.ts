@@ -85,7 +85,8 @@ export async function startServer(entry: string, env: Record<string, string>, lo
     cpuMs: () => summed(child.pid, (pid) => cpuMsOf(`/proc/${pid}/stat`)),
     eventLoopCpuMs: () => summed(child.pid, (pid) => cpuMsOf(`/proc/${pid}/task/${pid}/stat`)),
     stop: async () => {
-      if (child.exitCode !== null) return;
+      // Gone already: exited, or ended by a signal (a bare server has no SIGTERM handler), so no 'exit' will come.
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
       await exited;

@@ -1,4 +1,7 @@
+import type { User } from '../../domain/user.js';
+import { UserNotFound } from '../errors.js';
 import type { RequestMetadata } from '../ports/event-log.port.js';
+import type { UserRepository } from '../ports/user-repository.port.js';
 import type { UserView } from '../ports/user-read-model.port.js';
 import { type ApiKeyPrincipal, keyActor } from './api-key-resource.js';
 
@@ -11,6 +14,13 @@ export interface AdminCommand {
 
 /** The metadata an admin command records its events with: the request's, and the key as the actor. */
 export const adminMetadata = (command: AdminCommand): RequestMetadata => ({ ...command.metadata, actor: keyActor(command.key.keyId) });
+
+/** The account an admin command acts on, read now (each try of a commit reads it again); UserNotFound when there is none. */
+export async function adminTarget(users: Pick<UserRepository, 'findById'>, command: AdminCommand): Promise<User> {
+  const user = await users.findById(command.userId);
+  if (!user) throw new UserNotFound();
+  return user;
+}
 
 /** An account as the admin API shows it: its public resource and whether it is disabled; never a secret. */
 export interface AdminUserResource extends UserView {

@@ -4,6 +4,16 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 const badRequest = (reason: string): Error => Object.assign(new Error(reason), { statusCode: 400 });
 
+/** The body as text, or null after answering 400 when its bytes are not valid UTF-8 (never U+FFFD in their place). */
+const textOf = (body: string | Buffer, done: (error: Error, value: undefined) => void): string | null => {
+  try {
+    return strictUtf8.decode(body as Buffer);
+  } catch {
+    done(badRequest('body is not valid UTF-8'), undefined);
+    return null;
+  }
+};
+
 /**
  * Replaces Fastify's JSON parser with one that refuses bytes that are not valid UTF-8 (instead of silently turning
  * them into U+FFFD) and keeps Fastify's secure parsing: `__proto__` and `constructor.prototype` keys are refused.
@@ -13,14 +23,8 @@ export function useStrictJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    let text: string;
-    try {
-      text = strictUtf8.decode(body as Buffer);
-    } catch {
-      done(badRequest('body is not valid UTF-8'), undefined);
-      return;
-    }
-    void parseJson(request, text, done);
+    const text = textOf(body, done);
+    if (text !== null) void parseJson(request, text, done);
   });
 }
 
@@ -35,13 +39,8 @@ function useFormParser(app: FastifyInstance): void {
       done(Object.assign(new Error('Unsupported Media Type'), { statusCode: 415 }), undefined);
       return;
     }
-    let text: string;
-    try {
-      text = strictUtf8.decode(body as Buffer);
-    } catch {
-      done(badRequest('body is not valid UTF-8'), undefined);
-      return;
-    }
+    const text = textOf(body, done);
+    if (text === null) return;
     const fields: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const [name, value] of new URLSearchParams(text)) {
       if (name in fields) {

@@ -1,6 +1,5 @@
-import { UserNotFound } from '../../errors.js';
 import type { Ports } from '../../ports/ports.js';
-import { type AdminCommand, adminMetadata } from '../../shared/admin.js';
+import { type AdminCommand, adminMetadata, adminTarget } from '../../shared/admin.js';
 import { recordEvents } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
@@ -15,8 +14,7 @@ export class AdminDeleteUserHandler {
   async execute(command: AdminCommand): Promise<void> {
     const { users, clock, ids } = this.deps;
     await untilCommitted(async () => {
-      const user = await users.findById(command.userId);
-      if (!user) throw new UserNotFound();
+      const user = await adminTarget(users, command);
       user.delete(clock.now());
       const events = recordEvents(user.pullEvents(), ids, { ...adminMetadata(command), clientIp: null, userAgent: null });
       return (await users.erase(user, events)) ? undefined : CHANGED;

@@ -1,7 +1,7 @@
 import { mfaRemoved } from '../../../domain/second-factor.js';
-import { MfaNotEnrolled, UserNotFound } from '../../errors.js';
+import { MfaNotEnrolled } from '../../errors.js';
 import type { Ports } from '../../ports/ports.js';
-import { type AdminCommand, adminMetadata } from '../../shared/admin.js';
+import { type AdminCommand, adminMetadata, adminTarget } from '../../shared/admin.js';
 import { recordEvents } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
@@ -15,8 +15,7 @@ export class AdminRemoveMfaHandler {
 
   async execute(command: AdminCommand): Promise<void> {
     const { users, secondFactors, clock, ids } = this.deps;
-    const user = await users.findById(command.userId);
-    if (!user) throw new UserNotFound();
+    const user = await adminTarget(users, command);
     await untilCommitted(async () => {
       const factor = await secondFactors.find(user.id);
       if (!factor) throw new MfaNotEnrolled();

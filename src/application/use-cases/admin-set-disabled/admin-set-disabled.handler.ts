@@ -1,6 +1,5 @@
-import { UserNotFound } from '../../errors.js';
 import type { Ports } from '../../ports/ports.js';
-import { type AdminCommand, type AdminUserResource, adminMetadata } from '../../shared/admin.js';
+import { type AdminCommand, type AdminUserResource, adminMetadata, adminTarget } from '../../shared/admin.js';
 import { recordEvents, toAccountResource } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
@@ -15,8 +14,7 @@ export class AdminSetDisabledHandler {
   async execute(command: AdminCommand & { readonly disabled: boolean }): Promise<AdminUserResource> {
     const { users, clock, ids } = this.deps;
     return untilCommitted(async () => {
-      const user = await users.findById(command.userId);
-      if (!user) throw new UserNotFound();
+      const user = await adminTarget(users, command);
       const changed = command.disabled ? user.disable(clock.now()) : user.enable(clock.now());
       if (changed && !(await users.save(user, recordEvents(user.pullEvents(), ids, adminMetadata(command))))) return CHANGED;
       return { ...toAccountResource(user), disabled: user.disabled };

@@ -1,6 +1,5 @@
-import { UserNotFound } from '../../errors.js';
 import type { Ports } from '../../ports/ports.js';
-import { type AdminCommand, adminMetadata } from '../../shared/admin.js';
+import { type AdminCommand, adminMetadata, adminTarget } from '../../shared/admin.js';
 import { recordEvents } from '../../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
@@ -11,8 +10,7 @@ export class AdminSignOutUserHandler {
   async execute(command: AdminCommand): Promise<void> {
     const { users, clock, ids } = this.deps;
     await untilCommitted(async () => {
-      const user = await users.findById(command.userId);
-      if (!user) throw new UserNotFound();
+      const user = await adminTarget(users, command);
       user.endSessions('admin', clock.now(), null);
       return (await users.save(user, recordEvents(user.pullEvents(), ids, adminMetadata(command)))) ? undefined : CHANGED;
     });
