@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { readCompose } from '../support/compose-file.js';
+import { http, postJson } from '../support/http-client.js';
+import { type RunningNginx, nginxConfIn, nginxRejects, nginxUnavailable, startNginx } from '../support/nginx.js';
+import { sampleValue } from '../support/prometheus-text.js';
+import { redisUnavailable, startRedis } from '../support/redis-server.js';
+import { type TestService, startTestService, tempDir } from '../support/test-service.js';
+
+const SCALE_OUT = 'docs/scale-out/compose.yaml';
+const PASSWORD = 'analytical engine 1843';
+
+/** The sign-in answers an instance counted (its own /metrics, read directly: nginx does not serve them). */
+const signInsServed = async (service: TestService): Promise<number> => {
+  const text = (await http(service.url, '/metrics', { method: 'GET' })).text;
+  return ['400', '429'].reduce((sum, status) => sum + (sampleValue(text, 'http_request_duration_seconds_count', { route: '/auth/sign-in', method: 'POST', status }) ?? 0), 0);
+};
+
+// docs/scale-out/compose.yaml without Docker: its nginx.conf run by a real nginx in front of two instances with the
+// file's own proxy and limit settings, on one real Redis. The store is LMDB on one DATA_DIR instead of the replica
+// set (no MongoDB here), which shares it the same way.
+describe('HTTP: the scale-out setup run for real (docs/scale-out: nginx, two instances, Redis)', function () {
+  this.timeout(60_000);
+  const dir = tempDir('scale-out');
+  const services: TestService[] = [];
+  let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
+  let nginx: RunningNginx | undefined;
+  let conf = { file: '', port: 0 };
+  const flushLimits = () => spawnSync('redis-cli', ['-p', String(redis?.port), 'FLUSHALL'], { encoding: 'utf8' });
+
+  before(async function () {
+    const missing = nginxUnavailable() ?? redisUnavailable();
+    if (missing) {
+      (this.test as unknown as { parent: { skipReason: string } }).parent.skipReason = missing;
+      this.skip();
+    }
+    const compose = readCompose(SCALE_OUT);
+    const instances = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
+    redis = await startRedis();
+    for (const [, service] of instances) {
+      const { TRUST_PROXY = '', RATE_LIMIT_STORE = '' } = service.environment ?? {};
+      services.push(await startTestService({ DATA_DIR: join(dir, 'data'), TRUST_PROXY, RATE_LIMIT_STORE, REDIS_URL: redis.url, RATE_LIMIT_MAX: '10', RATE_LIMIT_WINDOW: '1 minute' }));
+    }
+    const upstreams = Object.fromEntries(instances.map(([name], i) => [name, new URL(services[i]?.url ?? '').host]));
+    conf = await nginxConfIn(dir, readFileSync(join(compose.dir, 'nginx.conf'), 'utf8'), upstreams);
+  });
+  after(async () => {
+    await nginx?.stop();
+    for (const service of services) await service.close();
+    await redis?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('nginx accepts the file (nginx -t) and starts on it', async () => {
+    expect(nginxRejects(conf.file, dir)).to.equal(null);
+    nginx = await startNginx(conf.file, dir, conf.port);
+    expect((await http(nginx.url, '/health/ready', { method: 'GET' })).status).to.equal(200);
+  });
+
+  it('spreads requests over both instances, which keep one limit: of 30 simultaneous ones, each with a forged X-Forwarded-For, exactly 10 pass', async () => {
+    flushLimits();
+    const before = await Promise.all(services.map(signInsServed));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => postJson(nginx?.url ?? '', '/auth/sign-in', {}, { 'x-forwarded-for': `203.0.113.${i + 1}` })),
+    );
+    expect(answers.filter((answer) => answer.status === 400), 'the limit counts the client nginx saw, not the address it claims').to.have.length(10);
+    expect(answers.filter((answer) => answer.status === 429)).to.have.length(20);
+    const served = (await Promise.all(services.map(signInsServed))).map((count, i) => count - (before[i] ?? 0));
+    expect(served.every((count) => count > 0), `answers per instance: ${served.join(', ')}`).to.equal(true);
+    expect(served.reduce((sum, count) => sum + count, 0)).to.equal(30);
+  });
+
+  it('keeps /metrics off the edge: 404 through nginx, 200 from an instance', async () => {
+    expect((await http(nginx?.url ?? '', '/metrics', { method: 'GET' })).status).to.equal(404);
+    expect((await http(services[0]?.url ?? '', '/metrics', { method: 'GET' })).status).to.equal(200);
+  });
+
+  it('with one instance stopped, every request goes to the other, sign-ups included, each account made once', async () => {
+    flushLimits();
+    await services.pop()?.close();
+    const emails = Array.from({ length: 4 }, (_, i) => `failover-${i}-${Date.now()}@example.com`);
+    for (const email of emails) {
+      const answer = await postJson(nginx?.url ?? '', '/auth/sign-up', { name: 'Ada', lastname: 'Lovelace', email, password: PASSWORD });
+      expect(answer.status, email).to.equal(201);
+    }
+    for (const email of emails) expect((await postJson(nginx?.url ?? '', '/auth/sign-in', { email, password: PASSWORD })).status, email).to.equal(201);
+    expect((await http(nginx?.url ?? '', '/health/ready', { method: 'GET' })).status).to.equal(200);
+  });
+});
