@@ -27,6 +27,18 @@ export function webhookFeedContract(adapter: string, makeStorage: StorageFactory
       expect(await feed.lease(receiver, now, 60_000)).to.not.equal(null);
     });
 
+    it('reads a receiver\'s cursor and lease without taking it: null before it is seen, the lease\'s end while held, 0 once released', async () => {
+      const feed = new StoreWebhookFeed(storage.store);
+      const receiver = `r-${randomUUID()}`;
+      const now = new Date();
+      expect(await feed.state(receiver)).to.equal(null);
+      const cursor = await feed.lease(receiver, now, 60_000);
+      expect(await feed.state(receiver)).to.deep.equal({ cursor, leaseUntil: now.getTime() + 60_000 });
+      expect(await feed.lease(receiver, now, 60_000), 'reading took nothing: still held').to.equal(null);
+      await feed.release(receiver, { ...cursor!, attempts: 2, nextAttemptAt: 5 });
+      expect(await feed.state(receiver)).to.deep.equal({ cursor: { ...cursor, attempts: 2, nextAttemptAt: 5 }, leaseUntil: 0 });
+    });
+
     it('gives the events of webhook types after a position, in log order, settled ones only; none of the others', async () => {
       const feed = new StoreWebhookFeed(storage.store);
       const receiver = `r-${randomUUID()}`;

@@ -192,9 +192,12 @@ export class UnavailableEventLog implements EventLog {
 export class RecordingWebhookSender implements WebhookSender {
   readonly sent: { readonly url: string; readonly message: WebhookMessage }[] = [];
   failing = 0;
+  /** Runs at each send, before it answers (a test's slow receiver moves the clock). */
+  onSend: () => void = () => undefined;
 
   async send(url: string, message: WebhookMessage): Promise<void> {
     await Promise.resolve();
+    this.onSend();
     if (this.failing > 0) {
       this.failing -= 1;
       throw new Error('the receiver answered 500');

@@ -108,7 +108,7 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     mfa: { challengeSeconds: 300, stepUpSeconds: 300, ...options.mfa },
     oauth: { redirectUrls: ['https://app.example/signed-in', 'com.example.app:/done'] },
     apiKeys: { perMinute: 600 },
-    webhooks: { receivers: [{ id: 'hooks', url: 'https://hooks.example/in' }], maxAttempts: 3, baseBackoffMs: 1_000, maxBackoffMs: 60_000, leaseMs: 60_000, batchSize: 20, settleMs: 0 },
+    webhooks: { receivers: [{ id: 'hooks', url: 'https://hooks.example/in' }], maxAttempts: 3, baseBackoffMs: 1_000, maxBackoffMs: 60_000, leaseMs: 60_000, sendTimeoutMs: 5_000, batchSize: 20, settleMs: 0 },
     delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000, maxAttempts: 8, sendConcurrency: 8 },
   };
   const config = loadConfig({ NODE_ENV: 'test', STORAGE: 'memory', LOG_LEVEL: 'silent' });

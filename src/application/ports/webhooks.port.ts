@@ -22,8 +22,11 @@ export interface FeedItem {
  * events to it at once.
  */
 export interface WebhookFeed {
+  /** The receiver's cursor and the end of its lease (epoch ms, 0 when free), read without writing; null for a receiver never seen. */
+  state(receiverId: string): Promise<{ readonly cursor: WebhookCursor; readonly leaseUntil: number } | null>;
   /**
-   * Leases the receiver's cursor until `now + leaseMs` and returns it; null while another dispatcher holds it. A receiver
+   * Leases the receiver's cursor until `now + leaseMs` and returns it; null while another dispatcher holds it or took it
+   * since `state` was read (a compare-and-swap). A receiver
    * seen for the first time starts at `now`: it is sent what happens from then on, not the log before it.
    */
   lease(receiverId: string, now: Date, leaseMs: number): Promise<WebhookCursor | null>;

@@ -17,7 +17,7 @@ export const policiesOf = (config: Config): Policies => ({
   mail: config.mail,
   oauth: config.oauth,
   apiKeys: config.apiKeys,
-  webhooks: { receivers: config.webhooks.receivers, maxAttempts: config.webhooks.maxAttempts, baseBackoffMs: 1_000, maxBackoffMs: 300_000, leaseMs: 60_000, batchSize: 20, settleMs: 1_000 },
+  webhooks: { receivers: config.webhooks.receivers, maxAttempts: config.webhooks.maxAttempts, baseBackoffMs: 1_000, maxBackoffMs: 300_000, leaseMs: Math.max(60_000, 4 * config.webhooks.timeoutMs), sendTimeoutMs: config.webhooks.timeoutMs, batchSize: 20, settleMs: 1_000 },
   delivery: {
     leaseMs: config.mail.leaseMs,
     batchSize: config.mail.batchSize,

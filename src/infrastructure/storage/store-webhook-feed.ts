@@ -10,6 +10,13 @@ const positionAt = (at: Date): string => `b${at.getTime().toString(16).padStart(
 export class StoreWebhookFeed implements WebhookFeed {
   constructor(private readonly store: Store) {}
 
+  async state(receiverId: string): Promise<{ cursor: WebhookCursor; leaseUntil: number } | null> {
+    const stored = await this.store.get(WEBHOOK_CURSORS, receiverId);
+    if (!stored) return null;
+    const { position, attempts, nextAttemptAt, leaseUntil } = stored.value;
+    return { cursor: { position, attempts, nextAttemptAt }, leaseUntil };
+  }
+
   async lease(receiverId: string, now: Date, leaseMs: number): Promise<WebhookCursor | null> {
     const stored = await this.store.get(WEBHOOK_CURSORS, receiverId);
     if (stored && stored.value.leaseUntil > now.getTime()) return null;

@@ -10,6 +10,8 @@ export interface WebhookSettings {
   readonly baseBackoffMs: number;
   readonly maxBackoffMs: number;
   readonly leaseMs: number;
+  /** How long one send may take (WEBHOOK_TIMEOUT_MS): no send starts that the lease could not cover to its end. */
+  readonly sendTimeoutMs: number;
   readonly batchSize: number;
   /** Events younger than this are left for the next run: a commit of another process may still land before them. */
   readonly settleMs: number;
@@ -39,17 +41,21 @@ export class DeliverWebhooksHandler {
   async execute(receiver: { readonly id: string; readonly url: string }): Promise<WebhookReport> {
     const { webhookFeed, webhookSender, clock } = this.deps;
     const now = clock.now();
+    const settled = new Date(now.getTime() - this.settings.settleMs);
+    if (!(await this.due(receiver.id, now, settled))) return NOTHING;
     const cursor = await webhookFeed.lease(receiver.id, now, this.settings.leaseMs);
     if (!cursor) return NOTHING;
     if (cursor.nextAttemptAt > now.getTime()) {
       await webhookFeed.release(receiver.id, cursor);
       return NOTHING;
     }
-    const items = await webhookFeed.after(cursor.position, new Date(now.getTime() - this.settings.settleMs), this.settings.batchSize);
+    const leaseEnds = now.getTime() + this.settings.leaseMs;
+    const items = await webhookFeed.after(cursor.position, settled, this.settings.batchSize);
     let position = cursor.position;
     let delivered = 0;
     let headAttempts = cursor.attempts;
     for (const { event, position: next } of items) {
+      if (clock.now().getTime() + this.settings.sendTimeoutMs > leaseEnds) break;
       try {
         await webhookSender.send(receiver.url, { id: event.eventId, type: WEBHOOK_TYPES[event.type] ?? event.type, timestamp: event.occurredAt, data: webhookData(event) });
         position = next;
@@ -68,6 +74,18 @@ export class DeliverWebhooksHandler {
     }
     await webhookFeed.release(receiver.id, { position, attempts: headAttempts, nextAttemptAt: 0 });
     return { delivered, retried: 0, deadLettered: 0 };
+  }
+
+  /**
+   * Whether a run has anything to do, read without writing: a receiver never seen (its cursor starts now), or a free
+   * cursor past its backoff with a settled event after it. An idle receiver then costs each instance one read a poll,
+   * and a dispatcher that dies while idle holds no lease that would stall the next one.
+   */
+  private async due(receiverId: string, now: Date, settled: Date): Promise<boolean> {
+    const state = await this.deps.webhookFeed.state(receiverId);
+    if (state === null) return true;
+    if (state.leaseUntil > now.getTime() || state.cursor.nextAttemptAt > now.getTime()) return false;
+    return (await this.deps.webhookFeed.after(state.cursor.position, settled, 1)).length > 0;
   }
 
   private retry(position: string, attempts: number): WebhookCursor {

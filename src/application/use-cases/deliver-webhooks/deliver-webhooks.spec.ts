@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { verifiedSignUp } from '../../../../tests/support/verified.js';
+import { WEBHOOK_CURSORS } from '../../../infrastructure/storage/webhook-tables.js';
 
 const receiver = { id: 'hooks', url: 'https://hooks.example/in' };
 const metadata = aRequestMetadata();
@@ -47,5 +48,34 @@ describe('DeliverWebhooksHandler (deliverWebhooks)', () => {
     expect(outcomes.map((outcome) => [outcome.retried, outcome.deadLettered])).to.deep.equal([[1, 0], [1, 0], [0, 1]]);
     sender.failing = 0;
     expect((await world.deliverWebhooks.execute(receiver)).delivered, 'the stream goes on after the dead letter').to.be.greaterThan(0);
+  });
+
+  it('reads an idle receiver without writing: a run with nothing due leaves its cursor as it was, so a dispatcher that dies idle holds no lease', async () => {
+    const world = await inMemoryWorld();
+    await world.deliverWebhooks.execute(receiver);
+    const version = async () => (await world.tables.get(WEBHOOK_CURSORS, receiver.id))?.version;
+    const first = await version();
+    for (let i = 0; i < 3; i++) {
+      world.clock.advance(1000);
+      expect(await world.deliverWebhooks.execute(receiver)).to.deep.equal({ delivered: 0, retried: 0, deadLettered: 0 });
+    }
+    expect(await version(), 'no write while idle').to.equal(first);
+    await verifiedSignUp(world);
+    expect((await world.deliverWebhooks.execute(receiver)).delivered).to.equal(2);
+    expect(await version()).to.not.equal(first);
+  });
+
+  it('starts no send that its lease could not cover: a slow receiver gets the rest on the next run, in order, none twice', async () => {
+    const world = await inMemoryWorld();
+    await world.deliverWebhooks.execute(receiver);
+    world.clock.advance(1000);
+    await verifiedSignUp(world);
+    await verifiedSignUp(world, aSignUpCommand({ email: 'grace@example.com' }));
+    const sender = world.webhookSender;
+    sender.onSend = () => world.clock.advance(20_000);
+    expect((await world.deliverWebhooks.execute(receiver)).delivered, 'sends at 0, 20 and 40 s of a 60 s lease (5 s each), not at 60 s').to.equal(3);
+    expect((await world.deliverWebhooks.execute(receiver)).delivered, 'the lease was released: the next run goes on').to.equal(1);
+    expect(sender.sent.map((sent) => sent.message.type)).to.deep.equal(['user.created', 'user.email_verified', 'user.created', 'user.email_verified']);
+    expect(new Set(sender.sent.map((sent) => sent.message.id)).size).to.equal(4);
   });
 });
