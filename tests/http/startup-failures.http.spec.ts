@@ -66,6 +66,25 @@ describe('HTTP: start-up failures name the variable and the reason, on one line'
     expect(lines[0]).to.match(/^account-service failed to start: HOST=bogus\.invalid: cannot listen on this address \((ENOTFOUND|EAI_AGAIN)/);
   });
 
+  it('a PERSONAL_DATA_KEY other than the one the store is sealed under: one line, exit code 1, while an instance with the right key serves', async function () {
+    this.timeout(30_000);
+    const first = await startTestService({ DATA_DIR: scratch, PERSONAL_DATA_KEY: 'the key every instance is given, 32+' });
+    try {
+      const error = await spawnService({ DATA_DIR: scratch, PERSONAL_DATA_KEY: 'another key, given to one instance by mistake' }).then(
+        () => new Error('the service started'),
+        (failure: Error) => failure,
+      );
+      expect(error.message).to.match(/^service exited with 1: /);
+      const lines = error.message.split('\n').filter((line) => line.includes('failed to start'));
+      expect(lines).to.have.length(1);
+      expect(lines[0]).to.include('PERSONAL_DATA_KEY is not the key this store').and.not.include('another key');
+      const second = await startTestService({ DATA_DIR: scratch, PERSONAL_DATA_KEY: 'the key every instance is given, 32+' });
+      await second.close();
+    } finally {
+      await first.close();
+    }
+  });
+
   it('production without SMTP_URL: one line naming SMTP_URL and MAIL_TRANSPORT=file, exit code 1, no mail directory made', async function () {
     this.timeout(30_000);
     const error = await spawnService({ DATA_DIR: scratch, NODE_ENV: 'production', JWT_PRIVATE_KEY_FILE: join(process.cwd(), 'missing-key.pem') }).then(

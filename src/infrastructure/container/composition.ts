@@ -110,6 +110,12 @@ export async function compose<H extends Lifecycle = Lifecycle>(config: Config, l
   const get = portGetter(container);
   get(KEY_RING);
   const storage = overrides.storage ?? (await storages[config.storage.kind](config, get(PERSONAL_DATA_KEYS)));
+  try {
+    await storage.verifyKeys();
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const { store: limits } = config.rateLimit;
   const rateLimitStore = limits.kind === 'redis' ? redisRateLimitStore(limits.url, logger, (up) => get(METRICS).rateLimitStoreState(up)) : undefined;
   try {

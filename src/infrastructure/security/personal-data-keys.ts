@@ -119,7 +119,11 @@ export class PersonalDataKeys {
     this.kek = derivedKey(secret, 'personal-data-kek-v1');
     this.blindKey = derivedKey(secret, 'personal-data-blind-v1');
     this.serviceKey = derivedKey(secret, 'personal-data-service-v1');
+    this.fingerprint = createHmac('sha256', derivedKey(secret, 'personal-data-check-v1')).update('personal-data-key-check').digest('base64url');
   }
+
+  /** A one-way fingerprint of the key (an HMAC under a key derived for it alone): the same key gives the same one. */
+  readonly fingerprint: string;
 
   /** A fresh data key for `accountId` and its wrapped form (what the store keeps). */
   newDataKey(accountId: string): { readonly key: Buffer; readonly wrapped: string } {

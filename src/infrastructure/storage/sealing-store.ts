@@ -1,6 +1,7 @@
 import type { PersonalDataKeys } from '../security/personal-data-keys.js';
 import { USERS } from './account-tables.js';
 import { CLAIMS, COUNTERS, claimKey } from './commit-plan.js';
+import { DIRECTORY } from './directory-tables.js';
 import { type AnyTable, type Change, type Changes, type CommitOutcome, type Count, type KeyPart, type RangeQuery, type Store, type Stored, type Table, check, put } from './store.js';
 
 /** One account's data key, wrapped under the key-encryption key (never in clear). */
@@ -17,6 +18,31 @@ export const DATA_KEYS: Table<DataKeyRecord> = {
   indexes: {},
   owner: { account: 'key', credential: false, exported: { not: 'a key, never shown: the erase destroys it' } },
 };
+
+/** The fingerprint of the personal-data key this store's data is sealed under (one record, `KEY_CHECK_ID`). */
+export interface KeyCheckRecord {
+  readonly fingerprint: string;
+}
+
+/** One record: which personal-data key the store's personal data is sealed under, so that no process writes under another. */
+export const KEY_CHECK: Table<KeyCheckRecord> = {
+  name: 'key-check',
+  indexes: {},
+  owner: { none: 'a one-way fingerprint of PERSONAL_DATA_KEY, the same for every account: no account\'s data' },
+};
+
+export const KEY_CHECK_ID = 'personal-data-key';
+
+/** A process whose PERSONAL_DATA_KEY is not the one the store's personal data is sealed under: it must not start. */
+export class PersonalDataKeyMismatch extends Error {
+  constructor() {
+    super(
+      'PERSONAL_DATA_KEY is not the key this store\'s personal data is sealed under (another instance, or an earlier start, used another): ' +
+        'give every instance the same key; a process with another one would write what no other can read',
+    );
+    this.name = 'PersonalDataKeyMismatch';
+  }
+}
 
 /** Where a sealed record keeps its sealed fields: `a.<base64>` under its account's data key, `s.<base64>` under the service's. */
 const SEALED = '_sealed';
@@ -164,6 +190,35 @@ export class SealingStore implements Store {
         return { ...entry, value: value as R };
       }),
     );
+  }
+
+  /**
+   * Refuses a key other than the one the store's data is sealed under (PersonalDataKeyMismatch), before anything is
+   * served: the store keeps the key's fingerprint, written by the first process that seals into it. A store sealed
+   * before the fingerprint existed is checked once against an account's data key (found through the directory), and
+   * then given the fingerprint.
+   */
+  async verifyKey(): Promise<void> {
+    for (let tries = 0; tries < 3; tries += 1) {
+      const stored = await this.inner.get(KEY_CHECK, KEY_CHECK_ID);
+      if (stored) {
+        if (stored.value.fingerprint !== this.keys.fingerprint) throw new PersonalDataKeyMismatch();
+        return;
+      }
+      if (!(await this.opensAnAccount())) throw new PersonalDataKeyMismatch();
+      const outcome = await this.inner.commit({ changes: [put(KEY_CHECK, KEY_CHECK_ID, { fingerprint: this.keys.fingerprint }, null)] });
+      if (outcome.status === 'committed') return;
+    }
+    throw new Error('the personal-data key check could not be written: the store changed under it three times');
+  }
+
+  /** Whether this key opens the data key of a listed account that still has one (true when none has). */
+  private async opensAnAccount(): Promise<boolean> {
+    for (const { value } of await this.inner.range(DIRECTORY, 'byListing', { prefix: [], limit: 20 })) {
+      const stored = await this.inner.get(DATA_KEYS, value.userId);
+      if (stored) return this.keys.unwrap(value.userId, stored.value.wrapped) !== null;
+    }
+    return true;
   }
 
   /** The account's data key and the version of its record; null when it has none (never made, or destroyed). */

@@ -46,6 +46,8 @@ export interface Storage extends Pick<Ports, StoragePortName> {
   readonly sizes?: () => StoreSizes;
   /** Releases the store (handles, pools). Idempotent. */
   readonly close: () => Promise<void>;
+  /** Refuses, before anything is served, keys other than those the store's data is sealed under (SealingStore.verifyKey). */
+  readonly verifyKeys: () => Promise<void>;
 }
 
 /**
@@ -57,11 +59,13 @@ export const portsOver = (
   technology: Store,
   closeStore: () => Promise<void>,
   keys?: StorageKeys,
-): Pick<Storage, 'store' | 'close' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'emailChanges' | 'apiKeys' | 'webhookFeed' | 'events' | 'outbox'> => {
-  const store = new ClosingStore(keys ? new SealingStore(technology, keys) : technology, closeStore);
+): Pick<Storage, 'store' | 'close' | 'verifyKeys' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'emailChanges' | 'apiKeys' | 'webhookFeed' | 'events' | 'outbox'> => {
+  const sealing = keys ? new SealingStore(technology, keys) : undefined;
+  const store = new ClosingStore(sealing ?? technology, closeStore);
   return {
   store,
   close: () => store.close(),
+  verifyKeys: () => sealing?.verifyKey() ?? Promise.resolve(),
   limits: new StoreAttemptLimits(store),
   users: new StoreUserRepository(store),
   userViews: new StoreUserReadModel(store),

@@ -4,8 +4,9 @@ import { PersonalDataKeys } from '../../../src/infrastructure/security/personal-
 import { EMAIL_CLAIM, SESSIONS, USERS } from '../../../src/infrastructure/storage/account-tables.js';
 import { CLAIMS, claimKey, ownerOf } from '../../../src/infrastructure/storage/commit-plan.js';
 import { EVENTS } from '../../../src/infrastructure/storage/event-tables.js';
-import { DATA_KEYS, SealingStore } from '../../../src/infrastructure/storage/sealing-store.js';
-import { type AnyTable, type Stored, put } from '../../../src/infrastructure/storage/store.js';
+import { DIRECTORY } from '../../../src/infrastructure/storage/directory-tables.js';
+import { DATA_KEYS, KEY_CHECK, KEY_CHECK_ID, PersonalDataKeyMismatch, SealingStore } from '../../../src/infrastructure/storage/sealing-store.js';
+import { type AnyTable, type Stored, put, remove } from '../../../src/infrastructure/storage/store.js';
 import { aRequestMetadata, aSignUpCommand } from '../../support/builders.js';
 import { holdsInClear } from '../../support/erasure-probe.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
@@ -52,6 +53,32 @@ describe('SealingStore: personal data sealed at rest under each account\'s data 
     const store = new SealingStore(world.tables, TEST_PERSONAL_DATA_KEYS);
     for (const row of kept) expect((await store.get(EVENTS, row.key))?.value).to.include({ payload: null, metadata: null });
     expect(await world.users.findByEmail('ada@example.com'), 'the address is free').to.equal(null);
+  });
+
+  it('refuses a process whose key is not the one the store is sealed under; the same key starts, from any number of processes at once', async () => {
+    const tables = new InMemoryTables();
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => new SealingStore(tables, TEST_PERSONAL_DATA_KEYS).verifyKey()));
+    expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(Array(5).fill('fulfilled'));
+    const check = await tables.get(KEY_CHECK, KEY_CHECK_ID);
+    expect(check?.value.fingerprint).to.equal(TEST_PERSONAL_DATA_KEYS.fingerprint);
+    expect(JSON.stringify(check?.value)).not.to.include(Buffer.alloc(32, 5).toString('base64'));
+    const other = new SealingStore(tables, new PersonalDataKeys(Buffer.alloc(32, 6)));
+    const refused = await other.verifyKey().then(() => null, (error: unknown) => error);
+    expect(refused).to.be.instanceOf(PersonalDataKeyMismatch);
+    expect((refused as Error).message).to.include('PERSONAL_DATA_KEY').and.include('the same key');
+    await new SealingStore(tables, TEST_PERSONAL_DATA_KEYS).verifyKey();
+  });
+
+  it('checks a store sealed before the fingerprint (its record removed) against an account\'s data key, then keeps the fingerprint', async () => {
+    const world = await inMemoryWorld({ keys: TEST_PERSONAL_DATA_KEYS });
+    await world.signUp.execute(aSignUpCommand());
+    expect(world.tables.rowsOf(DIRECTORY)).to.have.length(1);
+    await world.tables.commit({ changes: [remove(KEY_CHECK, KEY_CHECK_ID, 'any')] });
+    const refused = await new SealingStore(world.tables, new PersonalDataKeys(Buffer.alloc(32, 6))).verifyKey().then(() => null, (error: unknown) => error);
+    expect(refused, 'another key does not open the account\'s data key').to.be.instanceOf(PersonalDataKeyMismatch);
+    expect(world.tables.rowsOf(KEY_CHECK), 'and writes nothing').to.deep.equal([]);
+    await new SealingStore(world.tables, TEST_PERSONAL_DATA_KEYS).verifyKey();
+    expect(world.tables.rowsOf(KEY_CHECK).map((row) => row.value.fingerprint)).to.deep.equal([TEST_PERSONAL_DATA_KEYS.fingerprint]);
   });
 
   it('makes one data key for simultaneous first writes of an account that had none, refusing none of them', async () => {
