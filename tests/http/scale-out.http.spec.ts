@@ -72,6 +72,12 @@ describe('HTTP: the scale-out setup run for real (docs/scale-out: nginx, two ins
     expect(served.reduce((sum, count) => sum + count, 0)).to.equal(30);
   });
 
+  it('lets a body larger than nginx buffers in memory reach the service, which answers 413 in its envelope', async () => {
+    flushLimits();
+    const answer = await postJson(nginx?.url ?? '', '/auth/sign-in', { email: 'ada@example.com', password: 'x'.repeat(200_000) });
+    expect([answer.status, answer.body?.message]).to.deep.equal([413, 'Request body is too large']);
+  });
+
   it('keeps /metrics off the edge: 404 through nginx, 200 from an instance', async () => {
     expect((await http(nginx?.url ?? '', '/metrics', { method: 'GET' })).status).to.equal(404);
     expect((await http(services[0]?.url ?? '', '/metrics', { method: 'GET' })).status).to.equal(200);

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -88,6 +88,8 @@ const readLog = (dir: string): string => {
 /** The port nginx is to listen on, and the localised configuration written into `dir`. */
 export async function nginxConfIn(dir: string, conf: string, upstreams: Readonly<Record<string, string>>): Promise<{ file: string; port: number }> {
   const port = await freePort();
+  // Run as root, nginx's workers are `nobody`: they must reach the temporary files it keeps in `dir` (a large body).
+  chmodSync(dir, 0o755);
   const file = join(dir, 'nginx.conf');
   writeFileSync(file, localised(conf, upstreams, port, dir));
   return { file, port };
