@@ -23,6 +23,7 @@ import { aRequestMetadata } from '../support/builders.js';
 import { valueOf } from '../support/parsed.js';
 import { rejection } from '../support/rejection.js';
 import { eventsAbout } from '../support/events-about.js';
+import { KEY_CHECK, KEY_CHECK_ID } from '../../src/infrastructure/storage/sealing-store.js';
 
 /** What a storage adapter group provides: its ports over one store, and a way to let go of it. */
 export interface StorageUnderTest {
@@ -34,6 +35,8 @@ export interface StorageUnderTest {
   readonly sessions: SessionRepository;
   readonly outbox: Outbox;
   readonly health: StoreHealth;
+  /** The start-up check that the store's personal data is sealed under these keys (Storage.verifyKeys). */
+  readonly verifyKeys: () => Promise<void>;
   /** Closes the store under the adapters (what a lost handle or connection looks like to them). */
   closeStore(): Promise<void>;
   dispose(): Promise<void>;
@@ -482,6 +485,20 @@ export function storeHealthContract(adapter: string, makeStorage: StorageFactory
         await storage.closeStore();
         const failure = await rejection(storage.health.check());
         expect(failure).to.be.instanceOf(ServiceUnavailable).and.include({ reason: 'store_unavailable' });
+      } finally {
+        await storage.dispose();
+      }
+    });
+
+    it('keeps the personal-data key\'s fingerprint: simultaneous start-up checks with one key all pass, one record is written and read back', async () => {
+      const storage = await makeStorage();
+      try {
+        const checks = await Promise.allSettled(Array.from({ length: 5 }, () => storage.verifyKeys()));
+        expect(checks.map((check) => check.status)).to.deep.equal(Array(5).fill('fulfilled'));
+        const stored = await storage.store.get(KEY_CHECK, KEY_CHECK_ID);
+        expect(stored?.value.fingerprint).to.match(/^[A-Za-z0-9_-]{43}$/);
+        await storage.verifyKeys();
+        expect((await storage.store.get(KEY_CHECK, KEY_CHECK_ID))?.version, 'checked again, not written again').to.equal(stored?.version);
       } finally {
         await storage.dispose();
       }
