@@ -144,6 +144,14 @@ export class TotpFactor {
     return true;
   }
 
+  /**
+   * Whether `matches` recognises a recovery code of this factor that was used already: the answer of a request that
+   * lost the race for it, or a replay, which is refused without counting as a guess (a guess cannot name a used code).
+   */
+  spentRecoveryCode(matches: (mac: string) => boolean): boolean {
+    return this.state.recoveryCodes.some((code) => code.usedAt !== null && matches(code.mac));
+  }
+
   snapshot(): TotpFactorSnapshot {
     return { ...this.state };
   }

@@ -77,10 +77,17 @@ export function parseFactorAnswer(input: FactorInput, passkeys = false): Parsed<
 }
 
 /**
+ * What a presented code proved: the events to record with the factor's save (none for a TOTP code, RecoveryCodeUsed
+ * with the count left for a recovery code); 'spent' for a code of this factor that was accepted already (a TOTP step
+ * at or before the last used, a used recovery code: a replay, or the loser of a race for it); 'wrong' otherwise.
+ */
+export type FactorProof = readonly SecondFactorEvent[] | 'spent' | 'wrong';
+
+/**
  * Checks a presented factor against the account's factor, spending what it used on the factor (the code's time step,
- * once; the recovery code, once): the events to record with the factor's save (none for a code, RecoveryCodeUsed with
- * the count left for a recovery code), or null for a wrong or used answer (nothing spent). Stored by the caller with
- * compare-and-swap, which makes each single-use across instances.
+ * once; the recovery code, once). Stored by the caller with compare-and-swap, which makes each single-use across
+ * instances. Only 'wrong' counts as a failed attempt: a spent code is refused alike (401) but proves nothing either
+ * way, so N simultaneous answers of one code give one sign-in and N - 1 refusals that throttle nobody.
  */
 export function proveFactor(
   deps: Pick<Ports, 'totp' | 'factorSecrets'>,
@@ -89,14 +96,17 @@ export function proveFactor(
   userId: string,
   email: string,
   at: Date,
-): SecondFactorEvent[] | null {
+): FactorProof {
   if (kind === 'code') {
     const secret = deps.factorSecrets.open(factor.sealedSecret, userId);
-    const step = secret === null ? null : deps.totp.stepOf(secret, answer, at, factor.lastStep);
-    return step !== null && factor.accept(step, at) ? [] : null;
+    if (secret === null) return 'wrong';
+    const step = deps.totp.stepOf(secret, answer, at, factor.lastStep);
+    if (step !== null && factor.accept(step, at)) return [];
+    return deps.totp.stepOf(secret, answer, at, -1) === null ? 'wrong' : 'spent';
   }
-  if (!factor.useRecoveryCode((mac) => deps.factorSecrets.matches(answer, userId, mac), at)) return null;
-  return [recoveryCodeUsed(userId, email, factor.recoveryCodesLeft, at)];
+  const matches = (mac: string): boolean => deps.factorSecrets.matches(answer, userId, mac);
+  if (factor.useRecoveryCode(matches, at)) return [recoveryCodeUsed(userId, email, factor.recoveryCodesLeft, at)];
+  return factor.spentRecoveryCode(matches) ? 'spent' : 'wrong';
 }
 
 /** The one answer of a command that must carry a factor, parsed, or InvalidInput. */

@@ -42,6 +42,17 @@ describe('TotpFactor: each time step is accepted once', () => {
     expect(factor.recoveryCodesLeft).to.equal(2);
   });
 
+  it('tells a used recovery code (a replay, a lost race) from one it never had', () => {
+    const factor = TotpFactor.enrol('u-1', 'sealed', T0);
+    factor.replaceRecoveryCodes(['m1', 'm2']);
+    expect(factor.spentRecoveryCode((mac) => mac === 'm1'), 'not used yet').to.equal(false);
+    factor.useRecoveryCode((mac) => mac === 'm1', T0);
+    expect(factor.spentRecoveryCode((mac) => mac === 'm1')).to.equal(true);
+    expect(factor.spentRecoveryCode((mac) => mac === 'm9')).to.equal(false);
+    factor.replaceRecoveryCodes(['n1']);
+    expect(factor.spentRecoveryCode((mac) => mac === 'm1'), 'replaced: unknown now').to.equal(false);
+  });
+
   it('keeps its first confirmation time', () => {
     const factor = TotpFactor.enrol('u-1', 'sealed', T0);
     factor.accept(1000, T0);

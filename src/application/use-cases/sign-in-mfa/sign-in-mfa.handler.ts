@@ -30,7 +30,8 @@ export interface SignInMfaCommand {
  *
  * A wrong code is counted, in the write that records it (SignInFailed, reason `wrong_code`), against the challenge
  * (5 wrong codes end it) and against the account's sign-in throttle; of N simultaneous wrong codes exactly the caps
- * are counted.
+ * are counted. A code already spent (a replay, or one answer of one code sent on N challenges at once) is refused
+ * alike and counted nowhere: of N simultaneous answers of one code, one signs in.
  */
 export class SignInMfaHandler {
   constructor(
@@ -69,12 +70,10 @@ export class SignInMfaHandler {
         const factor = await secondFactors.find(user.id);
         if (!challenge || !factor?.confirmed) throw new InvalidMfaToken();
         const at = clock.now();
-        const events = proveFactor(this.deps, factor, answer, user.id, email, at);
-        if (events === null) {
-          await this.wrongAnswer(challenge, user.id, email, command.metadata);
-          throw new InvalidMfaCode(answer.kind);
-        }
-        const outcome = await secondFactors.completeChallenge(challenge, factor, guard, at, recordEvents(events, this.deps.ids, command.metadata));
+        const proof = proveFactor(this.deps, factor, answer, user.id, email, at);
+        if (proof === 'wrong') await this.wrongAnswer(challenge, user.id, email, command.metadata);
+        if (typeof proof === 'string') throw new InvalidMfaCode(answer.kind);
+        const outcome = await secondFactors.completeChallenge(challenge, factor, guard, at, recordEvents(proof, this.deps.ids, command.metadata));
         if (outcome === 'limited') throw new InvalidMfaToken();
         return outcome === 'completed' ? undefined : CHANGED;
       });

@@ -31,7 +31,8 @@ export const STEP_UP_MAX_WRONG_CODES = 5;
  * the refresh token rotates with no grace (Session.proved): the one from before is used up, so a copy of it is reuse.
  *
  * Two writes: the factor by compare-and-swap (the step or code spent, once across instances), then the session. A
- * wrong code is counted on the session (5 within the window) and on the account's sign-in throttle, in one write.
+ * wrong code is counted on the session (5 within the window) and on the account's sign-in throttle, in one write; a
+ * spent one (a replay, or the losers of N simultaneous answers of one code) is refused and counted nowhere.
  */
 export class VerifyMfaHandler {
   constructor(
@@ -54,13 +55,14 @@ export class VerifyMfaHandler {
         const factor = await secondFactors.find(user.id);
         if (!factor?.confirmed) throw new MfaNotEnrolled();
         const at = clock.now();
-        const events = proveFactor(this.deps, factor, answer, user.id, email, at);
-        if (events === null) {
+        const proof = proveFactor(this.deps, factor, answer, user.id, email, at);
+        if (proof === 'spent') throw new InvalidMfaCode(answer.kind);
+        if (proof === 'wrong') {
           const failed = recordEvents([signInFailed(email, 'wrong_code', user.id, at)], ids, command.metadata);
           const counted = await this.throttle.failedAlong(email, this.limitOf(command.principal.sessionId), failed);
           throw counted === 'also' ? new TooManyAttempts(this.settings.stepUpSeconds) : new InvalidMfaCode(answer.kind);
         }
-        return (await secondFactors.save(factor, recordEvents(events, ids, command.metadata))) ? undefined : CHANGED;
+        return (await secondFactors.save(factor, recordEvents(proof, ids, command.metadata))) ? undefined : CHANGED;
       });
     }
     const session = await untilCommitted(async () => {
