@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { OPERATIONS } from '../../src/interfaces/http/operations/index.js';
+import { ERROR_TABLE } from '../../src/interfaces/http/shared/error-table.js';
 import { aSignUpBody } from '../support/builders.js';
 import { apiKeyFor } from '../support/api-keys.js';
 import { http, postJson } from '../support/http-client.js';
@@ -37,6 +39,19 @@ describe('HTTP: the admin API, per scope (issue 54)', function () {
     expect((await admin('POST', `/admin/users/${id}/disable`, 'users:read')).status).to.equal(403);
     expect((await admin('GET', `/admin/users/${id}`, 'introspect')).status).to.equal(403);
     expect((await admin('GET', `/admin/users/${id}`, null)).status).to.equal(401);
+  });
+
+  it('a users:read key is refused on every users:write route (403 INSUFFICIENT_SCOPE) and changes nothing', async () => {
+    const { id, token } = await account();
+    const writes = OPERATIONS.filter((operation) => operation.path.startsWith('/admin/') && operation.method !== 'GET');
+    expect(writes.map((operation) => `${operation.method} ${operation.path}`)).to.have.length.of.at.least(5);
+    for (const operation of writes) {
+      const res = await admin(operation.method, operation.path.replace(':id', id), 'users:read');
+      expect([res.status, res.body], `${operation.method} ${operation.path}`).to.deep.equal([403, { message: ERROR_TABLE.INSUFFICIENT_SCOPE.message, errors: [{ field: null, message: 'this API key lacks the scope users:write' }] }]);
+    }
+    const details = await admin('GET', `/admin/users/${id}`, 'users:read');
+    expect([details.status, details.body.data.user.disabled, details.body.data.sessions.length]).to.deep.equal([200, false, 1]);
+    expect((await http(service.url, '/auth/me', { method: 'GET', headers: bearer(token) })).status).to.equal(200);
   });
 
   it('users:write disables (tokens 401 at once; the right password answers exactly as a wrong one), enables, signs out everywhere, deletes', async () => {

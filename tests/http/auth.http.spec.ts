@@ -178,6 +178,26 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
         expect(res.body).to.deep.equal({ message: 'Not found', errors: [{ field: null, message: 'no such route or method' }] });
       }
     });
+
+    it('404 for an unknown route whatever its body: no content type, another one, malformed JSON, a form', async () => {
+      const bodies: [string | Buffer, Record<string, string>][] = [
+        ['plain words', { 'content-type': 'text/plain' }],
+        ['<a/>', { 'content-type': 'application/xml' }],
+        ['{"unterminated', { 'content-type': 'application/json' }],
+        ['a=1&a=2', { 'content-type': 'application/x-www-form-urlencoded' }],
+        [Buffer.from([0xff, 0xfe]), { 'content-type': 'application/json; charset=latin1' }],
+        ['bytes', {}],
+      ];
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        for (const [body, headers] of bodies) {
+          for (const path of ['/auth/nope', '/nowhere']) {
+            const res = await http(service.url, path, { method, body, headers });
+            expect(res.status, `${method} ${path} ${JSON.stringify(headers)}`).to.equal(404);
+            expect(res.body).to.deep.equal({ message: 'Not found', errors: [{ field: null, message: 'no such route or method' }] });
+          }
+        }
+      }
+    });
   });
 
   describe('concurrency', () => {

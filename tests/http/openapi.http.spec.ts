@@ -191,6 +191,20 @@ describe('HTTP: the OpenAPI document lists every status each operation can answe
     }
   });
 
+  it('documents every code of the error table on the operations that can answer it; 431 on every one', () => {
+    const notOnAnOperation: Partial<Record<keyof typeof ERROR_TABLE, string>> = {
+      NOT_FOUND: 'the answer of a route that is not an operation',
+      API_KEY_NOT_FOUND: 'answered by `npm run admin -- revoke-key` only',
+      MALFORMED_REQUEST: "a 400 closing the connection, before any route: documented in the table, not in an operation's 400",
+    };
+    const documented = new Set(OPERATIONS.flatMap((operation) => [...impliedErrors(operation), ...operation.errors]));
+    expect(Object.keys(ERROR_TABLE).filter((code) => !documented.has(code as never) && !(code in notOnAnOperation))).to.deep.equal([]);
+    for (const operation of OPERATIONS) {
+      const responses = doc['paths'][operation.path.replace(/:([A-Za-z]+)/g, '{$1}')][operation.method.toLowerCase()].responses;
+      expect(responses['431']?.description, operation.operationId).to.equal(ERROR_TABLE.HEADERS_TOO_LARGE.description);
+    }
+  });
+
   it('documents the configurable answers: sign-in 403 (REQUIRE_VERIFIED_EMAIL), 408, 413, 415, 429 and 503', () => {
     expect(statuses('/auth/sign-in', 'post')).to.include.members(['403', '408', '413', '415', '429', '503']);
     expect(doc['paths']['/auth/sign-in'].post.responses['403'].description).to.equal(ERROR_TABLE.EMAIL_NOT_VERIFIED.description);

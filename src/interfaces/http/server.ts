@@ -210,6 +210,8 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   registerCors(app, cors);
 
   app.addHook('preParsing', (request, _reply, payload, done) => {
+    // An unknown route answers 404 whatever it was sent: Fastify would parse its body first (a 415 or 400 instead).
+    if (request.is404 && request.method !== 'GET' && request.method !== 'HEAD') return done(new HttpError('NOT_FOUND'));
     if (!BODY_METHODS.has(request.method)) return done(null, payload);
     const bodyless = request.headers['content-length'] === undefined || request.headers['content-length'] === '0';
     const skip = request.routeOptions.config.optionalBody === true && bodyless && request.headers['transfer-encoding'] === undefined;

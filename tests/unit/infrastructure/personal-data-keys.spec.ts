@@ -53,4 +53,16 @@ describe('The personal-data key (PERSONAL_DATA_KEY)', () => {
     expect(keys.blind('ada@example.com')).to.equal(keys.blind('ada@example.com')).and.not.to.include('ada');
     expect(new PersonalDataKeys(Buffer.alloc(32, 2)).blind('ada@example.com')).to.not.equal(keys.blind('ada@example.com'));
   });
+
+  it('never reuses an AES-GCM nonce under one key: each seal and each wrapped data key starts with a fresh 12-byte IV', () => {
+    const keys = new PersonalDataKeys(Buffer.alloc(32, 1));
+    const { key } = keys.newDataKey('u1');
+    const ivOf = (sealed: string) => Buffer.from(sealed, 'base64').subarray(0, 12).toString('hex');
+    const seals = Array.from({ length: 50 }, (_, i) => keys.seal(key, 'users\u0000u1', { email: i % 2 === 0 ? 'ada@example.com' : 'grace@example.com' }));
+    expect(new Set(seals.map(ivOf)).size, 'IVs of 50 seals under one data key').to.equal(50);
+    expect(seals[0], 'the same fields sealed twice').to.not.equal(seals[2]);
+    expect(seals.map((sealed) => keys.open(key, 'users\u0000u1', sealed)?.['email'])).to.include.members(['ada@example.com', 'grace@example.com']);
+    const wrapped = Array.from({ length: 20 }, () => keys.newDataKey('u1').wrapped);
+    expect(new Set(wrapped.map(ivOf)).size, 'IVs of 20 data keys wrapped under the key-encryption key').to.equal(20);
+  });
 });

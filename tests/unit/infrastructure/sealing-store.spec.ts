@@ -100,6 +100,20 @@ describe('SealingStore: personal data sealed at rest under each account\'s data 
     expect((await store.get(SESSIONS, 's1'))?.value.clientIp).to.equal('203.0.113.7');
   });
 
+  it('refuses a write racing the erase: a commit sealed under a data key another process destroyed meanwhile is a conflict', async () => {
+    const tables = new InMemoryTables();
+    const writer = new SealingStore(tables, TEST_PERSONAL_DATA_KEYS);
+    await writer.commit({ changes: [put(USERS, 'u1', { id: 'u1', email: 'ada@example.com' } as never, null)] });
+    expect((await writer.get(USERS, 'u1'))?.value.email, 'the writer knows the key').to.equal('ada@example.com');
+    const eraser = new SealingStore(tables, TEST_PERSONAL_DATA_KEYS);
+    await eraser.commit({ changes: [remove(USERS, 'u1', 'any'), remove(DATA_KEYS, 'u1', 'any')] });
+    expect(await writer.commit({ changes: [put(SESSIONS, 's1', aSession('u1', 's1'), null)] })).to.deep.equal({ status: 'conflict' });
+    expect(tables.rowsOf(SESSIONS)).to.deep.equal([]);
+    expect(await writer.commit({ changes: [put(SESSIONS, 's1', aSession('u1', 's1'), null)] }), 'decided again: no key, sealed under the service\'s').to.deep.equal({ status: 'committed' });
+    expect(String((tables.rowsOf(SESSIONS)[0]!.value as Record<string, unknown>)['_sealed'])).to.match(/^s\./);
+    expect(tables.rowsOf(DATA_KEYS)).to.deep.equal([]);
+  });
+
   it('opens nothing under another key-encryption key, and nothing moved to another account', async () => {
     const tables = new InMemoryTables();
     await new SealingStore(tables, TEST_PERSONAL_DATA_KEYS).commit({ changes: [put(USERS, 'u1', { id: 'u1', email: 'ada@example.com' } as never, null)] });

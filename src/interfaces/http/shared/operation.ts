@@ -138,7 +138,10 @@ export const RATE_LIMITED_PREFIX = '/auth/';
  */
 const readsBody = (operation: AnyOperation): boolean => operation.body !== undefined || operation.method === 'DELETE';
 
-/** The error codes every operation of this shape can answer whatever its use case does: the transport's. */
+/**
+ * The error codes every operation of this shape can answer whatever its use case does: the transport's (431 for
+ * oversized headers, answered by the HTTP server before any route, on every operation).
+ */
 export function impliedErrors(operation: AnyOperation): ErrorCode[] {
   return [
     ...(operation.body ? (['INVALID_INPUT'] as const) : []),
@@ -151,6 +154,7 @@ export function impliedErrors(operation: AnyOperation): ErrorCode[] {
     ...(operation.path.startsWith(RATE_LIMITED_PREFIX) ? (['RATE_LIMITED'] as const) : []),
     'INTERNAL',
     'SHUTTING_DOWN',
+    'HEADERS_TOO_LARGE',
   ];
 }
 
