@@ -20,12 +20,35 @@ const SYSTEMS: readonly (readonly [RegExp, string])[] = [
   [/\bAndroid\b/, 'Android'], [/\b(?:iPhone|iPad|iPod)\b/, 'iOS'], [/\bWindows\b/, 'Windows'], [/\bCrOS\b/, 'ChromeOS'], [/\bMac OS X\b|\bMacintosh\b/, 'macOS'], [/\bLinux\b/, 'Linux'],
 ];
 
-/** The device a user agent names, coarsely ("Firefox on Linux"): what changes with a new device, not with an update. */
+const UNKNOWN_DEVICE = 'an unknown device';
+const UNKNOWN_BROWSER = 'an unknown browser';
+const named = (table: readonly (readonly [RegExp, string])[], userAgent: string): string | undefined => table.find(([pattern]) => pattern.test(userAgent))?.[1];
+const nameOf = (browser: string, system: string | undefined): string => (system === undefined ? browser : `${browser} on ${system}`);
+
+/**
+ * The device a user agent names, coarsely and in fixed words only ("Firefox on Linux", "an unknown browser on
+ * Windows", "an unknown device"): what a notice may show, since a client chooses its user agent's text freely.
+ */
 export function deviceOf(userAgent: string | null): string {
-  if (userAgent === null || userAgent.trim() === '') return 'an unknown device';
-  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1] ?? userAgent.trim().split(/[\s/]/)[0]?.slice(0, 40) ?? 'an unknown browser';
-  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  return system === undefined ? browser : `${browser} on ${system}`;
+  if (userAgent === null || userAgent.trim() === '') return UNKNOWN_DEVICE;
+  const browser = named(BROWSERS, userAgent);
+  const system = named(SYSTEMS, userAgent);
+  return browser === undefined && system === undefined ? UNKNOWN_DEVICE : nameOf(browser ?? UNKNOWN_BROWSER, system);
+}
+
+/** Every name deviceOf gives. */
+const DEVICE_NAMES: ReadonlySet<string> = new Set([
+  UNKNOWN_DEVICE,
+  ...[...BROWSERS.map(([, browser]) => browser), UNKNOWN_BROWSER].flatMap((browser) => [nameOf(browser, undefined), ...SYSTEMS.map(([, system]) => nameOf(browser, system))]),
+]);
+
+/** A device name as a mail may show it: one deviceOf gives, else "an unknown device" (an event recorded with free text). */
+export const shownDevice = (device: string): string => (DEVICE_NAMES.has(device) ? device : UNKNOWN_DEVICE);
+
+/** What tells devices apart: deviceOf, but an unknown browser by the first word of its user agent. Never shown. */
+function deviceKey(userAgent: string | null): string {
+  const known = deviceOf(userAgent);
+  return userAgent === null || named(BROWSERS, userAgent) !== undefined ? known : `${known}|${userAgent.trim().split(/[\s/]/)[0] ?? ''}`;
 }
 
 /** The eight groups of an IPv6 address (`::` expanded), or null when it is not one. */
@@ -55,7 +78,7 @@ export function networkOf(ip: string | null): string | null {
 }
 
 /** Whether two origins are the same device on the same network. */
-export const sameDevice = (a: Origin, b: Origin): boolean => deviceOf(a.userAgent) === deviceOf(b.userAgent) && networkOf(a.clientIp) === networkOf(b.clientIp);
+export const sameDevice = (a: Origin, b: Origin): boolean => deviceKey(a.userAgent) === deviceKey(b.userAgent) && networkOf(a.clientIp) === networkOf(b.clientIp);
 
 export const newDeviceSignedIn = (userId: string, email: string, sessionId: string, origin: Origin, at: Date): NewDeviceSignedIn => ({
   type: 'NewDeviceSignedIn',

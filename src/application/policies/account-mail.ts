@@ -1,4 +1,5 @@
 /** The mails of the account's life: a change of address (the notice to the current address, the confirmation to the new one) and a sign-in from a new device. */
+import { shownDevice } from '../../domain/device.js';
 import { type MailContent, escapeHtml, greeting, page } from './mail.js';
 
 /** To the current address: a change to `newEmail` was asked for; a link cancels it and ends every session. */
@@ -36,11 +37,14 @@ export function accountDeletedMail(name: string): MailContent {
   };
 }
 
-/** A sign-in from a device the account has not used recently: when, from where, which device, and where to end it. */
+/**
+ * A sign-in from a device the account has not used recently: when, from which network, which kind of device (in
+ * fixed words only, never the user agent's text), and where to end it.
+ */
 export function newDeviceMail(name: string | null, seen: { readonly at: Date; readonly device: string; readonly network: string | null }, sessionsLink: string): MailContent {
   const hello = greeting(name);
   const where = seen.network === null ? 'an unknown network' : `the network ${seen.network}`;
-  const body = `your account was signed in to on ${seen.at.toUTCString()} from ${seen.device}, on ${where}.`;
+  const body = `your account was signed in to on ${seen.at.toUTCString()} from ${shownDevice(seen.device)}, on ${where}.`;
   const act = 'If it was not you, end that session from the list of your signed-in devices and change your password now:';
   return {
     subject: 'A new sign-in to your account',

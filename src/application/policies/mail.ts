@@ -17,10 +17,10 @@ export interface MailSettings {
 }
 
 /**
- * The per-address cap of reset or verification mails (`cap.max` within `cap.windowSeconds`), counted by
- * AttemptLimits in the write that records the request, so simultaneous requests past the cap send nothing.
+ * The per-address cap of reset, verification or new-device mails (`cap.max` within `cap.windowSeconds`), counted by
+ * AttemptLimits in one write, so simultaneous requests past the cap send nothing.
  */
-export const mailLimit = (cap: { readonly max: number; readonly windowSeconds: number }, purpose: OneTimePurpose, email: string): Limit => ({
+export const mailLimit = (cap: { readonly max: number; readonly windowSeconds: number }, purpose: OneTimePurpose | 'new-device', email: string): Limit => ({
   key: `${purpose}:${email}`,
   max: cap.max,
   windowSeconds: cap.windowSeconds,

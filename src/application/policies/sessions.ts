@@ -206,7 +206,7 @@ export async function signInSession(
     const user = await users.findById(userId);
     if (!user || user.disabled || (how.epoch !== undefined && user.sessionEpoch !== how.epoch)) throw how.refused();
     how.record(user, clock.now());
-    const account = { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch };
+    const account = { id: user.id, email: user.email.value, emailVerified: user.emailVerified, sessionEpoch: user.sessionEpoch };
     const opened = openSession(deps, settings, account, how.metadata, how.amr);
     const evicted = lostACommit ? NOTHING_EVICTED : await evictBeyondCap(deps, settings, account, how.metadata);
     const notice = await newDeviceNotice(deps, settings.newDeviceNotice, account, opened.session.id, how.metadata);

@@ -147,7 +147,7 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
   NEW_DEVICE_NOTICE: {
     section: 'Sessions',
     meaning:
-      'a sign-in (any method) from a device the account has not used recently (none of its live sessions shares the browser and system of the user agent and the network: IPv4 /24, IPv6 /48) mails the owner when, from where and on which device, with a link to `{PUBLIC_APP_URL}/sessions`; sent from the outbox, never in the request',
+      'a sign-in (any method) from a device the account has not used recently (none of its live sessions shares the browser and system of the user agent and the network: IPv4 /24, IPv6 /48) mails the owner when, from which network and on which kind of device (fixed words, never the user agent\'s text), with a link to `{PUBLIC_APP_URL}/sessions`; sent from the outbox, never in the request; only to a proven address, at most VERIFICATION_MAIL_MAX_PER_ADDRESS per window',
   },
   SESSIONS_MAX_PER_ACCOUNT: {
     section: 'Sessions',

@@ -3,6 +3,7 @@ import { MailRefusedPermanently, MailRelayUnavailable } from '../../errors.js';
 import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
 import type { Ports } from '../../ports/ports.js';
+import { noticeMayGo } from '../../policies/new-device.js';
 import { CANCEL_SIGN_UP_PAGE, type MailContent, type MailSettings, linkFor, passwordChangedMail, resetMail, secondFactorMail, verificationMail } from '../../policies/mail.js';
 
 export interface DeliverySettings {
@@ -61,7 +62,7 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
  */
 export class DeliverMailHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'outbox' | 'mail' | 'users' | 'oneTimeTokens' | 'clock'>,
+    private readonly deps: Pick<Ports, 'outbox' | 'mail' | 'users' | 'oneTimeTokens' | 'limits' | 'clock'>,
     private readonly mail: MailSettings,
     private readonly delivery: DeliverySettings,
   ) {}
@@ -114,13 +115,14 @@ export class DeliverMailHandler {
     return { eventId, attempts, error, deadLetter };
   }
 
-  /** The mail an event asks for, or null when there is none to send (no account, or not a mail event). */
+  /** The mail an event asks for, or null when there is none to send (no account, not a mail event, a notice past its cap). */
   private async compose(event: RecordedEvent): Promise<OutgoingMail | null> {
     if (event.aggregateId === null) return null;
     // The account is gone: its notice carries the address and name it had.
     if (event.type === 'AccountDeletionNoticed') return { to: event.payload.email, ...accountDeletedMail(event.payload.name), idempotencyKey: event.eventId };
     const user = await this.deps.users.findById(event.aggregateId);
     if (!user || !('email' in event.payload)) return null;
+    if (event.type === 'NewDeviceSignedIn' && !(await noticeMayGo(this.deps, this.mail.verificationPerAddress, user, event.payload.email))) return null;
     const name = user.emailVerified ? user.name.value : null;
     const content = this.render(event, name);
     return content && { to: event.payload.email, ...content, idempotencyKey: event.eventId };

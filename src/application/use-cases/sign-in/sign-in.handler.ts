@@ -90,7 +90,7 @@ export class SignInHandler {
       if ((await this.deps.secondFactors.find(user.id))?.confirmed) return this.challenge(user, command);
       user.recordSignIn(clock.now());
       const userEvents = recordEvents(user.pullEvents(), ids, command.metadata);
-      const account = { id: user.id, email: user.email.value, sessionEpoch: user.sessionEpoch };
+      const account = { id: user.id, email: user.email.value, emailVerified: user.emailVerified, sessionEpoch: user.sessionEpoch };
       const opened = openSession(this.deps, this.settings, account, command.metadata);
       const evicted = lostACommit ? NOTHING_EVICTED : await evictBeyondCap(this.deps, this.settings, account, command.metadata);
       const notice = recordEvents(await newDeviceNotice(this.deps, this.settings.newDeviceNotice, account, opened.session.id, command.metadata), ids, command.metadata);
