@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/**
+ * Who may use the store in DATA_DIR: any number of processes that open it (service instances, workers, the admin
+ * command), or one compaction (`npm run store:compact`), never both. An opener writes its pid under
+ * `accounts.lmdb-openers/` (in the file's name), then looks for `accounts.lmdb-compacting`; a compaction publishes that file whole (written
+ * aside, hard-linked into place), then looks for openers. Each writes before it looks, so of two that start together
+ * at least one sees the other and refuses. A file whose process no longer runs (killed, crashed) is stale and ignored.
+ */
+const MARKER = 'accounts.lmdb-compacting';
+const OPENERS = 'accounts.lmdb-openers';
+
+/** `process.kill`'s signature, injectable for tests. */
+export type Kill = (pid: number, signal: 0) => unknown;
+
+/** The lock files this process wrote and still holds: a file naming our pid that is not here is a past process's. */
+const held = new Set<string>();
+
+/**
+ * Whether process `pid` runs: `kill(pid, 0)` succeeds, or fails with EPERM (it runs, under a user we may not signal).
+ * Only ESRCH (no such process) and the like say it does not.
+ */
+export function running(pid: number, kill: Kill = process.kill.bind(process)): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const pidIn = (file: string): number => Number(readFileSync(file, 'utf8').trim());
+const holds = (file: string, pid: number, kill?: Kill): boolean => (pid === process.pid ? held.has(file) : running(pid, kill));
+const token = (): string => `${process.pid}-${randomBytes(4).toString('hex')}`;
+const quietly = (file: string): void => {
+  held.delete(file);
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // a stale file another user owns: it stays, and stays ignored
+  }
+};
+
+/** The pid of the compaction that holds the store in `dataDir`, if one runs. An unreadable marker counts as held. */
+function compaction(dataDir: string, kill?: Kill): number | undefined {
+  const marker = resolve(dataDir, MARKER);
+  let pid: number;
+  try {
+    pid = pidIn(marker);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`${marker} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}): a compaction may be running`);
+  }
+  return holds(marker, pid, kill) ? pid : undefined;
+}
+
+/**
+ * Registers this process as one that has the store in `dataDir` open; returns the function that unregisters it
+ * (also run at exit). Throws, naming the process, while a compaction holds the store.
+ */
+export function openShared(dataDir: string, kill?: Kill): () => void {
+  const dir = resolve(dataDir, OPENERS);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, token());
+  writeFileSync(file, '', { flag: 'wx' });
+  held.add(file);
+  const release = () => {
+    process.removeListener('exit', release);
+    quietly(file);
+  };
+  process.once('exit', release);
+  try {
+    const compactor = compaction(dataDir, kill);
+    if (compactor !== undefined) throw new Error(`the store is being compacted by process ${compactor} (npm run store:compact): start the service once it has finished`);
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return release;
+}
+
+/** Publishes the marker naming this process; false when another file is in place. */
+function publish(marker: string): boolean {
+  const aside = `${marker}.${token()}`;
+  writeFileSync(aside, `${process.pid}\n`, { flag: 'wx' });
+  try {
+    linkSync(aside, marker);
+    held.add(marker);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(aside, { force: true });
+  }
+}
+
+/**
+ * Takes the store in `dataDir` for a compaction; returns the function that gives it back. Throws, naming the
+ * processes, while another compaction runs or any process has the store open; stale files are removed.
+ */
+export function takeExclusive(dataDir: string, kill?: Kill): () => void {
+  const marker = resolve(dataDir, MARKER);
+  if (!publish(marker)) {
+    const other = compaction(dataDir, kill);
+    if (other !== undefined) throw new Error(`a compaction by process ${other} is already running`);
+    quietly(marker); // its process is gone (killed before it gave the store back): take the store over
+    if (!publish(marker)) throw new Error(`another compaction started at the same time (${marker})`);
+  }
+  const release = () => quietly(marker);
+  try {
+    const openers = liveOpeners(resolve(dataDir, OPENERS), kill);
+    if (openers.length > 0) throw new Error(`the store is open in process ${openers.join(', ')}: stop the service first`);
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return release;
+}
+
+/** The pids of the processes registered in `dir` that still run; the files of those that do not are removed. */
+function liveOpeners(dir: string, kill?: Kill): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new Error(`${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}): which processes have the store open is unknown`);
+  }
+  const live = new Set<number>();
+  for (const name of names) {
+    const file = join(dir, name);
+    const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+    if (holds(file, pid, kill)) live.add(pid);
+    else quietly(file);
+  }
+  return [...live];
+}
