@@ -50,5 +50,11 @@ export function oauthFlowContract(adapter: string, makeStorage: StorageFactory):
       expect(redeemed.filter((value) => value !== null)).to.deep.equal([code]);
       expect(await flows.redeem(code.id)).to.equal(null);
     });
+
+    it("gives a link code back whole: the identity it links and the provider's address", async () => {
+      const code: OAuthCode = { ...aCode(uniqueId('u')), link: { sessionId: uniqueId('s'), issuer: 'https://corp.example', subject: 'sub-1' }, email: 'ada@corp.example' };
+      await flows.issue(code, []);
+      expect(await flows.redeem(code.id)).to.deep.equal(code);
+    });
   });
 }

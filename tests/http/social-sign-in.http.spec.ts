@@ -220,6 +220,53 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     expect([unlink.status, unlink.body?.message]).to.deep.equal([409, 'Last way to sign in']);
   });
 
+  it("links nothing at the callback: a link URL opened in a victim's browser ends in the victim's app, whose verifier is not the attacker's", async () => {
+    const attacker = fresh('attacker');
+    await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: attacker }));
+    await verifyByMail(service, attacker);
+    const access = (await postJson(service.url, '/auth/sign-in', { email: attacker, password: PASSWORD })).body.data.accesstoken as string;
+    const attackers = pkce();
+    const link = await postJson(service.url, '/auth/oauth/corp/link', { redirect_to: APP, code_challenge: attackers.challenge, code_challenge_method: 'S256', currentpassword: PASSWORD }, bearer(access));
+    expect(link.status, link.text).to.equal(200);
+    const victimAddress = fresh('victim');
+    corp.setAccount('csrf-victim-sub', { email: victimAddress, email_verified: true });
+    const victimsApp = pkce();
+    const { params } = await through('corp', (url) => corp.signIn(url, 'csrf-victim-sub'), { url: link.body.data.url, verifier: victimsApp.verifier });
+    expect(Object.keys(params)).to.deep.equal(['code']);
+    expect((await get(service, '/auth/identities', bearer(access))).body.data.identities, 'nothing linked at the callback').to.deep.equal([]);
+    const exchanged = await exchange(params['code'], victimsApp.verifier);
+    expect([exchanged.status, exchanged.body.errors]).to.deep.equal([400, [{ field: 'code_verifier', message: 'does not match the code_challenge' }]]);
+    expect((await get(service, '/auth/identities', bearer(access))).body.data.identities, 'nor at a failed exchange').to.deep.equal([]);
+    const victim = await signedIn('csrf-victim-sub', { email: victimAddress, email_verified: true });
+    expect(victim.user.email, "the victim's provider sign-in reaches the victim's own account").to.equal(victimAddress);
+  });
+
+  it('links at the exchange with the right verifier only: never with the challenge as the verifier (no PKCE downgrade)', async () => {
+    const email = fresh('linker2');
+    await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }));
+    await verifyByMail(service, email);
+    const access = (await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD })).body.data.accesstoken as string;
+    const pair = pkce();
+    const link = await postJson(service.url, '/auth/oauth/corp/link', { redirect_to: APP, code_challenge: pair.challenge, code_challenge_method: 'S256', currentpassword: PASSWORD }, bearer(access));
+    corp.setAccount('linker2-sub', { email: fresh('elsewhere2'), email_verified: true });
+    const first = await through('corp', (url) => corp.signIn(url, 'linker2-sub'), { url: link.body.data.url, verifier: pair.verifier });
+    expect((await exchange(first.params['code'], pair.challenge)).status, 'the challenge itself is no verifier').to.equal(400);
+    expect((await get(service, '/auth/identities', bearer(access))).body.data.identities).to.deep.equal([]);
+    const again = pkce();
+    const second = await postJson(service.url, '/auth/oauth/corp/link', { redirect_to: APP, code_challenge: again.challenge, code_challenge_method: 'S256', currentpassword: PASSWORD }, bearer(access));
+    const { params } = await through('corp', (url) => corp.signIn(url, 'linker2-sub'), { url: second.body.data.url, verifier: again.verifier });
+    expect((await exchange(params['code'], again.verifier)).status).to.equal(201);
+    const identities = (await get(service, '/auth/identities', bearer(access))).body.data.identities as { provider: string }[];
+    expect(identities.map((identity) => identity.provider)).to.deep.equal(['corp']);
+  });
+
+  it('a sign-in code redeemed with its own challenge as the verifier is refused and spent', async () => {
+    const { params, verifier } = await corpSignIn('downgrade-sub', { email: fresh('downgrade'), email_verified: true });
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    expect((await exchange(params['code'], challenge)).status).to.equal(400);
+    expect((await exchange(params['code'], verifier)).status, 'spent by the wrong attempt').to.equal(400);
+  });
+
   it('does not skip the second factor: the exchange answers 202 and the code finishes it with amr oauth and otp', async () => {
     const email = fresh('factor');
     await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }));

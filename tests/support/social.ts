@@ -27,7 +27,8 @@ export const returned = (location: string): Record<string, string> => Object.fro
 
 /**
  * Goes through a provider's flow as a browser would: the start (a sign-in, or a link for `link`), the user's sign-in
- * at the (fake) provider, the callback; answers where the app is sent back to and the app's verifier.
+ * at the (fake) provider, the callback (and, for a link, the app's exchange that links); answers where the app is sent
+ * back to and the app's verifier.
  */
 export async function throughProvider(world: World, user: FakeUser, options: { readonly provider?: string; readonly link?: Principal; readonly password?: string } = {}) {
   const pkce = aPkcePair();
@@ -38,7 +39,12 @@ export async function throughProvider(world: World, user: FakeUser, options: { r
     : await world.beginOauth.execute(request);
   const state = stateOf(started.location);
   const back = await world.completeOauth.execute({ provider, query: world.providers.signIn(provider, state, user), metadata: aRequestMetadata() });
-  return { location: back.location, params: returned(back.location), verifier: pkce.verifier, state };
+  const params = returned(back.location);
+  // A link completes only at the app's exchange with its verifier: the app does it at once.
+  const exchanged = options.link && params['code'] !== undefined
+    ? await world.redeemOauthCode.execute({ code: params['code'], codeVerifier: pkce.verifier, metadata: aRequestMetadata() })
+    : null;
+  return { location: back.location, params, verifier: pkce.verifier, state, exchanged };
 }
 
 /** A whole social sign-in: through the provider, then the app's exchange of the code. */

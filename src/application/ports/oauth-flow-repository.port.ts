@@ -31,6 +31,20 @@ export interface OAuthCode {
   readonly epoch: number;
   readonly createdAt: Date;
   readonly expiresAt: Date;
+  /**
+   * A link flow's code: the identity the provider came back with, linked only at the exchange (by the app that holds
+   * the verifier, for the session that asked), never at the callback, which whoever opens the link URL reaches.
+   */
+  readonly link?: PendingLink;
+  /** The address the provider showed, for a pending link (personal: sealed at rest). */
+  readonly email?: string | null;
+}
+
+/** What a link code links at its exchange, and for which session. */
+export interface PendingLink {
+  readonly sessionId: string;
+  readonly issuer: string;
+  readonly subject: string;
 }
 
 /** How long a flow waits for its callback, and a one-time code for its exchange. */

@@ -21,4 +21,5 @@ export const OAUTH_CODES: Table<OAuthCode> = {
   indexes: { byUser: (code) => [code.userId, code.createdAt.getTime()] },
   expiresAt: (code) => code.expiresAt.getTime(),
   owner: { account: { index: 'byUser' }, credential: true, exported: { not: 'a one-time code lives a minute and is never shown again' } },
+  personal: { account: (code) => code.userId, fields: ['email'] },
 };

@@ -15,12 +15,16 @@ export class StoreOAuthFlowRepository implements OAuthFlowRepository {
     return this.takeFrom(OAUTH_FLOWS, id);
   }
 
+  /** A link code's `email` is sealed (personal); a sign-in code has none, and reads back without the field. */
   async issue(code: OAuthCode, events: readonly RecordedEvent[]): Promise<void> {
     await this.store.commit({ changes: [put(OAUTH_CODES, code.id, code, null)], events });
   }
 
-  redeem(id: string): Promise<OAuthCode | null> {
-    return this.takeFrom(OAUTH_CODES, id);
+  async redeem(id: string): Promise<OAuthCode | null> {
+    const code = await this.takeFrom(OAUTH_CODES, id);
+    if (code === null || code.email !== undefined) return code;
+    const { email: _absent, ...signIn } = code;
+    return signIn;
   }
 
   private async takeFrom<R>(table: Table<R>, id: string): Promise<R | null> {

@@ -1,4 +1,4 @@
-import { EmailNotVerified, InvalidToken } from '../../errors.js';
+import { acceptAccessToken } from '../../policies/bearer.js';
 import type { Ports } from '../../ports/ports.js';
 import type { Principal } from '../../shared/principal.js';
 
@@ -24,11 +24,7 @@ export class AuthenticateHandler {
    * ended, and EmailNotVerified for an account whose address is not verified when that is required.
    */
   async execute(query: AuthenticateQuery): Promise<Principal> {
-    const { userId, sessionId, amr, authTime } = await this.deps.verifier.verify(query.accessToken);
-    if (sessionId === null) throw new InvalidToken();
-    const account = await this.deps.sessionViews.liveSessionAccount(sessionId, userId, this.deps.clock.now());
-    if (!account) throw new InvalidToken();
-    if (this.requireVerifiedEmail && query.allowUnverified !== true && !account.emailverified) throw new EmailNotVerified();
-    return { userId, sessionId, amr, authTime, account };
+    const { token, sessionId, account } = await acceptAccessToken(this.deps, query.accessToken, this.requireVerifiedEmail, query.allowUnverified);
+    return { userId: token.userId, sessionId, amr: token.amr, authTime: token.authTime, account };
   }
 }

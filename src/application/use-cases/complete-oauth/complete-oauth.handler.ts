@@ -22,7 +22,8 @@ const SPENT = 'is unknown, expired or already used';
  * (one use, OAUTH_FLOW_SECONDS), and only at the provider it was started at (a state brought to another provider's
  * callback is refused: no mix-up). The provider's answer is checked (IdentityProviders.complete), the account
  * resolved by issuer and subject (accountForProfile), and the app gets a one-time code, bound to its PKCE challenge,
- * valid OAUTH_CODE_SECONDS: never a token in a URL. A provider's refusal, an unreachable provider or an account
+ * valid OAUTH_CODE_SECONDS: never a token in a URL. A link flow links nothing here: its code carries the identity,
+ * linked at the exchange by the app holding the verifier (a link URL opened in someone else's browser links nothing). A provider's refusal, an unreachable provider or an account
  * that may not be reached send the app `error=<code>` instead.
  */
 export class CompleteOAuthHandler {
@@ -53,6 +54,9 @@ export class CompleteOAuthHandler {
       {
         id: providers.idOf(code), userId: account.userId, identityId: account.identity.id, provider: found.provider, codeChallenge: found.codeChallenge,
         epoch: account.epoch, createdAt: at, expiresAt: new Date(at.getTime() + OAUTH_CODE_SECONDS * 1000),
+        ...(account.pending && found.linkTo
+          ? { link: { sessionId: found.linkTo.sessionId, issuer: account.identity.issuer, subject: account.identity.subject }, email: account.identity.email }
+          : {}),
       },
       [],
     );

@@ -1,5 +1,6 @@
 import { ApplicationError, ServiceUnavailable } from '../../errors.js';
 import type { Ports } from '../../ports/ports.js';
+import { acceptAccessToken } from '../../policies/bearer.js';
 
 export interface IntrospectTokenQuery {
   /** The token a resource server was given; anything at all. */
@@ -15,21 +16,21 @@ const INACTIVE: Introspection = { active: false };
 const seconds = (at: Date): number => Math.floor(at.getTime() / 1000);
 
 /**
- * Token introspection (RFC 7662) for resource servers: an access token is active while it verifies (signature, issuer,
- * audience, expiry) AND its session is live now, the same check every bearer request makes, so a sign-out, a revoked
- * session or a deleted account answers `active: false` at once. Anything else (garbage, a refresh token, a forged or
+ * Token introspection (RFC 7662) for resource servers: an access token is active exactly when a bearer request with it
+ * would be accepted (acceptAccessToken: it verifies, its session is live now and, with REQUIRE_VERIFIED_EMAIL, its
+ * account's address is proven), so a sign-out, a revoked session or a deleted account answers `active: false` at once. Anything else (garbage, a refresh token, a forged or
  * expired token) is `active: false`, never an error; only a store that cannot answer is (ServiceUnavailable, 503).
  */
 export class IntrospectTokenHandler {
-  constructor(private readonly deps: Pick<Ports, 'verifier' | 'sessionViews' | 'clock'>) {}
+  constructor(
+    private readonly deps: Pick<Ports, 'verifier' | 'sessionViews' | 'clock'>,
+    private readonly requireVerifiedEmail = false,
+  ) {}
 
   async execute(query: IntrospectTokenQuery): Promise<Introspection> {
     try {
-      const token = await this.deps.verifier.verify(query.token);
-      if (token.sessionId === null) return INACTIVE;
-      const account = await this.deps.sessionViews.liveSessionAccount(token.sessionId, token.userId, this.deps.clock.now());
-      if (!account) return INACTIVE;
-      return { active: true, sub: token.userId, sid: token.sessionId, exp: seconds(token.expiresAt), iat: seconds(token.issuedAt), amr: token.amr, token_type: 'Bearer' };
+      const { token, sessionId } = await acceptAccessToken(this.deps, query.token, this.requireVerifiedEmail);
+      return { active: true, sub: token.userId, sid: sessionId, exp: seconds(token.expiresAt), iat: seconds(token.issuedAt), amr: token.amr, token_type: 'Bearer' };
     } catch (error) {
       if (error instanceof ServiceUnavailable || !(error instanceof ApplicationError)) throw error;
       return INACTIVE;

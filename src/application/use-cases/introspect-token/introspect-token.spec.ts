@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { aHolderProof, aRequestMetadata } from '../../../../tests/support/builders.js';
+import { aHolderProof, aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
-import { verifiedSignUp } from '../../../../tests/support/verified.js';
+import { verifiedSignUp, verifyAddress } from '../../../../tests/support/verified.js';
 
 const metadata = aRequestMetadata();
 
@@ -23,5 +23,14 @@ describe('IntrospectTokenHandler (introspectToken)', () => {
     }
     await world.deleteAccount.execute(aHolderProof(principal));
     expect(await world.introspectToken.execute({ token: signedUp.accessToken })).to.deep.equal({ active: false });
+  });
+
+  it('with REQUIRE_VERIFIED_EMAIL, answers inactive for the token of an unproven account, as a bearer request refuses it', async () => {
+    const world = await inMemoryWorld({ mail: { requireVerifiedEmail: true } });
+    const squatter = await world.signUp.execute(aSignUpCommand({ email: 'squatter@example.com' }));
+    expect(await world.introspectToken.execute({ token: squatter.accessToken })).to.deep.equal({ active: false });
+    await verifyAddress(world, squatter.user.id);
+    const signedIn = await completedSignIn(world.signIn.execute(aSignInCommand({ email: 'squatter@example.com' })));
+    expect(await world.introspectToken.execute({ token: signedIn.accessToken }), 'once proven').to.deep.include({ active: true });
   });
 });

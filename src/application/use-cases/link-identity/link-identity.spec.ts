@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import type { InvalidInput } from '../../../domain/domain-error.js';
+import { InvalidInput } from '../../../domain/domain-error.js';
 import type { Principal } from '../../shared/principal.js';
 import { EmailNotVerified, ProviderNotFound, RecentSignInRequired, StepUpRequired } from '../../errors.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
-import { aHolderProof, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
+import { aHolderProof, aRequestMetadata, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { rejection } from '../../../../tests/support/rejection.js';
-import { aFlowRequest, aPkcePair, socialSignIn, throughProvider } from '../../../../tests/support/social.js';
+import { aFlowRequest, aPkcePair, returned, socialSignIn, stateOf, throughProvider } from '../../../../tests/support/social.js';
 import { withSecondFactor } from '../../../../tests/support/totp.js';
 import { verifiedSignUp } from '../../../../tests/support/verified.js';
 
@@ -15,11 +15,25 @@ describe('LinkIdentityHandler (linkIdentity)', () => {
   it("links the identity that comes back to the caller's account, whatever address it shows, and signs that account in", async () => {
     const world = await inMemoryWorld();
     const { signedUp, principal } = await verifiedSignUp(world);
-    const { params, verifier } = await throughProvider(world, { subject: 'ada-gh', email: 'countess@elsewhere.example' }, { link: principal });
-    const signedIn = await completedSignIn(world.redeemOauthCode.execute({ code: params['code'], codeVerifier: verifier, metadata: aHolderProof(principal).metadata }));
+    const { exchanged } = await throughProvider(world, { subject: 'ada-gh', email: 'countess@elsewhere.example' }, { link: principal });
+    if (!exchanged) throw new Error('the link flow ended without a code');
+    const signedIn = await completedSignIn(Promise.resolve(exchanged));
     expect(signedIn.user.id).to.equal(signedUp.user.id);
     expect((await world.identities.listByUser(signedUp.user.id)).map((identity) => identity.email)).to.deep.equal(['countess@elsewhere.example']);
     expect(world.store.events.filter((event) => event.type === 'IdentityLinked')).to.have.length(1);
+  });
+
+  it('links nothing until the exchange with the flow\'s verifier: another verifier spends the code and links nothing', async () => {
+    const world = await inMemoryWorld();
+    const { signedUp, principal } = await verifiedSignUp(world);
+    const request = aFlowRequest(aPkcePair().challenge);
+    const started = await world.linkIdentity.execute({ ...request, principal, currentPassword: 'analytical engine 1843', metadata: aRequestMetadata() });
+    const back = await world.completeOauth.execute({ provider: 'corp', query: world.providers.signIn('corp', stateOf(started.location), { subject: 'csrf', email: 'victim@example.com' }), metadata: aRequestMetadata() });
+    expect(await world.identities.listByUser(signedUp.user.id), 'the callback links nothing').to.deep.equal([]);
+    const code = returned(back.location)['code'];
+    expect(await rejection(world.redeemOauthCode.execute({ code, codeVerifier: aPkcePair().verifier, metadata: aRequestMetadata() }))).to.be.instanceOf(InvalidInput);
+    expect(await world.identities.listByUser(signedUp.user.id)).to.deep.equal([]);
+    expect(world.store.events.filter((event) => event.type === 'IdentityLinked')).to.deep.equal([]);
   });
 
   it('moves nothing when the identity is linked to another account: identity_in_use', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { InvalidCredentials, InvalidInput } from '../../../domain/domain-error.js';
 import { needsSecondFactor } from '../../shared/auth-result.js';
+import { EmailNotVerified } from '../../errors.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { aRequestMetadata, aSignInCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { rejection } from '../../../../tests/support/rejection.js';
@@ -35,6 +36,14 @@ describe('RedeemOAuthCodeHandler (redeemOauthCode)', () => {
     world.clock.advance(60_001);
     expect(await issuesOf(world.redeemOauthCode.execute({ code: third.params['code'], codeVerifier: third.verifier, metadata }))).to.deep.equal(SPENT);
     expect((await issuesOf(world.redeemOauthCode.execute({ code: 42, codeVerifier: '', metadata }))).map((issue) => issue.field)).to.deep.equal(['code', 'code_verifier']);
+  });
+
+  it('with REQUIRE_VERIFIED_EMAIL, refuses an account whose address nobody proved as a password sign-in does (EmailNotVerified)', async () => {
+    const world = await inMemoryWorld({ mail: { requireVerifiedEmail: true } });
+    const unproven = await throughProvider(world, { subject: 'unproven', email: 'unproven@example.com', emailVerified: false });
+    expect(await rejection(world.redeemOauthCode.execute({ code: unproven.params['code'], codeVerifier: unproven.verifier, metadata }))).to.be.instanceOf(EmailNotVerified);
+    expect(world.store.events.filter((event) => event.type === 'SessionStarted')).to.deep.equal([]);
+    await completedSignIn(socialSignIn(world, { subject: 'proven', email: 'proven@example.com' }));
   });
 
   it('gives exactly one of 100 simultaneous exchanges of one code a session', async () => {

@@ -27,6 +27,6 @@ export const exchangeOauthCode = defineOperation({
     data: sessionTokensData,
   },
   alternative: SECOND_FACTOR_REQUIRED,
-  errors: ['STORE_UNAVAILABLE'],
+  errors: ['EMAIL_NOT_VERIFIED', 'STORE_UNAVAILABLE'],
   run: async ({ body, meta }, { redeemOauthCode }) => signedInOrChallenged(await redeemOauthCode.execute({ code: body.code, codeVerifier: body.code_verifier, metadata: meta })),
 });
