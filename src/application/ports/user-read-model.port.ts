@@ -54,6 +54,13 @@ export interface UserReadModel {
    * reads as a place in that order. Read-only.
    */
   directory(after: string | null, limit: number): Promise<readonly { readonly id: string; readonly position: string }[]>;
+  /**
+   * The accounts that may have an address starting with `query` (trimmed, any case; not empty), in the order they were
+   * listed, after `after` (a position this method gave; null: from the start), at most `limit`, found without opening
+   * any account: every account whose address does start with it is among them, and others sharing a shorter prefix
+   * may be (compare each account's address). Fewer than `limit`: the last ones. Read-only but for the index's upkeep.
+   */
+  addressCandidates(query: string, after: string | null, limit: number): Promise<readonly { readonly id: string; readonly position: string }[]>;
 }
 
 export const USER_READ_MODEL = token<UserReadModel>('UserReadModel');

@@ -70,7 +70,8 @@ const associatedOf = (table: AnyTable, account: string | null): string => `${tab
  * A store that keeps personal data sealed at rest, over any technology's store (storage.ts puts it under every port):
  * - The fields each table declares `personal` are written as one sealed value under the data key of their account
  *   (PersonalDataKeys); reads open it again. A record whose account's key is gone reads with those fields null.
- * - Every claimed value (an address) and every counter's key (they name addresses) is stored as its blind index.
+ * - Every claimed value (an address), every counter's key (they name addresses) and every lookup value (the prefixes
+ *   of an address the admin search finds it by) is stored as its blind index.
  * - A commit that seals an account's record holds only while the account's data key is still the one it used
  *   (a check in the same commit), so a write racing the erase is refused rather than sealed under a destroyed key.
  * Claims written before sealing existed (in clear) are still honoured: a claim of a value held that way by another
@@ -84,6 +85,9 @@ export class SealingStore implements Store {
     private readonly inner: Store,
     private readonly keys: PersonalDataKeys,
   ) {}
+
+  /** A lookup value (a prefix of an address: address-index.ts) as stored: its blind index. */
+  readonly lookupValue = (value: string): string => this.keys.blind(value);
 
   async get<R>(table: Table<R>, key: string): Promise<Stored<R> | null> {
     if (table === (COUNTERS as AnyTable)) return this.inner.get(table, this.counterKey(key));

@@ -6,8 +6,12 @@ import { endOf } from '../../domain/session.js';
 import { decodeSessionCursor, encodeSessionCursor } from '../cursor.js';
 import { TOTP_FACTORS } from './factor-tables.js';
 import { DIRECTORY } from './directory-tables.js';
+import { ADDRESS_INDEX, indexListedAccounts, lengthFor, prefixIndexName, termOf } from './address-index.js';
 import { ACCOUNT_VIEWS, type AccountView, SESSIONS, type SessionRecord } from './account-tables.js';
-import { type Store, type Stored, entryOf } from './store.js';
+import { type Store, type Stored, encodeIndexKey, entryOf } from './store.js';
+
+/** Accounts listed since the last search that one search indexes at most before it looks (address-index.ts). */
+export const INDEXED_PER_SEARCH = 100;
 
 // The query side over the storage primitive: account and session views, one record read by key where it can, never an
 // aggregate and never a hash.
@@ -37,6 +41,15 @@ export class StoreUserReadModel implements UserReadModel {
 
   async directory(after: string | null, limit: number): Promise<readonly { readonly id: string; readonly position: string }[]> {
     const page = await this.store.range(DIRECTORY, 'byListing', { prefix: [], ...(after === null ? {} : { after }), limit });
+    return page.map((entry) => ({ id: entry.value.userId, position: entryOf([entry.value.listedAt], entry.key) }));
+  }
+
+  /** Through the address index: the candidates share the query's first `lengthFor(query)` characters; none is opened. */
+  async addressCandidates(query: string, after: string | null, limit: number): Promise<readonly { readonly id: string; readonly position: string }[]> {
+    await indexListedAccounts(this.store, INDEXED_PER_SEARCH);
+    const term = termOf(this.store, query);
+    const from = after === null ? {} : { after: `${encodeIndexKey([term])}\u0001${after}` };
+    const page = await this.store.range(ADDRESS_INDEX, prefixIndexName(lengthFor(query)), { prefix: [term], ...from, limit });
     return page.map((entry) => ({ id: entry.value.userId, position: entryOf([entry.value.listedAt], entry.key) }));
   }
 

@@ -11,6 +11,7 @@ import { CREDENTIAL_TABLES, TABLES, removalsOf } from './ownership.js';
 import { IDENTITIES, identityKeyOf } from './identity-tables.js';
 import type { IdentitySnapshot } from '../../domain/identity.js';
 import { type Change, type Store, check, put, remove } from './store.js';
+import { ADDRESS_INDEX, addressIndexOf } from './address-index.js';
 
 /** Accounts over the storage primitive, the same for every store: each save is one commit of the account, its sessions and events. */
 export class StoreUserRepository implements UserRepository {
@@ -33,6 +34,7 @@ export class StoreUserRepository implements UserRepository {
       changes: [
         put(USERS, user.id, userRecordOf(user), null),
         put(ACCOUNT_VIEWS, user.id, accountViewOf(userRecordOf(user)), 'any'),
+        put(ADDRESS_INDEX, user.id, addressIndexOf(this.store, user.id, at, user.email.value), 'any'),
         ...(user.emailVerified ? [] : [put(UNVERIFIED_ACCOUNTS, user.id, { userId: user.id, createdAt: at }, 'any')]),
         ...openedPut(opened),
         ...(linked === undefined ? [] : [identityPut(linked)]),
@@ -52,10 +54,12 @@ export class StoreUserRepository implements UserRepository {
       if (stored && (stored.value.sessionEpoch ?? 0) !== record.sessionEpoch) ended.push(put(ENDED_EPOCHS, user.id, { userId: user.id, epoch: record.sessionEpoch ?? 0 }, 'any'));
       if (stored && stored.value.email !== record.email) moved = stored.value.email;
     }
+    const reindexed = moved === null ? [] : [await this.reindexed(user.id, record.email, record.createdAt.getTime())];
     const outcome = await this.store.commit({
       changes: [
         ...(user.changed ? [put(USERS, user.id, record, user.version), put(ACCOUNT_VIEWS, user.id, accountViewOf(record), 'any')] : [check(USERS, user.id, user.version)]),
         ...ended,
+        ...reindexed,
         ...(events.some((event) => event.type === 'EmailVerified') ? [remove(UNVERIFIED_ACCOUNTS, user.id, 'any')] : []),
         // The account taken back by the owner of its address: every way in it gathered before goes in the same commit.
         ...(events.some((event) => event.type === 'CredentialsRemoved') ? await removalsOf(this.store, user.id, CREDENTIAL_TABLES) : []),
@@ -90,6 +94,12 @@ export class StoreUserRepository implements UserRepository {
     const late = await removalsOf(this.store, user.id, [EVENTS, OUTBOX], new Set(events.map((event) => event.eventId)));
     if (late.length > 0) await this.store.commit({ changes: late });
     return true;
+  }
+
+  /** The account's admin search entry for its new address, in the order it was listed (its sign-up when it was not). */
+  private async reindexed(id: string, address: string, createdAt: number): Promise<Change> {
+    const listedAt = (await this.store.get(ADDRESS_INDEX, id))?.value.listedAt ?? createdAt;
+    return put(ADDRESS_INDEX, id, addressIndexOf(this.store, id, listedAt, address), 'any');
   }
 
   async unverifiedBefore(cutoff: Date, limit: number): Promise<string[]> {

@@ -190,6 +190,11 @@ export interface Store {
   /** How many records an index holds under `prefix`, counted on the index (no record read). */
   count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number>;
   commit(changes: Changes): Promise<CommitOutcome>;
+  /**
+   * What a value an index is looked up by (a prefix of an address) is stored as: its blind index under a store that
+   * seals personal data (the same for the same value, nothing of the value without the key); absent: as it is.
+   */
+  readonly lookupValue?: ((value: string) => string) | undefined;
 }
 
 /** A put of `value` into `table`, conditional on the version it was read at (null: new). */
@@ -297,10 +302,14 @@ export class ClosingStore implements Store {
   private idle: (() => void) | undefined;
   private closing: Promise<void> | undefined;
 
+  readonly lookupValue: ((value: string) => string) | undefined;
+
   constructor(
     private readonly inner: Store,
     private readonly closeInner: () => Promise<void>,
-  ) {}
+  ) {
+    this.lookupValue = inner.lookupValue && ((value) => inner.lookupValue!(value));
+  }
 
   // A read is refused once closing but not waited for: LMDB and memory read within the call, and a MongoDB read cut
   // short by its client's close fails as a store failure (503), the same as a read of a lost connection.

@@ -5,8 +5,11 @@ import type { AdminUserResource } from '../../shared/admin.js';
 
 export const ADMIN_PAGE_DEFAULT = 20;
 export const ADMIN_PAGE_MAX = 100;
-/** Accounts one request looks at, at most: a rare prefix answers a short page with a cursor rather than walking every account. */
-export const ADMIN_SCAN_MAX = 1000;
+/**
+ * Accounts one search by prefix opens at most: those the address index gives as sharing the query's first characters
+ * (its indexed length); when more of them do not match, a short page with a cursor rather than more work.
+ */
+export const ADMIN_SCAN_MAX = 200;
 const QUERY_MAX_LENGTH = 254;
 // An entry of the directory's index: its time (14 hex digits), U+0001, the account id.
 // eslint-disable-next-line no-control-regex -- U+0001 separates the parts of every index entry (store.ts)
@@ -33,8 +36,9 @@ const decodeCursor = (cursor: string): string => {
 
 /**
  * The accounts whose address starts with `query`, in the order they were listed (GET /admin/users). Addresses are
- * sealed at rest, so the prefix is matched on each account's opened view: one page looks at up to ADMIN_SCAN_MAX
- * accounts and may hold fewer than `limit` while `nextCursor` is set. Throws InvalidInput (`query`), InvalidCursor.
+ * sealed at rest: the address index gives the accounts sharing the query's first characters without opening any, and
+ * the rest of the prefix is compared on each one's opened view. One page opens at most ADMIN_SCAN_MAX accounts and
+ * may hold fewer than `limit` while `nextCursor` is set. Throws InvalidInput (`query`), InvalidCursor.
  */
 export class AdminListUsersHandler {
   constructor(private readonly deps: Pick<Ports, 'userViews'>) {}
@@ -48,7 +52,7 @@ export class AdminListUsersHandler {
     let scanned = 0;
     while (users.length < limit && scanned < ADMIN_SCAN_MAX) {
       const wanted = Math.min(ADMIN_PAGE_MAX, ADMIN_SCAN_MAX - scanned);
-      const entries = await this.deps.userViews.directory(after, wanted);
+      const entries = prefix === '' ? await this.deps.userViews.directory(after, wanted) : await this.deps.userViews.addressCandidates(prefix, after, wanted);
       for (const entry of entries) {
         scanned += 1;
         after = entry.position;
