@@ -73,4 +73,20 @@ describe('HTTP: the admin API, per scope (issue 54)', function () {
     expect((await admin('GET', `/admin/users/${id}`, 'users:read')).status).to.equal(404);
     expect((await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }))).status, 'the address is free').to.equal(201);
   });
+
+  it("shows the owner an operator's changes as by an administrator, never the operator's address or user agent (issue 61)", async () => {
+    const { id, email } = await account();
+    const operator = { ...bearer(keys['users:write'] ?? ''), 'user-agent': 'operator-console/7.1 (ops-vpn)' };
+    for (const action of ['disable', 'enable', 'sign-out']) expect((await http(service.url, `/admin/users/${id}/${action}`, { method: 'POST', headers: operator })).status).to.be.oneOf([200, 204]);
+    const owner = await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD }, { 'user-agent': 'owner-browser/1.0' });
+    const activity = await http(service.url, '/auth/me/activity', { method: 'GET', headers: bearer(owner.body.data.accesstoken) });
+    const byOperator = (activity.body.data.events as Record<string, unknown>[]).filter((entry) => entry['by'] === 'administrator');
+    expect(byOperator.map((entry) => [entry['type'], entry['reason'], entry['clientIp'], entry['userAgent']])).to.deep.equal([
+      ['sessions_ended', 'admin', null, null],
+      ['account_enabled', undefined, null, null],
+      ['sessions_ended', 'admin', null, null],
+      ['account_disabled', undefined, null, null],
+    ]);
+    expect(activity.text).not.to.include('operator-console');
+  });
 });

@@ -10,6 +10,8 @@ export interface ActivityEntry {
   readonly userAgent: string | null;
   /** Why it failed (e.g. `wrong_password`); only on failures. */
   readonly reason?: string;
+  /** Present when an operator did it (the admin API, the command line); its address and agent are then null. */
+  readonly by?: 'administrator';
 }
 
 export interface ActivityPage {

@@ -12,8 +12,12 @@ export interface AdminCommand {
   readonly metadata: RequestMetadata;
 }
 
-/** The metadata an admin command records its events with: the request's, and the key as the actor. */
-export const adminMetadata = (command: AdminCommand): RequestMetadata => ({ ...command.metadata, actor: keyActor(command.key.keyId) });
+/**
+ * The metadata an admin command records its events with: the key as the actor and the request's id (which finds the
+ * operator's request in the request log), never the operator's address or user agent: the events are the account's,
+ * which its owner reads (activity, export).
+ */
+export const adminMetadata = (command: AdminCommand): RequestMetadata => ({ requestId: command.metadata.requestId, clientIp: null, userAgent: null, actor: keyActor(command.key.keyId) });
 
 /** The account an admin command acts on, read now (each try of a commit reads it again); UserNotFound when there is none. */
 export async function adminTarget(users: Pick<UserRepository, 'findById'>, command: AdminCommand): Promise<User> {

@@ -3,15 +3,20 @@ import type { EventLog, PageRequest, RecordedEvent } from '../../application/por
 
 const snakeCase = (type: string): string => type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();
 
-/** Only the type, time, request address and agent, and a failure reason: never the payload as a whole. */
+/**
+ * Only the type, time, request address and agent, and a failure reason: never the payload as a whole. What an operator
+ * did (an actor recorded) shows as by an administrator, without the address and agent (none recorded since issue 61).
+ */
 export const toActivityEntry = (event: RecordedEvent): ActivityEntry => {
   const reason: unknown = (event.payload as { reason?: unknown }).reason;
+  const byOperator = event.metadata.actor !== undefined;
   return {
     type: snakeCase(event.type),
     occurredAt: new Date(event.occurredAt),
-    clientIp: event.metadata.clientIp,
-    userAgent: event.metadata.userAgent,
+    clientIp: byOperator ? null : event.metadata.clientIp,
+    userAgent: byOperator ? null : event.metadata.userAgent,
     ...(typeof reason === 'string' ? { reason } : {}),
+    ...(byOperator ? { by: 'administrator' as const } : {}),
   };
 };
 

@@ -16,7 +16,7 @@ export class AdminDeleteUserHandler {
     await untilCommitted(async () => {
       const user = await adminTarget(users, command);
       user.delete(clock.now());
-      const events = recordEvents(user.pullEvents(), ids, { ...adminMetadata(command), clientIp: null, userAgent: null });
+      const events = recordEvents(user.pullEvents(), ids, adminMetadata(command));
       return (await users.erase(user, events)) ? undefined : CHANGED;
     });
   }

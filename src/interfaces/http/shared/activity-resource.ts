@@ -9,6 +9,7 @@ export const activityResource = (entry: ActivityEntry) => ({
   clientIp: entry.clientIp,
   userAgent: entry.userAgent,
   ...(entry.reason === undefined ? {} : { reason: entry.reason }),
+  ...(entry.by === undefined ? {} : { by: entry.by }),
 });
 
 /** Its JSON Schema. */
@@ -19,8 +20,9 @@ export const activityEntry: JsonSchema = {
   properties: {
     type: { type: 'string', enum: [...ACTIVITY_TYPES], description: 'The snake_case name of the event' },
     occurredAt: { type: 'string', format: 'date-time' },
-    clientIp: { type: ['string', 'null'] },
-    userAgent: { type: ['string', 'null'], maxLength: 512 },
+    clientIp: { type: ['string', 'null'], description: 'The address of the request; null when unknown or done by an administrator' },
+    userAgent: { type: ['string', 'null'], maxLength: 512, description: 'The user agent of the request; null when unknown or done by an administrator' },
     reason: { type: 'string', enum: [...ACTIVITY_REASONS], description: 'Only on failed sign-ins and ended sessions' },
+    by: { type: 'string', enum: ['administrator'], description: "Only on what an operator did (the admin API, the command line): the operator's address and user agent are never shown" },
   },
 };
