@@ -1,16 +1,18 @@
 import { expect } from 'chai';
+import { type ChildService, killHard, spawnService } from '../support/child-service.js';
 import { http, postJson } from '../support/http-client.js';
 import { redisUnavailable, startRedis } from '../support/redis-server.js';
-import { type TestService, startTestService, tempDir } from '../support/test-service.js';
+import { tempDir } from '../support/test-service.js';
 import { rmSync } from 'node:fs';
 
 /** A cheap request that the /auth/* limit counts: `{}` to sign-in answers 400 (or 429 once the limit is reached). */
-const aRequest = (service: TestService) => postJson(service.url, '/auth/sign-in', {});
+const aRequest = (service: ChildService) => postJson(service.url, '/auth/sign-in', {});
 
 describe('HTTP: per-client limits shared through a real Redis (RATE_LIMIT_STORE=redis, issue 55)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
-  const services: TestService[] = [];
+  // Two processes, as two instances are: anything kept per process (a counter in memory) is not shared between them.
+  const services: ChildService[] = [];
   const dataDir = tempDir('shared-limits');
 
   before(async function () {
@@ -20,10 +22,11 @@ describe('HTTP: per-client limits shared through a real Redis (RATE_LIMIT_STORE=
       this.skip();
     }
     redis = await startRedis();
-    for (let i = 0; i < 2; i++) services.push(await startTestService({ DATA_DIR: dataDir, RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url, RATE_LIMIT_MAX: '10', RATE_LIMIT_WINDOW: '1 minute' }));
+    for (let i = 0; i < 2; i++) services.push(await spawnService({ DATA_DIR: dataDir, RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url, RATE_LIMIT_MAX: '10', RATE_LIMIT_WINDOW: '1 minute' }));
+    expect(new Set(services.map((service) => service.process.pid)).size).to.equal(2);
   });
   after(async () => {
-    for (const service of services) await service.close();
+    for (const service of services) await killHard(service.process);
     await redis?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
