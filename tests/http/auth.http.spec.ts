@@ -160,6 +160,22 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
       expect(res.body).to.deep.equal({ message: 'Email is already registered', errors: [{ field: 'email', message: 'is already registered' }] });
     });
 
+    it('409 for a look-alike of a registered e-mail (full-width domain or letters, the Kelvin sign), and the look-alike signs in to the one account', async () => {
+      const local = `kate${++n}-${Date.now()}`;
+      const email = `${local}@example.com`;
+      const up = await signUp(aSignUpBody({ email }));
+      expect(up.status).to.equal(201);
+      const fullWidth = (text: string) => [...text].map((char) => (/[a-z]/.test(char) ? String.fromCodePoint(char.codePointAt(0)! + 0xfee0) : char)).join('');
+      for (const lookAlike of [`${local}@${fullWidth('example')}.com`, `${fullWidth(local)}@example.com`, `\u212a${local.slice(1)}@example.com`, `${local}@EXAMPLE\uff0ecom`]) {
+        const res = await signUp(aSignUpBody({ email: lookAlike, password: 'another password 99' }));
+        expect(res.status, lookAlike).to.equal(409);
+        expect(res.body, lookAlike).to.deep.equal({ message: 'Email is already registered', errors: [{ field: 'email', message: 'is already registered' }] });
+      }
+      const signedIn = await signIn({ email: `\u212a${local.slice(1)}@${fullWidth('example')}.com`, password: aSignUpBody().password });
+      expect(signedIn.status, signedIn.text).to.equal(201);
+      expect(signedIn.body.data.user).to.deep.include({ id: up.body.data.user.id, email });
+    });
+
     it('401 with byte-for-byte the same body for a wrong password and an unknown e-mail', async () => {
       const email = freshEmail();
       await signUp(aSignUpBody({ email }));

@@ -195,6 +195,24 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     expect(exported.text, 'the subject is not shown').to.not.include('owner-sub');
   });
 
+  it('proves no address the provider did not say true for (email_verified absent, or the string "false"), and takes no Kelvin-sign look-alike to the k\u2026 account', async () => {
+    const owner = fresh('kate');
+    const up = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: owner }));
+    await verifyByMail(service, owner);
+    expect((await corpSignIn('unsaid-sub', { email: owner })).params, 'email_verified absent').to.deep.equal({ error: 'account_exists' });
+    expect((await corpSignIn('false-sub', { email: owner, email_verified: 'false' })).params, 'email_verified "false"').to.deep.equal({ error: 'account_exists' });
+    expect((await corpSignIn('kelvin-sub', { email: `\u212a${owner.slice(1)}`, email_verified: true })).params, 'U+212A').to.deep.equal({ error: 'email_required' });
+    expect((await corpSignIn('wide-sub', { email: `\uff4b${owner.slice(1)}`, email_verified: true })).params, 'U+FF4B').to.deep.equal({ error: 'email_required' });
+    for (const [sub, claims] of [['unsaid-new', {}], ['false-new', { email_verified: 'false' }]] as const) {
+      const made = await signedIn(sub, { email: fresh(sub), ...claims });
+      expect(made.user.emailverified, sub).to.equal(false);
+    }
+    const linked = await signedIn('kate-sub', { email: owner, email_verified: true });
+    expect(linked.user.id, 'the same owner, proven, is joined').to.equal(up.body.data.user.id);
+    const identities = await get(service, '/auth/identities', bearer(linked.accesstoken));
+    expect(identities.body.data.identities.map((identity: { email: string }) => identity.email)).to.deep.equal([owner]);
+  });
+
   it('links from a session with the password, refuses an identity linked elsewhere, and will not unlink the last way in', async () => {
     const email = fresh('linker');
     const up = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }));

@@ -31,6 +31,8 @@ type Deps = Pick<Ports, 'users' | 'identities' | 'sessions' | 'oneTimeTokens' | 
  * - a link flow names it for the flow's account (the addresses may differ), unless another account holds it
  *   (`identity_in_use`, nothing moved) or the session that asked has ended since (`access_denied`): `pending`, linked
  *   only by the app's exchange with its verifier (completeLink), so a link URL opened in another browser links nothing;
+ * - an address is matched by its canonical form (Email), and only if normalisation changes no more than its case and
+ *   its domain's spelling (`email_required` otherwise: a provider's `\u212Aate@…` is not the mailbox `kate@…`);
  * - a new identity whose provider proved the address joins the account of that address only if that account proved
  *   it too; an account whose address nobody proved is never joined (`account_exists`: its owner proves the address
  *   by a reset, then links from a session), and neither is any account when the provider did not prove it;
@@ -47,7 +49,7 @@ export function accountForProfile(deps: Deps, verificationCap: MailSettings['ver
       const user = await deps.users.findById(existing.userId);
       return user ? { userId: user.id, identity: existing, epoch: user.sessionEpoch } : CHANGED;
     }
-    const email = Email.parse(profile.email ?? undefined);
+    const email = Email.parseAsShown(profile.email ?? undefined);
     if (!email.ok) return { refused: 'email_required' };
     const holder = await deps.users.findByEmail(email.value.value);
     if (holder) {

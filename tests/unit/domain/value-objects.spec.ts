@@ -8,7 +8,7 @@ import { valueOf } from '../../support/parsed.js';
 const messages = (parsed: Parsed<unknown>): string[] => (parsed.ok ? [] : parsed.issues.map((issue) => issue.message));
 
 describe('Email', () => {
-  it('trims, NFC-normalises and lower-cases before validating', () => {
+  it('trims, NFKC-normalises and lower-cases before validating', () => {
     expect(valueOf(Email.parse('  Ada.Lovelace@Example.COM \n')).value).to.equal('ada.lovelace@example.com');
     const decomposed = 'Jose\u0301@example.com';
     expect(valueOf(Email.parse(decomposed)).value).to.equal('jos\u00e9@example.com');
@@ -70,6 +70,43 @@ describe('Email', () => {
     expect(Email.parse('jos\u00e9@example.com').ok).to.equal(true);
     expect(Email.parse('\u0441\u0435\u0440\u0433\u0435\u0439@example.com').ok).to.equal(true);
     expect(Email.parse('\u6d4b\u8bd5@\u4f8b\u5b50.\u4e2d\u56fd').ok).to.equal(true);
+  });
+
+  it('stores the canonical form: NFKC, lower case, the domain as UTS #46 maps it, so a look-alike is the same address', () => {
+    for (const [typed, stored] of [
+      ['ada@\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.com', 'ada@example.com'],
+      ['ADA@\uff25\uff38\uff21\uff2d\uff30\uff2c\uff25\uff0e\uff43\uff4f\uff4d', 'ada@example.com'],
+      ['\uff41\uff44\uff41@example.com', 'ada@example.com'],
+      ['\u212aate@example.com', 'kate@example.com'],
+      ['kate@exam\u212aple.com', 'kate@examkple.com'],
+      ['\u017fam@example.com', 'sam@example.com'],
+      ['ada@xn--bcher-kva.de', 'ada@b\u00fccher.de'],
+      ['ada@B\u00dcCHER.DE', 'ada@b\u00fccher.de'],
+      ['ada@XN--FSQU00A.XN--FIQS8S', 'ada@\u4f8b\u5b50.\u4e2d\u56fd'],
+      ['ada@\u1e9e.de', 'ada@ss.de'],
+      ['ada@stra\u00dfe.de', 'ada@stra\u00dfe.de'],
+    ] as const) {
+      expect(valueOf(Email.parse(typed)).value, typed).to.equal(stored);
+    }
+  });
+
+  it('checks the shape and the length of the canonical form', () => {
+    expect(valueOf(Email.parse('ada\uff20example.com')).value, 'the full-width at sign is an at sign').to.equal('ada@example.com');
+    expect(messages(Email.parse('ada@evil.com\uff20example.com'))).to.deep.equal(['must be a valid email address']);
+    expect(messages(Email.parse('ada\u2025x@example.com')), 'the two-dot leader is ".."').to.deep.equal(['must be a valid email address']);
+    const domain = `${'d'.repeat(63)}.${'e'.repeat(63)}.${'f'.repeat(63)}.com`;
+    const local = 'a'.repeat(EMAIL_MAX_LENGTH - domain.length - 2);
+    expect(Email.parse(`${local}f@${domain}`).ok).to.equal(true);
+    expect(messages(Email.parse(`${local}\ufb00@${domain}`)), 'the ligature U+FB00 is "ff"').to.deep.equal([`must be at most ${EMAIL_MAX_LENGTH} characters`]);
+  });
+
+  it('takes a provider\u2019s address as proof only where mapping changes no more than its case and its domain', () => {
+    expect(valueOf(Email.parseAsShown('Kate@\uff25xample.COM')).value).to.equal('kate@example.com');
+    expect(valueOf(Email.parseAsShown('Jos\u00e9@b\u00fccher.de')).value).to.equal('jos\u00e9@b\u00fccher.de');
+    for (const address of ['\u212aate@example.com', '\uff4bate@example.com', '\u017fam@example.com', 'jose\u0301@example.com', 'ada\uff20example.com']) {
+      expect(messages(Email.parseAsShown(address)), address).to.deep.equal(['must not change under Unicode normalisation']);
+    }
+    expect(messages(Email.parseAsShown(null))).to.deep.equal(['is required']);
   });
 
   it('knows its local part', () => {

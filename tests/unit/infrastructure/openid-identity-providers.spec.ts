@@ -55,6 +55,9 @@ describe('OpenIdIdentityProviders', () => {
       op = await startOidcTestProvider({ redirectUris: [redirectUriOf('op')] });
       op.setAccount('ada', { email: 'ada@example.com', email_verified: true, given_name: 'Ada', family_name: 'Lovelace', name: 'Ada Lovelace' });
       op.setAccount('bob', { email: 'bob@example.com', email_verified: false, name: 'Bob' });
+      op.setAccount('unsaid', { email: 'unsaid@example.com' });
+      op.setAccount('string-false', { email: 'string-false@example.com', email_verified: 'false' });
+      op.setAccount('string-true', { email: 'string-true@example.com', email_verified: 'true' });
       const provider = providerOf({ name: 'op', issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret });
       providers = new OpenIdIdentityProviders(settingsOf(provider), KEY, { warn: (obj) => void warnings.push(obj) });
     });
@@ -108,6 +111,16 @@ describe('OpenIdIdentityProviders', () => {
       const state = providers.newHandle();
       const callback = await op.signIn(await providers.authorizationUrl('op', state), 'bob');
       expect(await providers.complete('op', callbackOf(callback), state)).to.deep.include({ subject: 'bob', email: 'bob@example.com', emailVerified: false, givenName: null, name: 'Bob' });
+    });
+
+    it('counts an address as proven only for email_verified true (or the string "true"): absent or the string "false" is unproven', async () => {
+      const profileOf = async (sub: string) => {
+        const state = providers.newHandle();
+        return providers.complete('op', callbackOf(await op.signIn(await providers.authorizationUrl('op', state), sub)), state);
+      };
+      expect(await profileOf('unsaid')).to.deep.include({ email: 'unsaid@example.com', emailVerified: false });
+      expect(await profileOf('string-false')).to.deep.include({ email: 'string-false@example.com', emailVerified: false });
+      expect(await profileOf('string-true')).to.deep.include({ email: 'string-true@example.com', emailVerified: true });
     });
 
     it('refuses a callback completed under a state that is not its flow’s: invalid_response', async () => {

@@ -95,6 +95,28 @@ describe('CompleteOAuthHandler (completeOauth)', () => {
     expect((await throughProvider(world, { subject: 'no-mail', email: null })).params).to.deep.equal({ error: 'email_required' });
   });
 
+  it('never takes a proven look-alike local part (the Kelvin sign U+212A, full-width letters) to the k\u2026 account: email_required, nothing made', async () => {
+    const world = await inMemoryWorld();
+    const { signedUp } = await verifiedSignUp(world, aSignUpCommand({ email: 'kate@example.com' }));
+    for (const email of ['\u212aate@example.com', '\uff4bate@example.com']) {
+      const before = world.store.events.length;
+      expect((await throughProvider(world, { subject: `look-alike ${email}`, email, emailVerified: true })).params, email).to.deep.equal({ error: 'email_required' });
+      expect(world.store.events.length, `${email}: nothing recorded`).to.equal(before);
+    }
+    expect(await world.identities.listByUser(signedUp.user.id)).to.deep.equal([]);
+    const empty = await inMemoryWorld();
+    expect((await throughProvider(empty, { subject: 'kelvin', email: '\u212aim@example.com' })).params).to.deep.equal({ error: 'email_required' });
+    expect(await empty.users.findByEmail('kim@example.com'), 'no account under the canonical form either').to.equal(null);
+  });
+
+  it('takes a proven address whose domain is spelled another way (full-width, upper case) to the account of its canonical form', async () => {
+    const world = await inMemoryWorld();
+    const { signedUp } = await verifiedSignUp(world, aSignUpCommand({ email: 'kate@example.com' }));
+    const { params } = await throughProvider(world, { subject: 'kate-at-corp', email: 'Kate@\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.COM', emailVerified: true });
+    expect(params).to.have.property('code');
+    expect((await world.identities.listByUser(signedUp.user.id)).map((identity) => identity.subject)).to.deep.equal(['kate-at-corp']);
+  });
+
   it('gives simultaneous callbacks of one new identity one account between them', async () => {
     const world = await inMemoryWorld();
     const states = await Promise.all(Array.from({ length: 10 }, () => startedState(world)));

@@ -19,7 +19,7 @@ export const flowFields = {
 export const FLOW_RETURN =
   `The app's redirect_to, with \`code\` (one use, ${OAUTH_CODE_SECONDS} s, redeemed at POST /auth/oauth/token with the app's code_verifier) or ` +
   '`error`: `access_denied` (refused at the provider, or the linking session ended), `account_exists` (an account holds the address and one of the two did not prove it), ' +
-  '`identity_in_use` (linked to another account), `identity_limit`, `email_required` (the provider shows no address), `invalid_response` (its answer failed a check), ' +
+  '`identity_in_use` (linked to another account), `identity_limit`, `email_required` (the provider shows no usable address), `invalid_response` (its answer failed a check), ' +
   '`temporarily_unavailable` (it cannot be reached)';
 
 export const FLOW_LIFETIME = `A flow waits ${OAUTH_FLOW_SECONDS} s for its callback`;
