@@ -3,7 +3,8 @@ import * as client from 'openid-client';
 import { ProviderFailed } from '../../application/errors.js';
 import type { IdentityProviders, ProviderProfile } from '../../application/ports/identity-providers.port.js';
 import type { OAuthProviderSettings, OAuthSettings } from '../config/oauth-settings.js';
-import { clientAuthOf, completeGitHub, gitHubConfiguration, textOf } from './github-flow.js';
+import { clientAuthOf, completeGitHub, gitHubConfiguration } from './github-flow.js';
+import { openIdProfile } from './openid-profile.js';
 import { loggableOf, providerFailureOf, refusalOfError } from './provider-failures.js';
 
 const FIRST_RETRY_MS = 1_000;
@@ -116,16 +117,7 @@ export class OpenIdIdentityProviders implements IdentityProviders {
       idToken.email === undefined && config.serverMetadata().userinfo_endpoint !== undefined
         ? await client.fetchUserInfo(config, tokens.access_token, idToken.sub)
         : {};
-    const claims: Record<string, unknown> = { ...userInfo, ...idToken };
-    return {
-      issuer: idToken.iss,
-      subject: idToken.sub,
-      email: textOf(claims.email),
-      emailVerified: claims.email_verified === true || claims.email_verified === 'true',
-      givenName: textOf(claims.given_name),
-      familyName: textOf(claims.family_name),
-      name: textOf(claims.name),
-    };
+    return openIdProfile(idToken, userInfo);
   }
 
   private providerNamed(name: string): Provider {
