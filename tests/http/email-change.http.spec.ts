@@ -57,6 +57,45 @@ describe('HTTP: a change of address, its "this was not me", and two accounts rac
     expect((await postJson(service.url, '/auth/sign-in', { email: ada.email, password: PASSWORD })).status).to.equal(201);
   });
 
+  it("the owner's password reset ends an intruder's pending change: its confirmation is refused", async () => {
+    const ada = await verified('reset-owner');
+    const intruders = fresh('intruder');
+    await ask(ada, intruders);
+    expect((await postJson(service.url, '/auth/password-reset', { email: ada.email })).status).to.equal(202);
+    const reset = await postJson(service.url, '/auth/password-reset/confirm', { token: await mailedToken(service, ada.email, 'Reset your password'), newpassword: 'a brand new passphrase 1815' });
+    expect(reset.status, reset.text).to.equal(200);
+    const confirm = await postJson(service.url, '/auth/email/confirm', { token: await mailedToken(service, intruders, 'Confirm your new e-mail address') });
+    expect([confirm.status, confirm.body.errors]).to.deep.equal([400, [{ field: 'token', message: 'is invalid, expired or already used' }]]);
+    expect((await postJson(service.url, '/auth/sign-in', { email: ada.email, password: 'a brand new passphrase 1815' })).status).to.equal(201);
+    expect((await postJson(service.url, '/auth/sign-in', { email: intruders, password: 'a brand new passphrase 1815' })).status).to.equal(401);
+  });
+
+  it('a password change ends a pending change too, and a change asked while a reset commits (racing it) is dead', async () => {
+    const ada = await verified('change-owner');
+    const intruders = fresh('intruder2');
+    await ask(ada, intruders);
+    const changed = await postJson(service.url, '/auth/password', { currentpassword: PASSWORD, newpassword: 'another new passphrase 1816' }, bearer(ada.access));
+    expect(changed.status, changed.text).to.equal(200);
+    const confirm = await postJson(service.url, '/auth/email/confirm', { token: await mailedToken(service, intruders, 'Confirm your new e-mail address') });
+    expect(confirm.status).to.equal(400);
+
+    const bob = await verified('race-owner');
+    const racers = fresh('racer');
+    expect((await postJson(service.url, '/auth/password-reset', { email: bob.email })).status).to.equal(202);
+    const token = await mailedToken(service, bob.email, 'Reset your password');
+    const [asked, reset] = await Promise.all([
+      postJson(service.url, '/auth/email', { newemail: racers, currentpassword: PASSWORD }, bearer(bob.access)),
+      postJson(service.url, '/auth/password-reset/confirm', { token, newpassword: 'a raced new passphrase 1817' }),
+    ]);
+    expect(reset.status, reset.text).to.equal(200);
+    if (asked.status === 202) {
+      const late = await postJson(service.url, '/auth/email/confirm', { token: await mailedToken(service, racers, 'Confirm your new e-mail address') });
+      expect(late.status, 'a change asked in the epoch the reset ended').to.equal(400);
+    } else expect(asked.status).to.equal(401);
+    const me = await postJson(service.url, '/auth/sign-in', { email: bob.email, password: 'a raced new passphrase 1817' });
+    expect(me.status).to.equal(201);
+  });
+
   it('gives one new address to exactly one of two accounts confirming at once; the loser\'s 400 is a spent link\'s, byte for byte', async () => {
     const target = fresh('wanted');
     const ada = await verified('ada');

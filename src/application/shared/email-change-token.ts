@@ -1,4 +1,4 @@
-import type { PendingEmailChange } from '../../domain/email-change.js';
+import { type EmailChangeCancelled, type PendingEmailChange, changeStillPending, emailChangeCancelled } from '../../domain/email-change.js';
 import { InvalidInput } from '../../domain/domain-error.js';
 import type { User } from '../../domain/user.js';
 import { rawText, requireAll } from '../../domain/validation.js';
@@ -11,8 +11,8 @@ export const refusedLink = (): InvalidInput => new InvalidInput([{ field: 'token
 
 /**
  * The account and its pending change that a change-of-address link (`email-change` to confirm, `email-cancel` to
- * cancel) was mailed for: valid only while that very change is pending on the address it was asked from, and younger
- * than `ttlSeconds`. Throws InvalidInput on `token` (the same issue for every refusal).
+ * cancel) was mailed for: valid only while that very change is pending on the address it was asked from, in the session
+ * epoch it was asked in (a password change, a reset or a sign-out everywhere ends it), and younger than `ttlSeconds`. Throws InvalidInput on `token` (the same issue for every refusal).
  */
 export async function redeemEmailChange(
   deps: Pick<Ports, 'users' | 'emailChanges' | 'oneTimeTokens' | 'clock'>,
@@ -25,9 +25,19 @@ export async function redeemEmailChange(
   if (!claim || claim.purpose !== purpose) throw refusedLink();
   const user = await deps.users.findById(claim.userId);
   const pending = user && (await deps.emailChanges.pendingOf(user.id));
-  if (!user || !pending) throw refusedLink();
+  if (!user || !pending || !changeStillPending(pending, user.sessionEpoch)) throw refusedLink();
   const binding = deps.oneTimeTokens.bindingFor(purpose, { id: user.id, email: user.email.value, passwordHash: user.passwordHash, newEmail: pending.newEmail });
   const age = deps.clock.now().getTime() - claim.issuedAt.getTime();
   if (!deps.oneTimeTokens.matches(token, binding) || age < 0 || age > ttlSeconds * 1000) throw refusedLink();
   return { user, pending };
+}
+
+/**
+ * What a password change or reset records about the account's pending change of address, in its own commit: its end
+ * (EmailChangeCancelled, `password_changed`), or nothing when none is pending. The change is dead anyway once the
+ * epoch moves (changeStillPending); this removes it from the account's view and says so in its activity.
+ */
+export async function endPendingEmailChange(deps: Pick<Ports, 'emailChanges'>, user: User, at: Date): Promise<EmailChangeCancelled[]> {
+  const pending = await deps.emailChanges.pendingOf(user.id);
+  return pending ? [emailChangeCancelled(user.id, user.email.value, pending.newEmail, at, 'password_changed')] : [];
 }

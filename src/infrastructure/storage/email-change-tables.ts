@@ -19,7 +19,10 @@ export const pendingEmailChanges: EventProjection<PendingEmailChange> = {
   changeOf: (event) => {
     const userId = event.aggregateId;
     if (userId === null) return null;
-    if (event.type === 'EmailChangeRequested') return { key: userId, next: () => ({ userId, newEmail: event.payload.newEmail, requestedAt: event.occurredAt }) };
+    if (event.type === 'EmailChangeRequested') {
+      const { newEmail, epoch } = event.payload;
+      return { key: userId, next: () => ({ userId, newEmail, requestedAt: event.occurredAt, ...(epoch === undefined ? {} : { epoch }) }) };
+    }
     if (event.type === 'EmailChanged' || event.type === 'EmailChangeCancelled') return { key: userId, next: () => null };
     return null;
   },

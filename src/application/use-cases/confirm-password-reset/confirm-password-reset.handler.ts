@@ -7,6 +7,7 @@ import { uncommon } from '../../policies/password-policy.js';
 import { endAllSessions } from '../../policies/sessions.js';
 import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
 import { redeem } from '../../shared/one-time-token.js';
+import { endPendingEmailChange } from '../../shared/email-change-token.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
 export interface ConfirmPasswordResetCommand {
@@ -16,13 +17,14 @@ export interface ConfirmPasswordResetCommand {
 }
 
 /**
- * Sets a new password from a reset link; every session of the account ends; a notice mail follows (PasswordReset).
+ * Sets a new password from a reset link; every session of the account ends, and so does a pending change of address
+ * (its links stop working: the address's owner takes the account back whole); a notice mail follows (PasswordReset).
  * Stored like a password change (the hash and the end of every session in one compare-and-swap write of the account,
  * so a sign-in that raced it is ended too); a password changed meanwhile kills the link (it is bound to the hash).
  */
 export class ConfirmPasswordResetHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'hasher' | 'blocklist' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'emailChanges' | 'sessions' | 'hasher' | 'blocklist' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly settings: MailSettings,
   ) {}
 
@@ -41,7 +43,8 @@ export class ConfirmPasswordResetHandler {
       const at = clock.now();
       user.resetPassword(newHash, at);
       endAllSessions(user, 'password_changed', at, null);
-      if (!(await users.save(user, recordEvents(user.pullEvents(), ids, command.metadata)))) return CHANGED;
+      const events = [...user.pullEvents(), ...(await endPendingEmailChange(this.deps, user, at))];
+      if (!(await users.save(user, recordEvents(events, ids, command.metadata)))) return CHANGED;
       return toAccountResource(user);
     });
   }

@@ -34,7 +34,7 @@ export class RequestEmailChangeHandler {
     if (newEmail.value === user.email.value) throw new InvalidInput([{ field: 'newemail', message: "is already the account's address" }]);
     const binding = oneTimeTokens.bindingFor('email-change', { id: user.id, email: user.email.value, passwordHash: user.passwordHash, newEmail: newEmail.value });
     const at = clock.now();
-    const events = recordEvents(emailChangeRequested(user.id, user.email.value, newEmail.value, binding, at), ids, command.metadata);
+    const events = recordEvents(emailChangeRequested(user.id, user.email.value, newEmail.value, binding, at, user.sessionEpoch), ids, command.metadata);
     await limits.take(mailLimit(this.settings.mail.verificationPerAddress, 'email-change', user.id), at, events);
   }
 }
