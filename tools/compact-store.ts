@@ -2,7 +2,7 @@
  * `npm run store:compact`: LMDB's compacting copy of the embedded store (mdb_env_copy2 with MDB_CP_COMPACT), put in
  * place of DATA_DIR/accounts.lmdb. The copy holds only the pages in use, so what a removal or an erase freed (pages
  * LMDB would otherwise reuse only as it needs them) leaves the disk: the store's reclamation step after a deletion
- * (docs/account.md, "Erasure"). It holds the store exclusively for its whole run (lmdb-store-lock.ts): it refuses
+ * (docs/account.md, "Erasure"). It holds the store exclusively for its whole run (storage/store-lock.ts): it refuses
  * while any process has the store open, and no service starts until it has finished. The copy keeps the store file's
  * owner and mode.
  */
@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { open } from 'lmdb';
 import { LmdbStore } from '../src/infrastructure/lmdb/lmdb-store.js';
-import { type Kill, running, takeExclusive } from '../src/infrastructure/lmdb/lmdb-store-lock.js';
+import { type Kill, running, takeExclusive } from '../src/infrastructure/storage/store-lock.js';
 
 export interface CompactOptions {
   /** `process.kill`, for tests. */

@@ -2,7 +2,7 @@ import { chownSync, chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { compactStore } from '../../tools/compact-store.js';
-import { takeExclusive } from '../../src/infrastructure/lmdb/lmdb-store-lock.js';
+import { takeExclusive } from '../../src/infrastructure/storage/store-lock.js';
 import { aSignUpBody } from '../support/builders.js';
 import { killHard, spawnService } from '../support/child-service.js';
 import { postJson } from '../support/http-client.js';

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { StartupError, dataDirFailure, ensureWritableDataDir } from '../config/startup-checks.js';
 
 /**
- * Who may use the store in DATA_DIR: any number of processes that open it (service instances, workers, the admin
+ * Who may use the file store in DATA_DIR (LMDB's, which `npm run store:compact` replaces by its compacting copy): any number of processes that open it (service instances, workers, the admin
  * command), or one compaction (`npm run store:compact`), never both. An opener writes its pid under
  * `accounts.lmdb-openers/` (in the file's name), then looks for `accounts.lmdb-compacting`; a compaction publishes that file whole (written
  * aside, hard-linked into place), then looks for openers. Each writes before it looks, so of two that start together
@@ -138,4 +139,26 @@ function liveOpeners(dir: string, kill?: Kill): number[] {
     else quietly(file);
   }
   return [...live];
+}
+
+/**
+ * Makes sure DATA_DIR is writable, registers this process as one that has its store open, and runs `open`; returns
+ * what it opened and the function that unregisters (run it once that is closed). Throws a StartupError naming
+ * DATA_DIR, on one line, while `npm run store:compact` runs; unregisters when `open` throws.
+ */
+export function asOpener<T>(dataDir: string, open: () => T): [T, () => void] {
+  ensureWritableDataDir(dataDir);
+  let unregister: () => void;
+  try {
+    unregister = openShared(dataDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== undefined) throw dataDirFailure(dataDir, 'the store\'s openers cannot be registered', error);
+    throw new StartupError('DATA_DIR', dataDir, (error as Error).message);
+  }
+  try {
+    return [open(), unregister];
+  } catch (error) {
+    unregister();
+    throw error;
+  }
 }

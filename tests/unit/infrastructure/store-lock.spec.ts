@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { type Kill, openShared, running, takeExclusive } from '../../../src/infrastructure/lmdb/lmdb-store-lock.js';
+import { type Kill, openShared, running, takeExclusive } from '../../../src/infrastructure/storage/store-lock.js';
 import { tempDir } from '../../support/test-service.js';
 
 const failing = (code: string): Kill => () => {
