@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { CLOCK } from '../../application/ports/clock.port.js';
 import { SESSION_REPOSITORY } from '../../application/ports/session-repository.port.js';
+import { AddressIndexJob } from '../jobs/address-index.job.js';
 import { EventRetentionJob } from '../jobs/event-retention.job.js';
 import { ExpirySweepJob } from '../jobs/expiry-sweep.job.js';
 import { JobRunner } from '../jobs/job-runner.js';
@@ -22,6 +23,7 @@ export const jobsModule = new ContainerModule(({ bind, isBound }) => {
       new SessionSweepJob(get(SESSION_REPOSITORY), get(CLOCK), { intervalMs: sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, get(LOGGER)),
       new ExpirySweepJob(store, get(CLOCK), sessions.sweepIntervalSeconds * 1000, get(LOGGER)),
       new UnverifiedAccountSweepJob(get(USE_CASES).sweepUnverifiedAccounts, sessions.sweepIntervalSeconds * 1000, get(LOGGER)),
+      new AddressIndexJob(store, sessions.sweepIntervalSeconds * 1000, get(LOGGER)),
       ...(pruner
         ? [new EventRetentionJob(pruner, get(CLOCK), { retentionDays: retention.days, intervalMs: retention.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 200 }, get(LOGGER))]
         : []),

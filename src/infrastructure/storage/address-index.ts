@@ -31,7 +31,8 @@ const indexes = Object.fromEntries(
  * The admin search by address prefix (`GET /admin/users?query=`): one record per listed account, by account id, whose
  * indexes answer "the accounts whose address starts with these characters" without opening any account. Holds no
  * address: each prefix is stored as its blind index (an HMAC) under a sealing store. Written with the account (its
- * sign-up, a change of address) and, for accounts listed before it existed, by `indexListedAccounts`; the erase removes it.
+ * sign-up, a change of address) and, for accounts listed before it existed, by `indexListedAccounts` (AddressIndexJob,
+ * and a little before each search); the erase removes it.
  */
 export const ADDRESS_INDEX: Table<AddressIndexRecord> = {
   name: 'address-index',
@@ -85,9 +86,4 @@ export async function indexListedAccounts(store: Store, max: number): Promise<nu
   }
   await store.commit({ changes: [put(ADDRESS_INDEX_PROGRESS, INDEXED_UP_TO, { position: entryOf([last.value.listedAt], last.key) }, mark?.version ?? null)] });
   return listed.length;
-}
-
-/** Indexes every account listed and not indexed yet (what a start does before serving). */
-export async function indexAllListedAccounts(store: Store, batch = 500): Promise<void> {
-  while ((await indexListedAccounts(store, batch)) === batch);
 }

@@ -8,7 +8,6 @@ import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
 import { ClosingStore, type Store } from './store.js';
 import { SealingStore } from './sealing-store.js';
-import { indexAllListedAccounts } from './address-index.js';
 import type { PersonalDataKeys } from '../security/personal-data-keys.js';
 
 /** The keys personal data is sealed under at rest; a storage opened without them keeps it in clear (the unit tests' world). */
@@ -47,10 +46,7 @@ export interface Storage extends Pick<Ports, StoragePortName> {
   readonly sizes?: () => StoreSizes;
   /** Releases the store (handles, pools). Idempotent. */
   readonly close: () => Promise<void>;
-  /**
-   * Refuses, before anything is served, keys other than those the store's data is sealed under (SealingStore.verifyKey);
-   * then gives every listed account not in the admin search's address index its entry (once: address-index.ts).
-   */
+  /** Refuses, before anything is served, keys other than those the store's data is sealed under (SealingStore.verifyKey). */
   readonly verifyKeys: () => Promise<void>;
 }
 
@@ -69,10 +65,7 @@ export const portsOver = (
   return {
   store,
   close: () => store.close(),
-  verifyKeys: async () => {
-    await sealing?.verifyKey();
-    await indexAllListedAccounts(store);
-  },
+  verifyKeys: () => sealing?.verifyKey() ?? Promise.resolve(),
   limits: new StoreAttemptLimits(store),
   users: new StoreUserRepository(store),
   userViews: new StoreUserReadModel(store),

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS, INDEXED_UP_TO, indexAllListedAccounts } from '../../../src/infrastructure/storage/address-index.js';
+import { AddressIndexJob } from '../../../src/infrastructure/jobs/address-index.job.js';
+import { ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS, INDEXED_UP_TO } from '../../../src/infrastructure/storage/address-index.js';
 import { ACCOUNT_VIEWS } from '../../../src/infrastructure/storage/account-tables.js';
 import { SealingStore } from '../../../src/infrastructure/storage/sealing-store.js';
 import { INDEXED_PER_SEARCH } from '../../../src/infrastructure/storage/store-read-models.js';
@@ -29,7 +30,7 @@ describe('The admin search\'s address index (address-index.ts)', () => {
     for (const prefix of ['lov', 'love', 'lovelace', 'example']) expect(stored).not.to.include(prefix);
   });
 
-  it('indexes the accounts listed before it existed once, at start; a search indexes at most INDEXED_PER_SEARCH of them', async () => {
+  it('indexes the accounts listed before it existed once (its job); a search indexes at most INDEXED_PER_SEARCH of them', async () => {
     const world = await inMemoryWorld({ keys: TEST_PERSONAL_DATA_KEYS });
     for (let i = 0; i < INDEXED_PER_SEARCH + 20; i++) await world.signUp.execute(aSignUpCommand({ email: `early${i}@example.com` }));
     const unindexed = () => world.tables.commit({ changes: [...world.tables.rowsOf(ADDRESS_INDEX).map((row) => remove(ADDRESS_INDEX, row.key, 'any')), remove(ADDRESS_INDEX_PROGRESS, INDEXED_UP_TO, 'any')] });
@@ -38,10 +39,11 @@ describe('The admin search\'s address index (address-index.ts)', () => {
     await unindexed();
     const sealed = new SealingStore(world.tables, TEST_PERSONAL_DATA_KEYS);
     const { store, counted } = countingViews(sealed);
-    await indexAllListedAccounts(store, 50);
+    const job = new AddressIndexJob(store, 60_000, { debug: () => undefined }, 50);
+    await job.runOnce();
     expect(counted.views, 'each account opened once').to.equal(INDEXED_PER_SEARCH + 20);
     counted.views = 0;
-    await indexAllListedAccounts(store, 50);
+    await job.runOnce();
     expect(counted.views, 'then never again').to.equal(0);
     const seen = new Set<string>();
     for (let cursor: string | null | undefined; cursor !== null; ) {

@@ -45,7 +45,7 @@ describe('The container', () => {
     for (const [name, token] of Object.entries(PORT_TOKENS)) expect(get(token as symbol), name).to.not.equal(undefined);
     expect(get(USE_CASES).deliverMail).to.have.property('execute');
     expect(get(KEY_RING).publicKeys()).to.have.length(1);
-    expect(get(JOBS).map((job) => job.name), 'no pruner: no retention sweep').to.deep.equal(['session sweep', 'expiry sweep', 'unverified-account sweep', 'mail dispatch']);
+    expect(get(JOBS).map((job) => job.name), 'no pruner: no retention sweep').to.deep.equal(['session sweep', 'expiry sweep', 'unverified-account sweep', 'address index', 'mail dispatch']);
     await storage.close();
   });
 
@@ -54,8 +54,8 @@ describe('The container', () => {
     const storage = await openLmdbStorage({ storage: { dataDir: dir, minFreeBytes: 0 } });
     try {
       const get = wired(storage, { STORAGE: 'lmdb', DATA_DIR: dir });
-      expect(get(JOBS).map((job) => job.name)).to.deep.equal(['session sweep', 'expiry sweep', 'unverified-account sweep', 'event retention sweep', 'mail dispatch']);
-      expect(get(JOBS).map((job) => job.intervalMs)).to.deep.equal([300_000, 300_000, 300_000, 3_600_000, 1_000]);
+      expect(get(JOBS).map((job) => job.name)).to.deep.equal(['session sweep', 'expiry sweep', 'unverified-account sweep', 'address index', 'event retention sweep', 'mail dispatch']);
+      expect(get(JOBS).map((job) => job.intervalMs)).to.deep.equal([300_000, 300_000, 300_000, 300_000, 3_600_000, 1_000]);
     } finally {
       await storage.close();
       rmSync(dir, { recursive: true, force: true });
