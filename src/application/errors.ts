@@ -165,14 +165,22 @@ export class LastSignInMethod extends ApplicationError {
 }
 
 /**
- * An account without a password (made by a provider's sign-in) asked for something that needs the holder proved now,
- * with a token whose sign-in (`auth_time`) is older than MFA_STEP_UP_SECONDS: sign in again, then ask.
+ * An account without a password (made by a provider's sign-in) asked for something that needs its holder proved now,
+ * and sent no proof made for this request: a code of its authenticator app (`code`), a passkey's answer (`passkey`) or
+ * a provider re-authentication's code (`oauthcode`).
+ * The age of the token proves nothing (a copied token is as young as the original).
  */
 export class RecentSignInRequired extends ApplicationError {
   readonly code = 'RECENT_SIGN_IN_REQUIRED';
 
-  constructor(maxAgeSeconds: number) {
-    super('Recent sign-in required', [{ field: null, message: `sign in again: the account has no password, so this needs a sign-in within the last ${maxAgeSeconds} seconds` }]);
+  constructor() {
+    super('Recent sign-in required', [
+      {
+        field: null,
+        message:
+          'the account has no password: prove it is you now with `code` (your authenticator app), `passkey` (a passkey\'s answer to POST /auth/passkeys/authentication-options) or `oauthcode` and `code_verifier` (POST /auth/oauth/{provider}/reauthenticate)',
+      },
+    ]);
   }
 }
 
@@ -290,7 +298,7 @@ export class MailRelayUnavailable extends Error {
 }
 
 /** Why a provider's flow ended without a profile, as the app is told (`redirect_to?error=`). */
-export type ProviderRefusal = 'access_denied' | 'invalid_response' | 'temporarily_unavailable';
+export type ProviderRefusal = 'access_denied' | 'invalid_response' | 'temporarily_unavailable' | 'login_required';
 
 /** A provider's flow that ended without a profile: the provider refused, answered wrongly, or was unreachable. */
 export class ProviderFailed extends Error {

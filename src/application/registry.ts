@@ -53,6 +53,7 @@ import { AdminRemoveMfaHandler } from './use-cases/admin-remove-mfa/admin-remove
 import { AdminDeleteUserHandler } from './use-cases/admin-delete-user/admin-delete-user.handler.js';
 import { DeliverWebhooksHandler, type WebhookSettings } from './use-cases/deliver-webhooks/deliver-webhooks.handler.js';
 import { UnlinkIdentityHandler } from './use-cases/unlink-identity/unlink-identity.handler.js';
+import { ReauthenticateHandler } from './use-cases/reauthenticate/reauthenticate.handler.js';
 import type { OAuthPolicySettings } from './policies/oauth.js';
 import { RequestEmailChangeHandler } from './use-cases/request-email-change/request-email-change.handler.js';
 import { ConfirmEmailChangeHandler } from './use-cases/confirm-email-change/confirm-email-change.handler.js';
@@ -113,6 +114,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     listSessions: new ListSessionsHandler(ports),
     beginOauth: new BeginOAuthHandler(ports, policies.oauth),
     linkIdentity: new LinkIdentityHandler(ports, policies),
+    reauthenticate: new ReauthenticateHandler(ports, policies.oauth),
     completeOauth: new CompleteOAuthHandler(ports, policies.mail.verificationPerAddress),
     redeemOauthCode: new RedeemOAuthCodeHandler(ports, policies.sessions, policies.mfa, policies.mail.requireVerifiedEmail),
     listIdentities: new ListIdentitiesHandler(ports),
@@ -151,7 +153,7 @@ export type { ApiKeyPrincipal } from './shared/api-key-resource.js';
 export type { Introspection } from './use-cases/introspect-token/introspect-token.handler.js';
 export type { ApiKeyResource } from './shared/api-key-resource.js';
 export { API_KEY_SCOPES, type ApiKeyScope } from '../domain/api-key.js';
-export { OAUTH_CODE_SECONDS, OAUTH_FLOW_SECONDS } from './ports/oauth-flow-repository.port.js';
+export { OAUTH_CODE_SECONDS, OAUTH_FLOW_SECONDS, REAUTH_ACTIONS } from './ports/oauth-flow-repository.port.js';
 export { SIGN_OUT_SCOPES } from './use-cases/sign-out/sign-out.handler.js';
 export { SECOND_FACTOR_METHODS } from './policies/second-factor.js';
 export { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from './use-cases/get-account-activity/get-account-activity.handler.js';

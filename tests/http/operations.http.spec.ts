@@ -287,6 +287,10 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
       return { path: '/auth/oauth/corp/link', token: accessToken, body: { ...flowBody(aPkcePair().challenge), currentpassword: password } };
     } },
   },
+  reauthenticate: {
+    success: async (world) => ({ path: '/auth/oauth/corp/reauthenticate', token: (await world.verified()).accessToken, body: { ...flowBody(aPkcePair().challenge), action: 'delete-account' } }),
+    error: { code: 'PROVIDER_NOT_FOUND', call: async (world) => ({ path: '/auth/oauth/nobody/reauthenticate', token: (await world.verified()).accessToken, body: { ...flowBody(aPkcePair().challenge), action: 'delete-account' } }) },
+  },
   requestEmailChange: {
     success: async (world) => {
       const { accessToken, password } = await world.verified();

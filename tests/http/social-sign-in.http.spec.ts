@@ -285,6 +285,33 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     expect((await exchange(params['code'], verifier)).status, 'spent by the wrong attempt').to.equal(400);
   });
 
+  it('an account without a password proves its holder by a new provider sign-in made for the action, or a code of its app; never by a young token', async () => {
+    const email = fresh('passwordless');
+    const grace = await signedIn('passwordless-sub', { email, email_verified: true });
+    const access = grace.accesstoken;
+    const refused = await http(service.url, '/auth/me', { method: 'DELETE', headers: bearer(access) });
+    expect([refused.status, refused.body.message], 'a token seconds old proves nothing').to.deep.equal([403, 'Recent sign-in required']);
+    const reauth = async (action: string) => {
+      const pair = pkce();
+      const started = await postJson(service.url, '/auth/oauth/corp/reauthenticate', { redirect_to: APP, code_challenge: pair.challenge, code_challenge_method: 'S256', action }, bearer(access));
+      expect(started.status, started.text).to.equal(200);
+      expect(Object.fromEntries(new URL(started.body.data.url).searchParams)).to.include({ prompt: 'login', max_age: '0' });
+      const { params } = await through('corp', (url) => corp.signIn(url, 'passwordless-sub'), { url: started.body.data.url, verifier: pair.verifier });
+      return { oauthcode: params['code'], code_verifier: pair.verifier };
+    };
+    const forDeletion = await reauth('delete-account');
+    const misused = await postJson(service.url, '/auth/email', { newemail: fresh('moved'), ...forDeletion }, bearer(access));
+    expect([misused.status, misused.body.errors], 'a proof serves its own action only').to.deep.equal([400, [{ field: 'oauthcode', message: 'is invalid, expired or already used' }]]);
+    const enrolment = await postJson(service.url, '/auth/mfa/totp', await reauth('enrol-totp'), bearer(access));
+    expect(enrolment.status, enrolment.text).to.equal(200);
+    const secret: string = enrolment.body.data.secret;
+    expect((await postJson(service.url, '/auth/mfa/totp/confirm', { code: codeOf(secret, new Date()) }, bearer(access))).status).to.equal(200);
+    const moved = await postJson(service.url, '/auth/email', { newemail: fresh('moved2'), code: codeOf(secret, new Date(), 1) }, bearer(access));
+    expect(moved.status, 'a code made for this request is the step-up too').to.equal(202);
+    const providerOnly = await http(service.url, '/auth/me', { method: 'DELETE', body: await reauth('delete-account'), headers: { ...bearer(access), 'content-type': 'application/json' } });
+    expect([providerOnly.status, providerOnly.body.message], 'a provider sign-in is one factor: the step-up is still asked').to.deep.equal([403, 'Second factor required']);
+  });
+
   it('does not skip the second factor: the exchange answers 202 and the code finishes it with amr oauth and otp', async () => {
     const email = fresh('factor');
     await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }));

@@ -30,12 +30,16 @@ export const returned = (location: string): Record<string, string> => Object.fro
  * at the (fake) provider, the callback (and, for a link, the app's exchange that links); answers where the app is sent
  * back to and the app's verifier.
  */
-export async function throughProvider(world: World, user: FakeUser, options: { readonly provider?: string; readonly link?: Principal; readonly password?: string } = {}) {
+export async function throughProvider(
+  world: World,
+  user: FakeUser,
+  options: { readonly provider?: string; readonly link?: Principal; readonly password?: string; readonly proof?: { readonly oauthCode?: string | undefined; readonly codeVerifier?: string } } = {},
+) {
   const pkce = aPkcePair();
   const provider = options.provider ?? 'corp';
   const request = aFlowRequest(pkce.challenge, { provider });
   const started = options.link
-    ? await world.linkIdentity.execute({ ...request, principal: options.link, currentPassword: options.password ?? 'analytical engine 1843', metadata: aRequestMetadata() })
+    ? await world.linkIdentity.execute({ ...request, principal: options.link, currentPassword: options.password ?? 'analytical engine 1843', ...options.proof, metadata: aRequestMetadata() })
     : await world.beginOauth.execute(request);
   const state = stateOf(started.location);
   const back = await world.completeOauth.execute({ provider, query: world.providers.signIn(provider, state, user), metadata: aRequestMetadata() });
@@ -52,4 +56,16 @@ export async function socialSignIn(world: World, user: FakeUser, options: { read
   const { params, verifier } = await throughProvider(world, user, options);
   if (params['code'] === undefined) throw new Error(`the flow ended in error=${params['error']}`);
   return world.redeemOauthCode.execute({ code: params['code'], codeVerifier: verifier, metadata: aRequestMetadata() });
+}
+
+/**
+ * A provider re-authentication of `principal`'s holder for `action`, as the app does it: the start, the user's new
+ * sign-in at the (fake) provider as `user`, the callback; the proof the action's request then carries.
+ */
+export async function reauthenticated(world: World, principal: Principal, user: FakeUser, action: string, provider = 'corp') {
+  const pkce = aPkcePair();
+  const started = await world.reauthenticate.execute({ ...aFlowRequest(pkce.challenge, { provider }), principal, action });
+  const back = await world.completeOauth.execute({ provider, query: world.providers.signIn(provider, stateOf(started.location), user), metadata: aRequestMetadata() });
+  const params = returned(back.location);
+  return { params, oauthCode: params['code'], codeVerifier: pkce.verifier };
 }

@@ -1,14 +1,16 @@
 import { InvalidInput } from '../../domain/domain-error.js';
 import { PlainPassword } from '../../domain/password.js';
 import type { User } from '../../domain/user.js';
-import { requireAll } from '../../domain/validation.js';
-import { EmailNotVerified, InvalidToken, RecentSignInRequired } from '../errors.js';
+import { rawText, requireAll } from '../../domain/validation.js';
+import type { ReauthAction } from '../ports/oauth-flow-repository.port.js';
+import { EmailNotVerified, InvalidMfaCode, InvalidToken, RecentSignInRequired } from '../errors.js';
+import { provePasskey } from './passkeys.js';
 import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 import { recordEvents } from '../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../shared/optimistic.js';
 import type { Principal } from '../shared/principal.js';
-import { type MfaSettings, requireStepUp } from './second-factor.js';
+import { type MfaSettings, proveFactor, requireFactorAnswer, requireStepUp } from './second-factor.js';
 import { type SessionSettings, passwordCheckLimit } from './sessions.js';
 
 type CheckSettings = Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>;
@@ -34,12 +36,26 @@ export async function countWrongCurrentPassword(
   });
 }
 
-/** What proves the holder of a session now, besides the session: the password they type (`currentpassword`). */
+/**
+ * What proves the holder of a session now, besides the session: the password they type (`currentpassword`); for an
+ * account without a password, a proof made for this request: a code of its authenticator app (`code`) or a passkey's
+ * answer to options asked with the bearer (`passkey`).
+ */
 export interface HolderProof {
   readonly principal: Principal;
   readonly currentPassword: unknown;
+  readonly code?: unknown;
+  readonly passkey?: unknown;
+  /** A provider re-authentication's one-time code for this action (POST /auth/oauth/{provider}/reauthenticate), and the app's verifier. */
+  readonly oauthCode?: unknown;
+  readonly codeVerifier?: unknown;
   readonly metadata: RequestMetadata;
 }
+
+export type HolderDeps = Pick<
+  Ports,
+  'users' | 'sessions' | 'secondFactors' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'oauthFlows' | 'providers' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'
+>;
 
 /**
  * The one guard of every way into an account that is added (a TOTP factor, a passkey; later provider identities and
@@ -48,14 +64,16 @@ export interface HolderProof {
  * access token alone adds nothing. The check is counted on the caller's session before it runs and a wrong one is
  * recorded as a password change records it (countWrongCurrentPassword), so at most PASSWORD_CHANGE_MAX_FAILURES are
  * tried per session, however many arrive at once (the right one empties the count). An account without a password
- * (made by a provider's sign-in) proves a recent sign-in instead: `auth_time` within MFA_STEP_UP_SECONDS
- * (RecentSignInRequired). Returns the account; throws InvalidInput on `currentpassword` (missing, or `is incorrect`),
- * InvalidToken for a gone account or a session past its cap.
+ * (made by a provider's sign-in) proves its holder by a re-authentication made for this request, never by the age of
+ * its token (proveWithoutPassword). Returns the account; throws InvalidInput on `currentpassword` (missing, or `is
+ * incorrect`), InvalidToken for a gone account or a session past its cap.
  */
 export async function proveHolder(
-  deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
+  deps: HolderDeps,
   settings: { readonly sessions: CheckSettings; readonly mfa: MfaSettings },
   proof: HolderProof,
+  /** What the proof is for: a provider re-authentication's code serves only this action. */
+  action: ReauthAction,
   /** False for what an unproven account may do too (deleting itself): then the address is not asked to be proven. */
   addressProven = true,
 ): Promise<User> {
@@ -64,8 +82,9 @@ export async function proveHolder(
   const user = await users.findById(principal.userId);
   if (!user) throw new InvalidToken();
   if (addressProven && !user.emailVerified) throw new EmailNotVerified();
-  await requireStepUp(deps, settings.mfa, principal);
-  if (!user.hasPassword) return requireRecentSignIn(deps, settings.mfa, principal, user);
+  const factorProof = !user.hasPassword && (given(proof.code) || given(proof.passkey));
+  if (!factorProof) await requireStepUp(deps, settings.mfa, principal);
+  if (!user.hasPassword) return proveWithoutPassword(deps, settings.sessions, proof, action, user);
   const { password } = requireAll({ password: PlainPassword.parse(proof.currentPassword, 'currentpassword') });
   const limit = passwordCheckLimit(principal.sessionId, settings.sessions);
   if (await limits.take(limit, clock.now())) throw new InvalidToken();
@@ -91,9 +110,54 @@ export async function requireHolderStill(
   await requireStepUp(deps, mfa, principal);
 }
 
-/** The holder of a password-less account proves themselves by a sign-in made within MFA_STEP_UP_SECONDS. */
-function requireRecentSignIn(deps: Pick<Ports, 'clock'>, mfa: MfaSettings, principal: Principal, user: User): User {
-  const age = principal.authTime === null ? Number.POSITIVE_INFINITY : deps.clock.now().getTime() - principal.authTime.getTime();
-  if (!(age >= 0 && age <= mfa.stepUpSeconds * 1000)) throw new RecentSignInRequired(mfa.stepUpSeconds);
+/**
+ * The holder of an account without a password proves themselves for this request: a provider re-authentication made
+ * for this action (`oauthcode` and `code_verifier`: proveReauthentication), a passkey's answer (`passkey`, to
+ * options asked with the bearer: its challenge is single-use), or a code of the account's authenticator app (`code`:
+ * its time step spent, a wrong one counted on the session like a wrong password). A copied access token has neither.
+ * A code or a passkey made for this request is a second factor proved now, so it stands for the step-up too; a
+ * provider's sign-in is one factor, so an account with a second factor still needs the step-up with it.
+ * Throws RecentSignInRequired when none is sent, InvalidInput (the code), PasskeyRejected, InvalidMfaCode, or
+ * InvalidToken past the session's cap.
+ */
+async function proveWithoutPassword(deps: HolderDeps, settings: CheckSettings, proof: HolderProof, action: ReauthAction, user: User): Promise<User> {
+  const { principal, metadata } = proof;
+  if (given(proof.oauthCode)) {
+    await proveReauthentication(deps, proof, action, user);
+    return user;
+  }
+  if (given(proof.passkey)) {
+    await provePasskey(deps, proof.passkey, user.id, metadata);
+    return user;
+  }
+  if (!given(proof.code)) throw new RecentSignInRequired();
+  const answer = requireFactorAnswer({ code: proof.code });
+  if (answer.kind === 'passkey') throw new RecentSignInRequired();
+  const limit = passwordCheckLimit(principal.sessionId, settings);
+  if (await deps.limits.take(limit, deps.clock.now())) throw new InvalidToken();
+  await untilCommitted(async () => {
+    const factor = await deps.secondFactors.find(user.id);
+    const proved = factor?.confirmed ? proveFactor(deps, factor, answer, user.id, user.email.value, deps.clock.now()) : 'wrong';
+    if (typeof proved === 'string' || !factor) throw new InvalidMfaCode('code');
+    return (await deps.secondFactors.save(factor, recordEvents(proved, deps.ids, metadata))) ? undefined : CHANGED;
+  });
+  await deps.limits.clear(limit.key);
   return user;
 }
+
+const SPENT = 'is invalid, expired or already used';
+
+/**
+ * A re-authentication's code, spent by this first attempt (right verifier or not): it must be one made for this
+ * session, this account in its current epoch and this action, younger than OAUTH_CODE_SECONDS, and redeemed with the
+ * verifier of the app that started it. Throws InvalidInput on `oauthcode` or `code_verifier`.
+ */
+async function proveReauthentication(deps: HolderDeps, proof: HolderProof, action: ReauthAction, user: User): Promise<void> {
+  const input = requireAll({ code: rawText('oauthcode', proof.oauthCode), verifier: rawText('code_verifier', proof.codeVerifier || undefined) });
+  const code = await deps.oauthFlows.redeem(deps.providers.idOf(input.code));
+  const fits = code?.reauth?.sessionId === proof.principal.sessionId && code.reauth.action === action && code.userId === user.id && code.epoch === user.sessionEpoch;
+  if (!code || !fits || code.expiresAt.getTime() <= deps.clock.now().getTime()) throw new InvalidInput([{ field: 'oauthcode', message: SPENT }]);
+  if ((await deps.providers.s256(input.verifier)) !== code.codeChallenge) throw new InvalidInput([{ field: 'code_verifier', message: 'does not match the code_challenge' }]);
+}
+
+const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';

@@ -80,18 +80,23 @@ export function checkFlowRequest(deps: Pick<Ports, 'providers'>, settings: OAuth
  * Starts a checked flow: stores it under its state's fingerprint and answers the provider's authorization URL; while
  * the provider cannot be reached, the app's URL with `error=temporarily_unavailable` (nothing stored).
  */
-export async function startFlow(deps: Pick<Ports, 'providers' | 'oauthFlows' | 'clock'>, request: CheckedFlowRequest, linkTo: OAuthFlow['linkTo']): Promise<FlowStarted> {
+export async function startFlow(
+  deps: Pick<Ports, 'providers' | 'oauthFlows' | 'clock'>,
+  request: CheckedFlowRequest,
+  linkTo: OAuthFlow['linkTo'],
+  reauth?: OAuthFlow['reauth'],
+): Promise<FlowStarted> {
   const { providers, oauthFlows, clock } = deps;
   const state = providers.newHandle();
   let location: string;
   try {
-    location = await providers.authorizationUrl(request.provider, state);
+    location = await providers.authorizationUrl(request.provider, state, { fresh: reauth !== undefined });
   } catch (error) {
     if (error instanceof ProviderFailed) return { location: returnTo(request.redirectTo, { error: error.reason }) };
     throw error;
   }
   const at = clock.now();
   const expiresAt = new Date(at.getTime() + OAUTH_FLOW_SECONDS * 1000);
-  await oauthFlows.open({ id: providers.idOf(state), ...request, linkTo, createdAt: at, expiresAt });
+  await oauthFlows.open({ id: providers.idOf(state), ...request, linkTo, ...(reauth ? { reauth } : {}), createdAt: at, expiresAt });
   return { location };
 }

@@ -34,7 +34,7 @@ export interface IdentityProviders {
    * scopes, state, nonce and PKCE S256). Throws ProviderFailed('temporarily_unavailable') while the provider's
    * discovery has not succeeded; never calls the provider otherwise.
    */
-  authorizationUrl(provider: string, state: string): Promise<string>;
+  authorizationUrl(provider: string, state: string, options?: FlowOptions): Promise<string>;
   /**
    * Completes the flow `state` with the callback's query parameters: exchanges the code with the flow's verifier,
    * checks the ID token (signature by the provider's keys, iss, aud, azp, exp, nonce; RFC 9207's `iss` where sent),
@@ -42,7 +42,17 @@ export interface IdentityProviders {
    * provider says so, `invalid_response` for any answer that fails a check, `temporarily_unavailable` when it cannot
    * be reached in time.
    */
-  complete(provider: string, callback: Readonly<Record<string, string>>, state: string): Promise<ProviderProfile>;
+  complete(provider: string, callback: Readonly<Record<string, string>>, state: string, options?: FlowOptions): Promise<ProviderProfile>;
+}
+
+/**
+ * A re-authentication: `fresh` asks the provider for a new sign-in (`prompt=login`, `max_age=0`), and `freshSince`
+ * makes `complete` refuse (ProviderFailed `login_required`) an answer whose sign-in (`auth_time`, required then) is
+ * older than it, less 30 seconds of clock skew. GitHub cannot be asked: its completed flow stands for the sign-in.
+ */
+export interface FlowOptions {
+  readonly fresh?: boolean;
+  readonly freshSince?: Date;
 }
 
 export const IDENTITY_PROVIDERS = token<IdentityProviders>('IdentityProviders');

@@ -14,6 +14,8 @@ export interface OAuthFlow {
   readonly codeChallenge: string;
   /** The account a link flow links to (null: a sign-in), and the session that asked. */
   readonly linkTo: { readonly userId: string; readonly sessionId: string } | null;
+  /** A re-authentication of `linkTo`'s holder (a fresh provider sign-in) for one action, not a link. */
+  readonly reauth?: { readonly action: ReauthAction };
   readonly createdAt: Date;
   readonly expiresAt: Date;
 }
@@ -36,9 +38,15 @@ export interface OAuthCode {
    * the verifier, for the session that asked), never at the callback, which whoever opens the link URL reaches.
    */
   readonly link?: PendingLink;
+  /** A re-authentication's code: proves the holder of this session for this one action (proveHolder), nothing else. */
+  readonly reauth?: { readonly sessionId: string; readonly action: ReauthAction };
   /** The address the provider showed, for a pending link (personal: sealed at rest). */
   readonly email?: string | null;
 }
+
+/** What a holder's proof is made for (proveHolder): a re-authentication code serves only the action it names. */
+export const REAUTH_ACTIONS = ['link-identity', 'change-email', 'delete-account', 'enrol-totp', 'add-passkey'] as const;
+export type ReauthAction = (typeof REAUTH_ACTIONS)[number];
 
 /** What a link code links at its exchange, and for which session. */
 export interface PendingLink {

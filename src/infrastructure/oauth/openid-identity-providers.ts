@@ -1,7 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import { ProviderFailed } from '../../application/errors.js';
-import type { IdentityProviders, ProviderProfile } from '../../application/ports/identity-providers.port.js';
+import type { FlowOptions, IdentityProviders, ProviderProfile } from '../../application/ports/identity-providers.port.js';
+import { OAUTH_FLOW_SECONDS } from '../../application/ports/oauth-flow-repository.port.js';
 import type { OAuthProviderSettings, OAuthSettings } from '../config/oauth-settings.js';
 import { clientAuthOf, completeGitHub, gitHubConfiguration } from './github-flow.js';
 import { openIdProfile } from './openid-profile.js';
@@ -64,7 +65,7 @@ export class OpenIdIdentityProviders implements IdentityProviders {
     return client.calculatePKCECodeChallenge(verifier);
   }
 
-  async authorizationUrl(provider: string, state: string): Promise<string> {
+  async authorizationUrl(provider: string, state: string, options: FlowOptions = {}): Promise<string> {
     const entry = this.providerNamed(provider);
     const config = await this.configurationOf(entry);
     const parameters: Record<string, string> = {
@@ -75,10 +76,11 @@ export class OpenIdIdentityProviders implements IdentityProviders {
       code_challenge_method: 'S256',
     };
     if (entry.settings.kind === 'oidc') parameters.nonce = this.keyed('oauth-nonce', state);
+    if (entry.settings.kind === 'oidc' && options.fresh === true) Object.assign(parameters, { prompt: 'login', max_age: '0' });
     return client.buildAuthorizationUrl(config, parameters).href;
   }
 
-  async complete(provider: string, callback: Readonly<Record<string, string>>, state: string): Promise<ProviderProfile> {
+  async complete(provider: string, callback: Readonly<Record<string, string>>, state: string, options: FlowOptions = {}): Promise<ProviderProfile> {
     const entry = this.providerNamed(provider);
     if (callback.error !== undefined) throw new ProviderFailed(refusalOfError(callback.error));
     const config = await this.configurationOf(entry);
@@ -87,7 +89,7 @@ export class OpenIdIdentityProviders implements IdentityProviders {
     try {
       return entry.settings.kind === 'github'
         ? await completeGitHub(config, entry.settings, currentUrl, { state, verifier })
-        : await this.completeOpenId(config, currentUrl, state, verifier);
+        : await this.completeOpenId(config, currentUrl, state, verifier, options.freshSince);
     } catch (err) {
       const failure = providerFailureOf(err);
       this.log.warn({ provider, reason: failure.reason, ...loggableOf(err) }, 'identity provider flow failed');
@@ -104,15 +106,17 @@ export class OpenIdIdentityProviders implements IdentityProviders {
     }
   }
 
-  private async completeOpenId(config: client.Configuration, currentUrl: URL, state: string, verifier: string): Promise<ProviderProfile> {
+  private async completeOpenId(config: client.Configuration, currentUrl: URL, state: string, verifier: string, freshSince?: Date): Promise<ProviderProfile> {
     const tokens = await client.authorizationCodeGrant(config, currentUrl, {
       pkceCodeVerifier: verifier,
       expectedState: state,
       expectedNonce: this.keyed('oauth-nonce', state),
       idTokenExpected: true,
+      ...(freshSince === undefined ? {} : { maxAge: OAUTH_FLOW_SECONDS }),
     });
     const idToken = tokens.claims();
     if (idToken === undefined) throw new ProviderFailed('invalid_response');
+    if (freshSince !== undefined && !signedInSince(idToken.auth_time, freshSince)) throw new ProviderFailed('login_required');
     const userInfo =
       idToken.email === undefined && config.serverMetadata().userinfo_endpoint !== undefined
         ? await client.fetchUserInfo(config, tokens.access_token, idToken.sub)
@@ -172,3 +176,10 @@ export class OpenIdIdentityProviders implements IdentityProviders {
     return createHmac('sha256', this.key).update(`${purpose}:${value}`).digest('base64url');
   }
 }
+
+/** Clock skew allowed between the provider and this service when a re-authentication's `auth_time` is compared. */
+const SKEW_SECONDS = 30;
+
+/** Whether an ID token's `auth_time` (seconds) is at or after `since`, less the skew. */
+const signedInSince = (authTime: unknown, since: Date): boolean =>
+  typeof authTime === 'number' && authTime * 1000 >= since.getTime() - SKEW_SECONDS * 1000;

@@ -15,7 +15,7 @@ import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
  */
 export class DeleteAccountHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'oauthFlows' | 'providers' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
     private readonly settings: { readonly sessions: SessionSettings; readonly mfa: MfaSettings },
   ) {}
 
@@ -23,7 +23,7 @@ export class DeleteAccountHandler {
   async execute(command: HolderProof): Promise<void> {
     const { users, clock, ids } = this.deps;
     await untilCommitted(async () => {
-      const user = await proveHolder(this.deps, this.settings, command, false);
+      const user = await proveHolder(this.deps, this.settings, command, 'delete-account', false);
       user.delete(clock.now());
       const events = recordEvents(user.pullEvents(), ids, { requestId: command.metadata.requestId, clientIp: null, userAgent: null });
       return (await users.erase(user, events)) ? undefined : CHANGED;

@@ -4,7 +4,7 @@ import { InvalidToken, RecentSignInRequired, StepUpRequired } from '../../errors
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { aHolderProof, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { rejection } from '../../../../tests/support/rejection.js';
-import { socialSignIn, throughProvider } from '../../../../tests/support/social.js';
+import { reauthenticated, socialSignIn, throughProvider } from '../../../../tests/support/social.js';
 import { withSecondFactor } from '../../../../tests/support/totp.js';
 import { verifiedSignUp } from '../../../../tests/support/verified.js';
 
@@ -44,7 +44,9 @@ describe('DeleteAccountHandler (deleteAccount)', () => {
     const social = await inMemoryWorld();
     const signedIn = await completedSignIn(socialSignIn(social, { subject: 'grace', email: 'grace@example.com' }));
     const grace = await social.authenticate.execute({ accessToken: signedIn.accessToken });
-    social.clock.advance(301_000);
-    expect(await rejection(social.deleteAccount.execute(aHolderProof(grace, '')))).to.be.instanceOf(RecentSignInRequired);
+    expect(await rejection(social.deleteAccount.execute(aHolderProof(grace, ''))), 'a fresh token alone').to.be.instanceOf(RecentSignInRequired);
+    const proof = await reauthenticated(social, grace, { subject: 'grace', email: 'grace@example.com' }, 'delete-account');
+    await social.deleteAccount.execute({ ...aHolderProof(grace, ''), ...proof });
+    expect(await social.users.findById(grace.userId)).to.equal(null);
   });
 });

@@ -31,14 +31,14 @@ export interface TotpEnrolment {
  */
 export class EnrolTotpHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'totp' | 'factorSecrets' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'oauthFlows' | 'providers' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher'     | 'clock' | 'ids'>,
     private readonly settings: { readonly sessions: Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>; readonly mfa: MfaSettings },
   ) {}
 
   /** Throws EmailNotVerified, StepUpRequired, InvalidInput (`currentpassword`), MfaAlreadyEnrolled, InvalidToken. */
   async execute(command: EnrolTotpCommand): Promise<TotpEnrolment> {
     const { secondFactors, totp, factorSecrets, clock } = this.deps;
-    const user = await proveHolder(this.deps, this.settings, command);
+    const user = await proveHolder(this.deps, this.settings, command, 'enrol-totp');
     const secret = totp.newSecret();
     const sealed = factorSecrets.seal(secret, user.id);
     await untilCommitted(async () => {

@@ -14,7 +14,7 @@ export interface LinkIdentityCommand extends FlowRequest, HolderProof {}
  */
 export class LinkIdentityHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'providers' | 'oauthFlows' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'oauthFlows' | 'providers' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets'     | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
     private readonly settings: { readonly oauth: OAuthPolicySettings; readonly sessions: SessionSettings; readonly mfa: MfaSettings },
   ) {}
 
@@ -24,7 +24,7 @@ export class LinkIdentityHandler {
    */
   async execute(command: LinkIdentityCommand): Promise<FlowStarted> {
     const request = checkFlowRequest(this.deps, this.settings.oauth, command);
-    const user = await proveHolder(this.deps, this.settings, command);
+    const user = await proveHolder(this.deps, this.settings, command, 'link-identity');
     return startFlow(this.deps, request, { userId: user.id, sessionId: command.principal.sessionId });
   }
 }

@@ -5,7 +5,7 @@ import { EmailNotVerified, ProviderNotFound, RecentSignInRequired, StepUpRequire
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { aHolderProof, aRequestMetadata, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { rejection } from '../../../../tests/support/rejection.js';
-import { aFlowRequest, aPkcePair, returned, socialSignIn, stateOf, throughProvider } from '../../../../tests/support/social.js';
+import { aFlowRequest, aPkcePair, reauthenticated, returned, socialSignIn, stateOf, throughProvider } from '../../../../tests/support/social.js';
 import { withSecondFactor } from '../../../../tests/support/totp.js';
 import { verifiedSignUp } from '../../../../tests/support/verified.js';
 
@@ -60,12 +60,21 @@ describe('LinkIdentityHandler (linkIdentity)', () => {
     expect((await factor.world.linkIdentity.execute({ ...aFlowRequest(aPkcePair().challenge), ...aHolderProof(steppedUp) })).location).to.include('state=');
   });
 
-  it('asks an account without a password for a recent sign-in instead (auth_time within MFA_STEP_UP_SECONDS)', async () => {
+  it('asks an account without a password for a proof made for this request, never the age of its token', async () => {
     const world = await inMemoryWorld();
-    const signedIn = await completedSignIn(socialSignIn(world, { subject: 'ada-1', email: 'ada@example.com' }));
+    const ada = { subject: 'ada-1', email: 'ada@example.com' };
+    const signedIn = await completedSignIn(socialSignIn(world, ada));
     const principal = await world.authenticate.execute({ accessToken: signedIn.accessToken });
-    expect((await world.linkIdentity.execute(linkRequest(principal, ''))).location).to.include('state=');
-    world.clock.advance(301_000);
-    expect(await rejection(world.linkIdentity.execute(linkRequest(principal, '')))).to.be.instanceOf(RecentSignInRequired);
+    expect(await rejection(world.linkIdentity.execute(linkRequest(principal, ''))), 'a token seconds old proves nothing').to.be.instanceOf(RecentSignInRequired);
+    const forDeletion = await reauthenticated(world, principal, ada, 'delete-account');
+    const wrongAction = await rejection(world.linkIdentity.execute({ ...linkRequest(principal, ''), oauthCode: forDeletion.oauthCode, codeVerifier: forDeletion.codeVerifier }));
+    expect((wrongAction as InvalidInput).issues).to.deep.equal([{ field: 'oauthcode', message: 'is invalid, expired or already used' }]);
+    const proof = await reauthenticated(world, principal, ada, 'link-identity');
+    const stranger = await reauthenticated(world, principal, { subject: 'someone-else' }, 'link-identity');
+    expect(stranger.params, "another provider account is no proof of this account's holder").to.deep.equal({ error: 'access_denied' });
+    expect((await world.linkIdentity.execute({ ...linkRequest(principal, ''), ...proof })).location).to.include('state=');
+    expect(await rejection(world.linkIdentity.execute({ ...linkRequest(principal, ''), ...proof })), 'one use').to.be.instanceOf(InvalidInput);
+    const exchanged = await rejection(world.redeemOauthCode.execute({ code: (await reauthenticated(world, principal, ada, 'link-identity')).oauthCode, codeVerifier: proof.codeVerifier, metadata: aRequestMetadata() }));
+    expect(exchanged, 'a re-authentication code signs nobody in').to.be.instanceOf(InvalidInput);
   });
 });

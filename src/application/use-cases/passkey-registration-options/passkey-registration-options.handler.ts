@@ -23,13 +23,13 @@ export interface PasskeyRegistrationOptionsCommand {
  */
 export class PasskeyRegistrationOptionsHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'passkeys' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'webauthn' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'oauthFlows' | 'providers' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'users' | 'sessions'   | 'secondFactors' | 'events' | 'limits' | 'hasher'   | 'clock' | 'ids'>,
     private readonly settings: { readonly sessions: Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>; readonly mfa: MfaSettings },
   ) {}
 
   async execute(command: PasskeyRegistrationOptionsCommand): Promise<Readonly<Record<string, unknown>>> {
     const { passkeys, webauthn, clock } = this.deps;
-    await proveHolder(this.deps, this.settings, command);
+    await proveHolder(this.deps, this.settings, command, 'add-passkey');
     // The account's public view, as authentication read it with the session: no second read, never the aggregate.
     const user = command.principal.account;
     const existing = await passkeys.listByUser(user.id);

@@ -52,7 +52,7 @@ export class RedeemOAuthCodeHandler {
     const input = requireAll({ code: rawText('code', command.code || undefined), verifier: rawText('code_verifier', command.codeVerifier || undefined) });
     const code = await oauthFlows.redeem(providers.idOf(input.code));
     const user = code && (await users.findById(code.userId));
-    if (!code || !user || code.expiresAt.getTime() <= clock.now().getTime() || user.sessionEpoch !== code.epoch) throw new InvalidInput([{ field: 'code', message: SPENT }]);
+    if (!code || !user || code.reauth || code.expiresAt.getTime() <= clock.now().getTime() || user.sessionEpoch !== code.epoch) throw new InvalidInput([{ field: 'code', message: SPENT }]);
     if ((await providers.s256(input.verifier)) !== code.codeChallenge) throw new InvalidInput([{ field: 'code_verifier', message: 'does not match the code_challenge' }]);
     if (this.requireVerifiedEmail && !user.emailVerified) throw new EmailNotVerified();
     const linked = await completeLink(this.deps, code, command.metadata);

@@ -22,7 +22,7 @@ export interface RequestEmailChangeCommand extends HolderProof {
  */
 export class RequestEmailChangeHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'oauthFlows' | 'providers' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly settings: { readonly sessions: SessionSettings; readonly mfa: MfaSettings; readonly mail: MailSettings },
   ) {}
 
@@ -30,7 +30,7 @@ export class RequestEmailChangeHandler {
   async execute(command: RequestEmailChangeCommand): Promise<void> {
     const { oneTimeTokens, limits, clock, ids } = this.deps;
     const { newEmail } = requireAll({ newEmail: Email.parse(command.newEmail, 'newemail') });
-    const user = await proveHolder(this.deps, this.settings, command);
+    const user = await proveHolder(this.deps, this.settings, command, 'change-email');
     if (newEmail.value === user.email.value) throw new InvalidInput([{ field: 'newemail', message: "is already the account's address" }]);
     const binding = oneTimeTokens.bindingFor('email-change', { id: user.id, email: user.email.value, passwordHash: user.passwordHash, newEmail: newEmail.value });
     const at = clock.now();

@@ -3,7 +3,7 @@ import { IdentityNotFound, LastSignInMethod } from '../../errors.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
 import { aRequestMetadata, completedSignIn } from '../../../../tests/support/builders.js';
 import { rejection } from '../../../../tests/support/rejection.js';
-import { socialSignIn, throughProvider } from '../../../../tests/support/social.js';
+import { socialSignIn, throughProvider, reauthenticated } from '../../../../tests/support/social.js';
 import { verifiedSignUp } from '../../../../tests/support/verified.js';
 
 const metadata = aRequestMetadata();
@@ -34,7 +34,8 @@ describe('UnlinkIdentityHandler (unlinkIdentity)', () => {
     const world = await inMemoryWorld();
     const signedIn = await completedSignIn(socialSignIn(world, { subject: 'ada-1', email: 'ada@example.com' }));
     const principal = await world.authenticate.execute({ accessToken: signedIn.accessToken });
-    await throughProvider(world, { subject: 'ada-gh', email: 'ada@example.com' }, { link: principal, provider: 'github', password: '' });
+    const proof = await reauthenticated(world, principal, { subject: 'ada-1', email: 'ada@example.com' }, 'link-identity');
+    await throughProvider(world, { subject: 'ada-gh', email: 'ada@example.com' }, { link: principal, provider: 'github', password: '', proof });
     const identities = await world.identities.listByUser(signedIn.user.id);
     expect(identities).to.have.length(2);
     const outcomes = await Promise.allSettled(identities.map((identity) => world.unlinkIdentity.execute({ principal, id: identity.id, metadata })));

@@ -1,7 +1,6 @@
 import { object } from 'yup';
-import { presentedPassword } from '../shared/field-docs.js';
 import { defineOperation } from '../shared/operation.js';
-import { text } from '../shared/request-body.js';
+import { holderProofDocs, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
 
 export const enrolTotp = defineOperation({
   method: 'POST',
@@ -16,8 +15,8 @@ export const enrolTotp = defineOperation({
   auth: 'bearer',
   hashes: true,
   body: {
-    schema: object({ currentpassword: text() }),
-    docs: { currentpassword: presentedPassword('The account\'s password, checked like a password change: counted on this session') },
+    schema: object(holderProofFields),
+    docs: holderProofDocs('The account\'s password, checked like a password change: counted on this session'),
   },
   success: {
     status: 200,
@@ -36,7 +35,7 @@ export const enrolTotp = defineOperation({
   },
   errors: ['EMAIL_NOT_VERIFIED', 'STEP_UP_REQUIRED', 'MFA_ALREADY_ENROLLED', 'STORE_UNAVAILABLE'],
   run: async ({ body, principal, meta }, { enrolTotp }) => {
-    const { secret, uri, qrCode } = await enrolTotp.execute({ principal, currentPassword: body.currentpassword, metadata: meta });
+    const { secret, uri, qrCode } = await enrolTotp.execute({ principal, ...holderProofOf(body), metadata: meta });
     return { secret, uri, qrcode: qrCode };
   },
 });

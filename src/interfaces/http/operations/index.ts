@@ -33,6 +33,7 @@ import { authorizeOauth } from './authorize-oauth.js';
 import { oauthCallback } from './oauth-callback.js';
 import { exchangeOauthCode } from './exchange-oauth-code.js';
 import { linkIdentity } from './link-identity.js';
+import { reauthenticate } from './reauthenticate.js';
 import { listIdentities } from './list-identities.js';
 import { unlinkIdentity } from './unlink-identity.js';
 import { requestEmailChange } from './request-email-change.js';
@@ -87,6 +88,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   oauthCallback,
   exchangeOauthCode,
   linkIdentity,
+  reauthenticate,
   listIdentities,
   unlinkIdentity,
   getJwks,

@@ -1,8 +1,8 @@
 import { object } from 'yup';
-import { presentedPassword } from '../shared/field-docs.js';
 import { FLOW_LIFETIME, FLOW_RETURN, flowFields, providerParams } from '../shared/oauth-docs.js';
 import { defineOperation } from '../shared/operation.js';
 import { optionalText } from '../shared/request-body.js';
+import { holderProofDocs, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
 
 export const linkIdentity = defineOperation({
   method: 'POST',
@@ -15,8 +15,8 @@ export const linkIdentity = defineOperation({
   hashes: true,
   params: providerParams,
   body: {
-    schema: object({ redirect_to: optionalText(), code_challenge: optionalText(), code_challenge_method: optionalText(), currentpassword: optionalText() }),
-    docs: { ...flowFields, currentpassword: presentedPassword("The account's password, counted like a password change; an account without one leaves it out and needs a sign-in within MFA_STEP_UP_SECONDS") },
+    schema: object({ redirect_to: optionalText(), code_challenge: optionalText(), code_challenge_method: optionalText(), ...holderProofFields }),
+    docs: { ...flowFields, ...holderProofDocs("The account's password, counted like a password change; an account without one sends a proof made for this request instead (`code`, `passkey`, or `oauthcode` with `code_verifier`)") },
   },
   success: {
     status: 200,
@@ -28,7 +28,7 @@ export const linkIdentity = defineOperation({
   run: async ({ params, body, principal, meta }, { linkIdentity }) => {
     const started = await linkIdentity.execute({
       provider: params['provider'] ?? '', redirectTo: body.redirect_to, codeChallenge: body.code_challenge, codeChallengeMethod: body.code_challenge_method,
-      principal, currentPassword: body.currentpassword, metadata: meta,
+      principal, ...holderProofOf(body), metadata: meta,
     });
     return { url: started.location };
   },

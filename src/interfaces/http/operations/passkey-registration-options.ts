@@ -1,8 +1,7 @@
 import { object } from 'yup';
-import { presentedPassword } from '../shared/field-docs.js';
 import { defineOperation } from '../shared/operation.js';
-import { text } from '../shared/request-body.js';
 import { ceremonyOptionsSchema } from '../shared/passkey-resource.js';
+import { holderProofDocs, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
 
 export const passkeyRegistrationOptions = defineOperation({
   method: 'POST',
@@ -13,8 +12,8 @@ export const passkeyRegistrationOptions = defineOperation({
   auth: 'bearer',
   hashes: true,
   body: {
-    schema: object({ currentpassword: text() }),
-    docs: { currentpassword: presentedPassword('The account\'s password, checked like a password change: counted on this session') },
+    schema: object(holderProofFields),
+    docs: holderProofDocs('The account\'s password, checked like a password change: counted on this session'),
   },
   success: {
     status: 200,
@@ -24,5 +23,5 @@ export const passkeyRegistrationOptions = defineOperation({
   },
   errors: ['EMAIL_NOT_VERIFIED', 'STEP_UP_REQUIRED', 'PASSKEY_REJECTED', 'STORE_UNAVAILABLE'],
   run: ({ body, principal, meta }, { passkeyRegistrationOptions }) =>
-    passkeyRegistrationOptions.execute({ principal, currentPassword: body.currentpassword, metadata: meta }),
+    passkeyRegistrationOptions.execute({ principal, ...holderProofOf(body), metadata: meta }),
 });

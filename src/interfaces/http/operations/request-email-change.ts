@@ -1,8 +1,9 @@
 import { object } from 'yup';
-import { emailField, presentedPassword } from '../shared/field-docs.js';
+import { emailField } from '../shared/field-docs.js';
 import { emptyData } from '../shared/openapi-schemas.js';
 import { defineOperation } from '../shared/operation.js';
 import { optionalText } from '../shared/request-body.js';
+import { holderProofDocs, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
 
 export const requestEmailChange = defineOperation({
   method: 'POST',
@@ -18,12 +19,12 @@ export const requestEmailChange = defineOperation({
   hashes: true,
   rateLimit: 'reset',
   body: {
-    schema: object({ newemail: optionalText(), currentpassword: optionalText() }),
-    docs: { newemail: { ...emailField, description: 'The address to move to' }, currentpassword: presentedPassword("The account's password, counted like a password change") },
+    schema: object({ newemail: optionalText(), ...holderProofFields }),
+    docs: { newemail: { ...emailField, description: 'The address to move to' }, ...holderProofDocs("The account's password, counted like a password change") },
   },
   success: { status: 202, message: 'A confirmation link is on its way to the new address', description: 'Recorded; both mails leave from the outbox', data: emptyData },
   errors: ['STEP_UP_REQUIRED', 'RECENT_SIGN_IN_REQUIRED', 'STORE_UNAVAILABLE'],
   run: async ({ body, principal, meta }, { requestEmailChange }) => {
-    await requestEmailChange.execute({ principal, newEmail: body.newemail, currentPassword: body.currentpassword, metadata: meta });
+    await requestEmailChange.execute({ principal, newEmail: body.newemail, ...holderProofOf(body), metadata: meta });
   },
 });

@@ -118,7 +118,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
   },
   RECENT_SIGN_IN_REQUIRED: {
     status: 403, message: 'Recent sign-in required', issues: [], outcome: 'forbidden',
-    description: 'The account has no password (made by a social sign-in), and this needs a token from a sign-in within MFA_STEP_UP_SECONDS: sign in again first',
+    description: 'The account has no password (made by a social sign-in), and this needs a proof made for this request: `code` (its authenticator app), `passkey`, or `oauthcode` with `code_verifier` from POST /auth/oauth/{provider}/reauthenticate',
   },
   PROVIDER_NOT_FOUND: {
     status: 404, message: 'Identity provider not found', issues: [], outcome: 'error',
