@@ -308,6 +308,9 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     expect((await postJson(service.url, '/auth/mfa/totp/confirm', { code: codeOf(secret, new Date()) }, bearer(access))).status).to.equal(200);
     const moved = await postJson(service.url, '/auth/email', { newemail: fresh('moved2'), code: codeOf(secret, new Date(), 1) }, bearer(access));
     expect(moved.status, 'a code made for this request is the step-up too').to.equal(202);
+    const again = await corpSignIn('passwordless-sub', { email, email_verified: true });
+    const challenged = await exchange(again.params['code'], again.verifier);
+    expect([challenged.status, challenged.body.message], 'a provider sign-in of an account without a password still asks its second factor').to.deep.equal([202, 'Second factor required']);
     const providerOnly = await http(service.url, '/auth/me', { method: 'DELETE', body: await reauth('delete-account'), headers: { ...bearer(access), 'content-type': 'application/json' } });
     expect([providerOnly.status, providerOnly.body.message], 'a provider sign-in is one factor: the step-up is still asked').to.deep.equal([403, 'Second factor required']);
   });

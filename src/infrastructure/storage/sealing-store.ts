@@ -2,7 +2,7 @@ import type { PersonalDataKeys } from '../security/personal-data-keys.js';
 import { USERS } from './account-tables.js';
 import { CLAIMS, COUNTERS, claimKey } from './commit-plan.js';
 import { DIRECTORY } from './directory-tables.js';
-import { type AnyTable, type Change, type Changes, type CommitOutcome, type Count, type KeyPart, type RangeQuery, type Store, type Stored, type Table, check, put } from './store.js';
+import { type AnyTable, type Change, type Changes, type CommitOutcome, type Count, type KeyPart, type RangeQuery, type ReadOptions, type Store, type Stored, type Table, check, put } from './store.js';
 
 /** One account's data key, wrapped under the key-encryption key (never in clear). */
 export interface DataKeyRecord {
@@ -63,6 +63,12 @@ const CACHED_KEYS = 10_000;
  */
 const CACHED_OPENINGS = 20_000;
 
+/**
+ * A record read with its personal fields left sealed, as stored: they are absent (the sealed form rides along under
+ * its own field, which nothing reads), and nothing is decrypted or copied.
+ */
+const unopened = <R>(entry: Stored<R>): Stored<R> => entry;
+
 /** What a record of `table` is bound to when sealed: its table and its account (`-` for the service's key). */
 const associatedOf = (table: AnyTable, account: string | null): string => `${table.name}\u0000${account ?? '-'}`;
 
@@ -79,7 +85,8 @@ const associatedOf = (table: AnyTable, account: string | null): string => `${tab
  */
 export class SealingStore implements Store {
   private readonly cached = new Map<string, Buffer>();
-  private readonly openings = new Map<string, Record<string, unknown>>();
+  /** Opened records by the sealed value they were read from (unique to one write), frozen: CACHED_OPENINGS at most. */
+  private readonly openings = new Map<string, Readonly<Record<string, unknown>>>();
 
   constructor(
     private readonly inner: Store,
@@ -89,11 +96,35 @@ export class SealingStore implements Store {
   /** A lookup value (a prefix of an address: address-index.ts) as stored: its blind index. */
   readonly lookupValue = (value: string): string => this.keys.blind(value);
 
-  async get<R>(table: Table<R>, key: string): Promise<Stored<R> | null> {
+  get<R>(table: Table<R>, key: string, options?: ReadOptions): Promise<Stored<R> | null> {
     if (table === (COUNTERS as AnyTable)) return this.inner.get(table, this.counterKey(key));
-    if (table === (CLAIMS as AnyTable)) return (await this.inner.get(table, this.claimedKey(key))) ?? this.inner.get(table, key);
-    const stored = await this.inner.get(table, key);
-    return stored && (await this.opened(table, [stored]))[0]!;
+    if (table === (CLAIMS as AnyTable)) return this.claimOf(table, key);
+    if (!table.personal) return this.inner.get(table, key);
+    return this.inner.get(table, key).then((stored) => {
+      if (!stored) return null;
+      if (options?.personal === false) return unopened(stored);
+      return this.openedNow(table, stored) ?? this.opened(table, [stored]).then((opened) => opened[0]!);
+    });
+  }
+
+  /** A claim as stored now (its blind index), or as written before sealing (in clear). */
+  private async claimOf<R>(table: Table<R>, key: string): Promise<Stored<R> | null> {
+    return (await this.inner.get(table, this.claimedKey(key))) ?? this.inner.get(table, key);
+  }
+
+  /**
+   * A record opened without waiting, when its account's data key is in this process's memory and the very write it
+   * came from was opened here before (a session's account read again at the same version: every bearer request): the
+   * value kept then, shared and frozen (the sealed value is unique to one write, so it names the whole record).
+   */
+  private openedNow<R>(table: Table<R>, entry: Stored<R>): Stored<R> | undefined {
+    const { personal } = table;
+    const sealed = (entry.value as Record<string, unknown>)[SEALED];
+    if (!personal || personal.outlivesKey || typeof sealed !== 'string') return undefined;
+    const value = this.openings.get(sealed);
+    if (value === undefined) return undefined;
+    const account = sealed.startsWith('a.') ? personal.account(entry.value, entry.key) : null;
+    return account === null || this.cached.has(account) ? { ...entry, value: value as R } : undefined;
   }
 
   async range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]> {
@@ -186,11 +217,12 @@ export class SealingStore implements Store {
         const reusable = !personal.outlivesKey;
         const dataKey = account === null ? this.keys.serviceKey : (await this.dataKeyOf(account, reusable))?.key;
         const known = reusable && dataKey !== undefined ? this.openings.get(sealed) : undefined;
-        const fields = known ?? (dataKey === undefined ? null : this.keys.open(dataKey, associatedOf(table, account), sealed.slice(2)));
-        if (reusable && fields && !known) this.keepOpening(sealed, fields);
+        if (known) return { ...entry, value: known as R };
+        const fields = dataKey === undefined ? null : this.keys.open(dataKey, associatedOf(table, account), sealed.slice(2));
         const { [SEALED]: _sealed, ...clear } = record;
         const value = { ...clear, ...(fields ?? Object.fromEntries(personal.fields.map((field) => [field, null]))) };
         READ_SEALED.add(value);
+        if (reusable && fields) this.keepOpening(sealed, Object.freeze(value));
         return { ...entry, value: value as R };
       }),
     );
@@ -236,9 +268,9 @@ export class SealingStore implements Store {
     return { key, version: stored.version };
   }
 
-  private keepOpening(sealed: string, fields: Record<string, unknown>): void {
+  private keepOpening(sealed: string, value: Readonly<Record<string, unknown>>): void {
     if (this.openings.size >= CACHED_OPENINGS) this.openings.clear();
-    this.openings.set(sealed, fields);
+    this.openings.set(sealed, value);
   }
 
   private remember(account: string, key: Buffer): void {

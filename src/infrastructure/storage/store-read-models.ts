@@ -74,7 +74,8 @@ export class StoreSessionReadModel implements SessionReadModel {
 
   /** Two records read by key, at once: the session and its account's view. */
   async liveSessionAccount(sessionId: string, userId: string, now: Date): Promise<UserView | null> {
-    const [session, account] = await Promise.all([this.store.get(SESSIONS, sessionId), this.store.get(ACCOUNT_VIEWS, userId)]);
+    // The session's address and device are not shown here: left sealed (only the account's view is opened).
+    const [session, account] = await Promise.all([this.store.get(SESSIONS, sessionId, { personal: false }), this.store.get(ACCOUNT_VIEWS, userId)]);
     const live = session !== null && account !== null && session.value.userId === userId && isLive(session.value, now, account.value.sessionEpoch);
     return live ? userViewOf(userId, account.value) : null;
   }

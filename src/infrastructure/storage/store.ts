@@ -182,9 +182,17 @@ export type CommitOutcome =
  * it. `commit` is one transaction, durable before it resolves; it throws only for a store failure
  * (ServiceUnavailable('store_unavailable') when the store cannot be reached or written).
  */
+/** How a record is read: `personal: false` leaves its personal fields unopened (absent), for a read that shows none. */
+export interface ReadOptions {
+  readonly personal?: false;
+}
+
 export interface Store {
-  /** The record at `key`, or null when there is none. */
-  get<R>(table: Table<R>, key: string): Promise<Stored<R> | null>;
+  /**
+   * The record at `key`, or null when there is none. With `{ personal: false }` a store that seals personal data may
+   * leave those fields out (undefined) rather than open them: for reads that show none of them (a session's liveness).
+   */
+  get<R>(table: Table<R>, key: string, options?: ReadOptions): Promise<Stored<R> | null>;
   /** The records of one index range, in index order (reversed with `reverse`), at most `limit`. */
   range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]>;
   /** How many records an index holds under `prefix`, counted on the index (no record read). */
@@ -313,8 +321,8 @@ export class ClosingStore implements Store {
 
   // A read is refused once closing but not waited for: LMDB and memory read within the call, and a MongoDB read cut
   // short by its client's close fails as a store failure (503), the same as a read of a lost connection.
-  get<R>(table: Table<R>, key: string): Promise<Stored<R> | null> {
-    return this.closing ? refused() : this.inner.get(table, key);
+  get<R>(table: Table<R>, key: string, options?: ReadOptions): Promise<Stored<R> | null> {
+    return this.closing ? refused() : this.inner.get(table, key, options);
   }
 
   range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]> {

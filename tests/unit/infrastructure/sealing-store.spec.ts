@@ -147,6 +147,26 @@ describe('SealingStore: personal data sealed at rest under each account\'s data 
     expect((await store.get(EVENTS, event))?.value.payload, 'once the key is gone, even here').to.equal(null);
   });
 
+  it('leaves a record unopened for a read that shows none of its personal fields (a bearer request\'s session)', async () => {
+    let opened = 0;
+    const counting = new (class extends PersonalDataKeys {
+      override open(key: Buffer, associated: string, sealed: string) {
+        opened += 1;
+        return super.open(key, associated, sealed);
+      }
+    })(Buffer.alloc(32, 6));
+    const world = await inMemoryWorld({ keys: counting });
+    const { user } = await world.signUp.execute(aSignUpCommand());
+    const store = new SealingStore(world.tables, counting);
+    const session = world.tables.rowsOf(SESSIONS)[0]!.key;
+    opened = 0;
+    const unopened = await store.get(SESSIONS, session, { personal: false });
+    expect([unopened?.value.userId, unopened?.value.clientIp, unopened?.value.userAgent, opened]).to.deep.equal([user.id, undefined, undefined, 0]);
+    const [first, again] = [await store.get(SESSIONS, session), await store.get(SESSIONS, session)];
+    expect([first?.value.clientIp, again?.value.userAgent, opened]).to.deep.equal(['203.0.113.7', 'test-agent/1.0', 1]);
+    expect(Object.isFrozen(again?.value), 'a kept opening is shared, so it cannot be changed by one reader').to.equal(true);
+  });
+
   it('still honours a claim stored in clear before sealing: another owner\'s claim of that value is refused', async () => {
     const tables = new InMemoryTables();
     await tables.commit({ claims: [{ name: EMAIL_CLAIM, value: 'ada@example.com', owner: 'old' }] });
