@@ -25,6 +25,16 @@ const aSession = (userId: string, id: string) => ({
   generation: 0, rotatedAt: null, revokedAt: null, revokedReason: null, clientIp: '203.0.113.7', userAgent: 'test-agent/1.0', epoch: 0,
 });
 
+/** The personal-data keys, counting what they open (decryptions), so a test can say what a read opened. */
+class CountingKeys extends PersonalDataKeys {
+  opened = 0;
+
+  override open(key: Buffer, associated: string, sealed: string) {
+    this.opened += 1;
+    return super.open(key, associated, sealed);
+  }
+}
+
 describe('SealingStore: personal data sealed at rest under each account\'s data key', () => {
   it('stores no address, name, client IP or user agent of an account anywhere, and reads each back as written', async () => {
     const world = await inMemoryWorld({ keys: TEST_PERSONAL_DATA_KEYS });
@@ -124,46 +134,34 @@ describe('SealingStore: personal data sealed at rest under each account\'s data 
   });
 
   it('opens a record read again at the same version once; an event of the log (which outlives its key) every time', async () => {
-    let opened = 0;
-    const counting = new (class extends PersonalDataKeys {
-      override open(key: Buffer, associated: string, sealed: string) {
-        opened += 1;
-        return super.open(key, associated, sealed);
-      }
-    })(Buffer.alloc(32, 5));
+    const counting = new CountingKeys(Buffer.alloc(32, 5));
     const world = await inMemoryWorld({ keys: counting });
     const { user } = await world.signUp.execute(aSignUpCommand());
     const store = new SealingStore(world.tables, counting);
     const session = world.tables.rowsOf(SESSIONS)[0]!.key;
-    opened = 0;
+    counting.opened = 0;
     for (let i = 0; i < 3; i++) expect((await store.get(SESSIONS, session))?.value.email).to.equal('ada@example.com');
-    expect(opened, 'a session read three times').to.equal(1);
+    expect(counting.opened, 'a session read three times').to.equal(1);
     const event = world.tables.rowsOf(EVENTS).find((row) => row.value.aggregateId === user.id)!.key;
-    opened = 0;
+    counting.opened = 0;
     for (let i = 0; i < 3; i++) await store.get(EVENTS, event);
-    expect(opened, 'an event read three times').to.equal(3);
+    expect(counting.opened, 'an event read three times').to.equal(3);
     const loaded = await world.users.findById(user.id);
     await world.users.erase(loaded!, []);
     expect((await store.get(EVENTS, event))?.value.payload, 'once the key is gone, even here').to.equal(null);
   });
 
   it('leaves a record unopened for a read that shows none of its personal fields (a bearer request\'s session)', async () => {
-    let opened = 0;
-    const counting = new (class extends PersonalDataKeys {
-      override open(key: Buffer, associated: string, sealed: string) {
-        opened += 1;
-        return super.open(key, associated, sealed);
-      }
-    })(Buffer.alloc(32, 6));
+    const counting = new CountingKeys(Buffer.alloc(32, 6));
     const world = await inMemoryWorld({ keys: counting });
     const { user } = await world.signUp.execute(aSignUpCommand());
     const store = new SealingStore(world.tables, counting);
     const session = world.tables.rowsOf(SESSIONS)[0]!.key;
-    opened = 0;
+    counting.opened = 0;
     const unopened = await store.get(SESSIONS, session, { personal: false });
-    expect([unopened?.value.userId, unopened?.value.clientIp, unopened?.value.userAgent, opened]).to.deep.equal([user.id, undefined, undefined, 0]);
+    expect([unopened?.value.userId, unopened?.value.clientIp, unopened?.value.userAgent, counting.opened]).to.deep.equal([user.id, undefined, undefined, 0]);
     const [first, again] = [await store.get(SESSIONS, session), await store.get(SESSIONS, session)];
-    expect([first?.value.clientIp, again?.value.userAgent, opened]).to.deep.equal(['203.0.113.7', 'test-agent/1.0', 1]);
+    expect([first?.value.clientIp, again?.value.userAgent, counting.opened]).to.deep.equal(['203.0.113.7', 'test-agent/1.0', 1]);
     expect(Object.isFrozen(again?.value), 'a kept opening is shared, so it cannot be changed by one reader').to.equal(true);
   });
 
