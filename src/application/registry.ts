@@ -58,6 +58,7 @@ import type { OAuthPolicySettings } from './policies/oauth.js';
 import { RequestEmailChangeHandler } from './use-cases/request-email-change/request-email-change.handler.js';
 import { ConfirmEmailChangeHandler } from './use-cases/confirm-email-change/confirm-email-change.handler.js';
 import { CancelEmailChangeHandler } from './use-cases/cancel-email-change/cancel-email-change.handler.js';
+import { RevertEmailChangeHandler } from './use-cases/revert-email-change/revert-email-change.handler.js';
 import { DeleteAccountHandler } from './use-cases/delete-account/delete-account.handler.js';
 
 /** Settings the use cases' policies read; the composition takes them from the configuration. */
@@ -122,6 +123,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     requestEmailChange: new RequestEmailChangeHandler(ports, policies),
     confirmEmailChange: new ConfirmEmailChangeHandler(ports, policies.mail),
     cancelEmailChange: new CancelEmailChangeHandler(ports, policies.mail),
+    revertEmailChange: new RevertEmailChangeHandler(ports),
     deleteAccount: new DeleteAccountHandler(ports, policies),
     createApiKey: new CreateApiKeyHandler(ports),
     revokeApiKey: new RevokeApiKeyHandler(ports),

@@ -20,7 +20,26 @@ export type EmailChanged = DomainEvent<'EmailChanged', { readonly email: string;
  */
 export type EmailChangeCancelled = DomainEvent<'EmailChangeCancelled', { readonly email: string; readonly newEmail: string; readonly reason?: 'password_changed' }>;
 
-export type EmailChangeEvent = EmailChangeRequested | NewEmailConfirmationRequested | EmailChanged | EmailChangeCancelled;
+/**
+ * The previous address took the account back with the link of the notice it got after a change (within
+ * EMAIL_CHANGE_REVERT_SECONDS): `email` is the restored address, `revertedFrom` the one the change had moved it to.
+ */
+export type EmailChangeReverted = DomainEvent<'EmailChangeReverted', { readonly email: string; readonly revertedFrom: string }>;
+
+export type EmailChangeEvent = EmailChangeRequested | NewEmailConfirmationRequested | EmailChanged | EmailChangeCancelled | EmailChangeReverted;
+
+/** How long the previous address may take the account back after a change of address: 7 days. */
+export const EMAIL_CHANGE_REVERT_SECONDS = 7 * 24 * 3600;
+
+/** A confirmed change of address the previous address may still revert (what the projection of EmailChanged keeps). */
+export interface RevertibleEmailChange {
+  readonly userId: string;
+  /** The address the change moved the account to. */
+  readonly email: string;
+  readonly previousEmail: string;
+  /** When it changed: the revert link's token is issued at this very time. */
+  readonly changedAt: Date;
+}
 
 /** A change of address waiting for the new address's confirmation (what the projection of the events keeps). */
 export interface PendingEmailChange {

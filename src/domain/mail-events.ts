@@ -31,6 +31,8 @@ export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set([
   'IdentityLinked', 'IdentityUnlinked',
   // A change of address: the notice (with its cancel link) to the current address, the confirmation to the new one.
   'EmailChangeRequested', 'NewEmailConfirmationRequested',
+  // A change of address confirmed: the notice, with its revert link, to the previous address.
+  'EmailChanged',
   // A sign-in from a device the account has not used recently.
   'NewDeviceSignedIn',
   // The account deleted: the notice to the address it had (sent although the account is gone).

@@ -16,6 +16,8 @@ export type RevocationReason =
   | 'email_verified'
   /** The owner of the address cancelled a change of address they did not ask for: every session ends. */
   | 'email_change_cancelled'
+  /** The previous address took the account back after a change of address (its revert link): every session ends. */
+  | 'email_change_reverted'
   /** An operator ended every session (the admin API: a sign-out everywhere, or the account disabled). */
   | 'admin';
 

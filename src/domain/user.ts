@@ -20,7 +20,7 @@ export type PasswordChanged = DomainEvent<'PasswordChanged', { readonly email: s
 export type SignInFailureReason = 'unknown_email' | 'wrong_password' | 'wrong_current_password' | 'wrong_code';
 export type SignInFailed = DomainEvent<'SignInFailed', { readonly email: string; readonly reason: SignInFailureReason }>;
 /** Why every session of an account (but perhaps the caller's) ended at once. */
-export type SessionsEndedReason = Extract<RevocationReason, 'sign_out' | 'password_changed' | 'email_verified' | 'email_change_cancelled' | 'admin'>;
+export type SessionsEndedReason = Extract<RevocationReason, 'sign_out' | 'password_changed' | 'email_verified' | 'email_change_cancelled' | 'email_change_reverted' | 'admin'>;
 export type SessionsEnded = DomainEvent<
   'SessionsEnded',
   { readonly email: string; readonly reason: SessionsEndedReason; readonly keptSessionId: string | null }
@@ -182,6 +182,18 @@ export class User {
     this.address = newEmail;
     this.stateChanged = true;
     this.pending.push({ type: 'EmailChanged', aggregateId: this.id, occurredAt: at, payload: { email: newEmail.value, previousEmail } });
+    this.verifyEmail(at);
+  }
+
+  /**
+   * Moves the account back to the address a change left (its revert link proved that mailbox): verified; records
+   * EmailChangeReverted, never EmailChanged, so the address it leaves gets no revert link. The repository swaps the claim.
+   */
+  revertEmail(previousEmail: Email, at: Date): void {
+    const revertedFrom = this.address.value;
+    this.address = previousEmail;
+    this.stateChanged = true;
+    this.pending.push({ type: 'EmailChangeReverted', aggregateId: this.id, occurredAt: at, payload: { email: previousEmail.value, revertedFrom } });
     this.verifyEmail(at);
   }
 

@@ -9,6 +9,7 @@ export const WEBHOOK_TYPES: { readonly [T in UserEventType]?: string } = {
   UserRegistered: 'user.created',
   EmailVerified: 'user.email_verified',
   EmailChanged: 'user.email_changed',
+  EmailChangeReverted: 'user.email_change_reverted',
   PasswordChanged: 'user.password_changed',
   PasswordReset: 'user.password_reset',
   CredentialsRemoved: 'user.credentials_removed',

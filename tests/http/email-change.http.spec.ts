@@ -96,6 +96,29 @@ describe('HTTP: a change of address, its "this was not me", and two accounts rac
     expect(me.status).to.equal(201);
   });
 
+  it('after a confirmed change, the old address gets a notice whose link (one use of 10 at once) takes the account back and ends every session', async () => {
+    const ada = await verified('taken');
+    const intruders = fresh('taker');
+    await ask(ada, intruders);
+    expect((await postJson(service.url, '/auth/email/confirm', { token: await mailedToken(service, intruders, 'Confirm your new e-mail address') })).status).to.equal(200);
+    const next = fresh('taker-next');
+    await ask(ada, next);
+    const revert = await mailedToken(service, ada.email, 'Your e-mail address was changed');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => postJson(service.url, '/auth/email/revert', { token: revert })));
+    expect(answers.map((answer) => answer.status).sort()).to.deep.equal([204, ...Array.from({ length: 9 }, () => 400)]);
+    const spent = await postJson(service.url, '/auth/email/revert', { token: 'email-revert1.spent' });
+    expect(new Set(answers.filter((answer) => answer.status === 400).map((answer) => answer.text))).to.deep.equal(new Set([spent.text]));
+    expect((await http(service.url, '/auth/me', { method: 'GET', headers: bearer(ada.access) })).status, 'every session ended').to.equal(401);
+    expect((await postJson(service.url, '/auth/sign-in', { email: intruders, password: PASSWORD })).status).to.equal(401);
+    const late = await postJson(service.url, '/auth/email/confirm', { token: await mailedToken(service, next, 'Confirm your new e-mail address') });
+    expect(late.status, "the intruder's pending change ended").to.equal(400);
+    const back = await postJson(service.url, '/auth/sign-in', { email: ada.email, password: PASSWORD });
+    expect([back.status, back.body.data?.user?.id, back.body.data?.user?.emailverified]).to.deep.equal([201, ada.id, true]);
+    const reset = await postJson(service.url, '/auth/password-reset/confirm', { token: await mailedToken(service, ada.email, 'Reset your password'), newpassword: 'only the owner knows this 1815' });
+    expect(reset.status, 'the revert mailed a reset link: the old password, which the intruder knew, goes').to.equal(200);
+    expect((await postJson(service.url, '/auth/sign-in', { email: ada.email, password: PASSWORD })).status).to.equal(401);
+  });
+
   it('gives one new address to exactly one of two accounts confirming at once; the loser\'s 400 is a spent link\'s, byte for byte', async () => {
     const target = fresh('wanted');
     const ada = await verified('ada');

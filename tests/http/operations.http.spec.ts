@@ -47,7 +47,7 @@ interface World {
    */
   withPasskey<A extends Account = Account>(account?: A): Promise<A & { readonly passkeyId: string; readonly authenticator: SoftAuthenticator }>;
   /** The token of the newest mail of this subject to this address, after delivering what is due (mails leave concurrently). */
-  mailedToken(email: string, subject: 'Reset your password' | 'Confirm your e-mail address' | 'Confirm your new e-mail address' | 'Your e-mail address is about to change'): Promise<string>;
+  mailedToken(email: string, subject: 'Reset your password' | 'Confirm your e-mail address' | 'Confirm your new e-mail address' | 'Your e-mail address is about to change' | 'Your e-mail address was changed'): Promise<string>;
   /** A verified account that asked to move to a new address: both addresses. */
   movingAccount(): Promise<Account & { readonly newEmail: string }>;
   /**
@@ -308,6 +308,14 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   cancelEmailChange: {
     success: async (world) => ({ body: { token: await world.mailedToken((await world.movingAccount()).email, 'Your e-mail address is about to change') } }),
     error: { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: { token: 'email-cancel1.not-a-token' } }) },
+  },
+  revertEmailChange: {
+    success: async (world) => {
+      const moving = await world.movingAccount();
+      await request('POST', '/auth/email/confirm', { body: { token: await world.mailedToken(moving.newEmail, 'Confirm your new e-mail address') } });
+      return { body: { token: await world.mailedToken(moving.email, 'Your e-mail address was changed') } };
+    },
+    error: { code: 'INVALID_INPUT', call: () => Promise.resolve({ body: { token: 'email-revert1.not-a-token' } }) },
   },
   deleteAccount: {
     success: async (world) => {

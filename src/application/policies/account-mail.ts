@@ -1,4 +1,4 @@
-/** The mails of the account's life: a change of address (the notice to the current address, the confirmation to the new one) and a sign-in from a new device. */
+/** The mails of the account's life: a change of address (the notice to the current address, the confirmation to the new one, the revert link to the previous one) and a sign-in from a new device. */
 import { shownDevice } from '../../domain/device.js';
 import { type MailContent, escapeHtml, greeting, page } from './mail.js';
 
@@ -11,6 +11,18 @@ export function emailChangeNoticeMail(name: string | null, newEmail: string, can
     subject: 'Your e-mail address is about to change',
     text: `${hello.text}\n\n${body}\n\n${cancel}\n\n${cancelLink}\n`,
     html: page('Your e-mail address is about to change', [hello.html, escapeHtml(body), `${escapeHtml(cancel)} <a href="${escapeHtml(cancelLink)}">Cancel the change</a>.`]),
+  };
+}
+
+/** To the previous address, once a change is confirmed: a link takes the account back for `days` days. */
+export function emailChangedMail(name: string | null, newEmail: string, revertLink: string, days: number): MailContent {
+  const hello = greeting(name);
+  const body = `the e-mail address of your account was changed to ${newEmail}. This address signs in no more.`;
+  const revert = `If it was not you, open this link within ${days} days: it moves the account back to this address, signs out every device, and sends you a link to set a new password.`;
+  return {
+    subject: 'Your e-mail address was changed',
+    text: `${hello.text}\n\n${body}\n\n${revert}\n\n${revertLink}\n`,
+    html: page('Your e-mail address was changed', [hello.html, escapeHtml(body), `${escapeHtml(revert)} <a href="${escapeHtml(revertLink)}">Take the account back</a>.`]),
   };
 }
 

@@ -1,3 +1,4 @@
+import { EMAIL_CHANGE_REVERT_SECONDS } from '../../domain/email-change.js';
 import type { Limit } from '../ports/attempt-limits.port.js';
 import type { OneTimePurpose } from '../ports/one-time-tokens.port.js';
 
@@ -26,12 +27,16 @@ export const mailLimit = (cap: { readonly max: number; readonly windowSeconds: n
   windowSeconds: cap.windowSeconds,
 });
 
-/** How long a link lives: a reset's PASSWORD_RESET_TTL_SECONDS; the others (verification, change of address) EMAIL_VERIFICATION_TTL_SECONDS. */
+/**
+ * How long a link lives: a reset's PASSWORD_RESET_TTL_SECONDS; a revert of a change of address
+ * EMAIL_CHANGE_REVERT_SECONDS (7 days); the others (verification, change of address) EMAIL_VERIFICATION_TTL_SECONDS.
+ */
 export const ttlSeconds = (settings: MailSettings, purpose: OneTimePurpose): number =>
-  purpose === 'reset' ? settings.resetTtlSeconds : settings.verificationTtlSeconds;
+  purpose === 'reset' ? settings.resetTtlSeconds : purpose === 'email-revert' ? EMAIL_CHANGE_REVERT_SECONDS : settings.verificationTtlSeconds;
 
 const PAGES: Readonly<Record<OneTimePurpose, string>> = {
   reset: 'reset-password', verify: 'verify-email', 'email-change': 'confirm-email', 'email-cancel': 'cancel-email-change',
+  'email-revert': 'revert-email-change',
 };
 
 /** The link of a mail: `<PUBLIC_APP_URL>/<page>#token=<token>` (a fragment never reaches a server or a Referer). */

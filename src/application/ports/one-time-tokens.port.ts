@@ -2,9 +2,10 @@ import { token } from '../di-token.js';
 
 /**
  * What a mailed link does: a password reset, a verification of the address, the confirmation of a change of address
- * (mailed to the new one) or its cancellation (mailed to the current one). Both links of a change share one binding.
+ * (mailed to the new one) or its cancellation (mailed to the current one; both links of a change share one binding),
+ * or the revert of a confirmed change (mailed to the previous address).
  */
-export type OneTimePurpose = 'reset' | 'verify' | 'email-change' | 'email-cancel';
+export type OneTimePurpose = 'reset' | 'verify' | 'email-change' | 'email-cancel' | 'email-revert';
 
 /** What a one-time token designates. */
 export interface OneTimeClaim {
@@ -20,6 +21,8 @@ export interface BindingSubject {
   readonly passwordHash: string;
   /** The address a change of address moves to (its two links are bound to it too). */
   readonly newEmail?: string;
+  /** The address a confirmed change left (a revert link is bound to it and to the address it moved to). */
+  readonly previousEmail?: string;
 }
 
 /**

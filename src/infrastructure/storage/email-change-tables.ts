@@ -1,4 +1,4 @@
-import type { PendingEmailChange } from '../../domain/email-change.js';
+import { EMAIL_CHANGE_REVERT_SECONDS, type PendingEmailChange, type RevertibleEmailChange } from '../../domain/email-change.js';
 import type { EventProjection } from './projections-types.js';
 import type { Table } from './store.js';
 
@@ -13,7 +13,7 @@ export const PENDING_EMAIL_CHANGES: Table<PendingEmailChange> = {
   personal: { account: (change) => change.userId, fields: ['newEmail'] },
 };
 
-/** EmailChangeRequested keeps the account's pending change; EmailChanged and EmailChangeCancelled end it. */
+/** EmailChangeRequested keeps the account's pending change; EmailChanged, EmailChangeCancelled and EmailChangeReverted end it. */
 export const pendingEmailChanges: EventProjection<PendingEmailChange> = {
   table: PENDING_EMAIL_CHANGES,
   changeOf: (event) => {
@@ -23,7 +23,33 @@ export const pendingEmailChanges: EventProjection<PendingEmailChange> = {
       const { newEmail, epoch } = event.payload;
       return { key: userId, next: () => ({ userId, newEmail, requestedAt: event.occurredAt, ...(epoch === undefined ? {} : { epoch }) }) };
     }
-    if (event.type === 'EmailChanged' || event.type === 'EmailChangeCancelled') return { key: userId, next: () => null };
+    if (event.type === 'EmailChanged' || event.type === 'EmailChangeCancelled' || event.type === 'EmailChangeReverted') return { key: userId, next: () => null };
     return null;
+  },
+};
+
+/**
+ * The account's last confirmed change of address, which the previous address may revert with the link mailed to it,
+ * for EMAIL_CHANGE_REVERT_SECONDS (then the sweep removes it). Shown in the account's export.
+ */
+export const REVERTIBLE_EMAIL_CHANGES: Table<RevertibleEmailChange> = {
+  name: 'revertible-email-changes',
+  indexes: {},
+  expiresAt: (change) => change.changedAt.getTime() + EMAIL_CHANGE_REVERT_SECONDS * 1000,
+  owner: { account: 'key', credential: false, exported: ({ email, previousEmail, changedAt }) => ({ email, previousEmail, changedAt }) },
+  personal: { account: (change) => change.userId, fields: ['email', 'previousEmail'] },
+};
+
+/** EmailChanged keeps the account's revertible change (a new one replaces it); EmailChangeReverted ends it. */
+export const revertibleEmailChanges: EventProjection<RevertibleEmailChange> = {
+  table: REVERTIBLE_EMAIL_CHANGES,
+  changeOf: (event) => {
+    const userId = event.aggregateId;
+    if (userId === null) return null;
+    if (event.type === 'EmailChanged') {
+      const { email, previousEmail } = event.payload;
+      return { key: userId, next: () => ({ userId, email, previousEmail, changedAt: event.occurredAt }) };
+    }
+    return event.type === 'EmailChangeReverted' ? { key: userId, next: () => null } : null;
   },
 };

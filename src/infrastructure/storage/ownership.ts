@@ -4,7 +4,7 @@ import { EVENTS, OUTBOX } from './event-tables.js';
 import { MFA_CHALLENGES, TOTP_FACTORS } from './factor-tables.js';
 import { IDENTITIES } from './identity-tables.js';
 import { OAUTH_CODES, OAUTH_FLOWS } from './oauth-tables.js';
-import { PENDING_EMAIL_CHANGES } from './email-change-tables.js';
+import { PENDING_EMAIL_CHANGES, REVERTIBLE_EMAIL_CHANGES } from './email-change-tables.js';
 import { PASSKEYS, WEBAUTHN_CHALLENGES } from './passkey-tables.js';
 import { DATA_KEYS, KEY_CHECK, wasSealed } from './sealing-store.js';
 import { API_KEYS } from './api-key-tables.js';
@@ -19,7 +19,7 @@ import { type AnyTable, type Change, type Ownership, type Store, type Stored, ty
  */
 export const TABLES: readonly AnyTable[] = [
   USERS, ACCOUNT_VIEWS, UNVERIFIED_ACCOUNTS, SESSIONS, ENDED_EPOCHS,
-  TOTP_FACTORS, MFA_CHALLENGES, PASSKEYS, WEBAUTHN_CHALLENGES, IDENTITIES, OAUTH_FLOWS, OAUTH_CODES, PENDING_EMAIL_CHANGES,
+  TOTP_FACTORS, MFA_CHALLENGES, PASSKEYS, WEBAUTHN_CHALLENGES, IDENTITIES, OAUTH_FLOWS, OAUTH_CODES, PENDING_EMAIL_CHANGES, REVERTIBLE_EMAIL_CHANGES,
   EVENTS, OUTBOX, DATA_KEYS, KEY_CHECK, API_KEYS, DIRECTORY, ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS, WEBHOOK_CURSORS, WEBHOOK_DEAD_LETTERS,
   CLAIMS, COUNTERS, INDEX_COUNTS,
 ];

@@ -3,7 +3,7 @@ import { OUTBOX, type OutboxRecord } from './event-tables.js';
 import { needsMail, newEntry } from './outbox-entry.js';
 import type { AnyTable } from './store.js';
 import type { EventProjection } from './projections-types.js';
-import { pendingEmailChanges } from './email-change-tables.js';
+import { pendingEmailChanges, revertibleEmailChanges } from './email-change-tables.js';
 import { directory } from './directory-tables.js';
 
 export type { EventProjection, ProjectedChange } from './projections-types.js';
@@ -17,7 +17,7 @@ const outbox: EventProjection<OutboxRecord> = {
  * Every event projection: each commit applies all of them to each event it appends, in the same transaction, on
  * every store (commit-plan.ts). A new projection is its table and an entry here.
  */
-export const PROJECTIONS: readonly EventProjection<unknown>[] = [outbox as EventProjection<unknown>, pendingEmailChanges as EventProjection<unknown>, directory as EventProjection<unknown>];
+export const PROJECTIONS: readonly EventProjection<unknown>[] = [outbox as EventProjection<unknown>, pendingEmailChanges as EventProjection<unknown>, revertibleEmailChanges as EventProjection<unknown>, directory as EventProjection<unknown>];
 
 /** The records the projections of `event` read, for the commit's read set. */
 export const projectedRefs = (event: RecordedEvent): { table: AnyTable; key: string }[] =>

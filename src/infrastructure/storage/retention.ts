@@ -35,6 +35,7 @@ export const RETENTION: { readonly [T in EventType]: Retention } = {
   IdentityUnlinked: 'keep',
   EmailChanged: 'keep',
   EmailChangeCancelled: 'keep',
+  EmailChangeReverted: 'keep',
   EmailChangeRequested: 'prune-after-sent',
   NewEmailConfirmationRequested: 'prune-after-sent',
   NewDeviceSignedIn: 'prune-after-sent',

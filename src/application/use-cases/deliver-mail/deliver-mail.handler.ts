@@ -1,4 +1,5 @@
-import { accountDeletedMail, confirmNewEmailMail, emailChangeNoticeMail, newDeviceMail } from '../../policies/account-mail.js';
+import { accountDeletedMail, confirmNewEmailMail, emailChangeNoticeMail, emailChangedMail, newDeviceMail } from '../../policies/account-mail.js';
+import { EMAIL_CHANGE_REVERT_SECONDS } from '../../../domain/email-change.js';
 import { MailRefusedPermanently, MailRelayUnavailable } from '../../errors.js';
 import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
@@ -125,7 +126,8 @@ export class DeliverMailHandler {
     if (event.type === 'NewDeviceSignedIn' && !(await noticeMayGo(this.deps, this.mail.verificationPerAddress, user, event.payload.email))) return null;
     const name = user.emailVerified ? user.name.value : null;
     const content = this.render(event, name);
-    return content && { to: event.payload.email, ...content, idempotencyKey: event.eventId };
+    const to = event.type === 'EmailChanged' ? event.payload.previousEmail : event.payload.email;
+    return content && { to, ...content, idempotencyKey: event.eventId };
   }
 
   private render(event: RecordedEvent, name: string | null): MailContent | null {
@@ -162,6 +164,12 @@ export class DeliverMailHandler {
       case 'EmailChangeRequested': {
         const token = oneTimeTokens.issue({ purpose: 'email-cancel', userId, issuedAt: event.occurredAt }, event.payload.binding);
         return emailChangeNoticeMail(name, event.payload.newEmail, linkFor(this.mail, 'email-cancel', token), Math.round(this.mail.verificationTtlSeconds / 3600));
+      }
+      case 'EmailChanged': {
+        const { email, previousEmail } = event.payload;
+        const binding = oneTimeTokens.bindingFor('email-revert', { id: userId, email, previousEmail, passwordHash: '' });
+        const token = oneTimeTokens.issue({ purpose: 'email-revert', userId, issuedAt: event.occurredAt }, binding);
+        return emailChangedMail(name, email, linkFor(this.mail, 'email-revert', token), Math.round(EMAIL_CHANGE_REVERT_SECONDS / 86_400));
       }
       case 'NewDeviceSignedIn':
         return newDeviceMail(name, { at: event.occurredAt, device: event.payload.device, network: event.payload.network }, `${this.mail.publicAppUrl.replace(/\/+$/, '')}/sessions`);

@@ -39,6 +39,7 @@ import { unlinkIdentity } from './unlink-identity.js';
 import { requestEmailChange } from './request-email-change.js';
 import { confirmEmailChange } from './confirm-email-change.js';
 import { cancelEmailChange } from './cancel-email-change.js';
+import { revertEmailChange } from './revert-email-change.js';
 import { deleteAccount } from './delete-account.js';
 import { introspectToken } from './introspect-token.js';
 import { adminListUsers } from './admin-list-users.js';
@@ -62,6 +63,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   requestEmailChange,
   confirmEmailChange,
   cancelEmailChange,
+  revertEmailChange,
   deleteAccount,
   refreshSession,
   signOut,

@@ -21,6 +21,7 @@ const EVENT_TYPES: { readonly [T in Exclude<UserEventType, 'SignUpCancelled' | '
   NewDeviceSignedIn: true,
   EmailChanged: true,
   EmailChangeCancelled: true,
+  EmailChangeReverted: true,
   SignedInWithProvider: true,
   PasskeyCounterRegressed: true,
   MfaRemoved: true,
@@ -55,6 +56,7 @@ const REASONS: { readonly [R in SignInFailureReason | RevocationReason]: true } 
   evicted: true,
   email_verified: true,
   email_change_cancelled: true,
+  email_change_reverted: true,
   admin: true,
 };
 
