@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { InvalidCredentials, type InvalidInput } from '../../../domain/domain-error.js';
-import { InvalidToken, RecentSignInRequired, StepUpRequired } from '../../errors.js';
+import { InvalidToken, PasskeyRejected, RecentSignInRequired, StepUpRequired } from '../../errors.js';
 import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
-import { aHolderProof, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
+import { aHolderProof, aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { reauthenticated, socialSignIn, throughProvider } from '../../../../tests/support/social.js';
 import { withSecondFactor } from '../../../../tests/support/totp.js';
@@ -49,4 +49,21 @@ describe('DeleteAccountHandler (deleteAccount)', () => {
     await social.deleteAccount.execute({ ...aHolderProof(grace, ''), ...proof });
     expect(await social.users.findById(grace.userId)).to.equal(null);
   });
+
+  it('takes a passkey answered for this request as the proof of an account without a password, once', async () => {
+    const world = await inMemoryWorld();
+    const metadata = aRequestMetadata();
+    const signedIn = await completedSignIn(socialSignIn(world, { subject: 'lin', email: 'lin@example.com' }));
+    const lin = await world.authenticate.execute({ accessToken: signedIn.accessToken });
+    const proof = await reauthenticated(world, lin, { subject: 'lin', email: 'lin@example.com' }, 'add-passkey');
+    const options = await world.passkeyRegistrationOptions.execute({ principal: lin, currentPassword: undefined, ...proof, metadata });
+    await world.addPasskey.execute({ principal: lin, response: { id: 'lin-key', challenge: String(options['challenge']) }, metadata });
+    const answer = { id: 'lin-key', challenge: String((await world.passkeyAuthenticationOptions.execute({ principal: lin }))['challenge']) };
+    await world.requestEmailChange.execute({ principal: lin, currentPassword: undefined, passkey: answer, newEmail: 'lin@elsewhere.example', metadata });
+    expect(await rejection(world.deleteAccount.execute({ principal: lin, currentPassword: undefined, passkey: answer, metadata })), 'its challenge is spent').to.be.instanceOf(PasskeyRejected);
+    const fresh = { id: 'lin-key', challenge: String((await world.passkeyAuthenticationOptions.execute({ principal: lin }))['challenge']) };
+    await world.deleteAccount.execute({ principal: lin, currentPassword: undefined, passkey: fresh, metadata });
+    expect(await world.users.findById(lin.userId)).to.equal(null);
+  });
 });
+
