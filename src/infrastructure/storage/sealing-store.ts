@@ -63,12 +63,6 @@ const CACHED_KEYS = 10_000;
  */
 const CACHED_OPENINGS = 20_000;
 
-/**
- * A record read with its personal fields left sealed, as stored: they are absent (the sealed form rides along under
- * its own field, which nothing reads), and nothing is decrypted or copied.
- */
-const unopened = <R>(entry: Stored<R>): Stored<R> => entry;
-
 /** What a record of `table` is bound to when sealed: its table and its account (`-` for the service's key). */
 const associatedOf = (table: AnyTable, account: string | null): string => `${table.name}\u0000${account ?? '-'}`;
 
@@ -102,7 +96,8 @@ export class SealingStore implements Store {
     if (!table.personal) return this.inner.get(table, key);
     return this.inner.get(table, key).then((stored) => {
       if (!stored) return null;
-      if (options?.personal === false) return unopened(stored);
+      // Left sealed, as stored: its personal fields are absent, nothing is decrypted or copied.
+      if (options?.personal === false) return stored;
       return this.openedNow(table, stored) ?? this.opened(table, [stored]).then((opened) => opened[0]!);
     });
   }
