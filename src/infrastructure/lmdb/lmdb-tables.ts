@@ -1,6 +1,7 @@
 import type { Database } from 'lmdb';
 import { INDEX_COUNTS, type Ref, type Write, decideNow, refsOf } from '../storage/commit-plan.js';
 import { type Changes, type CommitOutcome, KEY_END, oncePerTask, type KeyPart, type RangeQuery, type Store, type Stored, type AnyTable, type Table, endOf, indexEntriesOf, indexNamesOf, prefixOf } from '../storage/store.js';
+import { DecodedRows } from '../storage/decoded-rows.js';
 import type { LmdbStore } from './lmdb-store.js';
 
 interface Row {
@@ -33,12 +34,13 @@ const bytes = (entry: string): Buffer => Buffer.from(entry, 'utf8');
 export class LmdbTables implements Store {
   private readonly dbs = new Map<string, TableDbs>();
   private readonly renew = oncePerTask(() => this.store.root.resetReadTxn());
+  private readonly decoded = new DecodedRows<Row>(); // rows `get` decoded: not again while their bytes are the same
 
   constructor(private readonly store: LmdbStore) {}
 
   async get<R>(table: Table<R>, key: string): Promise<Stored<R> | null> {
     this.renew();
-    const row = await Promise.resolve(this.of(table).rows.get(key));
+    const row = await Promise.resolve(this.decoded.get(table.name, this.of(table).rows, key));
     return row ? { key, value: row.r as R, version: row.v } : null;
   }
 
