@@ -10,6 +10,19 @@
  * @type {import('dependency-cruiser').IConfiguration}
  */
 
+const { readdirSync } = require('node:fs');
+
+/**
+ * The capabilities, by the names of their manifests (src/capabilities/<name>.ts): each has a home folder of that name
+ * in each layer it touches (src/<layer>/<name>/).
+ */
+const CAPABILITIES = readdirSync(`${__dirname}/src/capabilities`)
+  .filter((file) => file.endsWith('.ts') && file !== 'index.ts' && !file.endsWith('.spec.ts'))
+  .map((file) => file.slice(0, -'.ts'.length));
+const LAYER = '(domain|application|infrastructure|interfaces|interfaces/http|interfaces/cli)';
+/** A path inside any capability's home folders. */
+const IN_A_CAPABILITY = `^src/${LAYER}/(${CAPABILITIES.join('|')})/`;
+
 /** Every dependency type that means "an npm package". */
 const NPM = ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown'];
 
@@ -120,6 +133,29 @@ module.exports = {
       to: { path: '^src/interfaces/http/(operations/|[^/]+$)' },
     },
 
+    // --- capabilities: each in its home folders, the core knowing none of them ----------------
+    {
+      name: 'core-imports-no-capability',
+      comment: 'The core (every file outside the capabilities\' folders and the manifests) imports no capability file: it knows them through the manifests the composition roots pass it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: [IN_A_CAPABILITY, '^src/capabilities/', '^src/(main|admin)\\.ts$', '\\.spec\\.ts$'] },
+      to: { path: [IN_A_CAPABILITY, '^src/capabilities/'] },
+    },
+    ...CAPABILITIES.map((name) => ({
+      name: `${name}-sees-others-through-ports`,
+      comment: `The ${name} capability imports another capability only through its public ports (src/application/<other>/ports/).`,
+      severity: 'error',
+      from: { path: `^src/${LAYER}/${name}/` },
+      to: { path: IN_A_CAPABILITY, pathNot: [`^src/${LAYER}/${name}/`, `^src/application/[^/]+/ports/`] },
+    })),
+    {
+      name: 'capability-use-cases-independent',
+      comment: 'A capability\'s use case (src/application/<capability>/use-cases/<name>/) imports no other use case.',
+      severity: 'error',
+      from: { path: '^src/application/([^/]+)/use-cases/([^/]+)/' },
+      to: { path: ['^src/application/use-cases/', '^src/application/[^/]+/use-cases/'], pathNot: '^src/application/$1/use-cases/$2/' },
+    },
+
     // --- adapters and driving side ----------------------------------------------------------
     {
       name: 'interfaces-not-infrastructure',
@@ -137,9 +173,9 @@ module.exports = {
     },
     {
       name: 'only-main-uses-container',
-      comment: 'Only the composition root (src/main.ts), src/infrastructure itself and tests may use the inversify container modules.',
+      comment: 'Only the composition roots (src/main.ts, src/admin.ts), the manifests (src/capabilities), src/infrastructure itself and tests may use the inversify container modules.',
       severity: 'error',
-      from: { pathNot: '^(src/(main|admin)\\.ts$|src/infrastructure/|tests/)' },
+      from: { pathNot: '^(src/(main|admin)\\.ts$|src/capabilities/|src/infrastructure/|tests/)' },
       to: { path: '^src/infrastructure/container/' },
     },
 

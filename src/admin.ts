@@ -4,17 +4,12 @@ import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { loadConfig } from './infrastructure/config/config.js';
 import { compose } from './infrastructure/container/composition.js';
+import { CAPABILITIES } from './capabilities/index.js';
 
-const USAGE = `usage: npm run admin -- <command>
-  create-key --scopes <users:read,users:write,introspect> [--name <name>]   make an API key; prints it once
-  revoke-key <id>                                                            revoke an API key at once, everywhere
-  list-keys                                                                  every key, never a secret`;
+/** Every command of the command line: those the capabilities declare (src/capabilities/index.ts). */
+const COMMANDS = CAPABILITIES.flatMap((capability) => capability.commands.map((command) => ({ capability, command })));
 
-/** The value after `--<name>` in `args`, or undefined. */
-const option = (args: readonly string[], name: string): string | undefined => {
-  const at = args.indexOf(`--${name}`);
-  return at < 0 ? undefined : args[at + 1];
-};
+const USAGE = ['usage: npm run admin -- <command>', ...COMMANDS.map(({ command }) => `  ${command.usage}`)].join('\n');
 
 export interface AdminIo {
   readonly out: (line: string) => void;
@@ -30,31 +25,24 @@ const STD_IO: AdminIo = { out: (line) => process.stdout.write(`${line}\n`), err:
  * 0 done, 1 refused or failed (one line on stderr), 2 a usage error.
  */
 export async function runAdmin(args: readonly string[], env: Record<string, string | undefined> = process.env, io: AdminIo = STD_IO): Promise<number> {
-  const [command, ...rest] = args;
-  if (command !== 'create-key' && command !== 'revoke-key' && command !== 'list-keys') {
+  const [name, ...rest] = args;
+  const chosen = COMMANDS.find(({ command }) => command.name === name);
+  if (!chosen) {
     io.err(USAGE);
     return 2;
   }
   const config = loadConfig(env);
   // Warnings (a generated key outside production) on stderr, so that stdout holds the JSON alone.
-  const composition = await compose(config, pino({ level: config.logLevel === 'silent' ? 'silent' : 'warn' }, pino.destination(2)));
+  const composition = await compose(config, pino({ level: config.logLevel === 'silent' ? 'silent' : 'warn' }, pino.destination(2)), {}, CAPABILITIES);
   const metadata = { requestId: `cli-${randomUUID()}`, clientIp: null, userAgent: null };
   try {
-    const { useCases } = composition;
-    if (command === 'create-key') {
-      const created = await useCases.createApiKey.execute({ name: option(rest, 'name') ?? 'unnamed', scopes: option(rest, 'scopes') ?? '', metadata });
-      io.out(JSON.stringify(created));
-      io.err('Keep the key now: it is shown this once, and the service keeps only a keyed hash of it.');
-    } else if (command === 'revoke-key') {
-      await useCases.revokeApiKey.execute({ id: rest[0] ?? '', metadata });
-      io.out(JSON.stringify({ revoked: rest[0] }));
-    } else {
-      io.out(JSON.stringify(await useCases.listApiKeys.execute()));
-    }
+    const { out, notice } = await chosen.command.run(composition.useCases, rest, metadata);
+    io.out(JSON.stringify(out));
+    if (notice !== undefined) io.err(notice);
     return 0;
   } catch (error) {
     const issues = (error as { issues?: readonly { field: string | null; message: string }[] }).issues ?? [];
-    io.err(`admin ${command}: ${error instanceof Error ? error.message : String(error)}${issues.map((issue) => `; ${issue.field ?? 'input'} ${issue.message}`).join('')}`);
+    io.err(`admin ${name}: ${error instanceof Error ? error.message : String(error)}${issues.map((issue) => `; ${issue.field ?? 'input'} ${issue.message}`).join('')}`);
     return 1;
   } finally {
     await composition.storage.close();

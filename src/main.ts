@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, type Graph, type Lifecycle, compose } from './infrastructure/container/composition.js';
+import { CAPABILITIES } from './capabilities/index.js';
 import { listenFailure } from './infrastructure/config/startup-checks.js';
 import { configuredThreadPoolSize, threadPoolSizeFor } from './infrastructure/config/thread-pool.cjs';
 import { installRejectionPolicy, routeConsoleToLogger } from './infrastructure/process-policy.js';
@@ -85,7 +86,7 @@ export async function startService(env: Record<string, string | undefined> = pro
   // A worker of several (WORKERS, src/infrastructure/cluster/primary.ts) names itself on every line.
   const worker = env[WORKER_MARK];
   const logger = worker === undefined ? base : base.child({ worker: Number(worker) });
-  const composition = await compose(config, logger, { ...options, http: httpPart(options) });
+  const composition = await compose(config, logger, { ...options, http: httpPart(options) }, CAPABILITIES);
   await composition.start();
   const http = composition.http as HttpPart;
   return { app: http.app, url: http.url(), config, close: () => composition.stop(), deliverMail: () => composition.deliverMail() };

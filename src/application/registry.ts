@@ -40,10 +40,6 @@ import { LinkIdentityHandler } from './use-cases/link-identity/link-identity.han
 import { CompleteOAuthHandler } from './use-cases/complete-oauth/complete-oauth.handler.js';
 import { RedeemOAuthCodeHandler } from './use-cases/redeem-oauth-code/redeem-oauth-code.handler.js';
 import { ListIdentitiesHandler } from './use-cases/list-identities/list-identities.handler.js';
-import { CreateApiKeyHandler } from './use-cases/create-api-key/create-api-key.handler.js';
-import { RevokeApiKeyHandler } from './use-cases/revoke-api-key/revoke-api-key.handler.js';
-import { ListApiKeysHandler } from './use-cases/list-api-keys/list-api-keys.handler.js';
-import { type ApiKeyRateLimit, AuthenticateApiKeyHandler } from './use-cases/authenticate-api-key/authenticate-api-key.handler.js';
 import { IntrospectTokenHandler } from './use-cases/introspect-token/introspect-token.handler.js';
 import { AdminListUsersHandler } from './use-cases/admin-list-users/admin-list-users.handler.js';
 import { AdminGetUserHandler } from './use-cases/admin-get-user/admin-get-user.handler.js';
@@ -69,7 +65,6 @@ export interface Policies {
   readonly delivery: DeliverySettings;
   readonly mfa: MfaSettings;
   readonly oauth: OAuthPolicySettings;
-  readonly apiKeys: ApiKeyRateLimit;
   readonly webhooks: WebhookSettings;
 }
 
@@ -125,10 +120,6 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     cancelEmailChange: new CancelEmailChangeHandler(ports, policies.mail),
     revertEmailChange: new RevertEmailChangeHandler(ports),
     deleteAccount: new DeleteAccountHandler(ports, policies),
-    createApiKey: new CreateApiKeyHandler(ports),
-    revokeApiKey: new RevokeApiKeyHandler(ports),
-    listApiKeys: new ListApiKeysHandler(ports),
-    authenticateApiKey: new AuthenticateApiKeyHandler(ports, policies.apiKeys),
     introspectToken: new IntrospectTokenHandler(ports, policies.mail.requireVerifiedEmail),
     adminListUsers: new AdminListUsersHandler(ports),
     adminGetUser: new AdminGetUserHandler(ports),
@@ -138,6 +129,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     adminDeleteUser: new AdminDeleteUserHandler(ports),
     deliverWebhooks: new DeliverWebhooksHandler(ports, policies.webhooks),
     /** Ports the edge reads as they are: no rule of the application sits between them and the client. */
+    authenticateApiKey: ports.operatorKeys,
     admission: ports.admission,
     publicKeys: ports.publicKeys,
     storeHealth: ports.storeHealth,
@@ -151,10 +143,9 @@ export type { Principal } from './shared/principal.js';
 export type { AccountResource, AuthResult, SignInOutcome } from './shared/auth-result.js';
 export type { PasskeyResource } from './policies/passkeys.js';
 export type { IdentityResource } from './use-cases/list-identities/list-identities.handler.js';
-export type { ApiKeyPrincipal } from './shared/api-key-resource.js';
+export type { ApiKeyPrincipal } from './shared/operator.js';
 export type { Introspection } from './use-cases/introspect-token/introspect-token.handler.js';
-export type { ApiKeyResource } from './shared/api-key-resource.js';
-export { API_KEY_SCOPES, type ApiKeyScope } from '../domain/api-key.js';
+export { API_KEY_SCOPES, type ApiKeyScope } from '../domain/operator.js';
 export { OAUTH_CODE_SECONDS, OAUTH_FLOW_SECONDS, REAUTH_ACTIONS } from './ports/oauth-flow-repository.port.js';
 export { SIGN_OUT_SCOPES } from './use-cases/sign-out/sign-out.handler.js';
 export { SECOND_FACTOR_METHODS } from './policies/second-factor.js';

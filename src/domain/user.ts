@@ -8,7 +8,6 @@ import type { PasskeyEvent } from './passkey.js';
 import { type IdentityEvent, type IdentitySnapshot, signedInWithProvider } from './identity.js';
 import type { EmailChangeEvent } from './email-change.js';
 import type { NewDeviceSignedIn } from './device.js';
-import type { ApiKeyEvent } from './api-key.js';
 
 /** The events the User aggregate records; `SignInFailed` also exists without an account (aggregateId null). */
 export type UserRegistered = DomainEvent<'UserRegistered', { readonly email: string }>;
@@ -75,7 +74,6 @@ export type UserEvent =
   | SignInFailed
   | SessionsEnded
   | SessionEvent
-  | ApiKeyEvent
   | MailEvent;
 export type UserEventType = UserEvent['type'];
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
-import { StoreApiKeyRepository } from '../../src/infrastructure/storage/store-api-key.repository.js';
+import { StoreApiKeyRepository } from '../../src/infrastructure/api-keys/store-api-key.repository.js';
 import { StoreWebhookFeed } from '../../src/infrastructure/storage/store-webhook-feed.js';
 import { aRequestMetadata } from '../support/builders.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';

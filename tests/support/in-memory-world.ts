@@ -7,9 +7,9 @@ import type { SignInThrottleSettings } from '../../src/application/policies/sign
 import type { Policies } from '../../src/application/registry.js';
 import { loadConfig } from '../../src/infrastructure/config/config.js';
 import { compose } from '../../src/infrastructure/container/composition.js';
+import { CAPABILITIES } from '../../src/capabilities/index.js';
 import { pino } from 'pino';
 import { HmacOneTimeTokens } from '../../src/infrastructure/security/hmac-one-time-tokens.js';
-import { KeyedApiKeys } from '../../src/infrastructure/security/keyed-api-keys.js';
 import type { MailSettings } from '../../src/application/policies/mail.js';
 import { EVENTS, toRecordedEvent } from '../../src/infrastructure/storage/event-tables.js';
 import type { Store } from '../../src/infrastructure/storage/store.js';
@@ -43,7 +43,7 @@ export interface WorldOptions {
   /** The store the storage ports go through, made from the in-memory one (e.g. one whose calls a scheduler orders). */
   readonly store?: (tables: Store) => Store;
   /** Ports made from the in-memory ones (e.g. one that counts the writes made through it). */
-  readonly wrap?: (ports: Ports) => Partial<Ports>;
+  readonly wrap?: (ports: Omit<Ports, 'operatorKeys'>) => Partial<Ports>;
   /** Seal personal data at rest under these keys, as the service does (the world keeps it in clear otherwise, to look into). */
   readonly keys?: PersonalDataKeys;
 }
@@ -86,13 +86,12 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     totp: new OtpAuthTotp('Account service'),
     factorSecrets: new KeyedFactorSecrets(Buffer.alloc(32, 11)),
     webauthn: new FakeWebAuthn(),
-    apiKeySecrets: new KeyedApiKeys(Buffer.alloc(32, 13)),
     providers: new FakeIdentityProviders(),
     verifier: new FakeTokenVerifier(tokens),
     publicKeys: { publicKeys: () => [] },
     clock: new ManualClock(),
     ids: new SequentialIds(),
-  } satisfies Ports;
+  } satisfies Omit<Ports, 'operatorKeys'>;
   const policies: Policies = {
     signInThrottle: options.signInThrottle ?? { maxFailures: 5, windowSeconds: 900 },
     sessions: { ...DEFAULT_SESSION_SETTINGS, ...options.sessions },
@@ -107,7 +106,6 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     },
     mfa: { challengeSeconds: 300, stepUpSeconds: 300, ...options.mfa },
     oauth: { redirectUrls: ['https://app.example/signed-in', 'com.example.app:/done'] },
-    apiKeys: { perMinute: 600 },
     webhooks: { receivers: [{ id: 'hooks', url: 'https://hooks.example/in' }], maxAttempts: 3, baseBackoffMs: 1_000, maxBackoffMs: 60_000, leaseMs: 60_000, sendTimeoutMs: 5_000, batchSize: 20, settleMs: 0 },
     delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000, maxAttempts: 8, sendConcurrency: 8 },
   };
@@ -116,9 +114,9 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     storage,
     ports: { ...adapters, ...options.replace, ...options.wrap?.(adapters) },
     policies,
-  });
-  const { ports, useCases } = composition;
-  return { store, tables, ...adapters, ports, useCases, ...useCases };
+  }, CAPABILITIES);
+  const { ports, useCases, get } = composition;
+  return { store, tables, ...adapters, ports, get, useCases, ...useCases };
 }
 
 export type InMemoryWorld = ReturnType<typeof inMemoryWorld>;

@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../../domain/domain-event.js';
 import type { UserEvent } from '../../domain/user.js';
 import { token } from '../di-token.js';
 
@@ -12,6 +13,12 @@ export interface RequestMetadata {
 
 /** A domain event as stored: the event plus a unique id and the metadata of the request that caused it. */
 export type RecordedEvent = UserEvent & { readonly eventId: string; readonly metadata: RequestMetadata };
+
+/**
+ * A capability's event as stored (API keys': ApiKeyCreated...): appended to the same log in its commit, of a type the
+ * core's union does not hold. The core's readers of the log skip the types they do not know, and keep them (retention).
+ */
+export type CapabilityRecordedEvent<E extends DomainEvent = DomainEvent> = E & { readonly eventId: string; readonly metadata: RequestMetadata };
 
 export interface PageRequest {
   readonly limit: number;

@@ -2,8 +2,7 @@ import type { Token } from '../di-token.js';
 import { ACTIVITY_READ_MODEL, type ActivityReadModel } from './activity-read-model.port.js';
 import { ATTEMPT_LIMITS, type AttemptLimits } from './attempt-limits.port.js';
 import { CLOCK, type Clock } from './clock.port.js';
-import { API_KEY_REPOSITORY, type ApiKeyRepository } from './api-key-repository.port.js';
-import { API_KEY_SECRETS, type ApiKeySecrets } from './api-key-secrets.port.js';
+import { OPERATOR_KEYS, type OperatorKeys } from './operator-keys.port.js';
 import { WEBHOOK_FEED, WEBHOOK_SENDER, type WebhookFeed, type WebhookSender } from './webhooks.port.js';
 import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { FACTOR_SECRETS, type FactorSecrets } from './factor-secrets.port.js';
@@ -45,8 +44,7 @@ export interface Ports {
   readonly identities: IdentityRepository;
   readonly oauthFlows: OAuthFlowRepository;
   readonly emailChanges: EmailChangeRepository;
-  readonly apiKeys: ApiKeyRepository;
-  readonly apiKeySecrets: ApiKeySecrets;
+  readonly operatorKeys: OperatorKeys;
   readonly webhookFeed: WebhookFeed;
   readonly webhookSender: WebhookSender;
   readonly outbox: Outbox;
@@ -82,8 +80,7 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   identities: IDENTITY_REPOSITORY,
   oauthFlows: OAUTH_FLOW_REPOSITORY,
   emailChanges: EMAIL_CHANGE_REPOSITORY,
-  apiKeys: API_KEY_REPOSITORY,
-  apiKeySecrets: API_KEY_SECRETS,
+  operatorKeys: OPERATOR_KEYS,
   webhookFeed: WEBHOOK_FEED,
   webhookSender: WEBHOOK_SENDER,
   outbox: OUTBOX,

@@ -3,7 +3,7 @@ import { UserNotFound } from '../errors.js';
 import type { RequestMetadata } from '../ports/event-log.port.js';
 import type { UserRepository } from '../ports/user-repository.port.js';
 import type { UserView } from '../ports/user-read-model.port.js';
-import { type ApiKeyPrincipal, keyActor } from './api-key-resource.js';
+import { type ApiKeyPrincipal, keyActor } from './operator.js';
 
 /** An admin command: the account it acts on, the key that asks, and the request. */
 export interface AdminCommand {

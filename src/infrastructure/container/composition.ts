@@ -13,6 +13,7 @@ import * as mongo from '../mongo/mongo-storage.js';
 import type { Storage, StorageKeys } from '../storage/storage.js';
 import { type SharedRateLimitStore, redisRateLimitStore } from '../rate-limit/redis-rate-limit-store.js';
 import { applicationModule, policiesOf } from './application.module.js';
+import type { Capability, CapabilityUseCases } from './capability.js';
 import { type PortGetter, portBinder, portGetter } from './bind-port.js';
 import { coreModule } from './core.module.js';
 import { jobsModule } from './jobs.module.js';
@@ -52,11 +53,14 @@ export interface CompositionOverrides<H extends Lifecycle = Lifecycle> {
   readonly http?: ((graph: Graph) => H) | undefined;
 }
 
-export interface Composition<H extends Lifecycle = Lifecycle> {
+export interface Composition<H extends Lifecycle = Lifecycle, C extends readonly Capability[] = readonly []> {
   readonly config: Config;
   /** Every port, as bound. */
   readonly ports: Ports;
-  readonly useCases: UseCases;
+  /** The core's use cases and every capability's. */
+  readonly useCases: UseCases & CapabilityUseCases<C>;
+  /** What the container holds under a token (a capability's port, by its token: the admin tools and the tests). */
+  readonly get: PortGetter;
   readonly metrics: PrometheusMetrics;
   readonly storage: Storage;
   /** The HTTP part when one was given. */
@@ -98,15 +102,28 @@ async function stopAll(started: Lifecycle[]): Promise<void> {
   if (failures.length > 0) throw failures[0] instanceof Error ? failures[0] : new Error(String(failures[0]));
 }
 
+/** Binds what each capability declares (after the overrides, before the core's defaults: see portBinder). */
+const capabilitiesModule = (capabilities: readonly Capability[]) =>
+  new ContainerModule(({ bind, isBound }) => {
+    const bindPort = portBinder(bind, isBound);
+    for (const capability of capabilities) capability.bind(bindPort);
+  });
+
 /**
  * THE composition, used by main.ts and by every test: binds everything the configuration chooses (and the overrides
- * replace) into one inversify container, storage, use cases, jobs and the HTTP part included, and resolves the object
- * graph and its ordered lifecycle. The signing key is resolved before the store is opened, so that a key problem is
- * reported before a store problem.
+ * replace) into one inversify container, storage, use cases, jobs, the capabilities' bindings (`capabilities`: the
+ * list of manifests, src/capabilities/index.ts) and the HTTP part included, and resolves the object graph and its
+ * ordered lifecycle. The signing key is resolved before the store is opened, so that a key problem is reported
+ * before a store problem.
  */
-export async function compose<H extends Lifecycle = Lifecycle>(config: Config, logger: Logger, overrides: CompositionOverrides<H> = {}): Promise<Composition<H>> {
+export async function compose<H extends Lifecycle = Lifecycle, const C extends readonly Capability[] = readonly []>(
+  config: Config,
+  logger: Logger,
+  overrides: CompositionOverrides<H> = {},
+  capabilities: C = [] as unknown as C,
+): Promise<Composition<H, C>> {
   const container = new Container();
-  container.load(overridesModule(config, overrides), coreModule({ config, logger }), securityModule, applicationModule, jobsModule);
+  container.load(overridesModule(config, overrides), capabilitiesModule(capabilities), coreModule({ config, logger }), securityModule, applicationModule, jobsModule);
   const get = portGetter(container);
   get(KEY_RING);
   const storage = overrides.storage ?? (await storages[config.storage.kind](config, get(PERSONAL_DATA_KEYS)));
@@ -141,7 +158,8 @@ export async function compose<H extends Lifecycle = Lifecycle>(config: Config, l
     return {
       config,
       ports: resolvePorts(get),
-      useCases: get(USE_CASES),
+      get,
+      useCases: Object.assign({}, get(USE_CASES), ...capabilities.map((capability) => capability.useCases(get))) as UseCases & CapabilityUseCases<C>,
       metrics: get(METRICS),
       storage,
       http,

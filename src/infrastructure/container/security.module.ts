@@ -34,8 +34,8 @@ import type { SigningKey } from '../security/signing-key.js';
 import { ZxcvbnPasswordBlocklist } from '../security/zxcvbn-password-blocklist.js';
 import { portBinder } from './bind-port.js';
 import { CONFIG, HASH_LIMITER, KEY_RING, LOGGER, METRICS, PERSONAL_DATA_KEYS, PRIMARY_HASHER, SIGNING_KEY, STABLE_SECRET } from './tokens.js';
-import { API_KEY_SECRETS } from '../../application/ports/api-key-secrets.port.js';
-import { KeyedApiKeys } from '../security/keyed-api-keys.js';
+import { OPERATOR_KEYS } from '../../application/ports/operator-keys.port.js';
+import { InvalidToken } from '../../application/errors.js';
 import { PersonalDataKeys, personalDataSecret } from '../security/personal-data-keys.js';
 
 /** REFRESH_TOKEN_SECRET when set; otherwise the signing key's private bytes (HKDF separates the two uses). */
@@ -72,7 +72,8 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
     return personalDataSecret({ configured: config.sessions.personalDataKey, configuredFile: config.sessions.personalDataKeyFile, dataDir: storage.dataDir, production: config.env === 'production', ephemeral: storage.kind === 'memory' });
   });
   bindPort(PERSONAL_DATA_KEYS, (get) => new PersonalDataKeys(get(STABLE_SECRET)));
-  bindPort(API_KEY_SECRETS, (get) => new KeyedApiKeys(derivedKey(get(STABLE_SECRET), 'api-key-v1')));
+  // Without a capability that provides operators' keys (src/capabilities/api-keys.ts), every key is refused.
+  bindPort(OPERATOR_KEYS, () => ({ execute: () => Promise.reject(new InvalidToken()) }));
   bindPort(FACTOR_SECRETS, (get) => {
     const { mfaSecretKey } = get(CONFIG).sessions;
     return new KeyedFactorSecrets(mfaSecretKey === undefined ? refreshSecret(get(CONFIG), get(SIGNING_KEY)) : Buffer.from(mfaSecretKey, 'utf8'));

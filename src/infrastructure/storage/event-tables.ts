@@ -1,11 +1,17 @@
-import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { CapabilityRecordedEvent, RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type OutboxEntry, dueAtOf } from './outbox-entry.js';
-import { RETENTION } from './retention.js';
+import { retentionOf } from './retention.js';
 import { WEBHOOK_TYPES } from '../../domain/webhook-events.js';
 import type { Table } from './store.js';
 
 /** An event as stored: with `seq`, its place in the log (append order), which every index of the log ends with. */
 export type EventRecord = RecordedEvent & { readonly seq: string };
+
+/**
+ * A capability's events as a commit appends them to the one log: the log's readers of the core (projections, indexes,
+ * the activity, webhooks, the outbox, retention) know the core's types, find none of theirs in these and keep them.
+ */
+export const appendedAs = (events: readonly CapabilityRecordedEvent[]): readonly RecordedEvent[] => events as unknown as readonly RecordedEvent[];
 
 /** An outbox entry as stored, with its event's `seq` (claims go in append order among entries due at once). */
 export type OutboxRecord = OutboxEntry & { readonly seq: string };
@@ -17,7 +23,7 @@ export const EVENTS: Table<EventRecord> = {
   name: 'events',
   indexes: {
     byAggregate: (event) => (event.aggregateId === null ? null : [event.aggregateId, event.seq]),
-    prunable: (event) => (RETENTION[event.type] === 'keep' ? null : [event.occurredAt.getTime(), event.seq]),
+    prunable: (event) => (retentionOf(event.type) === 'keep' ? null : [event.occurredAt.getTime(), event.seq]),
     // The events webhook receivers are sent, in log order (events written before webhooks existed are in no index).
     webhooks: (event) => (WEBHOOK_TYPES[event.type] === undefined ? null : [event.seq]),
   },

@@ -7,7 +7,6 @@ import { OAUTH_CODES, OAUTH_FLOWS } from './oauth-tables.js';
 import { PENDING_EMAIL_CHANGES, REVERTIBLE_EMAIL_CHANGES } from './email-change-tables.js';
 import { PASSKEYS, WEBAUTHN_CHALLENGES } from './passkey-tables.js';
 import { DATA_KEYS, KEY_CHECK, wasSealed } from './sealing-store.js';
-import { API_KEYS } from './api-key-tables.js';
 import { DIRECTORY } from './directory-tables.js';
 import { ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS } from './address-index.js';
 import { WEBHOOK_CURSORS, WEBHOOK_DEAD_LETTERS } from './webhook-tables.js';
@@ -20,7 +19,7 @@ import { type AnyTable, type Change, type Ownership, type Store, type Stored, ty
 export const TABLES: readonly AnyTable[] = [
   USERS, ACCOUNT_VIEWS, UNVERIFIED_ACCOUNTS, SESSIONS, ENDED_EPOCHS,
   TOTP_FACTORS, MFA_CHALLENGES, PASSKEYS, WEBAUTHN_CHALLENGES, IDENTITIES, OAUTH_FLOWS, OAUTH_CODES, PENDING_EMAIL_CHANGES, REVERTIBLE_EMAIL_CHANGES,
-  EVENTS, OUTBOX, DATA_KEYS, KEY_CHECK, API_KEYS, DIRECTORY, ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS, WEBHOOK_CURSORS, WEBHOOK_DEAD_LETTERS,
+  EVENTS, OUTBOX, DATA_KEYS, KEY_CHECK, DIRECTORY, ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS, WEBHOOK_CURSORS, WEBHOOK_DEAD_LETTERS,
   CLAIMS, COUNTERS, INDEX_COUNTS,
 ];
 

@@ -22,10 +22,8 @@ export const RETENTION: { readonly [T in EventType]: Retention } = {
   SignUpCancelled: 'keep',
   AccountDeleted: 'keep',
   AccountDeletionNoticed: 'until-sent',
-  ApiKeyCreated: 'keep',
   AccountDisabled: 'keep',
   AccountEnabled: 'keep',
-  ApiKeyRevoked: 'keep',
   CredentialsRemoved: 'keep',
   MfaEnrolled: 'keep',
   PasskeyAdded: 'keep',
@@ -58,6 +56,9 @@ export const RETENTION: { readonly [T in EventType]: Retention } = {
   PasswordResetRequested: 'prune-after-sent',
   EmailVerificationRequested: 'prune-after-sent',
 };
+
+/** The retention of an event of this type: the core's table, and `keep` for a capability's (src/capabilities: `events`). */
+export const retentionOf = (type: string): Retention => (RETENTION as Readonly<Record<string, Retention>>)[type] ?? 'keep';
 
 export interface PruneBatch {
   /** Old events looked at in this batch (removed or kept). */

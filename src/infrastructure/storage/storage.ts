@@ -2,7 +2,6 @@ import { StorePasskeyRepository } from './store-passkey.repository.js';
 import { StoreIdentityRepository } from './store-identity.repository.js';
 import { StoreOAuthFlowRepository } from './store-oauth-flow.repository.js';
 import { StoreEmailChangeRepository } from './store-email-change.repository.js';
-import { StoreApiKeyRepository } from './store-api-key.repository.js';
 import { StoreWebhookFeed } from './store-webhook-feed.js';
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
@@ -21,7 +20,7 @@ import { StoreSessionReadModel, StoreUserReadModel } from './store-read-models.j
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
-export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'identities', 'oauthFlows', 'emailChanges', 'apiKeys', 'webhookFeed', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'identities', 'oauthFlows', 'emailChanges', 'webhookFeed', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
 
 export type StoragePortName = (typeof STORAGE_PORTS)[number];
 
@@ -59,7 +58,7 @@ export const portsOver = (
   technology: Store,
   closeStore: () => Promise<void>,
   keys?: StorageKeys,
-): Pick<Storage, 'store' | 'close' | 'verifyKeys' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'emailChanges' | 'apiKeys' | 'webhookFeed' | 'events' | 'outbox'> => {
+): Pick<Storage, 'store' | 'close' | 'verifyKeys' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'emailChanges' | 'webhookFeed' | 'events' | 'outbox'> => {
   const sealing = keys ? new SealingStore(technology, keys) : undefined;
   const store = new ClosingStore(sealing ?? technology, closeStore);
   return {
@@ -76,7 +75,6 @@ export const portsOver = (
   identities: new StoreIdentityRepository(store),
   oauthFlows: new StoreOAuthFlowRepository(store),
   emailChanges: new StoreEmailChangeRepository(store),
-  apiKeys: new StoreApiKeyRepository(store),
   webhookFeed: new StoreWebhookFeed(store),
   events: new StoreEventLog(store),
   outbox: new StoreOutbox(store),

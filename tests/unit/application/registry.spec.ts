@@ -1,8 +1,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { expect } from 'chai';
+import { CAPABILITIES } from '../../../src/capabilities/index.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
 
-const USE_CASES_DIR = new URL('../../../src/application/use-cases/', import.meta.url);
+/** The core's use-case folders, and each capability's (src/application/<capability>/use-cases/). */
+const USE_CASE_DIRS = [
+  new URL('../../../src/application/use-cases/', import.meta.url),
+  ...CAPABILITIES.map((capability) => new URL(`../../../src/application/${capability.name}/use-cases/`, import.meta.url)),
+].filter((dir) => existsSync(dir));
+const inAFolder = (file: (key: string) => string) => (key: string) => USE_CASE_DIRS.some((dir) => existsSync(new URL(file(key), dir)));
 /** The registry's use cases: the entries that have `execute` (the others are ports the edge reads as they are). */
 const useCaseKeys = (registry: object): string[] =>
   Object.entries(registry)
@@ -19,14 +25,14 @@ describe('The registry of use cases and the use-case folders', () => {
   });
 
   it('gives every use case of the registry its folder with a handler and a spec: use-cases/<kebab-key>/<kebab-key>.spec.ts', () => {
-    const missing = keys.filter((key) => !existsSync(new URL(`${kebab(key)}/${kebab(key)}.spec.ts`, USE_CASES_DIR)));
+    const missing = keys.filter((key) => !inAFolder((name) => `${kebab(name)}/${kebab(name)}.spec.ts`)(key));
     expect(missing, 'use cases without a spec in their folder').to.deep.equal([]);
-    const withoutHandler = keys.filter((key) => !existsSync(new URL(`${kebab(key)}/${kebab(key)}.handler.ts`, USE_CASES_DIR)));
+    const withoutHandler = keys.filter((key) => !inAFolder((name) => `${kebab(name)}/${kebab(name)}.handler.ts`)(key));
     expect(withoutHandler, 'use cases without a handler file named after them').to.deep.equal([]);
   });
 
   it('has no use-case folder that the registry does not list', () => {
-    const folders = readdirSync(USE_CASES_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const folders = USE_CASE_DIRS.flatMap((dir) => readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name));
     expect(folders.filter((folder) => !keys.map(kebab).includes(folder))).to.deep.equal([]);
   });
 });

@@ -6,7 +6,8 @@ import type { EventLog } from '../../../src/application/ports/event-log.port.js'
 import { openStorage } from '../../../src/infrastructure/lmdb/lmdb-storage.js';
 import { StoreEventPruner } from '../../../src/infrastructure/storage/store-event-pruner.js';
 import type { Storage } from '../../../src/infrastructure/storage/storage.js';
-import { type EventPruner, type EventType, RETENTION, type Retention } from '../../../src/infrastructure/storage/retention.js';
+import { type EventPruner, type EventType, RETENTION, type Retention, retentionOf } from '../../../src/infrastructure/storage/retention.js';
+import { CAPABILITIES } from '../../../src/capabilities/index.js';
 import { tempDir } from '../../support/test-service.js';
 import { eventsAbout } from '../../support/events-about.js';
 import type { Store } from '../../../src/infrastructure/storage/store.js';
@@ -37,9 +38,18 @@ describe('the retention of each event type', () => {
     expect(byRetention('prune')).to.deep.equal(['SessionStarted', 'SignInFailed', 'SignedInWithPasskey', 'SignedInWithProvider', 'UserSignedIn']);
     expect(byRetention('prune-after-sent')).to.deep.equal(['EmailChangeRequested', 'EmailVerificationRequested', 'NewDeviceSignedIn', 'NewEmailConfirmationRequested', 'PasswordResetRequested']);
     expect(byRetention('keep')).to.deep.equal([
-      'AccountDeleted', 'AccountDisabled', 'AccountEnabled', 'ApiKeyCreated', 'ApiKeyRevoked', 'CredentialsRemoved', 'EmailChangeCancelled', 'EmailChangeReverted', 'EmailChanged', 'EmailVerified', 'IdentityLinked', 'IdentityUnlinked', 'MfaEnrolled', 'MfaRemoved', 'PasskeyAdded', 'PasskeyCounterRegressed', 'PasskeyRemoved', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RecoveryCodeUsed',
+      'AccountDeleted', 'AccountDisabled', 'AccountEnabled', 'CredentialsRemoved', 'EmailChangeCancelled', 'EmailChangeReverted', 'EmailChanged', 'EmailVerified', 'IdentityLinked', 'IdentityUnlinked', 'MfaEnrolled', 'MfaRemoved', 'PasskeyAdded', 'PasskeyCounterRegressed', 'PasskeyRemoved', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RecoveryCodeUsed',
       'RecoveryCodesRegenerated', 'RefreshTokenReused', 'SessionRevoked', 'SessionsEnded', 'SignUpCancelled', 'UserRegistered',
     ]);
+  });
+
+  it("keeps a capability's events, which the core's table does not list: each as its manifest declares (API keys')", () => {
+    const declared = CAPABILITIES.flatMap((capability) => Object.entries(capability.events));
+    expect(declared.map(([type]) => type)).to.include.members(['ApiKeyCreated', 'ApiKeyRevoked']);
+    for (const [type, retention] of declared) {
+      expect(Object.keys(RETENTION), type).not.to.include(type);
+      expect(retentionOf(type), type).to.equal(retention);
+    }
   });
 });
 

@@ -3,9 +3,9 @@ import type { RevocationReason } from '../../../domain/session.js';
 
 /**
  * Every event type an account's activity can show. Typed by the domain's union: a new event type fails to compile until
- * listed. SignUpCancelled, AccountDeleted and AccountDeletionNoticed are left out: each is recorded as its account is erased, so no feed can show it; ApiKeyCreated and ApiKeyRevoked are no account's.
+ * listed. SignUpCancelled, AccountDeleted and AccountDeletionNoticed are left out: each is recorded as its account is erased, so no feed can show it. A capability's events (API keys') are no account's and not in this union.
  */
-const EVENT_TYPES: { readonly [T in Exclude<UserEventType, 'SignUpCancelled' | 'AccountDeleted' | 'AccountDeletionNoticed' | 'ApiKeyCreated' | 'ApiKeyRevoked'>]: true } = {
+const EVENT_TYPES: { readonly [T in Exclude<UserEventType, 'SignUpCancelled' | 'AccountDeleted' | 'AccountDeletionNoticed'>]: true } = {
   UserRegistered: true,
   AccountDisabled: true,
   AccountEnabled: true,

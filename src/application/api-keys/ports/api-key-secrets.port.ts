@@ -1,4 +1,4 @@
-import { token } from '../di-token.js';
+import { token } from '../../di-token.js';
 
 /** A new key as its holder gets it, once: its id and the whole key to present (`Authorization: Bearer <key>`). */
 export interface NewApiKey {

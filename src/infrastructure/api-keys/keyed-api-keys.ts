@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ApiKeySecrets, NewApiKey } from '../../application/ports/api-key-secrets.port.js';
+import type { ApiKeySecrets, NewApiKey } from '../../application/api-keys/ports/api-key-secrets.port.js';
 
 const KEY = /^ask_([A-Za-z0-9_-]{16})\.[A-Za-z0-9_-]{43}$/;
 

@@ -1,9 +1,11 @@
 import { expect } from 'chai';
-import { InsufficientScope, InvalidToken, KeyRateLimited } from '../../errors.js';
-import { aRequestMetadata } from '../../../../tests/support/builders.js';
-import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
-import { rejection } from '../../../../tests/support/rejection.js';
+import { InsufficientScope, InvalidToken, KeyRateLimited } from '../../../errors.js';
+import { aRequestMetadata } from '../../../../../tests/support/builders.js';
+import { inMemoryWorld } from '../../../../../tests/support/in-memory-world.js';
+import { rejection } from '../../../../../tests/support/rejection.js';
 import { AuthenticateApiKeyHandler } from './authenticate-api-key.handler.js';
+import { API_KEY_REPOSITORY } from '../../ports/api-key-repository.port.js';
+import { API_KEY_SECRETS } from '../../ports/api-key-secrets.port.js';
 
 const metadata = aRequestMetadata();
 
@@ -22,7 +24,7 @@ describe('AuthenticateApiKeyHandler (authenticateApiKey)', () => {
   it('holds its rate limit exactly under concurrency: of 12 simultaneous requests over a limit of 5, 5 pass', async () => {
     const world = await inMemoryWorld();
     const { key } = await world.createApiKey.execute({ name: 'busy', scopes: 'introspect', metadata });
-    const limited = new AuthenticateApiKeyHandler(world.ports, { perMinute: 5 });
+    const limited = new AuthenticateApiKeyHandler({ ...world.ports, apiKeys: world.get(API_KEY_REPOSITORY), apiKeySecrets: world.get(API_KEY_SECRETS) }, { perMinute: 5 });
     const outcomes = await Promise.allSettled(Array.from({ length: 12 }, () => limited.execute({ key, scope: 'introspect' })));
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(5);
     const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as KeyRateLimited] : []));

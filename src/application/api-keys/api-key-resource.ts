@@ -1,10 +1,4 @@
-import type { ApiKey, ApiKeyScope } from '../../domain/api-key.js';
-
-/** Who an admin or introspection request speaks for. */
-export interface ApiKeyPrincipal {
-  readonly keyId: string;
-  readonly scopes: readonly ApiKeyScope[];
-}
+import type { ApiKey } from '../../domain/api-keys/api-key.js';
 
 /** An API key as it is listed: never its secret nor its hash. */
 export interface ApiKeyResource {
@@ -17,6 +11,3 @@ export interface ApiKeyResource {
 
 export const toApiKeyResource = ({ id, name, scopes, createdAt, revokedAt }: ApiKey): ApiKeyResource =>
   ({ id, name, scopes, createdAt: createdAt.toISOString(), revokedAt: revokedAt?.toISOString() ?? null });
-
-/** Who acted, as events record it, when an API key did (`key:<id>`); the command line is `cli`. */
-export const keyActor = (keyId: string): string => `key:${keyId}`;

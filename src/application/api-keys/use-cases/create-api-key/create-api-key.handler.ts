@@ -1,7 +1,7 @@
-import { type ApiKey, parseKeyName, parseScopes } from '../../../domain/api-key.js';
-import { type ApiKeyResource, toApiKeyResource } from '../../shared/api-key-resource.js';
-import type { RequestMetadata } from '../../ports/event-log.port.js';
-import type { Ports } from '../../ports/ports.js';
+import { type ApiKey, parseKeyName, parseScopes } from '../../../../domain/api-keys/api-key.js';
+import { type ApiKeyResource, toApiKeyResource } from '../../api-key-resource.js';
+import type { RequestMetadata } from '../../../ports/event-log.port.js';
+import type { ApiKeyPorts } from '../../ports/api-key-ports.js';
 
 export interface CreateApiKeyCommand {
   readonly name: string;
@@ -15,7 +15,7 @@ export interface CreateApiKeyCommand {
  * its keyed hash only. Records ApiKeyCreated (id, name, scopes). Throws InvalidInput naming `name` or `scopes`.
  */
 export class CreateApiKeyHandler {
-  constructor(private readonly deps: Pick<Ports, 'apiKeys' | 'apiKeySecrets' | 'clock' | 'ids'>) {}
+  constructor(private readonly deps: Pick<ApiKeyPorts, 'apiKeys' | 'apiKeySecrets' | 'clock' | 'ids'>) {}
 
   async execute(command: CreateApiKeyCommand): Promise<ApiKeyResource & { readonly key: string }> {
     const { apiKeys, apiKeySecrets, clock, ids } = this.deps;

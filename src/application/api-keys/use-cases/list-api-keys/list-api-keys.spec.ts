@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { aRequestMetadata } from '../../../../tests/support/builders.js';
-import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
+import { aRequestMetadata } from '../../../../../tests/support/builders.js';
+import { inMemoryWorld } from '../../../../../tests/support/in-memory-world.js';
 
 const metadata = aRequestMetadata();
 

@@ -1,6 +1,6 @@
-import { ApiKeyNotFound } from '../../errors.js';
-import type { RequestMetadata } from '../../ports/event-log.port.js';
-import type { Ports } from '../../ports/ports.js';
+import { ApiKeyNotFound } from '../../../errors.js';
+import type { RequestMetadata } from '../../../ports/event-log.port.js';
+import type { ApiKeyPorts } from '../../ports/api-key-ports.js';
 
 export interface RevokeApiKeyCommand {
   readonly id: string;
@@ -13,7 +13,7 @@ export interface RevokeApiKeyCommand {
  * for an unknown key or one revoked already.
  */
 export class RevokeApiKeyHandler {
-  constructor(private readonly deps: Pick<Ports, 'apiKeys' | 'clock' | 'ids'>) {}
+  constructor(private readonly deps: Pick<ApiKeyPorts, 'apiKeys' | 'clock' | 'ids'>) {}
 
   async execute(command: RevokeApiKeyCommand): Promise<void> {
     const { apiKeys, clock, ids } = this.deps;

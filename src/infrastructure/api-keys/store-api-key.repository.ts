@@ -1,8 +1,9 @@
-import type { ApiKeyRepository } from '../../application/ports/api-key-repository.port.js';
-import type { RecordedEvent } from '../../application/ports/event-log.port.js';
-import type { ApiKey } from '../../domain/api-key.js';
+import type { ApiKeyRepository } from '../../application/api-keys/ports/api-key-repository.port.js';
+import type { CapabilityRecordedEvent } from '../../application/ports/event-log.port.js';
+import type { ApiKey, ApiKeyEvent } from '../../domain/api-keys/api-key.js';
 import { API_KEYS } from './api-key-tables.js';
-import { type Store, put } from './store.js';
+import { appendedAs } from '../storage/event-tables.js';
+import { type Store, put } from '../storage/store.js';
 
 const ALL = 10_000;
 
@@ -10,8 +11,8 @@ const ALL = 10_000;
 export class StoreApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly store: Store) {}
 
-  async add(key: ApiKey, events: readonly RecordedEvent[]): Promise<void> {
-    const outcome = await this.store.commit({ changes: [put(API_KEYS, key.id, key, null)], events });
+  async add(key: ApiKey, events: readonly CapabilityRecordedEvent<ApiKeyEvent>[]): Promise<void> {
+    const outcome = await this.store.commit({ changes: [put(API_KEYS, key.id, key, null)], events: appendedAs(events) });
     if (outcome.status !== 'committed') throw new Error(`API key ${key.id} was not stored (${outcome.status})`);
   }
 
@@ -23,10 +24,10 @@ export class StoreApiKeyRepository implements ApiKeyRepository {
     return (await this.store.range(API_KEYS, 'byCreation', { prefix: [], limit: ALL })).map((stored) => stored.value);
   }
 
-  async revoke(id: string, at: Date, events: readonly RecordedEvent[]): Promise<boolean> {
+  async revoke(id: string, at: Date, events: readonly CapabilityRecordedEvent<ApiKeyEvent>[]): Promise<boolean> {
     const stored = await this.store.get(API_KEYS, id);
     if (!stored || stored.value.revokedAt !== null) return false;
-    const outcome = await this.store.commit({ changes: [put(API_KEYS, id, { ...stored.value, revokedAt: at }, stored.version)], events });
+    const outcome = await this.store.commit({ changes: [put(API_KEYS, id, { ...stored.value, revokedAt: at }, stored.version)], events: appendedAs(events) });
     return outcome.status === 'committed';
   }
 }

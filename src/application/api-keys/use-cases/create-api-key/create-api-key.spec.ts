@@ -1,8 +1,10 @@
 import { expect } from 'chai';
-import type { InvalidInput } from '../../../domain/domain-error.js';
-import { aRequestMetadata } from '../../../../tests/support/builders.js';
-import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
-import { rejection } from '../../../../tests/support/rejection.js';
+import type { InvalidInput } from '../../../../domain/domain-error.js';
+import { aRequestMetadata } from '../../../../../tests/support/builders.js';
+import { inMemoryWorld } from '../../../../../tests/support/in-memory-world.js';
+import { rejection } from '../../../../../tests/support/rejection.js';
+import type { CapabilityRecordedEvent } from '../../../ports/event-log.port.js';
+import { API_KEY_REPOSITORY } from '../../ports/api-key-repository.port.js';
 
 const metadata = aRequestMetadata();
 
@@ -12,10 +14,10 @@ describe('CreateApiKeyHandler (createApiKey)', () => {
     const created = await world.createApiKey.execute({ name: 'billing', scopes: 'users:read, introspect,users:read', metadata });
     expect(created.key).to.match(/^ask_[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{43}$/);
     expect(created).to.deep.include({ name: 'billing', scopes: ['users:read', 'introspect'], revokedAt: null });
-    const stored = await world.apiKeys.findById(created.id);
+    const stored = await world.get(API_KEY_REPOSITORY).findById(created.id);
     expect(stored?.secretHash).to.be.a('string').and.not.equal(created.key);
     expect(JSON.stringify(await world.listApiKeys.execute())).not.to.include(created.key.slice(-20)).and.not.include(stored?.secretHash ?? '-');
-    const [event] = world.store.events.filter((recorded) => recorded.type === 'ApiKeyCreated');
+    const [event] = (world.store.events as readonly CapabilityRecordedEvent[]).filter((recorded) => recorded.type === 'ApiKeyCreated');
     expect(event?.payload).to.deep.equal({ keyId: created.id, name: 'billing', scopes: ['users:read', 'introspect'] });
     expect(event?.metadata.actor).to.equal('cli');
     expect(JSON.stringify(world.store.events)).not.to.include(created.key.slice(-20));

@@ -1,7 +1,8 @@
-import type { ApiKeyScope } from '../../../domain/api-key.js';
-import { InsufficientScope, InvalidToken, KeyRateLimited } from '../../errors.js';
-import type { Ports } from '../../ports/ports.js';
-import type { ApiKeyPrincipal } from '../../shared/api-key-resource.js';
+import type { ApiKeyScope } from '../../../../domain/operator.js';
+import { InsufficientScope, InvalidToken, KeyRateLimited } from '../../../errors.js';
+import type { OperatorKeys } from '../../../ports/operator-keys.port.js';
+import type { ApiKeyPrincipal } from '../../../shared/operator.js';
+import type { ApiKeyPorts } from '../../ports/api-key-ports.js';
 
 export interface AuthenticateApiKeyQuery {
   /** The key as presented (`Authorization: Bearer <key>`). */
@@ -20,9 +21,9 @@ export interface ApiKeyRateLimit {
  * store each time, so a revocation holds at once everywhere), hold `scope`, and be under its rate limit.
  * Throws InvalidToken (401) for an unknown, malformed or revoked key, InsufficientScope (403), KeyRateLimited (429).
  */
-export class AuthenticateApiKeyHandler {
+export class AuthenticateApiKeyHandler implements OperatorKeys {
   constructor(
-    private readonly deps: Pick<Ports, 'apiKeys' | 'apiKeySecrets' | 'limits' | 'clock'>,
+    private readonly deps: Pick<ApiKeyPorts, 'apiKeys' | 'apiKeySecrets' | 'limits' | 'clock'>,
     private readonly limit: ApiKeyRateLimit,
   ) {}
 

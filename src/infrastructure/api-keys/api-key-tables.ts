@@ -1,5 +1,5 @@
-import type { ApiKey } from '../../domain/api-key.js';
-import type { Table } from './store.js';
+import type { ApiKey } from '../../domain/api-keys/api-key.js';
+import type { Table } from '../storage/store.js';
 
 /** An API key as stored: its keyed hash, never the key. */
 export type ApiKeyRecord = Omit<ApiKey, 'createdAt' | 'revokedAt'> & { readonly createdAt: Date; readonly revokedAt: Date | null };

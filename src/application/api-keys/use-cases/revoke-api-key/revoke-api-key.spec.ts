@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { ApiKeyNotFound, InvalidToken } from '../../errors.js';
-import { aRequestMetadata } from '../../../../tests/support/builders.js';
-import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
-import { rejection } from '../../../../tests/support/rejection.js';
+import { ApiKeyNotFound, InvalidToken } from '../../../errors.js';
+import { aRequestMetadata } from '../../../../../tests/support/builders.js';
+import { inMemoryWorld } from '../../../../../tests/support/in-memory-world.js';
+import { rejection } from '../../../../../tests/support/rejection.js';
+import type { CapabilityRecordedEvent } from '../../../ports/event-log.port.js';
 
 const metadata = aRequestMetadata();
 
@@ -14,7 +15,7 @@ describe('RevokeApiKeyHandler (revokeApiKey)', () => {
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => world.revokeApiKey.execute({ id, metadata })));
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(1);
     for (const outcome of outcomes) if (outcome.status === 'rejected') expect(outcome.reason).to.be.instanceOf(ApiKeyNotFound);
-    expect(world.store.events.filter((event) => event.type === 'ApiKeyRevoked')).to.have.length(1);
+    expect((world.store.events as readonly CapabilityRecordedEvent[]).filter((event) => event.type === 'ApiKeyRevoked')).to.have.length(1);
     expect(await rejection(world.authenticateApiKey.execute({ key, scope: 'introspect' }))).to.be.instanceOf(InvalidToken);
     expect((await world.listApiKeys.execute())[0]?.revokedAt).to.be.a('string');
   });

@@ -1,9 +1,6 @@
-import type { DomainEvent } from './domain-event.js';
-import { InvalidInput } from './domain-error.js';
-
-/** What an API key may do: read accounts, change them (the admin API), and introspect access tokens (RFC 7662). */
-export const API_KEY_SCOPES = ['users:read', 'users:write', 'introspect'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+import type { DomainEvent } from '../domain-event.js';
+import { InvalidInput } from '../domain-error.js';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../operator.js';
 
 /**
  * A key a service or an operator holds (made by `npm run admin -- create-key`): not an account's, and never stored in

@@ -1,0 +1,64 @@
+import { apiKeyUseCases, type ApiKeyUseCases } from '../application/api-keys/api-key-use-cases.js';
+import { API_KEY_REPOSITORY } from '../application/api-keys/ports/api-key-repository.port.js';
+import { API_KEY_SECRETS } from '../application/api-keys/ports/api-key-secrets.port.js';
+import { PORT_TOKENS } from '../application/ports/ports.js';
+import { OPERATOR_KEYS } from '../application/ports/operator-keys.port.js';
+import { API_KEYS } from '../infrastructure/api-keys/api-key-tables.js';
+import { KeyedApiKeys } from '../infrastructure/api-keys/keyed-api-keys.js';
+import { StoreApiKeyRepository } from '../infrastructure/api-keys/store-api-key.repository.js';
+import type { Capability } from '../infrastructure/container/capability.js';
+import { CONFIG, STABLE_SECRET, STORAGE } from '../infrastructure/container/tokens.js';
+import { derivedKey } from '../infrastructure/security/hmac-refresh-tokens.js';
+
+/** The value after `--<name>` in `args`, or undefined. */
+const option = (args: readonly string[], name: string): string | undefined => {
+  const at = args.indexOf(`--${name}`);
+  return at < 0 ? undefined : args[at + 1];
+};
+
+/**
+ * API keys: operators' and services' credentials for the admin API and token introspection, made, listed and revoked
+ * by `npm run admin`; the core's `OPERATOR_KEYS` is their check.
+ */
+export const apiKeys: Capability<ApiKeyUseCases> = {
+  name: 'api-keys',
+  squad: '@account-service/operators',
+  folders: ['src/domain/api-keys', 'src/application/api-keys', 'src/infrastructure/api-keys'],
+  tables: [API_KEYS],
+  events: { ApiKeyCreated: 'keep', ApiKeyRevoked: 'keep' },
+  settings: { API_KEY_RATE_LIMIT_PER_MINUTE: 'requests one key may make per minute, counted across every instance' },
+  routes: [],
+  bind: (bindPort) => {
+    bindPort(API_KEY_REPOSITORY, (get) => new StoreApiKeyRepository(get(STORAGE).store));
+    bindPort(API_KEY_SECRETS, (get) => new KeyedApiKeys(derivedKey(get(STABLE_SECRET), 'api-key-v1')));
+    bindPort(OPERATOR_KEYS, (get) => apiKeys.useCases(get).authenticateApiKey);
+  },
+  useCases: (get) =>
+    apiKeyUseCases(
+      { apiKeys: get(API_KEY_REPOSITORY), apiKeySecrets: get(API_KEY_SECRETS), limits: get(PORT_TOKENS.limits), clock: get(PORT_TOKENS.clock), ids: get(PORT_TOKENS.ids) },
+      get(CONFIG).apiKeys,
+    ),
+  commands: [
+    {
+      name: 'create-key',
+      usage: 'create-key --scopes <users:read,users:write,introspect> [--name <name>]   make an API key; prints it once',
+      run: async ({ createApiKey }, args, metadata) => ({
+        out: await createApiKey.execute({ name: option(args, 'name') ?? 'unnamed', scopes: option(args, 'scopes') ?? '', metadata }),
+        notice: 'Keep the key now: it is shown this once, and the service keeps only a keyed hash of it.',
+      }),
+    },
+    {
+      name: 'revoke-key',
+      usage: 'revoke-key <id>                                                            revoke an API key at once, everywhere',
+      run: async ({ revokeApiKey }, [id = ''], metadata) => {
+        await revokeApiKey.execute({ id, metadata });
+        return { out: { revoked: id } };
+      },
+    },
+    {
+      name: 'list-keys',
+      usage: 'list-keys                                                                  every key, never a secret',
+      run: async ({ listApiKeys }) => ({ out: await listApiKeys.execute() }),
+    },
+  ],
+};

@@ -1,0 +1,53 @@
+import type { AnyTable } from '../storage/store.js';
+import type { BindPort, PortGetter } from './bind-port.js';
+
+/** One command of `npm run admin` a capability adds: its name, its usage line, and what it does with the use cases. */
+export interface AdminCommand<U> {
+  readonly name: string;
+  readonly usage: string;
+  /** Runs with the arguments after the command's name; returns what it prints on stdout, and a notice for stderr. */
+  run(useCases: U, args: readonly string[], metadata: AdminMetadata): Promise<{ readonly out: unknown; readonly notice?: string }>;
+}
+
+/** Who the command line acts as: a request id of its own, no client address. */
+export interface AdminMetadata {
+  readonly requestId: string;
+  readonly clientIp: null;
+  readonly userAgent: null;
+}
+
+/**
+ * What a capability adds to the service, declared once (its manifest, `src/capabilities/<name>.ts`). The composition
+ * roots read the one list of manifests (`src/capabilities/index.ts`); the core knows a capability only through this:
+ * its tables join the erase, the export, the sweeps and the docs by their declarations, its bindings join the one
+ * container, its use cases the one registry, its commands the admin command line.
+ */
+export interface Capability<U extends object = object> {
+  readonly name: string;
+  /** The squad that owns it (CODEOWNERS). */
+  readonly squad: string;
+  /** Its homes: one folder per layer it touches (`src/<layer>/<name>/`). */
+  readonly folders: readonly string[];
+  /** Its tables, each declaring whose records it holds (`Table.owner`), what is personal and when records expire. */
+  readonly tables: readonly AnyTable[];
+  /**
+   * Its event types, each with its retention. A capability's events are kept (EVENT_RETENTION_DAYS removes only the
+   * core's types it lists as prunable): the type says so.
+   */
+  readonly events: { readonly [type: string]: 'keep' };
+  /** Its environment settings, each with what it does (read by its bindings from the configuration). */
+  readonly settings: { readonly [name: string]: string };
+  /** Its HTTP routes (`METHOD path`), none when it has none. */
+  readonly routes: readonly string[];
+  /** Binds its ports and adapters, and the core's extension points it provides (`OPERATOR_KEYS`...). */
+  readonly bind: (bindPort: BindPort) => void;
+  /** Its use cases, made from what the container holds. */
+  readonly useCases: (get: PortGetter) => U;
+  /** Its commands for `npm run admin`. */
+  readonly commands: readonly AdminCommand<U>[];
+}
+
+/** The use cases of every capability of a list, as one object type. */
+export type CapabilityUseCases<C extends readonly Capability[]> = UnionToIntersection<{ [K in keyof C]: C[K] extends Capability<infer U> ? U : never }[number]>;
+
+type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void ? I : never;
