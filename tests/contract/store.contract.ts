@@ -150,6 +150,28 @@ export function storeContract(adapter: string, makeStorage: StorageFactory): voi
         expect(String(await rejection(store.commit({ ranges: [{ table: UNCOUNTED, index: 'open', prefix: [owner], max: 1 }] })))).to.match(/not counted/);
       });
 
+      it('bounds a sum of counted ranges and record weights in the commit: of simultaneous removals of every term, all but one commit', async () => {
+        const owner = unique('owner');
+        const keyed = unique('password');
+        const OTHERS: Table<Note> = { ...COUNTED, name: 'contract-other-notes' };
+        const notes = [[COUNTED, unique('a')], [COUNTED, unique('b')], [OTHERS, unique('c')]] as const;
+        await store.commit({ changes: [...notes.map(([table, key], i) => put(table, key, aNote(owner, i), null)), put(NOTES, keyed, aNote(owner, 9, 'password'), null)] });
+        const weight = (note: Note | null) => (note?.text === 'password' ? 1 : 0);
+        const waysIn = (min: number) => ({ ranges: [COUNTED, OTHERS].map((table) => ({ table, index: 'open', prefix: [owner] })), records: [{ table: NOTES, key: keyed, weight }], min });
+        const outcomes = await Promise.all([
+          ...notes.map(([table, key]) => store.commit({ changes: [remove(table, key, 0)], atLeast: [waysIn(1)] })),
+          store.commit({ changes: [put(NOTES, keyed, aNote(owner, 9, 'none'), 0)], atLeast: [waysIn(1)] }),
+        ]);
+        expect(outcomes.filter((outcome) => outcome.status === 'committed')).to.have.length(3);
+        expect(outcomes.filter((outcome) => outcome.status !== 'committed')).to.deep.equal([{ status: 'out_of_range', count: 0 }]);
+        const total = async () => (await countOf(store, COUNTED, 'open', [owner])) + (await countOf(store, OTHERS, 'open', [owner])) + weight((await store.get(NOTES, keyed))?.value ?? null);
+        expect(await total(), 'one term left').to.equal(1);
+        expect(await store.commit({ atLeast: [waysIn(2)] }), 'a sum checked alone').to.deep.equal({ status: 'out_of_range', count: 1 });
+        expect(await store.commit({ changes: [put(OTHERS, unique('d'), aNote(owner, 20), null)], atLeast: [waysIn(2)] }), 'counted once the commit is applied').to.deep.equal({ status: 'committed' });
+        expect(await total()).to.equal(2);
+        expect(String(await rejection(store.commit({ atLeast: [{ ranges: [{ table: UNCOUNTED, index: 'open', prefix: [owner] }], records: [], min: 1 }] })))).to.match(/not counted/);
+      });
+
       it('is counted from its range by the first commit that changes it when it was written before it was counted, and its count goes at 0', async () => {
         const owner = unique('owner');
         const keys = [unique('a'), unique('b'), unique('c')];

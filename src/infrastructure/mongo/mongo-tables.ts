@@ -71,9 +71,9 @@ export class MongoTables implements Store {
         const decision = await decideAwaiting(changes, read, async (count) => (await this.of(count.table)).countDocuments(rangeOf(count.index, count.prefix), { session }), refs);
         if ('refused' in decision) return decision.refused;
         for (const write of decision.writes) await this.apply(collections.get(write.table.name), write, session);
-        for (const change of changes.changes ?? []) {
-          if ((change.kind === 'check' && change.expected !== null) || change.kind === 'expect') await collections.get(change.table.name)?.updateOne({ _id: change.key }, { $inc: { t: 1 } }, { session });
-        }
+        // A record only checked, or summed by a tally, is touched: MongoDB then sees a write conflict with one that changes it.
+        const touched = [...(changes.changes ?? []).filter((change) => (change.kind === 'check' && change.expected !== null) || change.kind === 'expect'), ...(changes.atLeast ?? []).flatMap((tally) => tally.records)];
+        for (const ref of touched) await collections.get(ref.table.name)?.updateOne({ _id: ref.key }, { $inc: { t: 1 } }, { session });
         return { status: 'committed' };
       }),
     );

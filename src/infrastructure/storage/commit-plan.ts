@@ -108,7 +108,8 @@ export function refsOf(changes: Changes): Ref[] {
   for (const claim of [...(changes.claims ?? []), ...(changes.releases ?? [])]) add(CLAIMS, claimKey(claim.name, claim.value));
   for (const key of [...[...(changes.counts ?? []), ...(changes.below ?? [])].map((count) => count.key), ...(changes.clears ?? [])]) add(COUNTERS, key);
   for (const event of changes.events ?? []) for (const ref of [{ table: EVENTS as AnyTable, key: event.eventId }, ...projectedRefs(event)]) add(ref.table, ref.key);
-  for (const range of changes.ranges ?? []) add(INDEX_COUNTS, indexCountKey(range.table, range.index, range.prefix));
+  for (const range of [...(changes.ranges ?? []), ...(changes.atLeast ?? []).flatMap((tally) => tally.ranges)]) add(INDEX_COUNTS, indexCountKey(range.table, range.index, range.prefix));
+  for (const record of (changes.atLeast ?? []).flatMap((tally) => tally.records)) add(record.table, record.key);
   return [...refs.values()];
 }
 
@@ -202,22 +203,23 @@ export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unk
       else if (current) write({ op: 'remove', table, key: change.key, previous: current.value });
     }
   }
-  return countIndexes(writes, changes.ranges ?? [], read, indexCounts, write) ?? { writes };
+  return countIndexes(writes, changes, read, indexCounts, write) ?? { writes };
 }
 
 /**
  * Moves the counts of counted indexes by what `writes` add to and take from them, writing each count that moved
- * (removed at 0) and each bounded one; refuses a commit that leaves a bounded range outside its bounds; or asks for
- * the counts it knows neither the record nor the range's count of (`uncounted`). Null: decided, nothing refused.
+ * (removed at 0) and each bounded or summed one; refuses a commit that leaves a bounded range outside its bounds or a
+ * tally below its minimum; or asks for the counts it knows neither the record nor the range's count of (`uncounted`).
+ * Null: decided, nothing refused.
  */
 function countIndexes(
   writes: readonly Write[],
-  ranges: readonly RangeBound[],
+  { ranges = [], atLeast = [] }: Changes,
   read: (table: AnyTable, key: string) => Stored<unknown> | null,
   indexCounts: ReadonlyMap<string, number>,
   write: (next: Write) => void,
 ): Exclude<Decision, { writes: unknown }> | null {
-  if (ranges.length === 0 && !writes.some((next) => next.table.counted)) return null;
+  if (ranges.length + atLeast.length === 0 && !writes.some((next) => next.table.counted)) return null;
   const deltas = new Map<string, { count: IndexCount; delta: number }>();
   const move = (count: IndexCount, by: number) => deltas.set(count.key, { count, delta: (deltas.get(count.key)?.delta ?? 0) + by });
   for (const next of writes) {
@@ -226,13 +228,15 @@ function countIndexes(
     if (next.op === 'put') for (const count of indexCountsOf(next.table, next.value)) move(count, 1);
   }
   const bounded = new Map(ranges.map((range) => [indexCountKey(range.table, range.index, range.prefix), range]));
-  for (const [key, range] of bounded) {
+  const summed = new Map(atLeast.flatMap((tally) => tally.ranges).map((range): [string, RangeBound] => [indexCountKey(range.table, range.index, range.prefix), range]));
+  for (const [key, range] of [...summed, ...bounded]) {
     if (range.table.counted?.[range.index] !== range.prefix.length) throw new Error(`${range.table.name}.${range.index} is not counted at ${range.prefix.length} key parts`);
     move({ table: range.table, index: range.index, prefix: range.prefix, key }, 0);
   }
   const uncounted: IndexCount[] = [];
+  const counts = new Map<string, number>();
   for (const { count, delta } of deltas.values()) {
-    const range = bounded.get(count.key);
+    const range = bounded.get(count.key) ?? summed.get(count.key);
     if (delta === 0 && !range) continue;
     const stored = read(INDEX_COUNTS, count.key) as Stored<IndexCountRecord> | null;
     const base = stored?.value.count ?? indexCounts.get(count.key);
@@ -241,12 +245,19 @@ function countIndexes(
       continue;
     }
     const next = Math.max(0, base + delta);
+    counts.set(count.key, next);
     if (range && (next < (range.min ?? 0) || next > (range.max ?? Number.POSITIVE_INFINITY))) return { refused: { status: 'out_of_range', count: next } };
     // A bounded count is written even when unchanged: a commit that checks it then conflicts with one that moves it.
     if (next > 0) write({ op: 'put', table: INDEX_COUNTS, key: count.key, value: { count: next }, version: stored ? stored.version + 1 : 0, previous: stored?.value ?? null });
     else if (stored) write({ op: 'remove', table: INDEX_COUNTS, key: count.key, previous: stored.value });
   }
-  return uncounted.length > 0 ? { uncounted } : null;
+  if (uncounted.length > 0) return { uncounted };
+  for (const tally of atLeast) {
+    const total = tally.ranges.reduce((sum, range) => sum + (counts.get(indexCountKey(range.table, range.index, range.prefix)) ?? 0), 0) +
+      tally.records.reduce((sum, record) => sum + (record.weight as (value: unknown) => number)(read(record.table, record.key)?.value ?? null), 0);
+    if (total < tally.min) return { refused: { status: 'out_of_range', count: total } };
+  }
+  return null;
 }
 
 /** What a commit's decision reads inside the store's transaction: records, or the counts of index ranges. */

@@ -140,6 +140,17 @@ export interface RangeBound {
   readonly max?: number;
 }
 
+/**
+ * A bound on a sum: the counts of counted index ranges plus the weights of records, once the commit is applied, total
+ * at least `min`, or the whole commit is refused ('out_of_range'). Each range is read and written as a bounded one is,
+ * each record read and (MongoDB) touched, so commits that move any term are decided one after the other.
+ */
+export interface Tally {
+  readonly ranges: readonly Omit<RangeBound, 'min' | 'max'>[];
+  readonly records: readonly { readonly table: AnyTable; readonly key: string; readonly weight: (value: never) => number }[];
+  readonly min: number;
+}
+
 /** Everything one commit writes, in one transaction: all of it, or (refused) none. */
 export interface Changes {
   readonly changes?: readonly Change[];
@@ -157,6 +168,8 @@ export interface Changes {
   readonly clears?: readonly string[];
   /** Counted index ranges that must stay within their bounds. */
   readonly ranges?: readonly RangeBound[];
+  /** Sums that must stay at or above their minimum. */
+  readonly atLeast?: readonly Tally[];
   /** Appended (an eventId already stored is skipped), each event's projections applied in the same transaction. */
   readonly events?: readonly RecordedEvent[];
   /**
@@ -174,7 +187,7 @@ export type CommitOutcome =
   | { readonly status: 'taken'; readonly claim: string }
   /** A counter is at its cap: nothing written; `retryAt` (epoch ms) is when its oldest counted attempt leaves the window. */
   | { readonly status: 'limited'; readonly key: string; readonly retryAt: number }
-  /** A bounded range would hold `count` entries, outside its bounds: nothing written. */
+  /** A bounded range (or a tally) would hold `count` entries, outside its bounds: nothing written. */
   | { readonly status: 'out_of_range'; readonly count: number };
 
 /**
