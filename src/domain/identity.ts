@@ -43,9 +43,3 @@ export const identityUnlinked = (identity: Named, email: string, at: Date) =>
   event('IdentityUnlinked', identity.userId, at, { email, identityId: identity.id, provider: identity.provider });
 export const signedInWithProvider = (identity: Named, email: string, at: Date) =>
   event('SignedInWithProvider', identity.userId, at, { email, identityId: identity.id, provider: identity.provider });
-
-/**
- * How many identities an account keeps when one is unlinked: an account with no password and no passkey keeps one,
- * its last way in (a passkey cannot go to none without a password either, so the two rules never race to zero).
- */
-export const identitiesToKeep = (hasPassword: boolean, passkeys: number): number => (hasPassword || passkeys > 0 ? 0 : 1);

@@ -110,9 +110,3 @@ export function parsePasskeyName(raw: unknown, fallback: string | null): Parsed<
   if (CONTROL_CHARACTERS.test(name) || hasLoneSurrogate(name)) return invalid('name', 'must not contain control characters');
   return valid(name);
 }
-
-/** How many passkeys besides the one going an account must keep to keep a way to sign in: none with a password, one without. */
-export const passkeysToKeep = (hasPassword: boolean): number => (hasPassword ? 0 : 1);
-
-/** An account keeps a way to sign in: a password, or at least one passkey besides the one going. */
-export const keepsASignInMethod = (hasPassword: boolean, otherPasskeys: number): boolean => otherPasskeys >= passkeysToKeep(hasPassword);

@@ -24,10 +24,10 @@ export interface IdentityRepository {
   add(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<'linked' | 'taken' | 'full'>;
   /**
    * Unlinks an identity at the version it was read at, with its events: 'removed'; 'changed' (writing nothing) when it
-   * changed or went; 'last' when fewer than `othersKept` of the account's identities would remain (decided in the
-   * commit, so simultaneous unlinks never leave fewer).
+   * changed or went; 'last' when the account would keep no way in (no password, passkey or other identity), decided in
+   * the commit, so simultaneous unlinks and passkey removals never leave none.
    */
-  remove(identity: IdentitySnapshot, events: readonly RecordedEvent[], othersKept?: number): Promise<'removed' | 'changed' | 'last'>;
+  remove(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<'removed' | 'changed' | 'last'>;
 }
 
 export const IDENTITY_REPOSITORY = token<IdentityRepository>('IdentityRepository');

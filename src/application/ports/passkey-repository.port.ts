@@ -29,12 +29,12 @@ export interface PasskeyRepository {
   /** Stores a loaded passkey at the version it was loaded at, with its events; false when another write got there first. */
   save(passkey: Passkey, events: readonly RecordedEvent[]): Promise<boolean>;
   /**
-   * Removes a loaded passkey at its version, with its events, and counts it out, only while the account keeps at
-   * least `othersKept` other passkeys, counted in the same commit (of simultaneous removals, never one too many).
-   * Writes nothing otherwise: 'last' when fewer would remain, 'changed' when it changed after it was read (decide
-   * again).
+   * Removes a loaded passkey at its version, with its events, and counts it out, only while the account keeps another
+   * way in (a password, a passkey, a provider identity), counted in the same commit (of simultaneous removals and
+   * unlinks, never one too many). Writes nothing otherwise: 'last' when none would remain, 'changed' when it changed
+   * after it was read (decide again).
    */
-  remove(passkey: Passkey, events: readonly RecordedEvent[], othersKept?: number): Promise<PasskeyRemoveOutcome>;
+  remove(passkey: Passkey, events: readonly RecordedEvent[]): Promise<PasskeyRemoveOutcome>;
   /** Records events alone (a refused assertion's PasskeyCounterRegressed). */
   record(events: readonly RecordedEvent[]): Promise<void>;
   /** Stores a new challenge. */

@@ -12,7 +12,8 @@ export type SessionRecord = Omit<SessionSnapshot, 'version'>;
 export const USERS: Table<UserRecord> = {
   name: 'users',
   indexes: {},
-  owner: { account: 'key', credential: false, exported: { not: 'shown as `user`: its public fields, never the password hash' } },
+  // Its password is a way in (an account made by a provider's sign-in has none: an empty hash).
+  owner: { account: 'key', credential: false, signsIn: (user) => user.passwordHash !== '', exported: { not: 'shown as `user`: its public fields, never the password hash' } },
   personal: { account: (user) => user.id, fields: ['email', 'name', 'lastname'] },
 };
 

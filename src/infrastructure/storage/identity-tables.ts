@@ -17,6 +17,7 @@ export const IDENTITIES: Table<IdentityRecord> = {
   owner: {
     account: { index: 'byUser' },
     credential: true,
+    signsIn: 'each',
     exported: ({ id, provider, email, createdAt }) => ({ id, provider, email, createdAt }),
   },
   personal: { account: (identity) => identity.userId, fields: ['email'] },

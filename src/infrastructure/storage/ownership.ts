@@ -10,7 +10,7 @@ import { DATA_KEYS, KEY_CHECK, wasSealed } from './sealing-store.js';
 import { DIRECTORY } from './directory-tables.js';
 import { ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS } from './address-index.js';
 import { WEBHOOK_CURSORS, WEBHOOK_DEAD_LETTERS } from './webhook-tables.js';
-import { type AnyTable, type Change, type Ownership, type Store, type Stored, type Table, remove } from './store.js';
+import { type AnyTable, type Change, type Ownership, type Store, type Stored, type Table, type Tally, remove } from './store.js';
 
 /**
  * Every table the service stores, once: what the account's erase, "remove every credential" and the expiry sweep walk
@@ -25,6 +25,24 @@ export const TABLES: readonly AnyTable[] = [
 
 /** The tables whose records are a way into an account (`owner.credential`): a factor, a passkey, an identity, a one-time code; later keys. */
 export const CREDENTIAL_TABLES: readonly AnyTable[] = TABLES.filter((table) => 'account' in table.owner && 'credential' in table.owner && table.owner.credential);
+
+/**
+ * The ways into account `userId` (its first factors: a password, passkeys, provider identities), summed as each table
+ * declares them (`owner.signsIn`): the account's counted index range, or the weight of its one record. A commit bound by
+ * it leaves at least `min`, decided inside the commit (a new first-factor table is one declaration).
+ */
+export function waysInto(userId: string, min = 1): Tally {
+  const tally: { ranges: Tally['ranges'][number][]; records: Tally['records'][number][]; min: number } = { ranges: [], records: [], min };
+  for (const table of TABLES) {
+    const owner = table.owner as Ownership<unknown>;
+    if (!('signsIn' in owner) || owner.signsIn === undefined) continue;
+    const { signsIn, account } = owner;
+    if (signsIn === 'each' && typeof account === 'object') tally.ranges.push({ table, index: account.index, prefix: [userId] });
+    else if (typeof signsIn === 'function' && account === 'key') tally.records.push({ table, key: userId, weight: (value: unknown) => (value !== null && signsIn(value) ? 1 : 0) });
+    else throw new Error(`${table.name}: signsIn 'each' goes with an index, a function with records keyed by the account`);
+  }
+  return tally;
+}
 
 /**
  * Every table whose records expire, but the sessions (the session sweep removes those, with the sessions of ended

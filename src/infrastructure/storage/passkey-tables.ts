@@ -16,6 +16,7 @@ export const PASSKEYS: Table<PasskeyRecord> = {
   owner: {
     account: { index: 'byUser' },
     credential: true,
+    signsIn: 'each',
     exported: ({ id, name, createdAt, lastUsedAt, transports, backedUp, deviceType }) => ({ id, name, createdAt, lastUsedAt, transports, backedUp, deviceType }),
   },
   // The owner's own label ("Ada's phone") may name the person.

@@ -3,6 +3,7 @@ import { IDENTITIES_PER_ACCOUNT_MAX } from '../../application/ports/identity-rep
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type IdentitySnapshot, identityKey } from '../../domain/identity.js';
 import { IDENTITIES, type IdentityRecord, identityKeyOf } from './identity-tables.js';
+import { waysInto } from './ownership.js';
 import { type RangeBound, type Store, type Stored, put, remove } from './store.js';
 
 const identityOf = ({ value, version }: Stored<IdentityRecord>): IdentitySnapshot => ({ ...value, version });
@@ -30,8 +31,8 @@ export class StoreIdentityRepository implements IdentityRepository {
     return outcome.status === 'committed' ? 'linked' : outcome.status === 'out_of_range' ? 'full' : 'taken';
   }
 
-  async remove(identity: IdentitySnapshot, events: readonly RecordedEvent[], othersKept = 0): Promise<'removed' | 'changed' | 'last'> {
-    const outcome = await this.store.commit({ changes: [remove(IDENTITIES, identityKeyOf(identity), identity.version ?? 0)], ranges: [rangeOf(identity, { min: othersKept })], events });
+  async remove(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<'removed' | 'changed' | 'last'> {
+    const outcome = await this.store.commit({ changes: [remove(IDENTITIES, identityKeyOf(identity), identity.version ?? 0)], atLeast: [waysInto(identity.userId)], events });
     return outcome.status === 'committed' ? 'removed' : outcome.status === 'out_of_range' ? 'last' : 'changed';
   }
 }

@@ -2,6 +2,7 @@ import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { PASSKEYS_PER_ACCOUNT_MAX, type PasskeyAddOutcome, type PasskeyRemoveOutcome, type PasskeyRepository } from '../../application/ports/passkey-repository.port.js';
 import type { Passkey, WebAuthnChallenge } from '../../domain/passkey.js';
 import { PASSKEYS, WEBAUTHN_CHALLENGES, passkeyOf, passkeyRecordOf } from './passkey-tables.js';
+import { waysInto } from './ownership.js';
 import { type RangeBound, type Store, put, remove } from './store.js';
 
 /** Passkeys and WebAuthn challenges over the storage primitive, the same for every store. */
@@ -26,8 +27,8 @@ export class StorePasskeyRepository implements PasskeyRepository {
     return this.committed({ changes: [put(PASSKEYS, passkey.id, passkeyRecordOf(passkey), passkey.snapshot().version ?? 0)], events });
   }
 
-  async remove(passkey: Passkey, events: readonly RecordedEvent[], othersKept = 0): Promise<PasskeyRemoveOutcome> {
-    const outcome = await this.store.commit({ changes: [remove(PASSKEYS, passkey.id, passkey.snapshot().version ?? 0)], ranges: [this.range(passkey, { min: othersKept })], events });
+  async remove(passkey: Passkey, events: readonly RecordedEvent[]): Promise<PasskeyRemoveOutcome> {
+    const outcome = await this.store.commit({ changes: [remove(PASSKEYS, passkey.id, passkey.snapshot().version ?? 0)], atLeast: [waysInto(passkey.userId)], events });
     return outcome.status === 'committed' ? 'removed' : outcome.status === 'out_of_range' ? 'last' : 'changed';
   }
 

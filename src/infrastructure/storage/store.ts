@@ -26,6 +26,8 @@ export type Ownership<R = never> =
        * before sealing existed) are removed instead.
        */
       readonly shredded?: true;
+      /** A first factor (a way in on its own, ownership.ts `waysInto`): 'each' record of `index`; or whether the one keyed is. */
+      readonly signsIn?: 'each' | ((record: R) => boolean);
     }
   /** One account's records keyed as the account's records of `beside` are (an outbox entry: its event's id). */
   | { readonly account: { readonly beside: AnyTable } }

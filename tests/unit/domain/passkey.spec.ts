@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Passkey, keepsASignInMethod } from '../../../src/domain/passkey.js';
+import { Passkey } from '../../../src/domain/passkey.js';
 
 const T0 = new Date('2026-11-25T12:00:00.000Z');
 const aPasskey = (counter: number) =>
@@ -23,11 +23,5 @@ describe('Passkey: the signature counter rule', () => {
   it('accepts 0 again and again from an authenticator that keeps no counter', () => {
     const passkey = aPasskey(0);
     expect(passkey.used(0, false, T0) && passkey.used(0, false, T0)).to.equal(true);
-  });
-});
-
-describe('Passkey: an account keeps a way to sign in', () => {
-  it('a password, or another passkey; neither is refused', () => {
-    expect([keepsASignInMethod(true, 0), keepsASignInMethod(false, 1), keepsASignInMethod(false, 0)]).to.deep.equal([true, true, false]);
   });
 });

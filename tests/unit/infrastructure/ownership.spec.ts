@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CREDENTIAL_TABLES, EXPIRING_TABLES, TABLES } from '../../../src/infrastructure/storage/ownership.js';
+import { CREDENTIAL_TABLES, EXPIRING_TABLES, TABLES, waysInto } from '../../../src/infrastructure/storage/ownership.js';
 import { SESSIONS } from '../../../src/infrastructure/storage/account-tables.js';
 import type { PersonalDataKeys } from '../../../src/infrastructure/security/personal-data-keys.js';
 import { EVENTS } from '../../../src/infrastructure/storage/event-tables.js';
@@ -77,6 +77,10 @@ describe('Ownership: every table says whose records it holds (Table.owner), and 
     }
     expect(CREDENTIAL_TABLES.map((table) => table.name)).to.deep.equal(['totp-factors', 'passkeys', 'identities', 'oauth-codes']);
     expect(EXPIRING_TABLES).to.not.include(SESSIONS);
+    const ways = waysInto('u-1');
+    expect([ways.records.map((term) => term.table.name), ways.ranges.map((term) => `${term.table.name}.${term.index}`)], 'the first factors: no second factor, no one-time code')
+      .to.deep.equal([['users'], ['passkeys.byUser', 'identities.byUser']]);
+    expect([{ passwordHash: 'x' }, { passwordHash: '' }, null].map((user) => (ways.records[0]?.weight as (value: unknown) => number)(user)), 'a password is one way in').to.deep.equal([1, 0, 0]);
   });
 
   for (const [world, keys] of [['personal data in clear (the unit tests\' world)', undefined], ['personal data sealed (as the service keeps it)', TEST_PERSONAL_DATA_KEYS]] as const) {

@@ -1,4 +1,4 @@
-import { passkeyRemoved, passkeysToKeep } from '../../../domain/passkey.js';
+import { passkeyRemoved } from '../../../domain/passkey.js';
 import { InvalidToken, LastSignInMethod, PasskeyNotFound } from '../../errors.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
@@ -15,8 +15,9 @@ export interface RemovePasskeyCommand {
 
 /**
  * Removes one of the caller's passkeys (step-up first when the account has a second factor): it signs in no more.
- * Refused when it is the account's last way to sign in (no password, no other passkey), decided in the commit that
- * removes it (simultaneous removals never leave an account without one). PasskeyRemoved, one commit.
+ * Refused when it is the account's last way to sign in (no password, no other passkey, no provider identity), decided
+ * in the commit that removes it (simultaneous removals and unlinks never leave an account without one). PasskeyRemoved,
+ * one commit.
  */
 export class RemovePasskeyHandler {
   constructor(
@@ -33,8 +34,8 @@ export class RemovePasskeyHandler {
       const passkey = await passkeys.find(command.id);
       if (!passkey || passkey.userId !== user.id) throw new PasskeyNotFound();
       const events = recordEvents([passkeyRemoved(user.id, user.email.value, passkey.id, clock.now())], ids, command.metadata);
-      // The passkeys left are counted in the commit that removes this one: of simultaneous removals, never one too many.
-      const outcome = await passkeys.remove(passkey, events, passkeysToKeep(user.passwordHash !== ''));
+      // The ways in left are counted in the commit that removes this one: of simultaneous removals, never one too many.
+      const outcome = await passkeys.remove(passkey, events);
       if (outcome === 'last') throw new LastSignInMethod();
       return outcome === 'removed' ? undefined : CHANGED;
     });

@@ -1,4 +1,4 @@
-import { identitiesToKeep, identityUnlinked } from '../../../domain/identity.js';
+import { identityUnlinked } from '../../../domain/identity.js';
 import { IdentityNotFound, InvalidToken, LastSignInMethod } from '../../errors.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
@@ -16,17 +16,18 @@ export interface UnlinkIdentityCommand {
 /**
  * Unlinks one of the caller's provider identities (step-up first when the account has a second factor): it signs in
  * no more. Refused (LastSignInMethod) when it would leave the account no way to sign in: no password, no passkey, no
- * other identity, decided in the commit that removes it, so simultaneous unlinks never leave none. IdentityUnlinked.
+ * other identity, decided in the commit that removes it, so simultaneous unlinks and passkey removals never leave
+ * none. IdentityUnlinked.
  */
 export class UnlinkIdentityHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'identities' | 'passkeys' | 'secondFactors' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'identities' | 'secondFactors' | 'clock' | 'ids'>,
     private readonly mfa: MfaSettings,
   ) {}
 
   /** Throws StepUpRequired, IdentityNotFound (another account's identity looks the same), LastSignInMethod. */
   async execute(command: UnlinkIdentityCommand): Promise<void> {
-    const { users, identities, passkeys, clock, ids } = this.deps;
+    const { users, identities, clock, ids } = this.deps;
     await requireStepUp(this.deps, this.mfa, command.principal);
     const user = await users.findById(command.principal.userId);
     if (!user) throw new InvalidToken();
@@ -34,8 +35,7 @@ export class UnlinkIdentityHandler {
       const identity = await identities.findOwn(user.id, command.id);
       if (!identity) throw new IdentityNotFound();
       const events = recordEvents([identityUnlinked(identity, user.email.value, clock.now())], ids, command.metadata);
-      const keep = identitiesToKeep(user.hasPassword, (await passkeys.listByUser(user.id)).length);
-      const outcome = await identities.remove(identity, events, keep);
+      const outcome = await identities.remove(identity, events);
       if (outcome === 'last') throw new LastSignInMethod();
       return outcome === 'removed' ? undefined : CHANGED;
     });
