@@ -227,16 +227,15 @@ function countIndexes(
     for (const count of indexCountsOf(next.table, next.previous)) move(count, -1);
     if (next.op === 'put') for (const count of indexCountsOf(next.table, next.value)) move(count, 1);
   }
-  const bounded = new Map(ranges.map((range) => [indexCountKey(range.table, range.index, range.prefix), range]));
-  const summed = new Map(atLeast.flatMap((tally) => tally.ranges).map((range): [string, RangeBound] => [indexCountKey(range.table, range.index, range.prefix), range]));
-  for (const [key, range] of [...summed, ...bounded]) {
+  const bounded = new Map([...atLeast.flatMap((tally) => tally.ranges), ...ranges].map((range): [string, RangeBound] => [indexCountKey(range.table, range.index, range.prefix), range]));
+  for (const [key, range] of bounded) {
     if (range.table.counted?.[range.index] !== range.prefix.length) throw new Error(`${range.table.name}.${range.index} is not counted at ${range.prefix.length} key parts`);
     move({ table: range.table, index: range.index, prefix: range.prefix, key }, 0);
   }
   const uncounted: IndexCount[] = [];
   const counts = new Map<string, number>();
   for (const { count, delta } of deltas.values()) {
-    const range = bounded.get(count.key) ?? summed.get(count.key);
+    const range = bounded.get(count.key);
     if (delta === 0 && !range) continue;
     const stored = read(INDEX_COUNTS, count.key) as Stored<IndexCountRecord> | null;
     const base = stored?.value.count ?? indexCounts.get(count.key);
