@@ -23,7 +23,6 @@ export type ApplicationErrorCode =
   | 'IDENTITY_NOT_FOUND'
   | 'INSUFFICIENT_SCOPE'
   | 'KEY_RATE_LIMITED'
-  | 'API_KEY_NOT_FOUND'
   | 'USER_NOT_FOUND'
   | 'OVERLOADED'
   | 'STORE_UNAVAILABLE';
@@ -33,8 +32,9 @@ export type ApplicationErrorCode =
  * DomainError it captures no stack trace (it is an answer, and capturing one is most of what an error answer costs),
  * unless it wraps a cause: a store that failed is a fault, and where it was met is worth a stack in the log.
  */
-export abstract class ApplicationError extends Error {
-  abstract readonly code: ApplicationErrorCode;
+export abstract class ApplicationError<C extends string = ApplicationErrorCode> extends Error {
+  /** The core's codes (`ApplicationErrorCode`), or a capability's own (its manifest's `errors`). */
+  abstract readonly code: C;
 
   constructor(
     message: string,
@@ -217,15 +217,6 @@ export class KeyRateLimited extends ApplicationError {
 
   constructor(readonly retryAfterSeconds: number) {
     super('Too many requests', [{ field: null, message: 'this API key is over its rate limit; try again later' }]);
-  }
-}
-
-/** No API key has this id, or it is revoked already. */
-export class ApiKeyNotFound extends ApplicationError {
-  readonly code = 'API_KEY_NOT_FOUND';
-
-  constructor() {
-    super('API key not found', [{ field: 'id', message: 'no live API key has this id' }]);
   }
 }
 

@@ -27,6 +27,7 @@ export const apiKeys: Capability<ApiKeyUseCases> = {
   tables: [API_KEYS],
   events: { ApiKeyCreated: 'keep', ApiKeyRevoked: 'keep' },
   settings: { API_KEY_RATE_LIMIT_PER_MINUTE: 'requests one key may make per minute, counted across every instance' },
+  errors: { API_KEY_NOT_FOUND: 'no live API key has this id: answered by `npm run admin -- revoke-key` only' },
   routes: [],
   bind: (bindPort) => {
     bindPort(API_KEY_REPOSITORY, (get) => new StoreApiKeyRepository(get(STORAGE).store));

@@ -194,7 +194,6 @@ describe('HTTP: the OpenAPI document lists every status each operation can answe
   it('documents every code of the error table on the operations that can answer it; 431 on every one', () => {
     const notOnAnOperation: Partial<Record<keyof typeof ERROR_TABLE, string>> = {
       NOT_FOUND: 'the answer of a route that is not an operation',
-      API_KEY_NOT_FOUND: 'answered by `npm run admin -- revoke-key` only',
       MALFORMED_REQUEST: "a 400 closing the connection, before any route: documented in the table, not in an operation's 400",
     };
     const documented = new Set(OPERATIONS.flatMap((operation) => [...impliedErrors(operation), ...operation.errors]));

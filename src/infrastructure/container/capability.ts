@@ -37,6 +37,8 @@ export interface Capability<U extends object = object> {
   readonly events: { readonly [type: string]: 'keep' };
   /** Its environment settings, each with what it does (read by its bindings from the configuration). */
   readonly settings: { readonly [name: string]: string };
+  /** Its own error codes (its `ApplicationError<Code>` classes), each with where it is answered. */
+  readonly errors: { readonly [code: string]: string };
   /** Its HTTP routes (`METHOD path`), none when it has none. */
   readonly routes: readonly string[];
   /** Binds its ports and adapters, and the core's extension points it provides (`OPERATOR_KEYS`...). */

@@ -36,3 +36,12 @@ describe('The error table', () => {
     expect(messages.get(503)).to.deep.equal(new Set(['Service temporarily unavailable']));
   });
 });
+
+describe('An error whose code the table does not hold (a capability answering off HTTP)', () => {
+  it('is answered 500 INTERNAL, its own issues kept out of the body: the mapper never throws', async () => {
+    const { mapError } = await import('../../../src/interfaces/http/shared/error-mapper.js');
+    const { ApiKeyNotFound } = await import('../../../src/application/api-keys/errors.js');
+    const mapped = mapError(new ApiKeyNotFound());
+    expect([mapped.code, mapped.status, mapped.body]).to.deep.equal(['INTERNAL', 500, { message: ERROR_TABLE.INTERNAL.message, errors: ERROR_TABLE.INTERNAL.issues }]);
+  });
+});

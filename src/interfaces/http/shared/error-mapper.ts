@@ -67,7 +67,8 @@ const headerValue = (header: ErrorHeader, code: ErrorCode, error: unknown): stri
 };
 
 const codeOf = (error: unknown): ErrorCode => {
-  if (error instanceof DomainError || error instanceof ApplicationError || error instanceof HttpError) return error.code;
+  // A code the table does not hold (a capability's, answered off HTTP: its manifest's `errors`) is a fault here.
+  if (error instanceof DomainError || error instanceof ApplicationError || error instanceof HttpError) return error.code in ERROR_TABLE ? (error.code as ErrorCode) : 'INTERNAL';
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   return (typeof status === 'number' && BY_FRAMEWORK_STATUS[status]) || 'INTERNAL';
 };
@@ -76,7 +77,7 @@ const codeOf = (error: unknown): ErrorCode => {
 export function mapError(error: unknown): MappedError {
   const code = codeOf(error);
   const row = ERROR_TABLE[code];
-  const own = error instanceof DomainError || error instanceof ApplicationError ? error.issues : [];
+  const own = code !== 'INTERNAL' && (error instanceof DomainError || error instanceof ApplicationError) ? error.issues : [];
   const headers: Record<string, string> = {};
   for (const header of row.headers ?? []) {
     const value = headerValue(header, code, error);

@@ -176,10 +176,6 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     status: 404, message: 'User not found', issues: [], outcome: 'error',
     description: 'No account has this id (deleted, or never made)',
   },
-  API_KEY_NOT_FOUND: {
-    status: 404, message: 'API key not found', issues: [], outcome: 'error',
-    description: 'No live API key has this id',
-  },
   TOO_MANY_ATTEMPTS: {
     status: 429, message: 'Too many sign-in attempts', issues: [], outcome: 'throttled', headers: ['retry-after'],
     description: 'Too many sign-in attempts: too many failed sign-ins for this account; see Retry-After',

@@ -1,4 +1,4 @@
-import { ApiKeyNotFound } from '../../../errors.js';
+import { ApiKeyNotFound } from '../../errors.js';
 import type { RequestMetadata } from '../../../ports/event-log.port.js';
 import type { ApiKeyPorts } from '../../ports/api-key-ports.js';
 

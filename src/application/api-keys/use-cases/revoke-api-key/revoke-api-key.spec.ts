@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ApiKeyNotFound, InvalidToken } from '../../../errors.js';
+import { InvalidToken } from '../../../errors.js';
+import { ApiKeyNotFound } from '../../errors.js';
 import { aRequestMetadata } from '../../../../../tests/support/builders.js';
 import { inMemoryWorld } from '../../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../../tests/support/rejection.js';

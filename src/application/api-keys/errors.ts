@@ -1,0 +1,13 @@
+import { ApplicationError } from '../errors.js';
+
+/** The API keys' own error codes (their manifest declares where each is answered). */
+export type ApiKeyErrorCode = 'API_KEY_NOT_FOUND';
+
+/** No API key has this id, or it is revoked already. */
+export class ApiKeyNotFound extends ApplicationError<ApiKeyErrorCode> {
+  readonly code = 'API_KEY_NOT_FOUND';
+
+  constructor() {
+    super('API key not found', [{ field: 'id', message: 'no live API key has this id' }]);
+  }
+}
