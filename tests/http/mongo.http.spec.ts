@@ -3,7 +3,6 @@ import { expect } from 'chai';
 import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
 import { MongoTables } from '../../src/infrastructure/mongo/mongo-tables.js';
 import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';
-import { SealingStore } from '../../src/infrastructure/storage/sealing-store.js';
 import { PersonalDataKeys } from '../../src/infrastructure/security/personal-data-keys.js';
 import { eventsAbout } from '../support/events-about.js';
 import { aSignUpBody } from '../support/builders.js';
@@ -11,6 +10,7 @@ import { killHard, spawnService } from '../support/child-service.js';
 import { postJson } from '../support/http-client.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
 import { startTestService, tempDir } from '../support/test-service.js';
+import { sealingStoreOver } from '../../src/infrastructure/storage/storage.js';
 
 const PASSWORD = 'analytical engine 1843';
 const PERSONAL_DATA_KEY = 'a personal data key for the MongoDB tests, 32+';
@@ -93,7 +93,7 @@ describeWithMongo('HTTP on MongoDB: persistence (real server, real MongoDB, argo
       const signedIn = await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD });
       expect(signedIn.status).to.equal(201);
 
-      const sealed = new SealingStore(new MongoTables(store), new PersonalDataKeys(Buffer.from(PERSONAL_DATA_KEY)));
+      const sealed = sealingStoreOver(new MongoTables(store), new PersonalDataKeys(Buffer.from(PERSONAL_DATA_KEY)));
       const user = await new StoreUserRepository(sealed).findByEmail(email);
       expect(user?.passwordHash).to.match(/^\$argon2id\$/);
       const events = (await eventsAbout(sealed, { email, types: ['UserRegistered', 'EmailVerificationRequested', 'SignInFailed', 'UserSignedIn'], since: new Date(0), limit: 10 })).reverse();

@@ -1,5 +1,5 @@
 import { PersonalDataKeys, personalDataSecret } from '../../src/infrastructure/security/personal-data-keys.js';
-import { SealingStore } from '../../src/infrastructure/storage/sealing-store.js';
+import { sealingStoreOver } from '../../src/infrastructure/storage/storage.js';
 import type { Store } from '../../src/infrastructure/storage/store.js';
 
 /**
@@ -7,4 +7,4 @@ import type { Store } from '../../src/infrastructure/storage/store.js';
  * service generated in `dataDir` (no PERSONAL_DATA_KEY in the tests' environment).
  */
 export const readable = (store: Store, dataDir: string): Store =>
-  new SealingStore(store, new PersonalDataKeys(personalDataSecret({ configured: undefined, dataDir, production: false, ephemeral: false })));
+  sealingStoreOver(store, new PersonalDataKeys(personalDataSecret({ configured: undefined, dataDir, production: false, ephemeral: false })));

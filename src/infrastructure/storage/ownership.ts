@@ -6,11 +6,11 @@ import { IDENTITIES } from './identity-tables.js';
 import { OAUTH_CODES, OAUTH_FLOWS } from './oauth-tables.js';
 import { PENDING_EMAIL_CHANGES, REVERTIBLE_EMAIL_CHANGES } from './email-change-tables.js';
 import { PASSKEYS, WEBAUTHN_CHALLENGES } from './passkey-tables.js';
-import { DATA_KEYS, KEY_CHECK, wasSealed } from './sealing-store.js';
+import { DATA_KEYS, KEY_CHECK, isSealedAtRest } from './sealing-store.js';
 import { DIRECTORY } from './directory-tables.js';
 import { ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS } from './address-index.js';
 import { WEBHOOK_CURSORS, WEBHOOK_DEAD_LETTERS } from './webhook-tables.js';
-import { type AnyTable, type Change, type Ownership, type Store, type Stored, type Table, type Tally, remove } from './store.js';
+import { type AnyTable, type Change, type Ownership, type ReadOptions, type Store, type Stored, type Table, type Tally, remove } from './store.js';
 
 /**
  * Every table the service stores, once: what the account's erase, "remove every credential" and the expiry sweep walk
@@ -54,17 +54,19 @@ function isEpochOwned(owner: Ownership): boolean {
   return 'account' in owner && owner.account === 'epoch';
 }
 
+const AS_STORED = { personal: false } as const;
+
 /** The most records of one account one table may hold that a read of them takes in one go (events included). */
 const ALL = Number.MAX_SAFE_INTEGER;
 
 /** The records of `userId` in one table, found as its owner says (by key, or through its index); none for other owners. */
-async function ownedBy(store: Store, userId: string, table: AnyTable): Promise<Stored<unknown>[]> {
+async function ownedBy(store: Store, userId: string, table: AnyTable, options?: ReadOptions): Promise<Stored<unknown>[]> {
   const { owner } = table;
   const typed = table as Table<unknown>;
   if (!('account' in owner) || typeof owner.account !== 'object' && owner.account !== 'key') return [];
-  if (owner.account === 'key') return [(await store.get(typed, userId)) ?? { key: userId, value: null, version: -1 }];
+  if (owner.account === 'key') return [(await store.get(typed, userId, options)) ?? { key: userId, value: null, version: -1 }];
   if (!('index' in owner.account)) return [];
-  return store.range(typed, owner.account.index, { prefix: [userId], limit: ALL });
+  return store.range(typed, owner.account.index, { prefix: [userId], limit: ALL }, options);
 }
 
 /**
@@ -85,8 +87,9 @@ export async function removalsOf(store: Store, userId: string, tables: readonly 
       changes.push(...beside.flatMap((stored) => (stored ? [remove(typed, stored.key, stored.version)] : [])));
       continue;
     }
-    const found = (await ownedBy(store, userId, table)).filter((stored) => !kept.has(stored.key));
-    const removed = 'shredded' in owner && owner.shredded ? found.filter((stored) => !wasSealed(stored.value)) : found;
+    // As stored (nothing opened): what is removed needs its key, its version, and whether it is sealed at rest.
+    const found = (await ownedBy(store, userId, table, AS_STORED)).filter((stored) => !kept.has(stored.key));
+    const removed = 'shredded' in owner && owner.shredded ? found.filter((stored) => !isSealedAtRest(stored.value)) : found;
     changes.push(...removed.map((stored) => remove(typed, stored.key, stored.version < 0 ? 'any' : stored.version)));
     keysByTable.set(table, found.map((stored) => stored.key));
   }

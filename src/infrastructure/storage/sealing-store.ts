@@ -1,7 +1,5 @@
 import type { PersonalDataKeys } from '../security/personal-data-keys.js';
-import { USERS } from './account-tables.js';
 import { CLAIMS, COUNTERS, claimKey } from './commit-plan.js';
-import { DIRECTORY } from './directory-tables.js';
 import { type AnyTable, type Change, type Changes, type CommitOutcome, type Count, type KeyPart, type RangeQuery, type ReadOptions, type Store, type Stored, type Table, check, put } from './store.js';
 
 /** One account's data key, wrapped under the key-encryption key (never in clear). */
@@ -47,11 +45,19 @@ export class PersonalDataKeyMismatch extends Error {
 /** Where a sealed record keeps its sealed fields: `a.<base64>` under its account's data key, `s.<base64>` under the service's. */
 const SEALED = '_sealed';
 
-/** Values this process read from their sealed form (what `wasSealed` answers); values stored in clear are not in it. */
-const READ_SEALED = new WeakSet<object>();
+/** True for a record as stored (read with `{ personal: false }`) whose personal fields are sealed; false for one stored in clear. */
+export const isSealedAtRest = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[SEALED] === 'string';
 
-/** True for a value read from its sealed form (opened, or unreadable once its key is gone); false for one stored in clear. */
-export const wasSealed = (value: unknown): boolean => typeof value === 'object' && value !== null && READ_SEALED.has(value);
+/**
+ * What the sealing store knows of accounts, given by the storage's wiring (storage.ts) rather than imported: the table
+ * whose record is an account (a first put of it makes the account's data key; a record of an account that has none
+ * and is not in it is sealed under the service's key), and a listing of accounts by id (the check of a store sealed
+ * before the key's fingerprint existed opens one of their data keys).
+ */
+export interface SealedAccounts {
+  readonly accounts: AnyTable;
+  readonly listing: { readonly table: AnyTable; readonly index: string; readonly accountOf: (record: unknown) => string };
+}
 
 /** Data keys kept in memory at most, per process (a data key is never changed, only made or destroyed). */
 const CACHED_KEYS = 10_000;
@@ -85,6 +91,7 @@ export class SealingStore implements Store {
   constructor(
     private readonly inner: Store,
     private readonly keys: PersonalDataKeys,
+    private readonly known: SealedAccounts,
   ) {}
 
   /** A lookup value (a prefix of an address: address-index.ts) as stored: its blind index. */
@@ -122,8 +129,9 @@ export class SealingStore implements Store {
     return account === null || this.cached.has(account) ? { ...entry, value: value as R } : undefined;
   }
 
-  async range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]> {
-    return this.opened(table, await this.inner.range(table, index, query));
+  async range<R>(table: Table<R>, index: string, query: RangeQuery, options?: ReadOptions): Promise<Stored<R>[]> {
+    const found = await this.inner.range(table, index, query);
+    return options?.personal === false ? found : this.opened(table, found);
   }
 
   count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {
@@ -146,7 +154,8 @@ export class SealingStore implements Store {
     const dataKeys = new Map<string, Buffer>();
     const guards: Change[] = [];
     const made: string[] = [];
-    const creates = new Set((changes.changes ?? []).filter((change) => change.table === (USERS as AnyTable) && change.kind === 'put' && change.expected === null).map((change) => change.key));
+    const { accounts: accountTable } = this.known;
+    const creates = new Set((changes.changes ?? []).filter((change) => change.table === accountTable && change.kind === 'put' && change.expected === null).map((change) => change.key));
     for (const account of accounts) {
       const found = await this.dataKeyOf(account, true);
       if (found) {
@@ -155,7 +164,7 @@ export class SealingStore implements Store {
         continue;
       }
       // No key and no account (erased, or never one): sealed under the service's key; no key is made for it.
-      if (!creates.has(account) && !(await this.inner.get(USERS, account))) continue;
+      if (!creates.has(account) && !(await this.inner.get(accountTable, account))) continue;
       const fresh = this.keys.newDataKey(account);
       guards.push(put(DATA_KEYS, account, { wrapped: fresh.wrapped }, null));
       dataKeys.set(account, fresh.key);
@@ -216,7 +225,6 @@ export class SealingStore implements Store {
         const fields = dataKey === undefined ? null : this.keys.open(dataKey, associatedOf(table, account), sealed.slice(2));
         const { [SEALED]: _sealed, ...clear } = record;
         const value = { ...clear, ...(fields ?? Object.fromEntries(personal.fields.map((field) => [field, null]))) };
-        READ_SEALED.add(value);
         if (reusable && fields) this.keepOpening(sealed, Object.freeze(value));
         return { ...entry, value: value as R };
       }),
@@ -245,9 +253,11 @@ export class SealingStore implements Store {
 
   /** Whether this key opens the data key of a listed account that still has one (true when none has). */
   private async opensAnAccount(): Promise<boolean> {
-    for (const { value } of await this.inner.range(DIRECTORY, 'byListing', { prefix: [], limit: 20 })) {
-      const stored = await this.inner.get(DATA_KEYS, value.userId);
-      if (stored) return this.keys.unwrap(value.userId, stored.value.wrapped) !== null;
+    const { table, index, accountOf } = this.known.listing;
+    for (const { value } of await this.inner.range(table as Table<unknown>, index, { prefix: [], limit: 20 })) {
+      const account = accountOf(value);
+      const stored = await this.inner.get(DATA_KEYS, account);
+      if (stored) return this.keys.unwrap(account, stored.value.wrapped) !== null;
     }
     return true;
   }

@@ -7,6 +7,8 @@ import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
 import { ClosingStore, type Store } from './store.js';
 import { SealingStore } from './sealing-store.js';
+import { USERS } from './account-tables.js';
+import { DIRECTORY, type DirectoryEntry } from './directory-tables.js';
 import type { PersonalDataKeys } from '../security/personal-data-keys.js';
 
 /** The keys personal data is sealed under at rest; a storage opened without them keeps it in clear (the unit tests' world). */
@@ -49,6 +51,10 @@ export interface Storage extends Pick<Ports, StoragePortName> {
   readonly verifyKeys: () => Promise<void>;
 }
 
+/** The sealing store over a technology's, told which table holds the accounts and how they are listed. */
+export const sealingStoreOver = (technology: Store, keys: PersonalDataKeys): SealingStore =>
+  new SealingStore(technology, keys, { accounts: USERS, listing: { table: DIRECTORY, index: 'byListing', accountOf: (entry) => (entry as DirectoryEntry).userId } });
+
 /**
  * The storage ports written once over the storage primitive, whatever the technology under it, and their `close`:
  * the store behind them refuses new work once closing and is closed by `closeStore` only after the work it let in
@@ -59,7 +65,7 @@ export const portsOver = (
   closeStore: () => Promise<void>,
   keys?: StorageKeys,
 ): Pick<Storage, 'store' | 'close' | 'verifyKeys' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'emailChanges' | 'webhookFeed' | 'events' | 'outbox'> => {
-  const sealing = keys ? new SealingStore(technology, keys) : undefined;
+  const sealing = keys ? sealingStoreOver(technology, keys) : undefined;
   const store = new ClosingStore(sealing ?? technology, closeStore);
   return {
   store,

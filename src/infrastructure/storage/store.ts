@@ -208,8 +208,8 @@ export interface Store {
    * leave those fields out (undefined) rather than open them: for reads that show none of them (a session's liveness).
    */
   get<R>(table: Table<R>, key: string, options?: ReadOptions): Promise<Stored<R> | null>;
-  /** The records of one index range, in index order (reversed with `reverse`), at most `limit`. */
-  range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]>;
+  /** The records of one index range, in index order (reversed with `reverse`), at most `limit`; `options` as for `get`. */
+  range<R>(table: Table<R>, index: string, query: RangeQuery, options?: ReadOptions): Promise<Stored<R>[]>;
   /** How many records an index holds under `prefix`, counted on the index (no record read). */
   count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number>;
   commit(changes: Changes): Promise<CommitOutcome>;
@@ -340,8 +340,8 @@ export class ClosingStore implements Store {
     return this.closing ? refused() : this.inner.get(table, key, options);
   }
 
-  range<R>(table: Table<R>, index: string, query: RangeQuery): Promise<Stored<R>[]> {
-    return this.closing ? refused() : this.inner.range(table, index, query);
+  range<R>(table: Table<R>, index: string, query: RangeQuery, options?: ReadOptions): Promise<Stored<R>[]> {
+    return this.closing ? refused() : this.inner.range(table, index, query, options);
   }
 
   count(table: AnyTable, index: string, prefix: readonly KeyPart[]): Promise<number> {

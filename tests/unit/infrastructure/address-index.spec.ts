@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { AddressIndexJob } from '../../../src/infrastructure/jobs/address-index.job.js';
 import { ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS, INDEXED_UP_TO } from '../../../src/infrastructure/storage/address-index.js';
 import { ACCOUNT_VIEWS } from '../../../src/infrastructure/storage/account-tables.js';
-import { SealingStore } from '../../../src/infrastructure/storage/sealing-store.js';
 import { INDEXED_PER_SEARCH } from '../../../src/infrastructure/storage/store-read-models.js';
 import { type Store, type Table, remove } from '../../../src/infrastructure/storage/store.js';
 import { aSignUpCommand } from '../../support/builders.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
 import { TEST_PERSONAL_DATA_KEYS } from '../../support/storages.js';
+import { sealingStoreOver } from '../../../src/infrastructure/storage/storage.js';
 
 /** The store, counting the account views it reads (each one an account opened). */
 const countingViews = (inner: Store) => {
@@ -37,7 +37,7 @@ describe('The admin search\'s address index (address-index.ts)', () => {
     await unindexed();
     expect((await world.adminListUsers.execute({ query: 'early', limit: 100 })).users, 'the first search indexes 100').to.have.length(100);
     await unindexed();
-    const sealed = new SealingStore(world.tables, TEST_PERSONAL_DATA_KEYS);
+    const sealed = sealingStoreOver(world.tables, TEST_PERSONAL_DATA_KEYS);
     const { store, counted } = countingViews(sealed);
     const job = new AddressIndexJob(store, 60_000, { debug: () => undefined }, 50);
     await job.runOnce();

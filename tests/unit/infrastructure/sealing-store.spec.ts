@@ -5,12 +5,13 @@ import { EMAIL_CLAIM, SESSIONS, USERS } from '../../../src/infrastructure/storag
 import { CLAIMS, claimKey, ownerOf } from '../../../src/infrastructure/storage/commit-plan.js';
 import { EVENTS } from '../../../src/infrastructure/storage/event-tables.js';
 import { DIRECTORY } from '../../../src/infrastructure/storage/directory-tables.js';
-import { DATA_KEYS, KEY_CHECK, KEY_CHECK_ID, PersonalDataKeyMismatch, SealingStore } from '../../../src/infrastructure/storage/sealing-store.js';
+import { DATA_KEYS, KEY_CHECK, KEY_CHECK_ID, PersonalDataKeyMismatch } from '../../../src/infrastructure/storage/sealing-store.js';
 import { type AnyTable, type Stored, put, remove } from '../../../src/infrastructure/storage/store.js';
 import { aRequestMetadata, aSignUpCommand } from '../../support/builders.js';
 import { holdsInClear } from '../../support/erasure-probe.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
 import { TEST_PERSONAL_DATA_KEYS } from '../../support/storages.js';
+import { sealingStoreOver } from '../../../src/infrastructure/storage/storage.js';
 
 const PERSONAL = ['ada@example.com', 'Ada', 'Lovelace', '203.0.113.7', 'test-agent/1.0'];
 
@@ -60,23 +61,23 @@ describe('SealingStore: personal data sealed at rest under each account\'s data 
     expect(world.tables.rowsOf(DATA_KEYS)).to.deep.equal([]);
     const kept = world.tables.rowsOf(EVENTS).filter((row) => row.value.aggregateId === user.id);
     expect(kept.length, 'the log stays append-only').to.be.greaterThan(0);
-    const store = new SealingStore(world.tables, TEST_PERSONAL_DATA_KEYS);
+    const store = sealingStoreOver(world.tables, TEST_PERSONAL_DATA_KEYS);
     for (const row of kept) expect((await store.get(EVENTS, row.key))?.value).to.include({ payload: null, metadata: null });
     expect(await world.users.findByEmail('ada@example.com'), 'the address is free').to.equal(null);
   });
 
   it('refuses a process whose key is not the one the store is sealed under; the same key starts, from any number of processes at once', async () => {
     const tables = new InMemoryTables();
-    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => new SealingStore(tables, TEST_PERSONAL_DATA_KEYS).verifyKey()));
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => sealingStoreOver(tables, TEST_PERSONAL_DATA_KEYS).verifyKey()));
     expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(Array(5).fill('fulfilled'));
     const check = await tables.get(KEY_CHECK, KEY_CHECK_ID);
     expect(check?.value.fingerprint).to.equal(TEST_PERSONAL_DATA_KEYS.fingerprint);
     expect(JSON.stringify(check?.value)).not.to.include(Buffer.alloc(32, 5).toString('base64'));
-    const other = new SealingStore(tables, new PersonalDataKeys(Buffer.alloc(32, 6)));
+    const other = sealingStoreOver(tables, new PersonalDataKeys(Buffer.alloc(32, 6)));
     const refused = await other.verifyKey().then(() => null, (error: unknown) => error);
     expect(refused).to.be.instanceOf(PersonalDataKeyMismatch);
     expect((refused as Error).message).to.include('PERSONAL_DATA_KEY').and.include('the same key');
-    await new SealingStore(tables, TEST_PERSONAL_DATA_KEYS).verifyKey();
+    await sealingStoreOver(tables, TEST_PERSONAL_DATA_KEYS).verifyKey();
   });
 
   it('checks a store sealed before the fingerprint (its record removed) against an account\'s data key, then keeps the fingerprint', async () => {
@@ -84,17 +85,17 @@ describe('SealingStore: personal data sealed at rest under each account\'s data 
     await world.signUp.execute(aSignUpCommand());
     expect(world.tables.rowsOf(DIRECTORY)).to.have.length(1);
     await world.tables.commit({ changes: [remove(KEY_CHECK, KEY_CHECK_ID, 'any')] });
-    const refused = await new SealingStore(world.tables, new PersonalDataKeys(Buffer.alloc(32, 6))).verifyKey().then(() => null, (error: unknown) => error);
+    const refused = await sealingStoreOver(world.tables, new PersonalDataKeys(Buffer.alloc(32, 6))).verifyKey().then(() => null, (error: unknown) => error);
     expect(refused, 'another key does not open the account\'s data key').to.be.instanceOf(PersonalDataKeyMismatch);
     expect(world.tables.rowsOf(KEY_CHECK), 'and writes nothing').to.deep.equal([]);
-    await new SealingStore(world.tables, TEST_PERSONAL_DATA_KEYS).verifyKey();
+    await sealingStoreOver(world.tables, TEST_PERSONAL_DATA_KEYS).verifyKey();
     expect(world.tables.rowsOf(KEY_CHECK).map((row) => row.value.fingerprint)).to.deep.equal([TEST_PERSONAL_DATA_KEYS.fingerprint]);
   });
 
   it('makes one data key for simultaneous first writes of an account that had none, refusing none of them', async () => {
     const tables = new InMemoryTables();
     await tables.commit({ changes: [put(USERS, 'u1', { id: 'u1', email: 'ada@example.com' } as never, null)] });
-    const store = new SealingStore(tables, TEST_PERSONAL_DATA_KEYS);
+    const store = sealingStoreOver(tables, TEST_PERSONAL_DATA_KEYS);
     const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => store.commit({ changes: [put(SESSIONS, `s${i}`, aSession('u1', `s${i}`), null)] })));
     expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(Array(10).fill('committed'));
     expect(tables.rowsOf(DATA_KEYS)).to.have.length(1);
@@ -103,7 +104,7 @@ describe('SealingStore: personal data sealed at rest under each account\'s data 
 
   it('makes no key for an account that is gone: a late write is sealed under the service\'s key', async () => {
     const tables = new InMemoryTables();
-    const store = new SealingStore(tables, TEST_PERSONAL_DATA_KEYS);
+    const store = sealingStoreOver(tables, TEST_PERSONAL_DATA_KEYS);
     expect(await store.commit({ changes: [put(SESSIONS, 's1', aSession('erased', 's1'), null)] })).to.deep.equal({ status: 'committed' });
     expect(tables.rowsOf(DATA_KEYS)).to.deep.equal([]);
     expect(JSON.stringify(tables.rowsOf(SESSIONS))).not.to.include('test-agent');
@@ -112,10 +113,10 @@ describe('SealingStore: personal data sealed at rest under each account\'s data 
 
   it('refuses a write racing the erase: a commit sealed under a data key another process destroyed meanwhile is a conflict', async () => {
     const tables = new InMemoryTables();
-    const writer = new SealingStore(tables, TEST_PERSONAL_DATA_KEYS);
+    const writer = sealingStoreOver(tables, TEST_PERSONAL_DATA_KEYS);
     await writer.commit({ changes: [put(USERS, 'u1', { id: 'u1', email: 'ada@example.com' } as never, null)] });
     expect((await writer.get(USERS, 'u1'))?.value.email, 'the writer knows the key').to.equal('ada@example.com');
-    const eraser = new SealingStore(tables, TEST_PERSONAL_DATA_KEYS);
+    const eraser = sealingStoreOver(tables, TEST_PERSONAL_DATA_KEYS);
     await eraser.commit({ changes: [remove(USERS, 'u1', 'any'), remove(DATA_KEYS, 'u1', 'any')] });
     expect(await writer.commit({ changes: [put(SESSIONS, 's1', aSession('u1', 's1'), null)] })).to.deep.equal({ status: 'conflict' });
     expect(tables.rowsOf(SESSIONS)).to.deep.equal([]);
@@ -126,18 +127,18 @@ describe('SealingStore: personal data sealed at rest under each account\'s data 
 
   it('opens nothing under another key-encryption key, and nothing moved to another account', async () => {
     const tables = new InMemoryTables();
-    await new SealingStore(tables, TEST_PERSONAL_DATA_KEYS).commit({ changes: [put(USERS, 'u1', { id: 'u1', email: 'ada@example.com' } as never, null)] });
-    expect((await new SealingStore(tables, new PersonalDataKeys(Buffer.alloc(32, 6))).get(USERS, 'u1'))?.value.email).to.equal(null);
+    await sealingStoreOver(tables, TEST_PERSONAL_DATA_KEYS).commit({ changes: [put(USERS, 'u1', { id: 'u1', email: 'ada@example.com' } as never, null)] });
+    expect((await sealingStoreOver(tables, new PersonalDataKeys(Buffer.alloc(32, 6))).get(USERS, 'u1'))?.value.email).to.equal(null);
     const sealed = tables.rowsOf(USERS)[0]!.value;
     await tables.commit({ changes: [put(USERS, 'u2', { ...sealed, id: 'u2' }, null)] });
-    expect((await new SealingStore(tables, TEST_PERSONAL_DATA_KEYS).get(USERS, 'u2'))?.value.email).to.equal(null);
+    expect((await sealingStoreOver(tables, TEST_PERSONAL_DATA_KEYS).get(USERS, 'u2'))?.value.email).to.equal(null);
   });
 
   it('opens a record read again at the same version once; an event of the log (which outlives its key) every time', async () => {
     const counting = new CountingKeys(Buffer.alloc(32, 5));
     const world = await inMemoryWorld({ keys: counting });
     const { user } = await world.signUp.execute(aSignUpCommand());
-    const store = new SealingStore(world.tables, counting);
+    const store = sealingStoreOver(world.tables, counting);
     const session = world.tables.rowsOf(SESSIONS)[0]!.key;
     counting.opened = 0;
     for (let i = 0; i < 3; i++) expect((await store.get(SESSIONS, session))?.value.email).to.equal('ada@example.com');
@@ -155,7 +156,7 @@ describe('SealingStore: personal data sealed at rest under each account\'s data 
     const counting = new CountingKeys(Buffer.alloc(32, 6));
     const world = await inMemoryWorld({ keys: counting });
     const { user } = await world.signUp.execute(aSignUpCommand());
-    const store = new SealingStore(world.tables, counting);
+    const store = sealingStoreOver(world.tables, counting);
     const session = world.tables.rowsOf(SESSIONS)[0]!.key;
     counting.opened = 0;
     const unopened = await store.get(SESSIONS, session, { personal: false });
@@ -168,12 +169,28 @@ describe('SealingStore: personal data sealed at rest under each account\'s data 
   it('still honours a claim stored in clear before sealing: another owner\'s claim of that value is refused', async () => {
     const tables = new InMemoryTables();
     await tables.commit({ claims: [{ name: EMAIL_CLAIM, value: 'ada@example.com', owner: 'old' }] });
-    const store = new SealingStore(tables, TEST_PERSONAL_DATA_KEYS);
+    const store = sealingStoreOver(tables, TEST_PERSONAL_DATA_KEYS);
     expect(await ownerOf(store, EMAIL_CLAIM, 'ada@example.com')).to.equal('old');
     expect(await store.commit({ claims: [{ name: EMAIL_CLAIM, value: 'ada@example.com', owner: 'new' }] })).to.deep.equal({ status: 'taken', claim: EMAIL_CLAIM });
     expect(await store.commit({ releases: [{ name: EMAIL_CLAIM, value: 'ada@example.com' }] })).to.deep.equal({ status: 'committed' });
     expect(await tables.get(CLAIMS, claimKey(EMAIL_CLAIM, 'ada@example.com'))).to.equal(null);
     expect(await store.commit({ claims: [{ name: EMAIL_CLAIM, value: 'ada@example.com', owner: 'new' }] })).to.deep.equal({ status: 'committed' });
     expect(await ownerOf(store, EMAIL_CLAIM, 'ada@example.com')).to.equal('new');
+  });
+});
+
+describe("The erase's view of a sealed log (no state of the process decides it: the record as stored does)", () => {
+  const event = (eventId: string, userId: string) =>
+    ({ eventId, type: 'ProfileChanged', aggregateId: userId, occurredAt: new Date(0), payload: { email: 'ada@example.com' }, metadata: aRequestMetadata() }) as const;
+
+  it('removes the events stored in clear (written before sealing) and keeps the sealed ones, even from a process that never read them', async () => {
+    const tables = new InMemoryTables();
+    const { removalsOf } = await import('../../../src/infrastructure/storage/ownership.js');
+    // One event written before sealing existed (straight to the technology, in clear), one sealed by a first process.
+    expect((await tables.commit({ events: [event('clear-1', 'u1')] })).status).to.equal('committed');
+    expect((await sealingStoreOver(tables, TEST_PERSONAL_DATA_KEYS).commit({ events: [event('sealed-1', 'u1')] })).status).to.equal('committed');
+    // A second process (a fresh sealing store, nothing read yet) decides what the erase removes.
+    const removals = await removalsOf(sealingStoreOver(tables, TEST_PERSONAL_DATA_KEYS), 'u1', [EVENTS]);
+    expect(removals.map((change) => change.key)).to.deep.equal(['clear-1']);
   });
 });
