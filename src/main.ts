@@ -81,7 +81,7 @@ const httpPart =
 
 /** The composition root: config -> compose (adapters, use cases, jobs, HTTP, in one container) -> start in order. */
 export async function startService(env: Record<string, string | undefined> = process.env, options: StartOptions = {}): Promise<RunningService> {
-  const config = loadConfig(env);
+  const config = loadConfig(env, CAPABILITIES.map((capability) => capability.settings));
   const base = options.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
   // A worker of several (WORKERS, src/infrastructure/cluster/primary.ts) names itself on every line.
   const worker = env[WORKER_MARK];

@@ -6,7 +6,8 @@ import { OPERATOR_KEYS } from '../application/ports/operator-keys.port.js';
 import { API_KEYS } from '../infrastructure/api-keys/api-key-tables.js';
 import { KeyedApiKeys } from '../infrastructure/api-keys/keyed-api-keys.js';
 import { StoreApiKeyRepository } from '../infrastructure/api-keys/store-api-key.repository.js';
-import type { Capability } from '../infrastructure/container/capability.js';
+import { number } from 'yup';
+import { type Capability, settingsOf } from '../infrastructure/container/capability.js';
 import { CONFIG, STABLE_SECRET, STORAGE } from '../infrastructure/container/tokens.js';
 import { derivedKey } from '../infrastructure/security/hmac-refresh-tokens.js';
 
@@ -15,6 +16,14 @@ const option = (args: readonly string[], name: string): string | undefined => {
   const at = args.indexOf(`--${name}`);
   return at < 0 ? undefined : args[at + 1];
 };
+
+const SETTINGS = {
+  API_KEY_RATE_LIMIT_PER_MINUTE: {
+    schema: number().integer().min(1).max(1_000_000).default(600),
+    section: 'Sign-in throttle and rate limits',
+    meaning: 'requests one API key may make per minute to `/admin/*` and `/oauth/introspect`, counted in the store (one limit across every instance); more get 429',
+  },
+} as const;
 
 /**
  * API keys: operators' and services' credentials for the admin API and token introspection, made, listed and revoked
@@ -26,7 +35,7 @@ export const apiKeys: Capability<ApiKeyUseCases> = {
   folders: ['src/domain/api-keys', 'src/application/api-keys', 'src/infrastructure/api-keys'],
   tables: [API_KEYS],
   events: { ApiKeyCreated: 'keep', ApiKeyRevoked: 'keep' },
-  settings: { API_KEY_RATE_LIMIT_PER_MINUTE: 'requests one key may make per minute, counted across every instance' },
+  settings: SETTINGS,
   errors: { API_KEY_NOT_FOUND: 'no live API key has this id: answered by `npm run admin -- revoke-key` only' },
   routes: [],
   bind: (bindPort) => {
@@ -37,7 +46,7 @@ export const apiKeys: Capability<ApiKeyUseCases> = {
   useCases: (get) =>
     apiKeyUseCases(
       { apiKeys: get(API_KEY_REPOSITORY), apiKeySecrets: get(API_KEY_SECRETS), limits: get(PORT_TOKENS.limits), clock: get(PORT_TOKENS.clock), ids: get(PORT_TOKENS.ids) },
-      get(CONFIG).apiKeys,
+      { perMinute: settingsOf(get(CONFIG), SETTINGS).API_KEY_RATE_LIMIT_PER_MINUTE },
     ),
   commands: [
     {

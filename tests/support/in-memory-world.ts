@@ -109,7 +109,7 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     webhooks: { receivers: [{ id: 'hooks', url: 'https://hooks.example/in' }], maxAttempts: 3, baseBackoffMs: 1_000, maxBackoffMs: 60_000, leaseMs: 60_000, sendTimeoutMs: 5_000, batchSize: 20, settleMs: 0 },
     delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000, maxAttempts: 8, sendConcurrency: 8 },
   };
-  const config = loadConfig({ NODE_ENV: 'test', STORAGE: 'memory', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ NODE_ENV: 'test', STORAGE: 'memory', LOG_LEVEL: 'silent' }, CAPABILITIES.map((capability) => capability.settings));
   const composition = await compose(config, pino({ level: 'silent' }), {
     storage,
     ports: { ...adapters, ...options.replace, ...options.wrap?.(adapters) },

@@ -1,6 +1,7 @@
 import { type AnyObjectSchema, type Schema, type SchemaDescription, isSchema } from 'yup';
 import { CONFIG_DESCRIPTIONS, CONFIG_SECTIONS, type ConfigDescription } from '../../src/infrastructure/config/config-descriptions.js';
 import { CONFIG_SCHEMA } from '../../src/infrastructure/config/config.js';
+import { CAPABILITIES } from '../../src/capabilities/index.js';
 import { code, table } from './markdown.js';
 
 /** A description as the table reads it: ConfigDescription with any section name (the sections come with the source). */
@@ -13,8 +14,17 @@ export interface ConfigSource {
   readonly sections: readonly string[];
 }
 
-/** The service's own configuration: what docs/configuration.md and the `config-table` region are generated from. */
-export const SERVICE_CONFIG: ConfigSource = { schema: CONFIG_SCHEMA, descriptions: CONFIG_DESCRIPTIONS, sections: CONFIG_SECTIONS };
+const capabilitySettings = CAPABILITIES.flatMap((capability) => Object.entries(capability.settings));
+
+/**
+ * The service's own configuration, the core's and every capability's (their manifests' `settings`): what
+ * docs/configuration.md and the `config-table` region are generated from.
+ */
+export const SERVICE_CONFIG: ConfigSource = {
+  schema: CONFIG_SCHEMA.shape(Object.fromEntries(capabilitySettings.map(([name, { schema }]) => [name, schema]))),
+  descriptions: { ...CONFIG_DESCRIPTIONS, ...Object.fromEntries(capabilitySettings.map(([name, { schema: _schema, ...doc }]) => [name, doc])) },
+  sections: CONFIG_SECTIONS,
+};
 
 /** One variable as the reference shows it. */
 interface Variable {

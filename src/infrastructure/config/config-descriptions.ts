@@ -174,10 +174,6 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
     meaning: 'where the per-client limits (`RATE_LIMIT_MAX`, `PASSWORD_RESET_RATE_LIMIT_MAX`) count: `memory` (each process apart: N instances allow N times the limit) or `redis` (one counter for every instance and worker, `REDIS_URL`; while Redis is unreachable they let requests through, see docs/operations.md "Scale-out")',
   },
   REDIS_URL: { section: 'Sign-in throttle and rate limits', meaning: 'the Redis of `RATE_LIMIT_STORE=redis` (`redis://` or `rediss://`)', whenUnset: 'none (required with `RATE_LIMIT_STORE=redis`)' },
-  API_KEY_RATE_LIMIT_PER_MINUTE: {
-    section: 'Sign-in throttle and rate limits',
-    meaning: 'requests one API key may make per minute to `/admin/*` and `/oauth/introspect`, counted in the store (one limit across every instance); more get 429',
-  },
   PASSWORD_RESET_RATE_LIMIT_MAX: {
     section: 'Sign-in throttle and rate limits',
     meaning: 'reset requests, reset confirmations and verification resends per client address per 15 minutes, each route counted apart; more get 429',

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { type InferType, type Schema, mixed, number, object, string } from 'yup';
+import { type AnySchema, type InferType, type Schema, mixed, number, object, string } from 'yup';
 import { ConfigError } from './config-error.js';
 import { type OAuthSettings, oauthSettingsOf } from './oauth-settings.js';
 import { type WebhookConfig, webhookSettingsOf } from './webhook-settings.js';
@@ -112,7 +112,6 @@ export const CONFIG_SCHEMA = object({
   THROTTLE_WINDOW_SECONDS: positiveInt(900, 24 * 3600),
   RATE_LIMIT_MAX: positiveInt(100, 1_000_000),
   PASSWORD_RESET_RATE_LIMIT_MAX: positiveInt(10, 1_000_000),
-  API_KEY_RATE_LIMIT_PER_MINUTE: positiveInt(600, 1_000_000),
   RATE_LIMIT_STORE: string().oneOf(['memory', 'redis'], 'RATE_LIMIT_STORE must be memory or redis').default('memory'),
   REDIS_URL: string().trim().matches(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
   RATE_LIMIT_WINDOW: readableBy(durationMs, 'milliseconds or a duration such as "1 minute"').default('1 minute'),
@@ -222,8 +221,11 @@ export interface Config {
     /** Where the per-client counters live: each process's memory, or one Redis for every instance and worker. */
     readonly store: { readonly kind: 'memory' } | { readonly kind: 'redis'; readonly url: string };
   };
-  /** Requests one API key may make per minute (`/admin`, `/oauth/introspect`), counted in the store. */
-  readonly apiKeys: { readonly perMinute: number };
+  /**
+   * The capabilities' own settings (each manifest's `settings`), validated with the rest: by variable name, as the
+   * manifests given to loadConfig declare them (read with `settingsOf`, container/capability.ts).
+   */
+  readonly capabilities: Readonly<Record<string, unknown>>;
   /** Signed webhooks (WEBHOOK_*): the receivers, the secret, retries and timing. */
   readonly webhooks: WebhookConfig;
   readonly trustProxy: TrustProxy;
@@ -253,7 +255,7 @@ export interface HttpTimeouts {
 }
 
 
-const validate = (raw: Record<string, string | undefined>, shape: Schema<Env>): Env => {
+const validate = <T>(raw: Record<string, string | undefined>, shape: Schema<T>): T => {
   const present = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''));
   try {
     return shape.validateSync(present, { abortEarly: false, stripUnknown: true });
@@ -389,7 +391,15 @@ const rateLimitStoreOf = (env: { readonly RATE_LIMIT_STORE: string; readonly RED
   return { kind: 'redis', url: env.REDIS_URL };
 };
 
-export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
+/** A capability's settings as loadConfig validates them: each variable's schema (its manifest adds what it means). */
+export type SettingSchemas = Readonly<Record<string, { readonly schema: AnySchema }>>;
+
+/**
+ * The configuration from the environment, validated whole: the core's variables (CONFIG_SCHEMA) and those of every
+ * capability whose settings are given (the composition roots pass their manifests'). Throws ConfigError naming each
+ * wrong variable.
+ */
+export function loadConfig(raw: Record<string, string | undefined> = process.env, capabilitySettings: readonly SettingSchemas[] = []): Config {
   const env = validate(raw, CONFIG_SCHEMA);
   keysOutsideDataDir(env);
   return {
@@ -454,7 +464,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       newDeviceNotice: env.NEW_DEVICE_NOTICE === 'true',
     },
     retention: { days: env.EVENT_RETENTION_DAYS, sweepIntervalSeconds: env.EVENT_SWEEP_INTERVAL_SECONDS },
-    apiKeys: { perMinute: env.API_KEY_RATE_LIMIT_PER_MINUTE },
+    capabilities: validate(raw, object(Object.assign({}, ...capabilitySettings.map((settings) => Object.fromEntries(Object.entries(settings).map(([name, setting]) => [name, setting.schema])))) as Record<string, Schema>)),
     webhooks: webhookSettingsOf(env),
     rateLimit: {
       max: env.RATE_LIMIT_MAX,

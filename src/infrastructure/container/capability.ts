@@ -1,3 +1,6 @@
+import type { AnySchema, InferType } from 'yup';
+import type { Config } from '../config/config.js';
+import type { ConfigDescription } from '../config/config-descriptions.js';
 import type { AnyTable } from '../storage/store.js';
 import type { BindPort, PortGetter } from './bind-port.js';
 
@@ -35,8 +38,11 @@ export interface Capability<U extends object = object> {
    * core's types it lists as prunable): the type says so.
    */
   readonly events: { readonly [type: string]: 'keep' };
-  /** Its environment settings, each with what it does (read by its bindings from the configuration). */
-  readonly settings: { readonly [name: string]: string };
+  /**
+   * Its environment variables: each one's schema (default and bounds), its topic and what it does, validated by
+   * loadConfig with the core's and documented with them (docs/configuration.md); read with `settingsOf`.
+   */
+  readonly settings: CapabilitySettings;
   /** Its own error codes (its `ApplicationError<Code>` classes), each with where it is answered. */
   readonly errors: { readonly [code: string]: string };
   /** Its HTTP routes (`METHOD path`), none when it has none. */
@@ -48,6 +54,22 @@ export interface Capability<U extends object = object> {
   /** Its commands for `npm run admin`. */
   readonly commands: readonly AdminCommand<U>[];
 }
+
+/** One environment variable of a capability: its schema and its documentation. */
+export interface CapabilitySetting extends ConfigDescription {
+  readonly schema: AnySchema;
+}
+
+export type CapabilitySettings = Readonly<Record<string, CapabilitySetting>>;
+
+/**
+ * A capability's settings as the configuration holds them, typed by their schemas: validated by loadConfig when the
+ * composition root gave it the manifests, else each one's default.
+ */
+export const settingsOf = <S extends CapabilitySettings>(config: Config, settings: S): { readonly [K in keyof S]: InferType<S[K]['schema']> } =>
+  Object.fromEntries(
+    Object.entries(settings).map(([name, setting]) => [name, name in config.capabilities ? config.capabilities[name] : setting.schema.validateSync(undefined)]),
+  ) as { readonly [K in keyof S]: InferType<S[K]['schema']> };
 
 /** The use cases of every capability of a list, as one object type. */
 export type CapabilityUseCases<C extends readonly Capability[]> = UnionToIntersection<{ [K in keyof C]: C[K] extends Capability<infer U> ? U : never }[number]>;
