@@ -10,6 +10,7 @@ import { captureLogs } from '../support/log-capture.js';
 import { sampleValue } from '../support/prometheus-text.js';
 import { codeOf } from '../support/totp.js';
 import { verifyByMail } from '../support/verify-by-mail.js';
+import { aPkcePair } from '../support/social.js';
 
 const PASSWORD = 'analytical engine 1843';
 const APP = 'https://app.example/signed-in';
@@ -20,10 +21,6 @@ const claimsOf = (access: string) => JSON.parse(Buffer.from(access.split('.')[1]
 const get = (service: TestService, path: string, headers: Record<string, string> = {}) => http(service.url, path, { method: 'GET', headers });
 const fresh = (label: string) => `${label}-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
 
-const pkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
 
 describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a GitHub stand-in (issue 52)', function () {
   this.timeout(60_000);
@@ -72,7 +69,7 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
 
   /** Through the provider: start (or the link's URL), the user's sign-in there, the callback; the app's params and verifier. */
   const through = async (provider: string, signInAt: (url: string) => Promise<URL>, linkUrl?: { url: string; verifier: string }) => {
-    const pair = linkUrl ? { verifier: linkUrl.verifier, challenge: '' } : pkce();
+    const pair = linkUrl ? { verifier: linkUrl.verifier, challenge: '' } : aPkcePair();
     let url = linkUrl?.url;
     if (url === undefined) {
       const started = await authorize(provider, pair.challenge);
@@ -102,7 +99,7 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
 
   it("signs in a new person: the provider's page, the callback, a one-time code to the app, the exchange; amr oauth, no token in any URL", async () => {
     const email = fresh('ada');
-    const pair = pkce();
+    const pair = aPkcePair();
     const started = await authorize('corp', pair.challenge);
     expect(started.status).to.equal(302);
     const to = new URL(String(started.headers['location']));
@@ -132,7 +129,7 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     const scrape = async () => (await get(service, '/metrics')).text;
     const before = await scrape();
     await signedIn('metrics-sub', { email: fresh('metrics'), email_verified: true });
-    expect((await exchange('not-a-code', pkce().verifier)).status).to.equal(400);
+    expect((await exchange('not-a-code', aPkcePair().verifier)).status).to.equal(400);
     const after = await scrape();
     const moved = (outcome: string) => (sampleValue(after, 'account_sign_in_oauth_total', { outcome }) ?? NaN) - (sampleValue(before, 'account_sign_in_oauth_total', { outcome }) ?? NaN);
     expect([moved('success'), moved('invalid_input'), moved('second_factor_required')]).to.deep.equal([1, 1, 0]);
@@ -147,13 +144,13 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
 
   it('refuses a return URL outside the allow-list with 400 JSON and no Location: look-alike hosts, ports, paths', async () => {
     for (const redirectTo of ['https://app.example.evil/signed-in', 'https://evil.example/?https://app.example/signed-in', 'https://app.example:444/signed-in', 'https://app.example/signed-in/../x', 'https://app.example/signed-inx', 'https://app.example@evil.example/signed-in']) {
-      const res = await authorize('corp', pkce().challenge, redirectTo);
+      const res = await authorize('corp', aPkcePair().challenge, redirectTo);
       expect(res.status, redirectTo).to.equal(400);
       expect(res.headers['location'], redirectTo).to.equal(undefined);
       expect(res.body.errors.map((issue: { field: string }) => issue.field), redirectTo).to.deep.equal(['redirect_to']);
     }
     expect((await get(service, '/auth/oauth/corp/authorize?redirect_to=https%3A%2F%2Fapp.example%2Fsigned-in&code_challenge=short&code_challenge_method=plain')).status).to.equal(400);
-    expect((await authorize('nobody', pkce().challenge)).status).to.equal(404);
+    expect((await authorize('nobody', aPkcePair().challenge)).status).to.equal(404);
   });
 
   it('refuses a replayed callback (400, no redirect) and a replayed or mis-verified code', async () => {
@@ -162,7 +159,7 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     const replayed = await callback('corp', back);
     expect(replayed.status).to.equal(400);
     expect(replayed.headers['location']).to.equal(undefined);
-    expect((await exchange(params['code'], pkce().verifier)).status, 'a wrong verifier').to.equal(400);
+    expect((await exchange(params['code'], aPkcePair().verifier)).status, 'a wrong verifier').to.equal(400);
     expect((await exchange(params['code'], verifier)).status, 'spent by the wrong verifier').to.equal(400);
     const second = await through('corp', (url) => corp.signIn(url, 'replay-sub'));
     expect((await exchange(second.params['code'], second.verifier)).status).to.equal(201);
@@ -218,7 +215,7 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     const up = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }));
     await verifyByMail(service, email);
     const access = (await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD })).body.data.accesstoken as string;
-    const pair = pkce();
+    const pair = aPkcePair();
     const body = { redirect_to: APP, code_challenge: pair.challenge, code_challenge_method: 'S256' };
     expect((await postJson(service.url, '/auth/oauth/corp/link', { ...body, currentpassword: 'wrong' }, bearer(access))).status).to.equal(400);
     const link = await postJson(service.url, '/auth/oauth/corp/link', { ...body, currentpassword: PASSWORD }, bearer(access));
@@ -229,7 +226,7 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     expect(res.body.data.user.id).to.equal(up.body.data.user.id);
 
     const taken = await signedIn('taken-sub', { email: fresh('taken'), email_verified: true });
-    const again = pkce();
+    const again = aPkcePair();
     const second = await postJson(service.url, '/auth/oauth/corp/link', { ...body, code_challenge: again.challenge, currentpassword: PASSWORD }, bearer(access));
     expect((await through('corp', (url) => corp.signIn(url, 'taken-sub'), { url: second.body.data.url, verifier: again.verifier })).params).to.deep.equal({ error: 'identity_in_use' });
 
@@ -243,12 +240,12 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: attacker }));
     await verifyByMail(service, attacker);
     const access = (await postJson(service.url, '/auth/sign-in', { email: attacker, password: PASSWORD })).body.data.accesstoken as string;
-    const attackers = pkce();
+    const attackers = aPkcePair();
     const link = await postJson(service.url, '/auth/oauth/corp/link', { redirect_to: APP, code_challenge: attackers.challenge, code_challenge_method: 'S256', currentpassword: PASSWORD }, bearer(access));
     expect(link.status, link.text).to.equal(200);
     const victimAddress = fresh('victim');
     corp.setAccount('csrf-victim-sub', { email: victimAddress, email_verified: true });
-    const victimsApp = pkce();
+    const victimsApp = aPkcePair();
     const { params } = await through('corp', (url) => corp.signIn(url, 'csrf-victim-sub'), { url: link.body.data.url, verifier: victimsApp.verifier });
     expect(Object.keys(params)).to.deep.equal(['code']);
     expect((await get(service, '/auth/identities', bearer(access))).body.data.identities, 'nothing linked at the callback').to.deep.equal([]);
@@ -264,13 +261,13 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }));
     await verifyByMail(service, email);
     const access = (await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD })).body.data.accesstoken as string;
-    const pair = pkce();
+    const pair = aPkcePair();
     const link = await postJson(service.url, '/auth/oauth/corp/link', { redirect_to: APP, code_challenge: pair.challenge, code_challenge_method: 'S256', currentpassword: PASSWORD }, bearer(access));
     corp.setAccount('linker2-sub', { email: fresh('elsewhere2'), email_verified: true });
     const first = await through('corp', (url) => corp.signIn(url, 'linker2-sub'), { url: link.body.data.url, verifier: pair.verifier });
     expect((await exchange(first.params['code'], pair.challenge)).status, 'the challenge itself is no verifier').to.equal(400);
     expect((await get(service, '/auth/identities', bearer(access))).body.data.identities).to.deep.equal([]);
-    const again = pkce();
+    const again = aPkcePair();
     const second = await postJson(service.url, '/auth/oauth/corp/link', { redirect_to: APP, code_challenge: again.challenge, code_challenge_method: 'S256', currentpassword: PASSWORD }, bearer(access));
     const { params } = await through('corp', (url) => corp.signIn(url, 'linker2-sub'), { url: second.body.data.url, verifier: again.verifier });
     expect((await exchange(params['code'], again.verifier)).status).to.equal(201);
@@ -292,7 +289,7 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     const refused = await http(service.url, '/auth/me', { method: 'DELETE', headers: bearer(access) });
     expect([refused.status, refused.body.message], 'a token seconds old proves nothing').to.deep.equal([403, 'Recent sign-in required']);
     const reauth = async (action: string) => {
-      const pair = pkce();
+      const pair = aPkcePair();
       const started = await postJson(service.url, '/auth/oauth/corp/reauthenticate', { redirect_to: APP, code_challenge: pair.challenge, code_challenge_method: 'S256', action }, bearer(access));
       expect(started.status, started.text).to.equal(200);
       expect(Object.fromEntries(new URL(started.body.data.url).searchParams)).to.include({ prompt: 'login', max_age: '0' });
@@ -342,7 +339,7 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
   });
 
   it('sends the app error=temporarily_unavailable for a provider that cannot be reached, and access_denied for a refusal', async () => {
-    expect(returned(await authorize('down', pkce().challenge))).to.deep.equal({ error: 'temporarily_unavailable' });
+    expect(returned(await authorize('down', aPkcePair().challenge))).to.deep.equal({ error: 'temporarily_unavailable' });
     const { params } = await through('corp', (url) => corp.deny(url));
     expect(params).to.deep.equal({ error: 'access_denied' });
   });

@@ -1,18 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { http, postJson } from '../support/http-client.js';
 import { type OidcTestProvider, startOidcTestProvider } from '../support/oidc-test-provider.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 import { type TestService, startTestService } from '../support/test-service.js';
+import { aPkcePair } from '../support/social.js';
 
 const APP = 'https://app.example/signed-in';
 const API = 'http://accounts.test';
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const fresh = (label: string) => `${label}-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
-const pkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
 
 describe('HTTP: the last way in is one rule over password, passkeys and provider identities, decided in the commit (issue 62)', function () {
   this.timeout(60_000);
@@ -52,12 +49,12 @@ describe('HTTP: the last way in is one rule over password, passkeys and provider
   const identityAndPasskey = async (label: string) => {
     const sub = `${label}-${randomBytes(4).toString('hex')}`;
     corp.setAccount(sub, { email: fresh(label), email_verified: true });
-    const pair = pkce();
+    const pair = aPkcePair();
     const started = await http(service.url, `/auth/oauth/corp/authorize?${new URLSearchParams({ redirect_to: APP, code_challenge: pair.challenge, code_challenge_method: 'S256' }).toString()}`, { method: 'GET' });
     const signedIn = await postJson(service.url, '/auth/oauth/token', { code: await codeFrom(String(started.headers['location']), sub), code_verifier: pair.verifier });
     expect(signedIn.status, signedIn.text).to.equal(201);
     const access: string = signedIn.body.data.accesstoken;
-    const proof = pkce();
+    const proof = aPkcePair();
     const reauth = await postJson(service.url, '/auth/oauth/corp/reauthenticate', { redirect_to: APP, code_challenge: proof.challenge, code_challenge_method: 'S256', action: 'add-passkey' }, bearer(access));
     expect(reauth.status, reauth.text).to.equal(200);
     const oauthcode = await codeFrom(reauth.body.data.url, sub);
