@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, type Graph, type Lifecycle, compose } from './infrastructure/container/composition.js';
 import { CAPABILITIES } from './capabilities/index.js';
+import type { Capability } from './infrastructure/container/capability.js';
+import type { AnyOperation } from './interfaces/http/shared/operation.js';
 import { listenFailure } from './infrastructure/config/startup-checks.js';
 import { configuredThreadPoolSize, threadPoolSizeFor } from './infrastructure/config/thread-pool.cjs';
 import { installRejectionPolicy, routeConsoleToLogger } from './infrastructure/process-policy.js';
@@ -25,8 +27,13 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** A capability as the service composes it: its manifest, with HTTP operations declared like the core's. */
+export type ServiceCapability = Capability<object, AnyOperation>;
+
 export interface StartOptions extends Omit<CompositionOverrides, 'http'> {
   readonly logger?: Logger;
+  /** The capabilities to compose: src/capabilities/index.ts's list (a test adds one of its own). */
+  readonly capabilities?: readonly ServiceCapability[];
   /** How long /health/ready waits for the store check (default 2 s). */
   readonly readinessTimeoutMs?: number;
 }
@@ -39,7 +46,7 @@ interface HttpPart extends Lifecycle {
 
 /** Builds the HTTP part from the graph: the one place the interfaces meet the composition. */
 const httpPart =
-  (options: StartOptions) =>
+  (options: StartOptions, capabilities: readonly ServiceCapability[]) =>
   ({ config, logger, useCases, metrics, rateLimitStore }: Graph): HttpPart => {
     const shutdown = new ShutdownState();
     const app = buildHttpServer({
@@ -52,6 +59,7 @@ const httpPart =
       cors: { origins: config.corsOrigins },
       ...(config.publicApiUrl === undefined ? {} : { publicUrl: config.publicApiUrl }),
       useCases,
+      capabilityOperations: capabilities.flatMap((capability) => capability.operations ?? []),
       operations: {
         shutdown,
         observer: metrics,
@@ -81,12 +89,13 @@ const httpPart =
 
 /** The composition root: config -> compose (adapters, use cases, jobs, HTTP, in one container) -> start in order. */
 export async function startService(env: Record<string, string | undefined> = process.env, options: StartOptions = {}): Promise<RunningService> {
-  const config = loadConfig(env, CAPABILITIES.map((capability) => capability.settings));
+  const capabilities = options.capabilities ?? CAPABILITIES;
+  const config = loadConfig(env, capabilities.map((capability) => capability.settings));
   const base = options.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
   // A worker of several (WORKERS, src/infrastructure/cluster/primary.ts) names itself on every line.
   const worker = env[WORKER_MARK];
   const logger = worker === undefined ? base : base.child({ worker: Number(worker) });
-  const composition = await compose(config, logger, { ...options, http: httpPart(options) }, CAPABILITIES);
+  const composition = await compose(config, logger, { ...options, http: httpPart(options, capabilities) }, capabilities);
   await composition.start();
   const http = composition.http as HttpPart;
   return { app: http.app, url: http.url(), config, close: () => composition.stop(), deliverMail: () => composition.deliverMail() };

@@ -37,7 +37,6 @@ export const apiKeys: Capability<ApiKeyUseCases> = {
   events: { ApiKeyCreated: 'keep', ApiKeyRevoked: 'keep' },
   settings: SETTINGS,
   errors: { API_KEY_NOT_FOUND: 'no live API key has this id: answered by `npm run admin -- revoke-key` only' },
-  routes: [],
   bind: (bindPort) => {
     bindPort(API_KEY_REPOSITORY, (get) => new StoreApiKeyRepository(get(STORAGE).store));
     bindPort(API_KEY_SECRETS, (get) => new KeyedApiKeys(derivedKey(get(STABLE_SECRET), 'api-key-v1')));

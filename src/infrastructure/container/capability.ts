@@ -25,7 +25,7 @@ export interface AdminMetadata {
  * its tables join the erase, the export, the sweeps and the docs by their declarations, its bindings join the one
  * container, its use cases the one registry, its commands the admin command line.
  */
-export interface Capability<U extends object = object> {
+export interface Capability<U extends object = object, Op = never> {
   readonly name: string;
   /** The squad that owns it (CODEOWNERS). */
   readonly squad: string;
@@ -45,8 +45,11 @@ export interface Capability<U extends object = object> {
   readonly settings: CapabilitySettings;
   /** Its own error codes (its `ApplicationError<Code>` classes), each with where it is answered. */
   readonly errors: { readonly [code: string]: string };
-  /** Its HTTP routes (`METHOD path`), none when it has none. */
-  readonly routes: readonly string[];
+  /**
+   * Its HTTP operations (declared as the core's are: src/interfaces/http/<name>/), registered, documented and
+   * observed with the core's; `run` gets its use cases. The main composition root gives them to the HTTP server.
+   */
+  readonly operations?: readonly Op[];
   /** Binds its ports and adapters, and the core's extension points it provides (`OPERATOR_KEYS`...). */
   readonly bind: (bindPort: BindPort) => void;
   /** Its use cases, made from what the container holds. */
@@ -72,6 +75,6 @@ export const settingsOf = <S extends CapabilitySettings>(config: Config, setting
   ) as { readonly [K in keyof S]: InferType<S[K]['schema']> };
 
 /** The use cases of every capability of a list, as one object type. */
-export type CapabilityUseCases<C extends readonly Capability[]> = UnionToIntersection<{ [K in keyof C]: C[K] extends Capability<infer U> ? U : never }[number]>;
+export type CapabilityUseCases<C extends readonly Capability<object, unknown>[]> = UnionToIntersection<{ [K in keyof C]: C[K] extends Capability<infer U, unknown> ? U : never }[number]>;
 
 type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void ? I : never;

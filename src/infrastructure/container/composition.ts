@@ -53,7 +53,7 @@ export interface CompositionOverrides<H extends Lifecycle = Lifecycle> {
   readonly http?: ((graph: Graph) => H) | undefined;
 }
 
-export interface Composition<H extends Lifecycle = Lifecycle, C extends readonly Capability[] = readonly []> {
+export interface Composition<H extends Lifecycle = Lifecycle, C extends readonly Capability<object, unknown>[] = readonly []> {
   readonly config: Config;
   /** Every port, as bound. */
   readonly ports: Ports;
@@ -103,7 +103,7 @@ async function stopAll(started: Lifecycle[]): Promise<void> {
 }
 
 /** Binds what each capability declares (after the overrides, before the core's defaults: see portBinder). */
-const capabilitiesModule = (capabilities: readonly Capability[]) =>
+const capabilitiesModule = (capabilities: readonly Capability<object, unknown>[]) =>
   new ContainerModule(({ bind, isBound }) => {
     const bindPort = portBinder(bind, isBound);
     for (const capability of capabilities) capability.bind(bindPort);
@@ -116,13 +116,17 @@ const capabilitiesModule = (capabilities: readonly Capability[]) =>
  * ordered lifecycle. The signing key is resolved before the store is opened, so that a key problem is reported
  * before a store problem.
  */
-export async function compose<H extends Lifecycle = Lifecycle, const C extends readonly Capability[] = readonly []>(
+export async function compose<H extends Lifecycle = Lifecycle, const C extends readonly Capability<object, unknown>[] = readonly []>(
   config: Config,
   logger: Logger,
   overrides: CompositionOverrides<H> = {},
   capabilities: C = [] as unknown as C,
 ): Promise<Composition<H, C>> {
   const container = new Container();
+  let merged: (UseCases & CapabilityUseCases<C>) | undefined;
+  /** The core's use cases and every capability's, made once: what the composition and the HTTP part are given. */
+  const allUseCases = (): UseCases & CapabilityUseCases<C> =>
+    (merged ??= Object.assign({}, get(USE_CASES), ...capabilities.map((capability) => capability.useCases(get))) as UseCases & CapabilityUseCases<C>);
   container.load(overridesModule(config, overrides), capabilitiesModule(capabilities), coreModule({ config, logger }), securityModule, applicationModule, jobsModule);
   const get = portGetter(container);
   get(KEY_RING);
@@ -140,7 +144,7 @@ export async function compose<H extends Lifecycle = Lifecycle, const C extends r
       storageModule(storage),
       new ContainerModule(({ bind }) => {
         const { http } = overrides;
-        if (http) portBinder(bind)(HTTP, (read) => http({ config: read(CONFIG), logger: read(LOGGER), useCases: read(USE_CASES), metrics: read(METRICS), rateLimitStore }));
+        if (http) portBinder(bind)(HTTP, (read) => http({ config: read(CONFIG), logger: read(LOGGER), useCases: allUseCases(), metrics: read(METRICS), rateLimitStore }));
       }),
     );
     if (rateLimitStore) get(METRICS).observeRateLimitStore();
@@ -159,7 +163,7 @@ export async function compose<H extends Lifecycle = Lifecycle, const C extends r
       config,
       ports: resolvePorts(get),
       get,
-      useCases: Object.assign({}, get(USE_CASES), ...capabilities.map((capability) => capability.useCases(get))) as UseCases & CapabilityUseCases<C>,
+      useCases: allUseCases(),
       metrics: get(METRICS),
       storage,
       http,

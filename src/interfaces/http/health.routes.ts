@@ -38,7 +38,7 @@ const liveSchema: FastifySchema = {
   operationId: 'getLiveness',
   summary: 'Liveness probe',
   tags: ['operations'],
-  response: { 200: status('live'), ...errorResponses(...ALWAYS_POSSIBLE_ERRORS) },
+  response: { 200: status('live'), ...errorResponses(ALWAYS_POSSIBLE_ERRORS) },
 };
 const ready = status('ready');
 const readySchema: FastifySchema = {
@@ -57,7 +57,7 @@ const readySchema: FastifySchema = {
         },
       },
     },
-    ...errorResponses('STORE_UNAVAILABLE', ...ALWAYS_POSSIBLE_ERRORS),
+    ...errorResponses(['STORE_UNAVAILABLE', ...ALWAYS_POSSIBLE_ERRORS]),
   },
 };
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { type DestinationStream, type Level, type Logger, pino } from 'pino';
 import { AUTH_OUTCOMES, ERROR_TABLE, SECOND_FACTOR_REQUIRED } from './shared/error-table.js';
+import type { AnsweredCode } from './shared/error-mapper.js';
 import type { AuthOperation } from './shared/operation.js';
 
 export type { AuthOperation };
@@ -24,8 +25,8 @@ export interface HttpObserver {
 }
 
 /** The outcome of an answer: its error code's row in the error table, `success` below 400, `error` otherwise. */
-export const authOutcomeOf = (errorCode: keyof typeof ERROR_TABLE | null, status: number): string =>
-  errorCode === null ? (status === 202 ? SECOND_FACTOR_REQUIRED : status < 400 ? 'success' : 'error') : ERROR_TABLE[errorCode].outcome;
+export const authOutcomeOf = (errorCode: AnsweredCode | null, status: number): string =>
+  errorCode === null ? (status === 202 ? SECOND_FACTOR_REQUIRED : status < 400 ? 'success' : 'error') : errorCode in ERROR_TABLE ? ERROR_TABLE[errorCode as keyof typeof ERROR_TABLE].outcome : 'error';
 
 interface AccessLine {
   readonly reqId: string;

@@ -22,7 +22,7 @@ export function metricsRoutes(exposition: MetricsExposition) {
           tags: ['operations'],
           response: {
             200: { description: 'Every metric, in the Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
-            ...errorResponses(...ALWAYS_POSSIBLE_ERRORS),
+            ...errorResponses(ALWAYS_POSSIBLE_ERRORS),
           },
         },
       },

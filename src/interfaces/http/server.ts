@@ -54,6 +54,8 @@ export interface HttpServerOptions {
   readonly cors?: CorsOptions;
   /** The public base URL of the API (PUBLIC_API_URL), the OpenAPI `servers` entry; relative (`/`) when absent. */
   readonly publicUrl?: string;
+  /** The capabilities' operations (their manifests'), served, documented and observed beside the core's OPERATIONS. */
+  readonly capabilityOperations?: readonly AnyOperation[];
 }
 
 export interface HttpTimeoutsMs {
@@ -158,6 +160,7 @@ class RequestLogger implements FastifyBaseLogger {
 
 /** Builds the HTTP adapter: routes, content-type and size rules, and the one error mapping. Does not listen. */
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
+  const operations = [...OPERATIONS, ...(options.capabilityOperations ?? [])];
   const timeouts = { ...DEFAULT_TIMEOUTS_MS, ...options.timeoutsMs };
   const headers = securityHeaders();
   const secure = headers.plain;
@@ -166,7 +169,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const app = Fastify({
     serverFactory: edgeShedding({
       admission: options.useCases.admission,
-      hashingRoutes: hashingRoutes(OPERATIONS),
+      hashingRoutes: hashingRoutes(operations),
       shutdown,
       headers: secure,
       headersFor: (request) => corsAnswerHeaders(cors, request.headers.origin),
@@ -221,7 +224,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     return done(null, payload);
   });
 
-  observeAnswers(app, { logger: options.logger, observer: options.operations?.observer, observed: observedRoutes(OPERATIONS) });
+  observeAnswers(app, { logger: options.logger, observer: options.operations?.observer, observed: observedRoutes(operations) });
 
   app.setErrorHandler(async (error, request, reply) => {
     const { code } = mapError(error);
@@ -233,7 +236,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   app.setNotFoundHandler(async (_request, reply) => sendError(reply, new HttpError('NOT_FOUND')));
 
   const { useCases } = options;
-  registerOpenApi(app, OPERATIONS, options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl });
+  registerOpenApi(app, operations, options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl });
   const { redis, redisUp } = options.rateLimit;
   const rateLimits = (): RateLimitsState => (redis === undefined ? 'per-process' : redisUp?.() === false ? 'fail-open' : 'shared');
   registerOperations(app, { ...options.operations, storeHealth: useCases.storeHealth, shutdown, rateLimits });
@@ -245,10 +248,10 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       ...(options.rateLimit.redis === undefined ? {} : { redis: options.rateLimit.redis, nameSpace: 'account-service-rl:', skipOnError: true }),
       errorResponseBuilder: () => new HttpError('RATE_LIMITED'),
     });
-    for (const operation of OPERATIONS.filter((op) => op.path.startsWith(RATE_LIMITED_PREFIX))) registerOperation(auth, operation, useCases, registerOptions);
+    for (const operation of operations.filter((op) => op.path.startsWith(RATE_LIMITED_PREFIX))) registerOperation(auth, operation, useCases, registerOptions);
   });
   void app.register(async (open) => {
-    for (const operation of OPERATIONS.filter((op) => !op.path.startsWith(RATE_LIMITED_PREFIX))) registerOperation(open, operation, useCases, registerOptions);
+    for (const operation of operations.filter((op) => !op.path.startsWith(RATE_LIMITED_PREFIX))) registerOperation(open, operation, useCases, registerOptions);
   });
   return app;
 }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { CAPABILITIES } from '../../../src/capabilities/index.js';
 import { TABLES } from '../../../src/infrastructure/storage/ownership.js';
+import type { Capability } from '../../../src/infrastructure/container/capability.js';
+import type { AnyOperation } from '../../../src/interfaces/http/shared/operation.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
@@ -23,8 +25,9 @@ describe('The capabilities, as their manifests declare them (issue 62)', () => {
       expect(folders, capability.name).to.equal(capability.folders.map((folder) => `\`${folder}\``).join(', '));
       expect(tables, capability.name).to.equal(capability.tables.map((table) => `\`${table.name}\``).join(', '));
       expect(owner, capability.name).to.equal(capability.squad);
-      if (capability.routes.length === 0) expect(routes, capability.name).to.match(/^none/);
-      else expect(routes, capability.name).to.equal(capability.routes.map((route) => `\`${route}\``).join(', '));
+      const declared = ((capability as Capability<object, AnyOperation>).operations ?? []).map((operation) => `\`${operation.method} ${operation.path}\``);
+      if (declared.length === 0) expect(routes, capability.name).to.match(/^none/);
+      else expect(routes, capability.name).to.equal(declared.join(', '));
       const commands = capability.commands.map((command) => command.name);
       for (const command of commands) expect(routes, `${capability.name} names its command ${command}`).to.include(command);
     }

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApplicationError, InvalidToken, KeyRateLimited, ServiceUnavailable } from '../../../application/errors.js';
 import { DomainError, type FieldIssue, TooManyAttempts } from '../../../domain/domain-error.js';
-import { ERROR_TABLE, type ErrorCode, type ErrorHeader, type TransportErrorCode } from './error-table.js';
+import { ERROR_TABLE, type ErrorCode, type ErrorHeader, type ErrorRow, type TransportErrorCode } from './error-table.js';
 
 declare module 'fastify' {
   interface FastifyReply {
-    /** The code of the error this reply answers, or null for a success: what the metrics outcome is read from. */
-    errorCode: ErrorCode | null;
+    /** The code of the error this reply answers (the core's, or a capability's declared one), or null for a success. */
+    errorCode: AnsweredCode | null;
   }
 }
 
@@ -16,8 +16,11 @@ export interface ErrorEnvelope {
   readonly errors: readonly FieldIssue[];
 }
 
+/** The code of an error answer: one of the core's table, or one a capability's operation declared (`ownErrors`). */
+export type AnsweredCode = ErrorCode | (string & Record<never, never>);
+
 export interface MappedError {
-  readonly code: ErrorCode;
+  readonly code: AnsweredCode;
   readonly status: number;
   readonly body: ErrorEnvelope;
   readonly headers: Readonly<Record<string, string>>;
@@ -66,6 +69,18 @@ const headerValue = (header: ErrorHeader, code: ErrorCode, error: unknown): stri
   }
 };
 
+/** An error a capability's operation declared (its `ownErrors`), answered as its own row says. */
+export class DeclaredError extends Error {
+  constructor(
+    readonly code: string,
+    readonly row: ErrorRow,
+    readonly issues: readonly FieldIssue[],
+  ) {
+    super(row.message);
+    this.name = 'DeclaredError';
+  }
+}
+
 const codeOf = (error: unknown): ErrorCode => {
   // A code the table does not hold (a capability's, answered off HTTP: its manifest's `errors`) is a fault here.
   if (error instanceof DomainError || error instanceof ApplicationError || error instanceof HttpError) return error.code in ERROR_TABLE ? (error.code as ErrorCode) : 'INTERNAL';
@@ -75,6 +90,9 @@ const codeOf = (error: unknown): ErrorCode => {
 
 /** The answer for any error: its row of the table, the error's own field issues when it has some. Never throws. */
 export function mapError(error: unknown): MappedError {
+  if (error instanceof DeclaredError) {
+    return { code: error.code, status: error.row.status, body: { message: error.row.message, errors: error.issues.length > 0 ? error.issues : error.row.issues }, headers: {} };
+  }
   const code = codeOf(error);
   const row = ERROR_TABLE[code];
   const own = code !== 'INTERNAL' && (error instanceof DomainError || error instanceof ApplicationError) ? error.issues : [];

@@ -62,13 +62,13 @@ const HEADER_DOCS: { readonly [H in ErrorHeader]: JsonSchema } = {
 };
 
 /**
- * OpenAPI responses for the given error codes, read from the error table: one response per status, its description
- * listing every cause, its headers those of the causes, its body the shared error envelope.
+ * OpenAPI responses for the given error codes, read from the error table (and `own`: a capability's operation's rows):
+ * one response per status, its description listing every cause, its headers those of the causes, its body the shared
+ * error envelope.
  */
-export const errorResponses = (...codes: ErrorCode[]): Record<number, JsonSchema> => {
+export const errorResponses = (codes: readonly ErrorCode[], own: Readonly<Record<string, ErrorRow>> = {}): Record<number, JsonSchema> => {
   const byStatus = new Map<number, ErrorRow[]>();
-  for (const code of new Set(codes)) {
-    const row = ERROR_TABLE[code];
+  for (const row of [...new Set(codes)].map((code) => ERROR_TABLE[code]).concat(Object.values(own))) {
     byStatus.set(row.status, [...(byStatus.get(row.status) ?? []), row]);
   }
   return Object.fromEntries(

@@ -97,7 +97,7 @@ export function operationSchema(operation: AnyOperation): FastifySchema {
       ...(operation.alternative
         ? { [operation.alternative.status]: { description: operation.alternative.description, headers: NO_STORE_HEADERS, ...componentRef(operation.alternative.name) } }
         : {}),
-      ...errorResponses(...impliedErrors(operation), ...operation.errors),
+      ...errorResponses([...impliedErrors(operation), ...operation.errors], operation.ownErrors),
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { ObjectSchema } from 'yup';
 import type { RequestMetadata } from '../../../application/ports/event-log.port.js';
 import type { ApiKeyPrincipal, ApiKeyScope, Principal, UseCases } from '../../../application/registry.js';
-import type { ErrorCode } from './error-table.js';
+import type { ErrorCode, ErrorRow } from './error-table.js';
 import type { Fields } from './request-body.js';
 import type { JsonSchema } from './yup-json-schema.js';
 
@@ -88,7 +88,7 @@ export const isAlternative = (result: unknown): result is Alternative => typeof 
  * One HTTP operation, declared once: what registerOperation applies to it (authentication, hashing admission, body
  * extraction, request metadata, no-store, the envelope, the rate limit, the documented errors) and its OpenAPI entry.
  */
-export interface Operation<B extends object = object, A extends Auth = Auth> {
+export interface Operation<B extends object = object, A extends Auth = Auth, U extends object = UseCases> {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly operationId: string;
@@ -122,11 +122,17 @@ export interface Operation<B extends object = object, A extends Auth = Auth> {
   readonly schemas?: readonly JsonSchema[];
   /** The codes `run` can end in, besides those registerOperation implies (see impliedErrors). Checked by the compiler. */
   readonly errors: readonly ErrorCode[];
-  run(input: OperationInput<B, A>, useCases: UseCases): Promise<unknown>;
+  /**
+   * A capability's own codes this operation answers, each with its row (the core's table holds none of them): an
+   * error of the application or the domain with one of these codes is answered as its row says, and documented so.
+   */
+  readonly ownErrors?: Readonly<Record<string, ErrorRow>>;
+  /** `useCases`: the core's registry, or a capability's operation's own use cases (the composition merges them). */
+  run(input: OperationInput<B, A>, useCases: U): Promise<unknown>;
 }
 
 /** Declares an operation (the identity, typed: `run` sees the body's fields and, for bearer operations, the principal). */
-export const defineOperation = <B extends object = Record<string, never>, A extends Auth = Auth>(operation: Operation<B, A>): Operation<B, A> =>
+export const defineOperation = <B extends object = Record<string, never>, A extends Auth = Auth, U extends object = UseCases>(operation: Operation<B, A, U>): Operation<B, A, U> =>
   operation;
 
 /** Routes under this prefix run inside the per-client rate limit, which adds its headers to every answer. */
@@ -160,4 +166,4 @@ export function impliedErrors(operation: AnyOperation): ErrorCode[] {
 
 /** Any declared operation, whatever its body and authentication (what lists and registerOperation take). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list holds operations of different bodies; each was checked by defineOperation
-export type AnyOperation = Operation<any, Auth>;
+export type AnyOperation = Operation<any, Auth, any>;

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestMetadata } from '../../../application/ports/event-log.port.js';
 import type { UseCases } from '../../../application/registry.js';
-import { InvalidInput } from '../../../domain/domain-error.js';
+import { DomainError, InvalidInput } from '../../../domain/domain-error.js';
+import { ApplicationError } from '../../../application/errors.js';
+import { DeclaredError } from './error-mapper.js';
 import { authenticate, authenticateApiKey } from './bearer-auth.js';
 import { operationSchema } from './operation-schema.js';
 import { type AnyOperation, isAlternative } from './operation.js';
@@ -44,6 +46,16 @@ const answer = (operation: AnyOperation, reply: FastifyReply, result: unknown): 
   return noStore(reply).code(success.status).send({ message: success.message, data: result ?? {} });
 };
 
+/** Turns an error whose code the operation declared as its own (`ownErrors`) into the answer its row says. */
+const declared =
+  (rows: NonNullable<AnyOperation['ownErrors']>) =>
+  (error: unknown): never => {
+    if (!(error instanceof ApplicationError || error instanceof DomainError)) throw error;
+    const code: string = (error as { readonly code: string }).code;
+    const own = Object.hasOwn(rows, code) ? rows[code] : undefined;
+    throw own ? new DeclaredError(code, own, error.issues) : error;
+  };
+
 /**
  * Registers one declared operation: the route, its OpenAPI entry, and every rule the declaration implies, in this
  * order: hashing admission (before the body is read), authentication, body extraction, the use case with the
@@ -63,7 +75,7 @@ export function registerOperation(app: FastifyInstance, operation: AnyOperation,
         operation.auth === 'api-key' ? await authenticateApiKey(request, useCases, operation.scope ?? 'users:write') : bearer ? await authenticate(request, useCases, operation.allowsUnverified === true) : null;
       const body = bodyOf(operation, request);
       const input = { body, params: request.params as Record<string, string>, query: request.query, meta: requestMetadata(request), principal };
-      const result = await operation.run(input, useCases);
+      const result = operation.ownErrors === undefined ? await operation.run(input, useCases) : await operation.run(input, useCases).catch(declared(operation.ownErrors));
       if (operation.attachment) reply.header('content-disposition', `attachment; filename="${operation.attachment(input)}"`);
       return answer(operation, reply, result);
     },
