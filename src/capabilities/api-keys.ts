@@ -3,6 +3,7 @@ import { API_KEY_REPOSITORY } from '../application/api-keys/ports/api-key-reposi
 import { API_KEY_SECRETS } from '../application/api-keys/ports/api-key-secrets.port.js';
 import { PORT_TOKENS } from '../application/ports/ports.js';
 import { OPERATOR_KEYS } from '../application/ports/operator-keys.port.js';
+import { token } from '../application/di-token.js';
 import { API_KEYS } from '../infrastructure/api-keys/api-key-tables.js';
 import { KeyedApiKeys } from '../infrastructure/api-keys/keyed-api-keys.js';
 import { StoreApiKeyRepository } from '../infrastructure/api-keys/store-api-key.repository.js';
@@ -16,6 +17,9 @@ const option = (args: readonly string[], name: string): string | undefined => {
   const at = args.indexOf(`--${name}`);
   return at < 0 ? undefined : args[at + 1];
 };
+
+/** The API keys' use cases, made once in the container: the registry's and the core's OPERATOR_KEYS share them. */
+const API_KEY_USE_CASES = token<ApiKeyUseCases>('ApiKeyUseCases');
 
 const SETTINGS = {
   API_KEY_RATE_LIMIT_PER_MINUTE: {
@@ -40,13 +44,15 @@ export const apiKeys: Capability<ApiKeyUseCases> = {
   bind: (bindPort) => {
     bindPort(API_KEY_REPOSITORY, (get) => new StoreApiKeyRepository(get(STORAGE).store));
     bindPort(API_KEY_SECRETS, (get) => new KeyedApiKeys(derivedKey(get(STABLE_SECRET), 'api-key-v1')));
-    bindPort(OPERATOR_KEYS, (get) => apiKeys.useCases(get).authenticateApiKey);
+    bindPort(API_KEY_USE_CASES, (get) =>
+      apiKeyUseCases(
+        { apiKeys: get(API_KEY_REPOSITORY), apiKeySecrets: get(API_KEY_SECRETS), limits: get(PORT_TOKENS.limits), clock: get(PORT_TOKENS.clock), ids: get(PORT_TOKENS.ids) },
+        { perMinute: settingsOf(get(CONFIG), SETTINGS).API_KEY_RATE_LIMIT_PER_MINUTE },
+      ),
+    );
+    bindPort(OPERATOR_KEYS, (get) => get(API_KEY_USE_CASES).authenticateApiKey);
   },
-  useCases: (get) =>
-    apiKeyUseCases(
-      { apiKeys: get(API_KEY_REPOSITORY), apiKeySecrets: get(API_KEY_SECRETS), limits: get(PORT_TOKENS.limits), clock: get(PORT_TOKENS.clock), ids: get(PORT_TOKENS.ids) },
-      { perMinute: settingsOf(get(CONFIG), SETTINGS).API_KEY_RATE_LIMIT_PER_MINUTE },
-    ),
+  useCases: (get) => get(API_KEY_USE_CASES),
   commands: [
     {
       name: 'create-key',
