@@ -64,7 +64,7 @@ export const portsOver = (
   technology: Store,
   closeStore: () => Promise<void>,
   keys?: StorageKeys,
-): Pick<Storage, 'store' | 'close' | 'verifyKeys' | 'limits' | 'users' | 'userViews' | 'sessionViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'identities' | 'oauthFlows' | 'emailChanges' | 'webhookFeed' | 'events' | 'outbox'> => {
+): Pick<Storage, 'store' | 'close' | 'verifyKeys' | Exclude<StoragePortName, 'storeHealth'>> => {
   const sealing = keys ? sealingStoreOver(technology, keys) : undefined;
   const store = new ClosingStore(sealing ?? technology, closeStore);
   return {
