@@ -11,7 +11,7 @@ import * as memory from '../memory/memory-storage.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import * as mongo from '../mongo/mongo-storage.js';
 import type { Storage, StorageKeys } from '../storage/storage.js';
-import { type SharedRateLimitStore, redisRateLimitStore } from '../rate-limit/redis-rate-limit-store.js';
+import type { SharedRateLimitStore } from '../rate-limit/redis-rate-limit-store.js';
 import { applicationModule, policiesOf } from './application.module.js';
 import type { Capability, CapabilityUseCases } from './capability.js';
 import { type PortGetter, portBinder, portGetter } from './bind-port.js';
@@ -19,7 +19,7 @@ import { coreModule } from './core.module.js';
 import { jobsModule } from './jobs.module.js';
 import { securityModule } from './security.module.js';
 import { storageModule } from './storage.module.js';
-import { CONFIG, HTTP, JOB_RUNNER, KEY_RING, PERSONAL_DATA_KEYS, LOGGER, MAIL_DISPATCH_JOB, METRICS, POLICIES, USE_CASES } from './tokens.js';
+import { CONFIG, HTTP, JOB_RUNNER, KEY_RING, PERSONAL_DATA_KEYS, LOGGER, MAIL_DISPATCH_JOB, METRICS, POLICIES, RATE_LIMIT_STORE, USE_CASES } from './tokens.js';
 
 /** One part of the running service, started in the order of `Composition.lifecycle` and stopped in reverse. */
 export interface Lifecycle {
@@ -137,24 +137,24 @@ export async function compose<H extends Lifecycle = Lifecycle, const C extends r
     await storage.close();
     throw error;
   }
-  const { store: limits } = config.rateLimit;
-  const rateLimitStore = limits.kind === 'redis' ? redisRateLimitStore(limits.url, logger, (up) => get(METRICS).rateLimitStoreState(up)) : undefined;
+  let rateLimitStore: SharedRateLimitStore | undefined;
   try {
     container.load(
       storageModule(storage),
       new ContainerModule(({ bind }) => {
         const { http } = overrides;
-        if (http) portBinder(bind)(HTTP, (read) => http({ config: read(CONFIG), logger: read(LOGGER), useCases: allUseCases(), metrics: read(METRICS), rateLimitStore }));
+        if (http) portBinder(bind)(HTTP, (read) => http({ config: read(CONFIG), logger: read(LOGGER), useCases: allUseCases(), metrics: read(METRICS), rateLimitStore: read(RATE_LIMIT_STORE) ?? undefined }));
       }),
     );
-    if (rateLimitStore) get(METRICS).observeRateLimitStore();
+    rateLimitStore = get(RATE_LIMIT_STORE) ?? undefined;
+    const shared = rateLimitStore;
     const jobs = get(JOB_RUNNER);
     const mail = get(MAIL_DISPATCH_JOB);
     const http = overrides.http ? (get(HTTP) as H) : undefined;
     const lifecycle: Lifecycle[] = [
       { name: 'storage', start: () => Promise.resolve(), stop: () => storage.close() },
       { name: 'jobs', start: () => Promise.resolve(jobs.start()), stop: () => jobs.stop() },
-      ...(rateLimitStore ? [{ name: 'rate-limit store', start: () => rateLimitStore.ready(5_000), stop: () => rateLimitStore.close() }] : []),
+      ...(shared ? [{ name: 'rate-limit store', start: () => shared.ready(5_000), stop: () => shared.close() }] : []),
       ...(http ? [http] : []),
     ];
     const started: Lifecycle[] = [];

@@ -11,6 +11,7 @@ import type { SigningKey } from '../security/signing-key.js';
 import type { PersonalDataKeys } from '../security/personal-data-keys.js';
 import type { VerificationKeyRing } from '../security/verification-key-ring.js';
 import type { Storage } from '../storage/storage.js';
+import type { SharedRateLimitStore } from '../rate-limit/redis-rate-limit-store.js';
 
 /** Tokens of what the infrastructure binds besides the ports (ports have theirs next to the port, in PORT_TOKENS). */
 export const CONFIG = token<Config>('Config');
@@ -33,4 +34,6 @@ export const JOBS = token<readonly PeriodicJob[]>('Jobs');
 export const MAIL_DISPATCH_JOB = token<PeriodicJob>('MailDispatchJob');
 export const JOB_RUNNER = token<JobRunner>('JobRunner');
 /** The HTTP part of the lifecycle, built by main.ts's factory from the graph (infrastructure never imports the interfaces). */
+/** The per-client limits' shared store (RATE_LIMIT_STORE=redis); null: each process counts its own. */
+export const RATE_LIMIT_STORE = token<SharedRateLimitStore | null>('RateLimitStore');
 export const HTTP = token<{ readonly name: string; start(): Promise<void>; stop(): Promise<void> }>('Http');
