@@ -4,6 +4,7 @@ import { API_KEY_SECRETS } from '../application/api-keys/ports/api-key-secrets.p
 import { PORT_TOKENS } from '../application/ports/ports.js';
 import { OPERATOR_KEYS } from '../application/ports/operator-keys.port.js';
 import { token } from '../application/di-token.js';
+import { API_KEY_EVENTS } from '../infrastructure/api-keys/api-key-events.js';
 import { API_KEYS } from '../infrastructure/api-keys/api-key-tables.js';
 import { KeyedApiKeys } from '../infrastructure/api-keys/keyed-api-keys.js';
 import { StoreApiKeyRepository } from '../infrastructure/api-keys/store-api-key.repository.js';
@@ -38,7 +39,7 @@ export const apiKeys: Capability<ApiKeyUseCases> = {
   squad: '@account-service/operators',
   folders: ['src/domain/api-keys', 'src/application/api-keys', 'src/infrastructure/api-keys'],
   tables: [API_KEYS],
-  events: { ApiKeyCreated: 'keep', ApiKeyRevoked: 'keep' },
+  events: API_KEY_EVENTS,
   settings: SETTINGS,
   errors: { API_KEY_NOT_FOUND: 'no live API key has this id: answered by `npm run admin -- revoke-key` only' },
   bind: (bindPort) => {

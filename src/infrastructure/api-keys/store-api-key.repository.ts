@@ -1,6 +1,7 @@
 import type { ApiKeyRepository } from '../../application/api-keys/ports/api-key-repository.port.js';
 import type { CapabilityRecordedEvent } from '../../application/ports/event-log.port.js';
 import type { ApiKey, ApiKeyEvent } from '../../domain/api-keys/api-key.js';
+import { API_KEY_EVENTS } from './api-key-events.js';
 import { API_KEYS } from './api-key-tables.js';
 import { appendedAs } from '../storage/event-tables.js';
 import { type Store, put } from '../storage/store.js';
@@ -12,7 +13,7 @@ export class StoreApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly store: Store) {}
 
   async add(key: ApiKey, events: readonly CapabilityRecordedEvent<ApiKeyEvent>[]): Promise<void> {
-    const outcome = await this.store.commit({ changes: [put(API_KEYS, key.id, key, null)], events: appendedAs(events) });
+    const outcome = await this.store.commit({ changes: [put(API_KEYS, key.id, key, null)], events: appendedAs(events, API_KEY_EVENTS) });
     if (outcome.status !== 'committed') throw new Error(`API key ${key.id} was not stored (${outcome.status})`);
   }
 
@@ -27,7 +28,7 @@ export class StoreApiKeyRepository implements ApiKeyRepository {
   async revoke(id: string, at: Date, events: readonly CapabilityRecordedEvent<ApiKeyEvent>[]): Promise<boolean> {
     const stored = await this.store.get(API_KEYS, id);
     if (!stored || stored.value.revokedAt !== null) return false;
-    const outcome = await this.store.commit({ changes: [put(API_KEYS, id, { ...stored.value, revokedAt: at }, stored.version)], events: appendedAs(events) });
+    const outcome = await this.store.commit({ changes: [put(API_KEYS, id, { ...stored.value, revokedAt: at }, stored.version)], events: appendedAs(events, API_KEY_EVENTS) });
     return outcome.status === 'committed';
   }
 }

@@ -1,6 +1,7 @@
 import type { AnySchema, InferType } from 'yup';
 import type { Config } from '../config/config.js';
 import type { ConfigDescription } from '../config/config-descriptions.js';
+import type { Retention } from '../storage/retention.js';
 import type { AnyTable } from '../storage/store.js';
 import type { BindPort, PortGetter } from './bind-port.js';
 
@@ -34,10 +35,10 @@ export interface Capability<U extends object = object, Op = never> {
   /** Its tables, each declaring whose records it holds (`Table.owner`), what is personal and when records expire. */
   readonly tables: readonly AnyTable[];
   /**
-   * Its event types, each with its retention. A capability's events are kept (EVENT_RETENTION_DAYS removes only the
-   * core's types it lists as prunable): the type says so.
+   * Its event types, each with its retention (EVENT_RETENTION_DAYS): the map its repositories stamp each event with as
+   * they append it (`appendedAs`), so that the log's retention reads it from the record.
    */
-  readonly events: { readonly [type: string]: 'keep' };
+  readonly events: Readonly<Record<string, Retention>>;
   /**
    * Its environment variables: each one's schema (default and bounds), its topic and what it does, validated by
    * loadConfig with the core's and documented with them (docs/configuration.md); read with `settingsOf`.

@@ -1,17 +1,25 @@
 import type { CapabilityRecordedEvent, RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type OutboxEntry, dueAtOf } from './outbox-entry.js';
-import { retentionOf } from './retention.js';
+import { type Retention, retentionOf } from './retention.js';
 import { WEBHOOK_TYPES } from '../../domain/webhook-events.js';
 import type { Table } from './store.js';
 
-/** An event as stored: with `seq`, its place in the log (append order), which every index of the log ends with. */
-export type EventRecord = RecordedEvent & { readonly seq: string };
+/**
+ * An event as stored: with `seq`, its place in the log (append order), which every index of the log ends with; and,
+ * for a capability's event, the retention its capability declared (the core's types are in RETENTION).
+ */
+export type EventRecord = RecordedEvent & { readonly seq: string; readonly retention?: Retention };
+
+/** What EVENT_RETENTION_DAYS does to this stored event: its capability's declaration, else the core's table. */
+export const retentionOfEvent = (event: { readonly type: string; readonly retention?: Retention }): Retention => event.retention ?? retentionOf(event.type);
 
 /**
- * A capability's events as a commit appends them to the one log: the log's readers of the core (projections, indexes,
- * the activity, webhooks, the outbox, retention) know the core's types, find none of theirs in these and keep them.
+ * A capability's events as a commit appends them to the one log, each stamped with the retention its capability
+ * declares for its type (`keep` for one it does not name): the log's readers of the core (projections, indexes, the
+ * activity, webhooks, the outbox) know the core's types and find none of theirs in these; retention reads the stamp.
  */
-export const appendedAs = (events: readonly CapabilityRecordedEvent[]): readonly RecordedEvent[] => events as unknown as readonly RecordedEvent[];
+export const appendedAs = (events: readonly CapabilityRecordedEvent[], retention: Readonly<Record<string, Retention>>): readonly RecordedEvent[] =>
+  events.map((event) => ({ ...event, retention: retention[event.type] ?? 'keep' })) as unknown as readonly RecordedEvent[];
 
 /** An outbox entry as stored, with its event's `seq` (claims go in append order among entries due at once). */
 export type OutboxRecord = OutboxEntry & { readonly seq: string };
@@ -23,7 +31,7 @@ export const EVENTS: Table<EventRecord> = {
   name: 'events',
   indexes: {
     byAggregate: (event) => (event.aggregateId === null ? null : [event.aggregateId, event.seq]),
-    prunable: (event) => (retentionOf(event.type) === 'keep' ? null : [event.occurredAt.getTime(), event.seq]),
+    prunable: (event) => (retentionOfEvent(event) === 'keep' ? null : [event.occurredAt.getTime(), event.seq]),
     // The events webhook receivers are sent, in log order (events written before webhooks existed are in no index).
     webhooks: (event) => (WEBHOOK_TYPES[event.type] === undefined ? null : [event.seq]),
   },
@@ -58,4 +66,4 @@ export function nextSeq(now = Date.now()): string {
   return `b${lastMs.toString(16).padStart(12, '0')}${counter.toString(16).padStart(8, '0')}`;
 }
 
-export const toRecordedEvent = ({ seq: _seq, ...event }: EventRecord): RecordedEvent => event;
+export const toRecordedEvent = ({ seq: _seq, retention: _retention, ...event }: EventRecord): RecordedEvent => event;

@@ -57,7 +57,7 @@ export const RETENTION: { readonly [T in EventType]: Retention } = {
   EmailVerificationRequested: 'prune-after-sent',
 };
 
-/** The retention of an event of this type: the core's table, and `keep` for a capability's (src/capabilities: `events`). */
+/** The retention of an event of a core type (the table above); `keep` for any other (a capability's stamps its own: event-tables.ts). */
 export const retentionOf = (type: string): Retention => (RETENTION as Readonly<Record<string, Retention>>)[type] ?? 'keep';
 
 export interface PruneBatch {

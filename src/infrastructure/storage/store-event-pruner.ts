@@ -1,5 +1,5 @@
-import { EVENTS, OUTBOX } from './event-tables.js';
-import { type EventPruner, type PruneBatch, retentionOf } from './retention.js';
+import { EVENTS, OUTBOX, retentionOfEvent } from './event-tables.js';
+import type { EventPruner, PruneBatch } from './retention.js';
 import { type Store, entryOf, remove } from './store.js';
 
 /**
@@ -15,7 +15,7 @@ export class StoreEventPruner implements EventPruner {
   async pruneBatch(cutoff: Date, limit: number): Promise<PruneBatch> {
     const found = await this.store.range(EVENTS, 'prunable', { prefix: [], ...(this.after === undefined ? {} : { after: this.after }), limit });
     const old = found.filter((event) => event.value.occurredAt.getTime() < cutoff.getTime());
-    const pending = await Promise.all(old.map((event) => (retentionOf(event.value.type) !== 'prune' ? this.store.get(OUTBOX, event.key) : Promise.resolve(null))));
+    const pending = await Promise.all(old.map((event) => (retentionOfEvent(event.value) !== 'prune' ? this.store.get(OUTBOX, event.key) : Promise.resolve(null))));
     const removable = old.filter((_, i) => pending[i] === null);
     if (removable.length > 0) await this.store.commit({ changes: removable.map((event) => remove(EVENTS, event.key, event.version)) });
     const last = old.at(-1);

@@ -1,8 +1,7 @@
 import type { DeadLetter, Outbox, PendingMail } from '../../application/ports/outbox.port.js';
-import { EVENTS, OUTBOX, type OutboxRecord, toRecordedEvent } from './event-tables.js';
+import { EVENTS, OUTBOX, type OutboxRecord, retentionOfEvent, toRecordedEvent } from './event-tables.js';
 import { type OutboxEntry, deadEntry, deadLetterOf, failedEntry, isDue, postponedEntry } from './outbox-entry.js';
 import { type Change, type Store, type Stored, put, remove } from './store.js';
-import { retentionOf } from './retention.js';
 
 /** How many times a write of the outbox reads again after another dispatcher changed an entry meanwhile. */
 const ATTEMPTS = 5;
@@ -36,7 +35,7 @@ export class StoreOutbox implements Outbox {
   async markSent(eventIds: readonly string[]): Promise<void> {
     if (eventIds.length === 0) return;
     const events = await Promise.all(eventIds.map((id) => this.store.get(EVENTS, id)));
-    const spent = events.flatMap((event) => (event && retentionOf(event.value.type) === 'until-sent' ? [remove(EVENTS, event.key, 'any')] : []));
+    const spent = events.flatMap((event) => (event && retentionOfEvent(event.value) === 'until-sent' ? [remove(EVENTS, event.key, 'any')] : []));
     await this.store.commit({ changes: [...eventIds.map((id) => remove(OUTBOX, id, 'any')), ...spent] });
   }
 

@@ -5,6 +5,7 @@ import { EventRetentionJob } from '../../../src/infrastructure/jobs/event-retent
 import type { EventLog } from '../../../src/application/ports/event-log.port.js';
 import { openStorage } from '../../../src/infrastructure/lmdb/lmdb-storage.js';
 import { StoreEventPruner } from '../../../src/infrastructure/storage/store-event-pruner.js';
+import { type EventRecord, appendedAs, retentionOfEvent } from '../../../src/infrastructure/storage/event-tables.js';
 import type { Storage } from '../../../src/infrastructure/storage/storage.js';
 import { type EventPruner, type EventType, RETENTION, type Retention, retentionOf } from '../../../src/infrastructure/storage/retention.js';
 import { CAPABILITIES } from '../../../src/capabilities/index.js';
@@ -46,10 +47,14 @@ describe('the retention of each event type', () => {
   it("keeps a capability's events, which the core's table does not list: each as its manifest declares (API keys')", () => {
     const declared = CAPABILITIES.flatMap((capability) => Object.entries(capability.events));
     expect(declared.map(([type]) => type)).to.include.members(['ApiKeyCreated', 'ApiKeyRevoked']);
-    for (const [type, retention] of declared) {
-      expect(Object.keys(RETENTION), type).not.to.include(type);
-      expect(retentionOf(type), type).to.equal(retention);
+    for (const capability of CAPABILITIES) {
+      for (const [type, retention] of Object.entries(capability.events)) {
+        expect(Object.keys(RETENTION), type).not.to.include(type);
+        const [stamped] = appendedAs([{ eventId: 'e', type, aggregateId: null, occurredAt: NOW, payload: {}, metadata }], capability.events);
+        expect(retentionOfEvent(stamped as EventRecord), type).to.equal(retention);
+      }
     }
+    expect(retentionOf('NoCoreType'), "a type the core's table does not hold is kept").to.equal('keep');
   });
 });
 
@@ -104,6 +109,17 @@ describe('event retention on LMDB (the pruner over the storage primitive)', () =
     const page = await log.findByAggregate('user-ada@example.com', { limit: 10, cursor: null });
     expect(page.events.map((e) => e.type)).to.deep.equal(['EmailVerificationRequested', 'UserRegistered']);
     expect(await sweeper.sweep(), 'a second sweep finds nothing left').to.equal(0);
+  });
+
+  it("prunes a capability's event by the retention its capability stamped on it, and keeps one it declared kept", async () => {
+    const declared = { WidgetPolished: 'prune', WidgetMade: 'keep' } as const;
+    const capabilityEvent = (eventId: string, type: string) => ({ eventId, type, aggregateId: 'user-widget', occurredAt: new Date(NOW.getTime() - 120 * DAY), payload: {}, metadata });
+    const appended = appendedAs([capabilityEvent('w-polished', 'WidgetPolished'), capabilityEvent('w-made', 'WidgetMade'), capabilityEvent('w-unnamed', 'WidgetUnnamed')], declared);
+    expect((await storage.store.commit({ events: appended })).status).to.equal('committed');
+    const removed = await new EventRetentionJob(new StoreEventPruner(storage.store), { now: () => NOW }, { retentionDays: 90, intervalMs: 60_000, batchSize: 50, maxBatches: 10 }, console).sweep();
+    expect(removed).to.equal(1);
+    const left = await storage.events.findByAggregate('user-widget', { limit: 10, cursor: null });
+    expect(left.events.map((e) => e.eventId).sort(), 'kept: the one declared kept, and one its capability did not name').to.deep.equal(['w-made', 'w-unnamed']);
   });
 
   it('removes a mail event once its outbox entry is gone (sent)', async () => {
