@@ -146,7 +146,8 @@ export type { IdentityResource } from './use-cases/list-identities/list-identiti
 export type { ApiKeyPrincipal } from './shared/operator.js';
 export type { Introspection } from './use-cases/introspect-token/introspect-token.handler.js';
 export { API_KEY_SCOPES, type ApiKeyScope } from '../domain/operator.js';
-export { OAUTH_CODE_SECONDS, OAUTH_FLOW_SECONDS, REAUTH_ACTIONS } from './ports/oauth-flow-repository.port.js';
+export { OAUTH_CODE_SECONDS, OAUTH_FLOW_SECONDS } from './ports/oauth-flow-repository.port.js';
+export { REAUTH_ACTIONS } from './ports/reauthentications.port.js';
 export { SIGN_OUT_SCOPES } from './use-cases/sign-out/sign-out.handler.js';
 export { SECOND_FACTOR_METHODS } from './policies/second-factor.js';
 export { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX } from './use-cases/get-account-activity/get-account-activity.handler.js';

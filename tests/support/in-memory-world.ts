@@ -43,7 +43,7 @@ export interface WorldOptions {
   /** The store the storage ports go through, made from the in-memory one (e.g. one whose calls a scheduler orders). */
   readonly store?: (tables: Store) => Store;
   /** Ports made from the in-memory ones (e.g. one that counts the writes made through it). */
-  readonly wrap?: (ports: Omit<Ports, 'operatorKeys'>) => Partial<Ports>;
+  readonly wrap?: (ports: Omit<Ports, 'operatorKeys' | 'reauthentications'>) => Partial<Ports>;
   /** Seal personal data at rest under these keys, as the service does (the world keeps it in clear otherwise, to look into). */
   readonly keys?: PersonalDataKeys;
 }
@@ -91,7 +91,7 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     publicKeys: { publicKeys: () => [] },
     clock: new ManualClock(),
     ids: new SequentialIds(),
-  } satisfies Omit<Ports, 'operatorKeys'>;
+  } satisfies Omit<Ports, 'operatorKeys' | 'reauthentications'>;
   const policies: Policies = {
     signInThrottle: options.signInThrottle ?? { maxFailures: 5, windowSeconds: 900 },
     sessions: { ...DEFAULT_SESSION_SETTINGS, ...options.sessions },

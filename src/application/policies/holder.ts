@@ -2,7 +2,7 @@ import { InvalidInput } from '../../domain/domain-error.js';
 import { PlainPassword } from '../../domain/password.js';
 import type { User } from '../../domain/user.js';
 import { rawText, requireAll } from '../../domain/validation.js';
-import type { ReauthAction } from '../ports/oauth-flow-repository.port.js';
+import type { ReauthAction } from '../ports/reauthentications.port.js';
 import { EmailNotVerified, InvalidMfaCode, InvalidToken, RecentSignInRequired } from '../errors.js';
 import { provePasskey } from './passkeys.js';
 import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
@@ -54,7 +54,7 @@ export interface HolderProof {
 
 export type HolderDeps = Pick<
   Ports,
-  'users' | 'sessions' | 'secondFactors' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'oauthFlows' | 'providers' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'
+  'users' | 'sessions' | 'secondFactors' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'reauthentications' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'
 >;
 
 /**
@@ -148,16 +148,16 @@ async function proveWithoutPassword(deps: HolderDeps, settings: CheckSettings, p
 const SPENT = 'is invalid, expired or already used';
 
 /**
- * A re-authentication's code, spent by this first attempt (right verifier or not): it must be one made for this
- * session, this account in its current epoch and this action, younger than OAUTH_CODE_SECONDS, and redeemed with the
- * verifier of the app that started it. Throws InvalidInput on `oauthcode` or `code_verifier`.
+ * A re-authentication's code (REAUTHENTICATIONS), spent by this first attempt, right verifier or not: it must be one
+ * made for this session, this account in its current epoch and this action. Throws InvalidInput on `oauthcode` or
+ * `code_verifier`.
  */
 async function proveReauthentication(deps: HolderDeps, proof: HolderProof, action: ReauthAction, user: User): Promise<void> {
   const input = requireAll({ code: rawText('oauthcode', proof.oauthCode), verifier: rawText('code_verifier', proof.codeVerifier || undefined) });
-  const code = await deps.oauthFlows.redeem(deps.providers.idOf(input.code));
-  const fits = code?.reauth?.sessionId === proof.principal.sessionId && code.reauth.action === action && code.userId === user.id && code.epoch === user.sessionEpoch;
-  if (!code || !fits || code.expiresAt.getTime() <= deps.clock.now().getTime()) throw new InvalidInput([{ field: 'oauthcode', message: SPENT }]);
-  if ((await deps.providers.s256(input.verifier)) !== code.codeChallenge) throw new InvalidInput([{ field: 'code_verifier', message: 'does not match the code_challenge' }]);
+  const expected = { userId: user.id, sessionId: proof.principal.sessionId, epoch: user.sessionEpoch, action };
+  const redeemed = await deps.reauthentications.redeem(input.code, input.verifier, expected);
+  if (redeemed === 'code') throw new InvalidInput([{ field: 'oauthcode', message: SPENT }]);
+  if (redeemed === 'verifier') throw new InvalidInput([{ field: 'code_verifier', message: 'does not match the code_challenge' }]);
 }
 
 const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';

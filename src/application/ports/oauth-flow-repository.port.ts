@@ -1,5 +1,6 @@
 import { token } from '../di-token.js';
 import type { RecordedEvent } from './event-log.port.js';
+import type { ReauthAction } from './reauthentications.port.js';
 
 /**
  * A sign-in or link started at a provider and not yet back: found by its state's fingerprint (`id`), used once.
@@ -43,10 +44,6 @@ export interface OAuthCode {
   /** The address the provider showed, for a pending link (personal: sealed at rest). */
   readonly email?: string | null;
 }
-
-/** What a holder's proof is made for (proveHolder): a re-authentication code serves only the action it names. */
-export const REAUTH_ACTIONS = ['link-identity', 'change-email', 'delete-account', 'enrol-totp', 'add-passkey'] as const;
-export type ReauthAction = (typeof REAUTH_ACTIONS)[number];
 
 /** What a link code links at its exchange, and for which session. */
 export interface PendingLink {

@@ -3,6 +3,7 @@ import { ACTIVITY_READ_MODEL, type ActivityReadModel } from './activity-read-mod
 import { ATTEMPT_LIMITS, type AttemptLimits } from './attempt-limits.port.js';
 import { CLOCK, type Clock } from './clock.port.js';
 import { OPERATOR_KEYS, type OperatorKeys } from './operator-keys.port.js';
+import { REAUTHENTICATIONS, type Reauthentications } from './reauthentications.port.js';
 import { WEBHOOK_FEED, WEBHOOK_SENDER, type WebhookFeed, type WebhookSender } from './webhooks.port.js';
 import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { FACTOR_SECRETS, type FactorSecrets } from './factor-secrets.port.js';
@@ -45,6 +46,7 @@ export interface Ports {
   readonly oauthFlows: OAuthFlowRepository;
   readonly emailChanges: EmailChangeRepository;
   readonly operatorKeys: OperatorKeys;
+  readonly reauthentications: Reauthentications;
   readonly webhookFeed: WebhookFeed;
   readonly webhookSender: WebhookSender;
   readonly outbox: Outbox;
@@ -81,6 +83,7 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   oauthFlows: OAUTH_FLOW_REPOSITORY,
   emailChanges: EMAIL_CHANGE_REPOSITORY,
   operatorKeys: OPERATOR_KEYS,
+  reauthentications: REAUTHENTICATIONS,
   webhookFeed: WEBHOOK_FEED,
   webhookSender: WEBHOOK_SENDER,
   outbox: OUTBOX,

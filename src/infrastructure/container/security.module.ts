@@ -35,6 +35,9 @@ import { ZxcvbnPasswordBlocklist } from '../security/zxcvbn-password-blocklist.j
 import { portBinder } from './bind-port.js';
 import { CONFIG, HASH_LIMITER, KEY_RING, LOGGER, METRICS, PERSONAL_DATA_KEYS, PRIMARY_HASHER, SIGNING_KEY, STABLE_SECRET } from './tokens.js';
 import { OPERATOR_KEYS } from '../../application/ports/operator-keys.port.js';
+import { REAUTHENTICATIONS } from '../../application/ports/reauthentications.port.js';
+import { ProviderReauthentications } from '../../application/use-cases/reauthenticate/provider-reauthentications.js';
+import { OAUTH_FLOW_REPOSITORY } from '../../application/ports/oauth-flow-repository.port.js';
 import { InvalidToken } from '../../application/errors.js';
 import { PersonalDataKeys, personalDataSecret } from '../security/personal-data-keys.js';
 
@@ -74,6 +77,7 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(PERSONAL_DATA_KEYS, (get) => new PersonalDataKeys(get(STABLE_SECRET)));
   // Without a capability that provides operators' keys (src/capabilities/api-keys.ts), every key is refused.
   bindPort(OPERATOR_KEYS, () => ({ execute: () => Promise.reject(new InvalidToken()) }));
+  bindPort(REAUTHENTICATIONS, (get) => new ProviderReauthentications({ oauthFlows: get(OAUTH_FLOW_REPOSITORY), providers: get(IDENTITY_PROVIDERS), clock: get(CLOCK) }));
   bindPort(FACTOR_SECRETS, (get) => {
     const { mfaSecretKey } = get(CONFIG).sessions;
     return new KeyedFactorSecrets(mfaSecretKey === undefined ? refreshSecret(get(CONFIG), get(SIGNING_KEY)) : Buffer.from(mfaSecretKey, 'utf8'));

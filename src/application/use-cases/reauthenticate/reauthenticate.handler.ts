@@ -1,5 +1,5 @@
 import { InvalidInput } from '../../../domain/domain-error.js';
-import { REAUTH_ACTIONS, type ReauthAction } from '../../ports/oauth-flow-repository.port.js';
+import { REAUTH_ACTIONS, type ReauthAction } from '../../ports/reauthentications.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { type FlowRequest, type FlowStarted, type OAuthPolicySettings, checkFlowRequest, startFlow } from '../../policies/oauth.js';
 import type { Principal } from '../../shared/principal.js';
