@@ -3,7 +3,7 @@ import type { RecordedEvent } from '../../src/application/ports/event-log.port.j
 import { PASSKEYS_PER_ACCOUNT_MAX } from '../../src/application/ports/passkey-repository.port.js';
 import { Passkey } from '../../src/domain/passkey.js';
 import { INDEX_COUNTS, indexCountKey } from '../../src/infrastructure/storage/commit-plan.js';
-import { EXPIRING_TABLES } from '../../src/infrastructure/storage/ownership.js';
+import { CORE_SCHEMA } from '../../src/infrastructure/storage/ownership.js';
 import { PASSKEYS, WEBAUTHN_CHALLENGES } from '../../src/infrastructure/storage/passkey-tables.js';
 import { StorePasskeyRepository } from '../../src/infrastructure/storage/store-passkey.repository.js';
 import { remove, sweepExpired } from '../../src/infrastructure/storage/store.js';
@@ -92,7 +92,7 @@ export function passkeyContract(adapter: string, makeStorage: StorageFactory): v
       expect(await passkeys.takeChallenge(stale, 'authentication', later(1_000)), 'expired').to.equal(null);
       expect(await sweepExpired(storage.store, WEBAUTHN_CHALLENGES, later(1_000).getTime(), 100)).to.be.at.least(1);
       expect(await passkeys.takeChallenge(stale, 'authentication', T0), 'swept').to.equal(null);
-      expect(EXPIRING_TABLES).to.include(WEBAUTHN_CHALLENGES);
+      expect(CORE_SCHEMA.expiringTables).to.include(WEBAUTHN_CHALLENGES);
     });
   });
 }

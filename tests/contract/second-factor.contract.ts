@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { TotpFactor } from '../../src/domain/second-factor.js';
-import { EXPIRING_TABLES } from '../../src/infrastructure/storage/ownership.js';
+import { CORE_SCHEMA } from '../../src/infrastructure/storage/ownership.js';
 import { MFA_CHALLENGES } from '../../src/infrastructure/storage/factor-tables.js';
 import { StoreSecondFactorRepository } from '../../src/infrastructure/storage/store-second-factor.repository.js';
 import { sweepExpired } from '../../src/infrastructure/storage/store.js';
@@ -117,7 +117,7 @@ export function secondFactorContract(adapter: string, makeStorage: StorageFactor
       expect(await sweepExpired(storage.store, MFA_CHALLENGES, T0.getTime() + 1_000, 100)).to.be.at.least(1);
       expect(await factors.findChallenge(late)).to.equal(null);
       expect((await factors.findChallenge(live))?.id).to.equal(live);
-      expect(EXPIRING_TABLES).to.include(MFA_CHALLENGES);
+      expect(CORE_SCHEMA.expiringTables).to.include(MFA_CHALLENGES);
     });
     it('shows the read side a factor\'s status only: not enrolled while pending, then enrolled with the unused codes', async () => {
       const userId = uniqueId('u');

@@ -15,6 +15,7 @@ import { EVENTS, toRecordedEvent } from '../../src/infrastructure/storage/event-
 import type { Store } from '../../src/infrastructure/storage/store.js';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { memoryStorageOver } from '../../src/infrastructure/memory/memory-storage.js';
+import { schemaOf } from '../../src/infrastructure/storage/ownership.js';
 import { InMemoryTables } from '../../src/infrastructure/memory/in-memory-tables.js';
 import type { PersonalDataKeys } from '../../src/infrastructure/security/personal-data-keys.js';
 import { EventLogActivityReadModel } from '../../src/infrastructure/read-model/event-log-activity-read-model.js';
@@ -63,7 +64,7 @@ export const DEFAULT_SESSION_SETTINGS: SessionSettings = {
  */
 export async function inMemoryWorld(options: WorldOptions = {}) {
   const tables = new InMemoryTables();
-  const storage = memoryStorageOver(tables, options.store?.(tables) ?? tables, options.keys);
+  const storage = memoryStorageOver(tables, options.store?.(tables) ?? tables, options.keys, schemaOf(CAPABILITIES));
   /** The event log as the test reads it: every event, in append order. */
   const store = {
     get events(): RecordedEvent[] {

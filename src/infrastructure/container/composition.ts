@@ -11,6 +11,7 @@ import * as memory from '../memory/memory-storage.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import * as mongo from '../mongo/mongo-storage.js';
 import type { Storage, StorageKeys } from '../storage/storage.js';
+import { type Schema, schemaOf } from '../storage/ownership.js';
 import type { SharedRateLimitStore } from '../rate-limit/redis-rate-limit-store.js';
 import { applicationModule, policiesOf } from './application.module.js';
 import type { Capability, CapabilityUseCases } from './capability.js';
@@ -19,7 +20,7 @@ import { coreModule } from './core.module.js';
 import { jobsModule } from './jobs.module.js';
 import { securityModule } from './security.module.js';
 import { storageModule } from './storage.module.js';
-import { CONFIG, HTTP, JOB_RUNNER, KEY_RING, PERSONAL_DATA_KEYS, LOGGER, MAIL_DISPATCH_JOB, METRICS, POLICIES, RATE_LIMIT_STORE, USE_CASES } from './tokens.js';
+import { CONFIG, HTTP, JOB_RUNNER, KEY_RING, PERSONAL_DATA_KEYS, LOGGER, MAIL_DISPATCH_JOB, METRICS, POLICIES, RATE_LIMIT_STORE, SCHEMA, USE_CASES } from './tokens.js';
 
 /** One part of the running service, started in the order of `Composition.lifecycle` and stopped in reverse. */
 export interface Lifecycle {
@@ -76,7 +77,7 @@ export interface Composition<H extends Lifecycle = Lifecycle, C extends readonly
 }
 
 /** Each storage technology, by STORAGE: its `openStorage(config)`. */
-const storages: { readonly [K in Config['storage']['kind']]: (config: Config, keys: StorageKeys) => Promise<Storage> } = {
+const storages: { readonly [K in Config['storage']['kind']]: (config: Config, keys: StorageKeys, schema: Schema) => Promise<Storage> } = {
   memory: memory.openStorage,
   lmdb: lmdb.openStorage,
   mongodb: mongo.openStorage,
@@ -106,6 +107,7 @@ async function stopAll(started: Lifecycle[]): Promise<void> {
 const capabilitiesModule = (capabilities: readonly Capability<object, unknown>[]) =>
   new ContainerModule(({ bind, isBound }) => {
     const bindPort = portBinder(bind, isBound);
+    bindPort(SCHEMA, () => schemaOf(capabilities));
     for (const capability of capabilities) capability.bind(bindPort);
   });
 
@@ -130,7 +132,7 @@ export async function compose<H extends Lifecycle = Lifecycle, const C extends r
   container.load(overridesModule(config, overrides), capabilitiesModule(capabilities), coreModule({ config, logger }), securityModule, applicationModule, jobsModule);
   const get = portGetter(container);
   get(KEY_RING);
-  const storage = overrides.storage ?? (await storages[config.storage.kind](config, get(PERSONAL_DATA_KEYS)));
+  const storage = overrides.storage ?? (await storages[config.storage.kind](config, get(PERSONAL_DATA_KEYS), get(SCHEMA)));
   try {
     await storage.verifyKeys();
   } catch (error) {

@@ -16,7 +16,8 @@ import { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import { EventLogActivityReadModel } from '../read-model/event-log-activity-read-model.js';
 import { RandomUuidGenerator, SystemClock } from '../system.js';
 import { portBinder } from './bind-port.js';
-import { CONFIG, HASH_LIMITER, LOGGER, METRICS, RATE_LIMIT_STORE, STORAGE } from './tokens.js';
+import { CONFIG, HASH_LIMITER, LOGGER, METRICS, RATE_LIMIT_STORE, SCHEMA, STORAGE } from './tokens.js';
+import { CORE_SCHEMA } from '../storage/ownership.js';
 import { redisRateLimitStore } from '../rate-limit/redis-rate-limit-store.js';
 
 export interface CoreSettings {
@@ -51,6 +52,8 @@ export const coreModule = ({ config, logger, clock }: CoreSettings) =>
         : new FileMailSender(join(config.storage.dataDir, 'mail'), config.mail.from, get(LOGGER)),
     );
     bindPort(ACTIVITY_READ_MODEL, (get) => new EventLogActivityReadModel(get(EVENT_LOG)));
+    // The core's tables alone, unless the capabilities' module bound the composition's first.
+    bindPort(SCHEMA, () => CORE_SCHEMA);
     bindPort(RATE_LIMIT_STORE, (get) => {
       const { store } = config.rateLimit;
       if (store.kind !== 'redis') return null;

@@ -10,7 +10,7 @@ import { SessionSweepJob } from '../jobs/session-sweep.job.js';
 import { UnverifiedAccountSweepJob } from '../jobs/unverified-account-sweep.job.js';
 import { WebhookDispatchJob } from '../jobs/webhook-dispatch.job.js';
 import { portBinder } from './bind-port.js';
-import { CONFIG, JOBS, JOB_RUNNER, LOGGER, MAIL_DISPATCH_JOB, METRICS, STORAGE, USE_CASES } from './tokens.js';
+import { CONFIG, JOBS, JOB_RUNNER, LOGGER, MAIL_DISPATCH_JOB, METRICS, SCHEMA, STORAGE, USE_CASES } from './tokens.js';
 
 /** Every periodic job, in the one list the runner starts and stops. A new job is its class and one line here. */
 export const jobsModule = new ContainerModule(({ bind, isBound }) => {
@@ -21,7 +21,7 @@ export const jobsModule = new ContainerModule(({ bind, isBound }) => {
     const { pruner, store } = get(STORAGE);
     return [
       new SessionSweepJob(get(SESSION_REPOSITORY), get(CLOCK), { intervalMs: sessions.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 100 }, get(LOGGER)),
-      new ExpirySweepJob(store, get(CLOCK), sessions.sweepIntervalSeconds * 1000, get(LOGGER)),
+      new ExpirySweepJob(store, get(SCHEMA).expiringTables, get(CLOCK), sessions.sweepIntervalSeconds * 1000, get(LOGGER)),
       new UnverifiedAccountSweepJob(get(USE_CASES).sweepUnverifiedAccounts, sessions.sweepIntervalSeconds * 1000, get(LOGGER)),
       new AddressIndexJob(store, sessions.sweepIntervalSeconds * 1000, get(LOGGER)),
       ...(pruner

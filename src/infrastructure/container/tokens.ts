@@ -11,6 +11,7 @@ import type { SigningKey } from '../security/signing-key.js';
 import type { PersonalDataKeys } from '../security/personal-data-keys.js';
 import type { VerificationKeyRing } from '../security/verification-key-ring.js';
 import type { Storage } from '../storage/storage.js';
+import type { Schema } from '../storage/ownership.js';
 import type { SharedRateLimitStore } from '../rate-limit/redis-rate-limit-store.js';
 
 /** Tokens of what the infrastructure binds besides the ports (ports have theirs next to the port, in PORT_TOKENS). */
@@ -27,6 +28,8 @@ export const HASH_LIMITER = token<ConcurrencyLimiter>('HashLimiter');
 export const PRIMARY_HASHER = token<PrimaryPasswordHasher | null>('PrimaryHasher');
 export const METRICS = token<PrometheusMetrics>('Metrics');
 export const STORAGE = token<Storage>('Storage');
+/** The tables of this composition: the core's and its capabilities' (the storage and the sweeps read them). */
+export const SCHEMA = token<Schema>('Schema');
 export const POLICIES = token<Policies>('Policies');
 export const USE_CASES = token<UseCases>('UseCases');
 /** Every periodic job of the service: the one list the runner starts and stops. */

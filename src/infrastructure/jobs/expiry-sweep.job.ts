@@ -1,11 +1,10 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../application/ports/clock.port.js';
-import { EXPIRING_TABLES } from '../storage/ownership.js';
-import { type Store, sweepExpired } from '../storage/store.js';
+import { type AnyTable, type Store, sweepExpired } from '../storage/store.js';
 import { type PeriodicJob, inBoundedBatches } from './periodic-job.js';
 
 /**
- * Removes the records of every table that expires (EXPIRING_TABLES: the conditional counters, ...) once their time
+ * Removes the records of every table that expires (the schema's `expiringTables`: the conditional counters, ...) once their time
  * passed, in bounded batches, on every store: requests for random addresses cannot grow the store for ever. MongoDB's
  * TTL monitor does the same there.
  */
@@ -14,6 +13,7 @@ export class ExpirySweepJob implements PeriodicJob {
 
   constructor(
     private readonly store: Store,
+    private readonly tables: readonly AnyTable[],
     private readonly clock: Clock,
     readonly intervalMs: number,
     private readonly logger: Pick<Logger, 'debug'>,
@@ -21,7 +21,7 @@ export class ExpirySweepJob implements PeriodicJob {
   ) {}
 
   async runOnce(): Promise<void> {
-    for (const table of EXPIRING_TABLES) {
+    for (const table of this.tables) {
       const removed = await inBoundedBatches(100, async () => {
         const count = await sweepExpired(this.store, table, this.clock.now().getTime(), this.batchSize);
         return { removed: count, done: count < this.batchSize };

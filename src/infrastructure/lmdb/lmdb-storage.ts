@@ -1,5 +1,5 @@
 import { dataDirFailure } from '../config/startup-checks.js';
-import { type Storage, type StorageKeys, portsOver } from '../storage/storage.js';
+import { type Schema, type Storage, type StorageKeys, portsOver } from '../storage/storage.js';
 import { asOpener } from '../storage/store-lock.js';
 import { StoreEventPruner } from '../storage/store-event-pruner.js';
 import { migrateToTables } from './lmdb-migrations.js';
@@ -24,7 +24,7 @@ const openStore = (dataDir: string, minFreeBytes: number): LmdbStore => {
  * The embedded store in DATA_DIR (STORAGE=lmdb, the default), behind every storage port, with the retention pruner and
  * the size metrics. Throws a DATA_DIR failure naming the cause: not writable, or `npm run store:compact` running.
  */
-export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbStorageConfig, keys?: StorageKeys): Promise<Storage> {
+export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbStorageConfig, keys?: StorageKeys, schema?: Schema): Promise<Storage> {
   const [store, unregister] = asOpener(dataDir, () => openStore(dataDir, minFreeBytes));
   const tables = new LmdbTables(store);
   try {
@@ -33,7 +33,7 @@ export async function openStorage({ storage: { dataDir, minFreeBytes } }: LmdbSt
     await store.close().finally(unregister);
     throw dataDirFailure(dataDir, 'the LMDB store cannot be re-indexed', error);
   }
-  const ports = portsOver(tables, () => store.close().finally(unregister), keys);
+  const ports = portsOver(tables, () => store.close().finally(unregister), keys, schema);
   return {
     ...ports,
     storeHealth: new LmdbStoreHealth(store),

@@ -1,4 +1,4 @@
-import { type Storage, type StorageKeys, portsOver } from '../storage/storage.js';
+import { type Schema, type Storage, type StorageKeys, portsOver } from '../storage/storage.js';
 import { StoreEventPruner } from '../storage/store-event-pruner.js';
 import { migrateToTables } from './mongo-migrations.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
@@ -13,7 +13,7 @@ export interface MongoStorageConfig {
  * MongoDB behind every storage port (STORAGE=mongodb), with the retention pruner; no size metrics. Rejects with
  * MongoUnreachable when no writable primary answers in time.
  */
-export async function openStorage({ storage: { mongodb } }: MongoStorageConfig, keys?: StorageKeys): Promise<Storage> {
+export async function openStorage({ storage: { mongodb } }: MongoStorageConfig, keys?: StorageKeys, schema?: Schema): Promise<Storage> {
   const store = await MongoStore.open({ uri: mongodb.uri ?? '', dbName: mongodb.dbName, operationTimeoutMS: mongodb.timeoutMs });
   const tables = new MongoTables(store);
   try {
@@ -22,6 +22,6 @@ export async function openStorage({ storage: { mongodb } }: MongoStorageConfig, 
     await store.close();
     throw error;
   }
-  const ports = portsOver(tables, () => store.close(), keys);
+  const ports = portsOver(tables, () => store.close(), keys, schema);
   return { ...ports, pruner: new StoreEventPruner(ports.store), storeHealth: new MongoStoreHealth(store) };
 }

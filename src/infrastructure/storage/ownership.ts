@@ -14,7 +14,8 @@ import { type AnyTable, type Change, type Ownership, type ReadOptions, type Stor
 
 /**
  * Every table the service stores, once: what the account's erase, "remove every credential" and the expiry sweep walk
- * (a new kind of state is a line here, and its declaration says whose records it holds: `Table.owner`).
+ * (a new kind of state of the core is a line here, a capability's is in its manifest; each declaration says whose
+ * records it holds: `Table.owner`).
  */
 export const TABLES: readonly AnyTable[] = [
   USERS, ACCOUNT_VIEWS, UNVERIFIED_ACCOUNTS, SESSIONS, ENDED_EPOCHS,
@@ -23,32 +24,68 @@ export const TABLES: readonly AnyTable[] = [
   CLAIMS, COUNTERS, INDEX_COUNTS,
 ];
 
-/** The tables whose records are a way into an account (`owner.credential`): a factor, a passkey, an identity, a one-time code; later keys. */
-export const CREDENTIAL_TABLES: readonly AnyTable[] = TABLES.filter((table) => 'account' in table.owner && 'credential' in table.owner && table.owner.credential);
-
 /**
- * The ways into account `userId` (its first factors: a password, passkeys, provider identities), summed as each table
- * declares them (`owner.signsIn`): the account's counted index range, or the weight of its one record. A commit bound by
- * it leaves at least `min`, decided inside the commit (a new first-factor table is one declaration).
+ * The tables of one composition: the core's (TABLES) and every capability's (their manifests' `tables`), with what is
+ * decided from their declarations: which hold ways in, which expire, what the erase removes and the export shows.
+ * The storage ports and the sweeps read it, never a list of their own (`schemaOf`).
  */
-export function waysInto(userId: string, min = 1): Tally {
-  const tally: { ranges: Tally['ranges'][number][]; records: Tally['records'][number][]; min: number } = { ranges: [], records: [], min };
-  for (const table of TABLES) {
-    const owner = table.owner as Ownership<unknown>;
-    if (!('signsIn' in owner) || owner.signsIn === undefined) continue;
-    const { signsIn, account } = owner;
-    if (signsIn === 'each' && typeof account === 'object') tally.ranges.push({ table, index: account.index, prefix: [userId] });
-    else if (typeof signsIn === 'function' && account === 'key') tally.records.push({ table, key: userId, weight: (value: unknown) => (value !== null && signsIn(value) ? 1 : 0) });
-    else throw new Error(`${table.name}: signsIn 'each' goes with an index, a function with records keyed by the account`);
+export class Schema {
+  /** The tables whose records are a way into an account (`owner.credential`): a factor, a passkey, an identity, a one-time code; later keys. */
+  readonly credentialTables: readonly AnyTable[];
+  /** Every table whose records expire, but the sessions (the session sweep removes those, with the sessions of ended epochs): the expiry sweep walks each. */
+  readonly expiringTables: readonly AnyTable[];
+
+  constructor(readonly tables: readonly AnyTable[]) {
+    const names = new Set<string>();
+    for (const { name } of tables) {
+      if (names.has(name)) throw new Error(`Two tables are named ${name}: a capability's table needs a name of its own`);
+      names.add(name);
+    }
+    this.credentialTables = tables.filter((table) => 'account' in table.owner && 'credential' in table.owner && table.owner.credential);
+    this.expiringTables = tables.filter((table) => table.expiresAt !== undefined && !isEpochOwned(table.owner));
   }
-  return tally;
+
+  /**
+   * The ways into account `userId` (its first factors: a password, passkeys, provider identities), summed as each table
+   * declares them (`owner.signsIn`): the account's counted index range, or the weight of its one record. A commit bound by
+   * it leaves at least `min`, decided inside the commit (a new first-factor table is one declaration).
+   */
+  waysInto(userId: string, min = 1): Tally {
+    const tally: { ranges: Tally['ranges'][number][]; records: Tally['records'][number][]; min: number } = { ranges: [], records: [], min };
+    for (const table of this.tables) {
+      const owner = table.owner as Ownership<unknown>;
+      if (!('signsIn' in owner) || owner.signsIn === undefined) continue;
+      const { signsIn, account } = owner;
+      if (signsIn === 'each' && typeof account === 'object') tally.ranges.push({ table, index: account.index, prefix: [userId] });
+      else if (typeof signsIn === 'function' && account === 'key') tally.records.push({ table, key: userId, weight: (value: unknown) => (value !== null && signsIn(value) ? 1 : 0) });
+      else throw new Error(`${table.name}: signsIn 'each' goes with an index, a function with records keyed by the account`);
+    }
+    return tally;
+  }
+
+  /**
+   * What the account's export shows of its records beyond its resource, sessions and activity: for every table whose
+   * owner says how (`exported` as a function), the account's records as it shows them, by table name (an empty list
+   * for none). Never a secret: each declaration picks what it shows.
+   */
+  async exportedRecordsOf(store: Store, userId: string): Promise<Record<string, Readonly<Record<string, unknown>>[]>> {
+    const exported: Record<string, Readonly<Record<string, unknown>>[]> = {};
+    for (const table of this.tables) {
+      const { owner } = table;
+      if (!('exported' in owner) || typeof owner.exported !== 'function') continue;
+      const show = owner.exported as (record: unknown) => Readonly<Record<string, unknown>>;
+      exported[table.name] = (await ownedBy(store, userId, table)).flatMap((stored) => (stored.value === null ? [] : [show(stored.value)]));
+    }
+    return exported;
+  }
 }
 
-/**
- * Every table whose records expire, but the sessions (the session sweep removes those, with the sessions of ended
- * epochs): the expiry sweep walks each.
- */
-export const EXPIRING_TABLES: readonly AnyTable[] = TABLES.filter((table) => table.expiresAt !== undefined && !isEpochOwned(table.owner));
+/** The schema of the core's tables and the given capabilities' (each manifest's `tables`). */
+export const schemaOf = (capabilities: readonly { readonly tables: readonly AnyTable[] }[] = []): Schema =>
+  new Schema([...TABLES, ...capabilities.flatMap((capability) => capability.tables)]);
+
+/** The core's tables alone: a storage opened without a composition's schema (the tools' and the tests'). */
+export const CORE_SCHEMA = schemaOf();
 
 function isEpochOwned(owner: Ownership): boolean {
   return 'account' in owner && owner.account === 'epoch';
@@ -94,22 +131,6 @@ export async function removalsOf(store: Store, userId: string, tables: readonly 
     keysByTable.set(table, found.map((stored) => stored.key));
   }
   return changes;
-}
-
-/**
- * What the account's export shows of its records beyond its resource, sessions and activity: for every table whose
- * owner says how (`exported` as a function), the account's records as it shows them, by table name (an empty list
- * for none). Never a secret: each declaration picks what it shows.
- */
-export async function exportedRecordsOf(store: Store, userId: string): Promise<Record<string, Readonly<Record<string, unknown>>[]>> {
-  const exported: Record<string, Readonly<Record<string, unknown>>[]> = {};
-  for (const table of TABLES) {
-    const { owner } = table;
-    if (!('exported' in owner) || typeof owner.exported !== 'function') continue;
-    const show = owner.exported as (record: unknown) => Readonly<Record<string, unknown>>;
-    exported[table.name] = (await ownedBy(store, userId, table)).flatMap((stored) => (stored.value === null ? [] : [show(stored.value)]));
-  }
-  return exported;
 }
 
 /** Tables found beside another come after it. */

@@ -10,6 +10,9 @@ import { SealingStore } from './sealing-store.js';
 import { USERS } from './account-tables.js';
 import { DIRECTORY, type DirectoryEntry } from './directory-tables.js';
 import type { PersonalDataKeys } from '../security/personal-data-keys.js';
+import { CORE_SCHEMA, type Schema } from './ownership.js';
+
+export type { Schema } from './ownership.js';
 
 /** The keys personal data is sealed under at rest; a storage opened without them keeps it in clear (the unit tests' world). */
 export type StorageKeys = PersonalDataKeys | undefined;
@@ -64,6 +67,7 @@ export const portsOver = (
   technology: Store,
   closeStore: () => Promise<void>,
   keys?: StorageKeys,
+  schema: Schema = CORE_SCHEMA,
 ): Pick<Storage, 'store' | 'close' | 'verifyKeys' | Exclude<StoragePortName, 'storeHealth'>> => {
   const sealing = keys ? sealingStoreOver(technology, keys) : undefined;
   const store = new ClosingStore(sealing ?? technology, closeStore);
@@ -72,13 +76,13 @@ export const portsOver = (
   close: () => store.close(),
   verifyKeys: () => sealing?.verifyKey() ?? Promise.resolve(),
   limits: new StoreAttemptLimits(store),
-  users: new StoreUserRepository(store),
-  userViews: new StoreUserReadModel(store),
+  users: new StoreUserRepository(store, schema),
+  userViews: new StoreUserReadModel(store, schema),
   sessionViews: new StoreSessionReadModel(store),
   sessions: new StoreSessionRepository(store),
   secondFactors: new StoreSecondFactorRepository(store),
-  passkeys: new StorePasskeyRepository(store),
-  identities: new StoreIdentityRepository(store),
+  passkeys: new StorePasskeyRepository(store, schema),
+  identities: new StoreIdentityRepository(store, schema),
   oauthFlows: new StoreOAuthFlowRepository(store),
   emailChanges: new StoreEmailChangeRepository(store),
   webhookFeed: new StoreWebhookFeed(store),

@@ -3,14 +3,18 @@ import { IDENTITIES_PER_ACCOUNT_MAX } from '../../application/ports/identity-rep
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type IdentitySnapshot, identityKey } from '../../domain/identity.js';
 import { IDENTITIES, type IdentityRecord, identityKeyOf } from './identity-tables.js';
-import { waysInto } from './ownership.js';
+import { CORE_SCHEMA, type Schema } from './ownership.js';
 import { type RangeBound, type Store, type Stored, put, remove } from './store.js';
 
 const identityOf = ({ value, version }: Stored<IdentityRecord>): IdentitySnapshot => ({ ...value, version });
 
 /** Provider identities over the storage primitive, the same for every store. */
 export class StoreIdentityRepository implements IdentityRepository {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The composition's tables: the ways into an account the last-way-in rule sums. */
+    private readonly schema: Schema = CORE_SCHEMA,
+  ) {}
 
   async findBySubject(issuer: string, subject: string): Promise<IdentitySnapshot | null> {
     const stored = await this.store.get(IDENTITIES, identityKey(issuer, subject));
@@ -32,7 +36,7 @@ export class StoreIdentityRepository implements IdentityRepository {
   }
 
   async remove(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<'removed' | 'changed' | 'last'> {
-    const outcome = await this.store.commit({ changes: [remove(IDENTITIES, identityKeyOf(identity), identity.version ?? 0)], atLeast: [waysInto(identity.userId)], events });
+    const outcome = await this.store.commit({ changes: [remove(IDENTITIES, identityKeyOf(identity), identity.version ?? 0)], atLeast: [this.schema.waysInto(identity.userId)], events });
     return outcome.status === 'committed' ? 'removed' : outcome.status === 'out_of_range' ? 'last' : 'changed';
   }
 }

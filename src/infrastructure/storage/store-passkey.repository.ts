@@ -2,12 +2,16 @@ import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { PASSKEYS_PER_ACCOUNT_MAX, type PasskeyAddOutcome, type PasskeyRemoveOutcome, type PasskeyRepository } from '../../application/ports/passkey-repository.port.js';
 import type { Passkey, WebAuthnChallenge } from '../../domain/passkey.js';
 import { PASSKEYS, WEBAUTHN_CHALLENGES, passkeyOf, passkeyRecordOf } from './passkey-tables.js';
-import { waysInto } from './ownership.js';
+import { CORE_SCHEMA, type Schema } from './ownership.js';
 import { type RangeBound, type Store, put, remove } from './store.js';
 
 /** Passkeys and WebAuthn challenges over the storage primitive, the same for every store. */
 export class StorePasskeyRepository implements PasskeyRepository {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The composition's tables: the ways into an account the last-way-in rule sums. */
+    private readonly schema: Schema = CORE_SCHEMA,
+  ) {}
 
   async find(id: string): Promise<Passkey | null> {
     const stored = await this.store.get(PASSKEYS, id);
@@ -28,7 +32,7 @@ export class StorePasskeyRepository implements PasskeyRepository {
   }
 
   async remove(passkey: Passkey, events: readonly RecordedEvent[]): Promise<PasskeyRemoveOutcome> {
-    const outcome = await this.store.commit({ changes: [remove(PASSKEYS, passkey.id, passkey.snapshot().version ?? 0)], atLeast: [waysInto(passkey.userId)], events });
+    const outcome = await this.store.commit({ changes: [remove(PASSKEYS, passkey.id, passkey.snapshot().version ?? 0)], atLeast: [this.schema.waysInto(passkey.userId)], events });
     return outcome.status === 'committed' ? 'removed' : outcome.status === 'out_of_range' ? 'last' : 'changed';
   }
 

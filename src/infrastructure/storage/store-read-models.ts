@@ -1,5 +1,5 @@
 import type { AccountRecords, MfaStatus, SessionAccount, UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
-import { exportedRecordsOf } from './ownership.js';
+import { CORE_SCHEMA, type Schema } from './ownership.js';
 import type { PageRequest } from '../../application/ports/event-log.port.js';
 import type { SessionReadModel, SessionView, SessionViewPage } from '../../application/ports/session-read-model.port.js';
 import { endOf } from '../../domain/session.js';
@@ -21,7 +21,11 @@ export const userViewOf = (id: string, { name, lastname, email, emailVerified }:
 
 /** Public user views from the account views (ACCOUNT_VIEWS), which hold no hash: one record read. */
 export class StoreUserReadModel implements UserReadModel {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The composition's tables: what the export shows. */
+    private readonly schema: Schema = CORE_SCHEMA,
+  ) {}
 
   async findById(id: string): Promise<UserView | null> {
     const stored = await this.store.get(ACCOUNT_VIEWS, id);
@@ -36,7 +40,7 @@ export class StoreUserReadModel implements UserReadModel {
   /** From the factor's record, one read by key; only its confirmation and the unused codes are looked at. */
   /** Walks the tables' declarations (`exportedRecordsOf`): a new kind of account state is exported by its declaration. */
   recordsOf(id: string): Promise<AccountRecords> {
-    return exportedRecordsOf(this.store, id);
+    return this.schema.exportedRecordsOf(this.store, id);
   }
 
   async directory(after: string | null, limit: number): Promise<readonly { readonly id: string; readonly position: string }[]> {

@@ -7,7 +7,7 @@ import type { User } from '../../domain/user.js';
 import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, UNVERIFIED_ACCOUNTS, USERS, accountViewOf, sessionRecordOf, userOf, userRecordOf } from './account-tables.js';
 import { ownerOf } from './commit-plan.js';
 import { EVENTS, OUTBOX } from './event-tables.js';
-import { CREDENTIAL_TABLES, TABLES, removalsOf } from './ownership.js';
+import { CORE_SCHEMA, type Schema, removalsOf } from './ownership.js';
 import { IDENTITIES, identityKeyOf } from './identity-tables.js';
 import type { IdentitySnapshot } from '../../domain/identity.js';
 import { type Change, type Store, check, put, remove } from './store.js';
@@ -15,7 +15,11 @@ import { ADDRESS_INDEX, addressIndexOf } from './address-index.js';
 
 /** Accounts over the storage primitive, the same for every store: each save is one commit of the account, its sessions and events. */
 export class StoreUserRepository implements UserRepository {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The composition's tables: what "remove every credential" and the erase walk. */
+    private readonly schema: Schema = CORE_SCHEMA,
+  ) {}
 
   async findByEmail(email: string): Promise<User | null> {
     const id = await ownerOf(this.store, EMAIL_CLAIM, email);
@@ -62,7 +66,7 @@ export class StoreUserRepository implements UserRepository {
         ...reindexed,
         ...(events.some((event) => event.type === 'EmailVerified') ? [remove(UNVERIFIED_ACCOUNTS, user.id, 'any')] : []),
         // The account taken back by the owner of its address: every way in it gathered before goes in the same commit.
-        ...(events.some((event) => event.type === 'CredentialsRemoved') ? await removalsOf(this.store, user.id, CREDENTIAL_TABLES) : []),
+        ...(events.some((event) => event.type === 'CredentialsRemoved') ? await removalsOf(this.store, user.id, this.schema.credentialTables) : []),
         ...openedPut(opened),
         ...changed.map((session) => put(SESSIONS, session.id, sessionRecordOf(session), session.snapshot().version)),
       ],
@@ -82,7 +86,7 @@ export class StoreUserRepository implements UserRepository {
       changes: [
         remove(USERS, user.id, user.version),
         // Every other record the tables' declarations say is the account's (Table.owner), found as each says.
-        ...(await removalsOf(this.store, user.id, TABLES.filter((table) => table !== USERS))),
+        ...(await removalsOf(this.store, user.id, this.schema.tables.filter((table) => table !== USERS))),
         // Its sessions are owned by epoch: they end together as the epoch moves on, and the sweep removes them.
         put(ENDED_EPOCHS, user.id, { userId: user.id, epoch: (record.sessionEpoch ?? 0) + 1 }, 'any'),
       ],

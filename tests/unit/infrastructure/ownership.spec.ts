@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CREDENTIAL_TABLES, EXPIRING_TABLES, TABLES, waysInto } from '../../../src/infrastructure/storage/ownership.js';
+import { CORE_SCHEMA, Schema, TABLES, schemaOf } from '../../../src/infrastructure/storage/ownership.js';
 import { SESSIONS } from '../../../src/infrastructure/storage/account-tables.js';
 import type { PersonalDataKeys } from '../../../src/infrastructure/security/personal-data-keys.js';
 import { EVENTS } from '../../../src/infrastructure/storage/event-tables.js';
@@ -75,12 +75,23 @@ describe('Ownership: every table says whose records it holds (Table.owner), and 
       if ('index' in owner.account) expect(indexes, name).to.have.property(owner.account.index);
       else expect(TABLES, name).to.include(owner.account.beside);
     }
-    expect(CREDENTIAL_TABLES.map((table) => table.name)).to.deep.equal(['totp-factors', 'passkeys', 'identities', 'oauth-codes']);
-    expect(EXPIRING_TABLES).to.not.include(SESSIONS);
-    const ways = waysInto('u-1');
+    expect(CORE_SCHEMA.credentialTables.map((table) => table.name)).to.deep.equal(['totp-factors', 'passkeys', 'identities', 'oauth-codes']);
+    expect(CORE_SCHEMA.expiringTables).to.not.include(SESSIONS);
+    const ways = CORE_SCHEMA.waysInto('u-1');
     expect([ways.records.map((term) => term.table.name), ways.ranges.map((term) => `${term.table.name}.${term.index}`)], 'the first factors: no second factor, no one-time code')
       .to.deep.equal([['users'], ['passkeys.byUser', 'identities.byUser']]);
     expect([{ passwordHash: 'x' }, { passwordHash: '' }, null].map((user) => (ways.records[0]?.weight as (value: unknown) => number)(user)), 'a password is one way in').to.deep.equal([1, 0, 0]);
+  });
+
+  it("joins a capability's tables to the core's: its ways in are summed, its expiring records swept; a name taken twice is refused", () => {
+    const tokens: AnyTable = { name: 'device-tokens', indexes: { byUser: (token: { userId: string }) => [token.userId] }, owner: { account: { index: 'byUser' }, credential: true, signsIn: 'each', exported: { not: 'a secret' } }, expiresAt: () => 0 } as unknown as AnyTable;
+    const schema = schemaOf([{ tables: [tokens] }]);
+    expect(schema.tables.map((table) => table.name)).to.deep.equal([...TABLES.map((table) => table.name), 'device-tokens']);
+    expect(schema.credentialTables, 'its records go with "remove every credential"').to.include(tokens);
+    expect(schema.expiringTables).to.include(tokens);
+    expect(schema.waysInto('u-1').ranges.map((term) => term.table.name)).to.include('device-tokens');
+    expect(CORE_SCHEMA.waysInto('u-1').ranges.map((term) => term.table.name)).to.not.include('device-tokens');
+    expect(() => new Schema([...TABLES, { ...tokens, name: 'passkeys' }])).to.throw('Two tables are named passkeys');
   });
 
   for (const [world, keys] of [['personal data in clear (the unit tests\' world)', undefined], ['personal data sealed (as the service keeps it)', TEST_PERSONAL_DATA_KEYS]] as const) {
@@ -108,7 +119,7 @@ describe('Ownership: every table says whose records it holds (Table.owner), and 
       }
       world.clock.advance(86_400_000);
       while ((await world.ports.sessions.removeExpired(world.clock.now(), 100)) > 0);
-      for (const table of EXPIRING_TABLES) while ((await sweepExpired(world.tables, table, world.clock.now().getTime(), 100)) > 0);
+      for (const table of CORE_SCHEMA.expiringTables) while ((await sweepExpired(world.tables, table, world.clock.now().getTime(), 100)) > 0);
       expect(Object.keys(naming(world, userId)), 'the tables owned by nobody go by themselves').to.deep.equal(keys ? ['events'] : []);
     });
   }
