@@ -3,7 +3,10 @@ import type { RecordedEvent } from '../../src/application/ports/event-log.port.j
 import { IDENTITIES_PER_ACCOUNT_MAX } from '../../src/application/ports/identity-repository.port.js';
 import type { IdentitySnapshot } from '../../src/domain/identity.js';
 import { StoreIdentityRepository } from '../../src/infrastructure/storage/store-identity.repository.js';
-import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
+import { type StorageFactory, type StorageUnderTest, aUser } from './storage.contract.js';
+import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
+import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';
+import { rejection } from '../support/rejection.js';
 
 const T0 = new Date('2026-11-28T12:00:00.000Z');
 let counter = 0;
@@ -45,6 +48,22 @@ export function identityContract(adapter: string, makeStorage: StorageFactory): 
       const holder = (await identities.findBySubject(ISSUER, subject))?.userId;
       expect([ada, grace]).to.include(holder);
       expect((await identities.listByUser(holder === ada ? grace : ada))).to.deep.equal([]);
+    });
+
+    it('makes an account with its identity in one commit: of 6 simultaneous makings with one identity, one account and one identity are stored', async () => {
+      const subject = uniqueId('sub');
+      const users = Array.from({ length: 6 }, () => aUser());
+      const outcomes = await Promise.all(users.map((user) => identities.addWithAccount(user, anIdentity(user.id, subject), NONE, []).then(() => 'made', (error: unknown) => error)));
+      expect(outcomes.filter((outcome) => outcome === 'made')).to.have.length(1);
+      expect(outcomes.filter((outcome) => outcome instanceof EmailAlreadyRegistered)).to.have.length(5);
+      const winner = users[outcomes.indexOf('made')];
+      expect((await identities.findBySubject(ISSUER, subject))?.userId).to.equal(winner?.id);
+      const accounts = new StoreUserRepository(storage.store);
+      const stored = await Promise.all(users.map((user) => accounts.findById(user.id)));
+      expect(stored.filter((user) => user !== null).map((user) => user?.id), 'no account without its identity').to.deep.equal([winner?.id]);
+      const taken = aUser(winner?.email.value);
+      expect(await rejection(identities.addWithAccount(taken, anIdentity(taken.id), NONE, [])), 'an address taken: no identity either').to.be.instanceOf(EmailAlreadyRegistered);
+      expect(await identities.listByUser(taken.id)).to.deep.equal([]);
     });
 
     it('unlinks at the version read only, and frees the identity for a new link', async () => {

@@ -118,7 +118,7 @@ async function newAccount(deps: Deps, verificationCap: MailSettings['verificatio
   const events = recordEvents([...user.pullEvents(), identityLinked(identity, email.value, at)], deps.ids, metadata);
   const counted = profile.emailVerified ? [] : [mailLimit(verificationCap, 'verify', email.value)];
   try {
-    await deps.users.add(user, events, undefined, counted, identity);
+    await deps.identities.addWithAccount(user, identity, events, counted);
   } catch (error) {
     if (error instanceof EmailAlreadyRegistered) return CHANGED;
     throw error;

@@ -1,5 +1,7 @@
 import type { IdentitySnapshot } from '../../domain/identity.js';
 import type { RecordedEvent } from './event-log.port.js';
+import type { Limit } from './attempt-limits.port.js';
+import type { User } from '../../domain/user.js';
 import { token } from '../di-token.js';
 
 /** Provider identities one account lists at most. */
@@ -22,6 +24,12 @@ export interface IdentityRepository {
    * IDENTITIES_PER_ACCOUNT_MAX (decided in the commit). Not idempotent: a second add is 'taken'.
    */
   add(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<'linked' | 'taken' | 'full'>;
+  /**
+   * Makes the account `user` (as UserRepository.add does: its address claimed, `counted` added) with `identity` as its
+   * first way in, in one commit: both are stored or neither. Throws EmailAlreadyRegistered, writing nothing, when the
+   * address is an account's already or the identity was linked meanwhile (by a simultaneous call included).
+   */
+  addWithAccount(user: User, identity: IdentitySnapshot, events: readonly RecordedEvent[], counted: readonly Limit[]): Promise<void>;
   /**
    * Unlinks an identity at the version it was read at, with its events: 'removed'; 'changed' (writing nothing) when it
    * changed or went; 'last' when the account would keep no way in (no password, passkey or other identity), decided in

@@ -1,4 +1,3 @@
-import type { IdentitySnapshot } from '../../domain/identity.js';
 import type { Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
 import type { Limit } from './attempt-limits.port.js';
@@ -24,11 +23,10 @@ export interface UserRepository {
    * `EmailAlreadyRegistered`, writing nothing, when the e-mail is taken, including by a concurrent call: of any number
    * of simultaneous adds for one e-mail exactly one wins. Adding the same user twice throws the second time.
    * `counted`: attempts counted in the same commit (at the user's creation, never refused: the sign-up's own
-   * verification mail counts toward the address's cap). `linked`: a provider identity stored with the account (a
-   * social sign-in's new account); when its issuer and subject are linked already the add throws
-   * EmailAlreadyRegistered too and writes nothing: the caller looks again and finds who holds which.
+   * verification mail counts toward the address's cap). A capability that makes an account with a first record of its
+   * own (social sign-in: its identity) adds both in one commit through its own port.
    */
-  add(user: User, events: readonly RecordedEvent[], opened?: Session, counted?: readonly Limit[], linked?: IdentitySnapshot): Promise<void>;
+  add(user: User, events: readonly RecordedEvent[], opened?: Session, counted?: readonly Limit[]): Promise<void>;
 
   /**
    * Compare-and-swap: stores the user's state with its events and the session `opened`, if any, only if the stored

@@ -1,6 +1,10 @@
 import type { IdentityRepository } from '../../application/ports/identity-repository.port.js';
 import { IDENTITIES_PER_ACCOUNT_MAX } from '../../application/ports/identity-repository.port.js';
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { Limit } from '../../application/ports/attempt-limits.port.js';
+import { EmailAlreadyRegistered } from '../../domain/domain-error.js';
+import type { User } from '../../domain/user.js';
+import { accountMade } from './store-user.repository.js';
 import { type IdentitySnapshot, identityKey } from '../../domain/identity.js';
 import { IDENTITIES, type IdentityRecord, identityKeyOf } from './identity-tables.js';
 import { CORE_SCHEMA, type Schema } from './ownership.js';
@@ -33,6 +37,13 @@ export class StoreIdentityRepository implements IdentityRepository {
     const { version: _version, ...record } = identity;
     const outcome = await this.store.commit({ changes: [put(IDENTITIES, identityKeyOf(record), record, null)], ranges: [rangeOf(identity, { max: IDENTITIES_PER_ACCOUNT_MAX })], events });
     return outcome.status === 'committed' ? 'linked' : outcome.status === 'out_of_range' ? 'full' : 'taken';
+  }
+
+  async addWithAccount(user: User, identity: IdentitySnapshot, events: readonly RecordedEvent[], counted: readonly Limit[]): Promise<void> {
+    const made = accountMade(this.store, user, events, undefined, counted);
+    const { version: _version, ...record } = identity;
+    const outcome = await this.store.commit({ ...made, changes: [...made.changes, put(IDENTITIES, identityKeyOf(record), record, null)] });
+    if (outcome.status !== 'committed') throw new EmailAlreadyRegistered();
   }
 
   async remove(identity: IdentitySnapshot, events: readonly RecordedEvent[]): Promise<'removed' | 'changed' | 'last'> {

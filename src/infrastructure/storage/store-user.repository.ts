@@ -8,9 +8,7 @@ import { ACCOUNT_VIEWS, EMAIL_CLAIM, ENDED_EPOCHS, SESSIONS, UNVERIFIED_ACCOUNTS
 import { ownerOf } from './commit-plan.js';
 import { EVENTS, OUTBOX } from './event-tables.js';
 import { CORE_SCHEMA, type Schema, removalsOf } from './ownership.js';
-import { IDENTITIES, identityKeyOf } from './identity-tables.js';
-import type { IdentitySnapshot } from '../../domain/identity.js';
-import { type Change, type Store, check, put, remove } from './store.js';
+import { type Change, type Changes, type Store, check, put, remove } from './store.js';
 import { ADDRESS_INDEX, addressIndexOf } from './address-index.js';
 
 /** Accounts over the storage primitive, the same for every store: each save is one commit of the account, its sessions and events. */
@@ -31,21 +29,8 @@ export class StoreUserRepository implements UserRepository {
     return stored && userOf(stored);
   }
 
-  async add(user: User, events: readonly RecordedEvent[], opened?: Session, counted: readonly Limit[] = [], linked?: IdentitySnapshot): Promise<void> {
-    const at = user.snapshot().createdAt.getTime();
-    const outcome = await this.store.commit({
-      counts: counted.map((limit) => ({ key: limit.key, at, windowMs: limit.windowSeconds * 1000, max: Number.MAX_SAFE_INTEGER })),
-      changes: [
-        put(USERS, user.id, userRecordOf(user), null),
-        put(ACCOUNT_VIEWS, user.id, accountViewOf(userRecordOf(user)), 'any'),
-        put(ADDRESS_INDEX, user.id, addressIndexOf(this.store, user.id, at, user.email.value), 'any'),
-        ...(user.emailVerified ? [] : [put(UNVERIFIED_ACCOUNTS, user.id, { userId: user.id, createdAt: at }, 'any')]),
-        ...openedPut(opened),
-        ...(linked === undefined ? [] : [identityPut(linked)]),
-      ],
-      claims: [{ name: EMAIL_CLAIM, value: user.email.value, owner: user.id }],
-      events,
-    });
+  async add(user: User, events: readonly RecordedEvent[], opened?: Session, counted: readonly Limit[] = []): Promise<void> {
+    const outcome = await this.store.commit(accountMade(this.store, user, events, opened, counted));
     if (outcome.status !== 'committed') throw new EmailAlreadyRegistered();
   }
 
@@ -114,8 +99,23 @@ export class StoreUserRepository implements UserRepository {
 
 const openedPut = (opened: Session | undefined): Change[] => (opened ? [put(SESSIONS, opened.id, sessionRecordOf(opened), null)] : []);
 
-/** A new identity put only where none is: of simultaneous links of one (issuer, subject) exactly one is stored. */
-const identityPut = (identity: IdentitySnapshot): Change => {
-  const { version: _version, ...record } = identity;
-  return put(IDENTITIES, identityKeyOf(record), record, null);
-};
+/**
+ * The commit that makes an account: its record (only where none is), view, search entry, unverified marker, the session
+ * it opens, its address's unique claim and the counts it adds. A capability that makes an account with a record of its
+ * own (social sign-in: the identity it is made with) adds that change to this commit, so both are stored or neither.
+ */
+export function accountMade(store: Store, user: User, events: readonly RecordedEvent[], opened?: Session, counted: readonly Limit[] = []): Changes & { readonly changes: readonly Change[] } {
+  const at = user.snapshot().createdAt.getTime();
+  return {
+    counts: counted.map((limit) => ({ key: limit.key, at, windowMs: limit.windowSeconds * 1000, max: Number.MAX_SAFE_INTEGER })),
+    changes: [
+      put(USERS, user.id, userRecordOf(user), null),
+      put(ACCOUNT_VIEWS, user.id, accountViewOf(userRecordOf(user)), 'any'),
+      put(ADDRESS_INDEX, user.id, addressIndexOf(store, user.id, at, user.email.value), 'any'),
+      ...(user.emailVerified ? [] : [put(UNVERIFIED_ACCOUNTS, user.id, { userId: user.id, createdAt: at }, 'any')]),
+      ...openedPut(opened),
+    ],
+    claims: [{ name: EMAIL_CLAIM, value: user.email.value, owner: user.id }],
+    events,
+  };
+}
