@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { type Config, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, type Graph, type Lifecycle, compose } from './infrastructure/container/composition.js';
 import { CAPABILITIES } from './capabilities/index.js';
-import type { Capability } from './infrastructure/container/capability.js';
+import { type Capability, capabilityActivityTypes } from './infrastructure/container/capability.js';
 import type { AnyOperation } from './interfaces/http/shared/operation.js';
 import { listenFailure } from './infrastructure/config/startup-checks.js';
 import { configuredThreadPoolSize, threadPoolSizeFor } from './infrastructure/config/thread-pool.cjs';
@@ -60,6 +60,7 @@ const httpPart =
       ...(config.publicApiUrl === undefined ? {} : { publicUrl: config.publicApiUrl }),
       useCases,
       capabilityOperations: capabilities.flatMap((capability) => capability.operations ?? []),
+      capabilityActivityTypes: capabilityActivityTypes(capabilities),
       operations: {
         shutdown,
         observer: metrics,

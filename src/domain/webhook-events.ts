@@ -3,7 +3,8 @@ import type { UserEvent, UserEventType } from './user.js';
 /**
  * The account events sent to webhook receivers, by the type a receiver sees (docs/operators.md lists them). A
  * receiver learns which account and what happened, never a token, hash, secret, code or the person's address or name:
- * it asks the admin API for more (GET /admin/users/:id) while the account exists.
+ * it asks the admin API for more (GET /admin/users/:id) while the account exists. A capability's events are sent as
+ * its manifest declares (`webhook`, `shows`), not from here.
  */
 export const WEBHOOK_TYPES: { readonly [T in UserEventType]?: string } = {
   UserRegistered: 'user.created',
@@ -27,11 +28,14 @@ export const WEBHOOK_TYPES: { readonly [T in UserEventType]?: string } = {
   SessionsEnded: 'sessions.ended',
 };
 
-/** The payload fields a receiver may see, where an event has them: ids and reasons, nothing personal. */
-const SHOWN = ['sessionId', 'reason', 'keptSessionId', 'provider'] as const;
+/** The payload fields a receiver may see of the core's events, where an event has them: ids and reasons, nothing personal. */
+const SHOWN: readonly string[] = ['sessionId', 'reason', 'keptSessionId', 'provider'];
 
-/** The `data` of a webhook for `event`: the account id and the event's shown fields (absent once its account is erased). */
-export function webhookData(event: UserEvent): Record<string, unknown> {
+/**
+ * The `data` of a webhook for `event`: the account id and the `shown` fields of its payload (the core's SHOWN, or those
+ * a capability declared for its event), absent once its account is erased.
+ */
+export function webhookData(event: Pick<UserEvent, 'aggregateId' | 'payload'>, shown: readonly string[] = SHOWN): Record<string, unknown> {
   const payload = (event.payload ?? {}) as Record<string, unknown>;
-  return { userId: event.aggregateId, ...Object.fromEntries(SHOWN.filter((field) => payload[field] !== undefined).map((field) => [field, payload[field]])) };
+  return { userId: event.aggregateId, ...Object.fromEntries(shown.filter((field) => payload[field] !== undefined).map((field) => [field, payload[field]])) };
 }

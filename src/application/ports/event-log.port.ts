@@ -16,7 +16,7 @@ export type RecordedEvent = UserEvent & { readonly eventId: string; readonly met
 
 /**
  * A capability's event as stored (API keys': ApiKeyCreated...): appended to the same log in its commit, of a type the
- * core's union does not hold. The core's readers of the log skip the types they do not know, and keep them (retention).
+ * core's union does not hold. The core's readers of the log see it as its capability declared (its manifest's `events`).
  */
 export type CapabilityRecordedEvent<E extends DomainEvent = DomainEvent> = E & { readonly eventId: string; readonly metadata: RequestMetadata };
 
@@ -41,7 +41,8 @@ export interface EventLog {
   append(events: readonly RecordedEvent[]): Promise<void>;
 
   /**
-   * One page of the events of one aggregate, newest first. An unknown aggregate gives an empty page.
+   * One page of the events of one aggregate as its account's activity sees them, newest first: a capability's event
+   * only where its capability declared it for the activity (`activity`). An unknown aggregate gives an empty page.
    * Throws `InvalidCursor` for a cursor this adapter did not issue.
    */
   findByAggregate(aggregateId: string, page: PageRequest): Promise<EventPage>;

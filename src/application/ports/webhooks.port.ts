@@ -14,6 +14,11 @@ export interface WebhookCursor {
 export interface FeedItem {
   readonly event: RecordedEvent;
   readonly position: string;
+  /**
+   * For a capability's event, what its capability declared (stamped when appended): the type receivers see and the
+   * payload fields they are shown. Absent for the core's events (WEBHOOK_TYPES).
+   */
+  readonly declared?: { readonly type: string; readonly shows: readonly string[] };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { AnySchema, InferType } from 'yup';
 import type { Config } from '../config/config.js';
 import type { ConfigDescription } from '../config/config-descriptions.js';
-import type { Retention } from '../storage/retention.js';
+import type { CapabilityNotices } from '../../application/ports/capability-notices.port.js';
+import { type AnyEventDeclarations, activityTypesOf, declarationOf } from '../storage/event-declarations.js';
 import type { AnyTable } from '../storage/store.js';
 import type { BindPort, PortGetter } from './bind-port.js';
 
@@ -35,10 +36,13 @@ export interface Capability<U extends object = object, Op = never> {
   /** Its tables, each declaring whose records it holds (`Table.owner`), what is personal and when records expire. */
   readonly tables: readonly AnyTable[];
   /**
-   * Its event types, each with its retention (EVENT_RETENTION_DAYS): the map its repositories stamp each event with as
-   * they append it (`appendedAs`), so that the log's retention reads it from the record.
+   * Its event types, each with its retention (EVENT_RETENTION_DAYS) and what the core does with it (EventDeclaration:
+   * a webhook type and the payload fields it shows, the account's activity, a mail notice): its repositories stamp
+   * each event with its declaration as they append it (`appendedAs`), so that the log's retention, the webhooks' index,
+   * the outbox and the activity read it from the record; the notices reach the mail dispatcher (CAPABILITY_NOTICES)
+   * and the activity types the OpenAPI document (`activityTypesOf`). A type it does not declare is kept and seen by none.
    */
-  readonly events: Readonly<Record<string, Retention>>;
+  readonly events: AnyEventDeclarations;
   /**
    * Its environment variables: each one's schema (default and bounds), its topic and what it does, validated by
    * loadConfig with the core's and documented with them (docs/configuration.md); read with `settingsOf`.
@@ -58,6 +62,20 @@ export interface Capability<U extends object = object, Op = never> {
   /** Its commands for `npm run admin`. */
   readonly commands: readonly AdminCommand<U>[];
 }
+
+export type { EventDeclaration, EventDeclarations } from '../storage/event-declarations.js';
+
+/** The notices every capability of `capabilities` declares for its events, by type (the first to declare a type wins). */
+export const capabilityNotices = (capabilities: readonly Capability<object, unknown>[]): CapabilityNotices => {
+  const byType = new Map(
+    capabilities.flatMap((capability) => Object.keys(capability.events).map((type) => [type, declarationOf(capability.events, type)] as const)).reverse(),
+  );
+  return { noticeOf: (event, name) => byType.get(event.type)?.notice?.(event.payload as never, name) ?? null };
+};
+
+/** The event types the capabilities of `capabilities` show in the account's activity (the OpenAPI enum lists them). */
+export const capabilityActivityTypes = (capabilities: readonly Capability<object, unknown>[]): string[] =>
+  capabilities.flatMap((capability) => activityTypesOf(capability.events));
 
 /** One environment variable of a capability: its schema and its documentation. */
 export interface CapabilitySetting extends ConfigDescription {

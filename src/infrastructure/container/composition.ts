@@ -14,7 +14,8 @@ import type { Storage, StorageKeys } from '../storage/storage.js';
 import { type Schema, schemaOf } from '../storage/ownership.js';
 import type { SharedRateLimitStore } from '../rate-limit/redis-rate-limit-store.js';
 import { applicationModule, policiesOf } from './application.module.js';
-import type { Capability, CapabilityUseCases } from './capability.js';
+import { type Capability, type CapabilityUseCases, capabilityNotices } from './capability.js';
+import { CAPABILITY_NOTICES } from '../../application/ports/capability-notices.port.js';
 import { type PortGetter, portBinder, portGetter } from './bind-port.js';
 import { coreModule } from './core.module.js';
 import { jobsModule } from './jobs.module.js';
@@ -109,6 +110,7 @@ const capabilitiesModule = (capabilities: readonly Capability<object, unknown>[]
     const bindPort = portBinder(bind, isBound);
     bindPort(SCHEMA, () => schemaOf(capabilities));
     for (const capability of capabilities) capability.bind(bindPort);
+    bindPort(CAPABILITY_NOTICES, () => capabilityNotices(capabilities));
   });
 
 /**

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import { ACTIVITY_READ_MODEL } from '../../application/ports/activity-read-model.port.js';
+import { CAPABILITY_NOTICES } from '../../application/ports/capability-notices.port.js';
 import { CLOCK, type Clock } from '../../application/ports/clock.port.js';
 import { EVENT_LOG } from '../../application/ports/event-log.port.js';
 import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
@@ -54,6 +55,8 @@ export const coreModule = ({ config, logger, clock }: CoreSettings) =>
     bindPort(ACTIVITY_READ_MODEL, (get) => new EventLogActivityReadModel(get(EVENT_LOG)));
     // The core's tables alone, unless the capabilities' module bound the composition's first.
     bindPort(SCHEMA, () => CORE_SCHEMA);
+    // Composed without capabilities (compose binds theirs first): none declares a notice.
+    bindPort(CAPABILITY_NOTICES, () => ({ noticeOf: () => null }));
     bindPort(RATE_LIMIT_STORE, (get) => {
       const { store } = config.rateLimit;
       if (store.kind !== 'redis') return null;

@@ -1,25 +1,30 @@
 import type { CapabilityRecordedEvent, RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type OutboxEntry, dueAtOf } from './outbox-entry.js';
+import { type AnyEventDeclarations, type EventStamps, stampsOf } from './event-declarations.js';
 import { type Retention, retentionOf } from './retention.js';
 import { WEBHOOK_TYPES } from '../../domain/webhook-events.js';
 import type { Table } from './store.js';
 
 /**
  * An event as stored: with `seq`, its place in the log (append order), which every index of the log ends with; and,
- * for a capability's event, the retention its capability declared (the core's types are in RETENTION).
+ * for a capability's event, what its capability declared (EventStamps: its retention, webhook, mail and activity; the
+ * core's types are in RETENTION, WEBHOOK_TYPES, MAIL_EVENT_TYPES and the activity's list).
  */
-export type EventRecord = RecordedEvent & { readonly seq: string; readonly retention?: Retention };
+export type EventRecord = RecordedEvent & { readonly seq: string } & EventStamps;
 
 /** What EVENT_RETENTION_DAYS does to this stored event: its capability's declaration, else the core's table. */
 export const retentionOfEvent = (event: { readonly type: string; readonly retention?: Retention }): Retention => event.retention ?? retentionOf(event.type);
 
 /**
- * A capability's events as a commit appends them to the one log, each stamped with the retention its capability
- * declares for its type (`keep` for one it does not name): the log's readers of the core (projections, indexes, the
- * activity, webhooks, the outbox) know the core's types and find none of theirs in these; retention reads the stamp.
+ * A capability's events as a commit appends them to the one log, each stamped with what its capability declares for
+ * its type (`events` of its manifest; a type it does not name is kept and seen by none): the log's indexes and
+ * projections read the stamps (retention, the `webhooks` index, the outbox, the activity), not a registry.
  */
-export const appendedAs = (events: readonly CapabilityRecordedEvent[], retention: Readonly<Record<string, Retention>>): readonly RecordedEvent[] =>
-  events.map((event) => ({ ...event, retention: retention[event.type] ?? 'keep' })) as unknown as readonly RecordedEvent[];
+export const appendedAs = (events: readonly CapabilityRecordedEvent[], declarations: AnyEventDeclarations): readonly RecordedEvent[] =>
+  events.map((event) => ({ ...event, ...stampsOf(declarations, event.type) })) as unknown as readonly RecordedEvent[];
+
+/** Whether webhook receivers are sent this stored event: as its capability declared, else as the core's list says. */
+const isWebhook = (event: EventRecord): boolean => (event.retention === undefined ? WEBHOOK_TYPES[event.type] !== undefined : event.webhook !== undefined);
 
 /** An outbox entry as stored, with its event's `seq` (claims go in append order among entries due at once). */
 export type OutboxRecord = OutboxEntry & { readonly seq: string };
@@ -33,7 +38,7 @@ export const EVENTS: Table<EventRecord> = {
     byAggregate: (event) => (event.aggregateId === null ? null : [event.aggregateId, event.seq]),
     prunable: (event) => (retentionOfEvent(event) === 'keep' ? null : [event.occurredAt.getTime(), event.seq]),
     // The events webhook receivers are sent, in log order (events written before webhooks existed are in no index).
-    webhooks: (event) => (WEBHOOK_TYPES[event.type] === undefined ? null : [event.seq]),
+    webhooks: (event) => (isWebhook(event) ? [event.seq] : null),
   },
   owner: { account: { index: 'byAggregate' }, credential: false, exported: { not: 'shown as `activity`' }, shredded: true },
   // What an event says and who caused it: sealed under its account's key, so the erase leaves the log whole and unreadable.
@@ -66,4 +71,4 @@ export function nextSeq(now = Date.now()): string {
   return `b${lastMs.toString(16).padStart(12, '0')}${counter.toString(16).padStart(8, '0')}`;
 }
 
-export const toRecordedEvent = ({ seq: _seq, retention: _retention, ...event }: EventRecord): RecordedEvent => event;
+export const toRecordedEvent = ({ seq: _seq, retention: _retention, webhook: _webhook, mailed: _mailed, activity: _activity, ...event }: EventRecord): RecordedEvent => event;

@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { DeadLetter } from '../../application/ports/outbox.port.js';
 import { MAIL_EVENT_TYPES } from '../../domain/mail-events.js';
+import type { EventStamps } from './event-declarations.js';
 
 /** The delivery state of one mail, kept beside its event. Times are epoch milliseconds; 0 means "not set". */
 export interface OutboxEntry {
@@ -14,9 +15,13 @@ export interface OutboxEntry {
   readonly lastError?: string;
 }
 
-/** True for an event that asks for a mail to an account (the outbox projection creates its entry in the same write). */
-export const needsMail = (event: RecordedEvent): boolean =>
-  MAIL_EVENT_TYPES.has(event.type) && event.aggregateId !== null && !(event.type === 'PasswordResetRequested' && event.payload.binding === null);
+/**
+ * True for an event that asks for a mail to an account (the outbox projection creates its entry in the same write): a
+ * capability's event as its capability declared (stamped `mailed`), a core's as MAIL_EVENT_TYPES says.
+ */
+export const needsMail = (event: RecordedEvent & EventStamps): boolean =>
+  event.aggregateId !== null &&
+  (event.retention === undefined ? MAIL_EVENT_TYPES.has(event.type) && !(event.type === 'PasswordResetRequested' && event.payload.binding === null) : event.mailed === true);
 
 export const newEntry = (eventId: string): OutboxEntry => ({ eventId, attempts: 0, nextAttemptAt: 0, leaseUntil: 0 });
 

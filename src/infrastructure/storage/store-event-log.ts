@@ -27,8 +27,9 @@ export class StoreEventLog implements EventLog {
     const after = position && entryOf([aggregateId, position.seq], position.eventId);
     const found = await this.store.range(EVENTS, 'byAggregate', { prefix: [aggregateId], ...(after === null ? {} : { after }), limit: page.limit + 1, reverse: true });
     const shown = found.slice(0, page.limit);
-    // An event of an erased account keeps its place in the log, its payload unreadable (null): it shows nothing.
-    const readable = shown.filter((stored) => stored.value.payload !== null);
+    // An event of an erased account keeps its place in the log, its payload unreadable (null): it shows nothing; nor does
+    // a capability's event (stamped with its retention) that its capability did not declare for the activity.
+    const readable = shown.filter((stored) => stored.value.payload !== null && (stored.value.retention === undefined || stored.value.activity === true));
     const last = shown.at(-1);
     return { events: readable.map((stored) => toRecordedEvent(stored.value)), nextCursor: found.length > page.limit && last ? encodeCursor(last) : null };
   }

@@ -28,7 +28,11 @@ export class StoreWebhookFeed implements WebhookFeed {
   async after(position: string, settledBefore: Date, limit: number): Promise<FeedItem[]> {
     const found = await this.store.range(EVENTS, 'webhooks', { prefix: [], after: position, limit });
     const settled = found.findIndex((stored) => stored.value.occurredAt.getTime() > settledBefore.getTime());
-    return (settled < 0 ? found : found.slice(0, settled)).map((stored) => ({ event: toRecordedEvent(stored.value), position: entryOf([stored.value.seq], stored.key) }));
+    return (settled < 0 ? found : found.slice(0, settled)).map(({ key, value }) => ({
+      event: toRecordedEvent(value),
+      position: entryOf([value.seq], key),
+      ...(value.webhook === undefined ? {} : { declared: value.webhook }),
+    }));
   }
 
   async release(receiverId: string, cursor: WebhookCursor, deadLetter?: { readonly eventId: string; readonly at: Date; readonly error: string }): Promise<void> {

@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { withSources } from './docs-csp.js';
 import { applyConventions } from './openapi-conventions.js';
-import { RESOURCE_SCHEMAS } from './resource-schemas.js';
+import { resourceSchemas } from './resource-schemas.js';
 import { SECURITY_SCHEMES, SHARED_SCHEMAS } from './shared/openapi-schemas.js';
 import { operationComponents } from './shared/operation-schema.js';
 import { type AnyOperation, TAGS } from './shared/operation.js';
@@ -18,6 +18,8 @@ const INFO = {
 export interface OpenApiOptions {
   /** The API's public base URL, listed as the one server; absent: `/`, i.e. the host that serves the document. */
   readonly publicUrl?: string;
+  /** The event types the capabilities show in the account's activity: listed in the `ActivityEvent` enum beside the core's. */
+  readonly activityTypes?: readonly string[];
 }
 
 /**
@@ -25,7 +27,7 @@ export interface OpenApiOptions {
  * The UI runs under helmet's policy, plus the hashes of any inline script swagger-ui publishes, on /docs only.
  */
 export function registerOpenApi(app: FastifyInstance, operations: readonly AnyOperation[], options: OpenApiOptions = {}): void {
-  for (const schema of [...SHARED_SCHEMAS, ...RESOURCE_SCHEMAS, ...operationComponents(operations)]) app.addSchema(schema);
+  for (const schema of [...SHARED_SCHEMAS, ...resourceSchemas(options.activityTypes), ...operationComponents(operations)]) app.addSchema(schema);
   const server = options.publicUrl === undefined ? { url: '/', description: 'The host serving this document' } : { url: options.publicUrl };
   void app.register(swagger, {
     openapi: {

@@ -1,4 +1,5 @@
-import { activityEntry } from './shared/activity-resource.js';
+import { activityEntrySchema } from './shared/activity-resource.js';
+import { activityTypesWith } from './shared/activity-types.js';
 import { USER_REF, componentRef, namedSchema } from './shared/openapi-schemas.js';
 import { sessionEntry, sessionSchema } from './shared/session-resource.js';
 import type { JsonSchema } from './shared/yup-json-schema.js';
@@ -12,9 +13,10 @@ const nextCursor: JsonSchema = { type: ['string', 'null'], description: 'The cur
 
 /**
  * The resources and `data` payloads clients handle, each a named component so that every operation answering one
- * refers to the same schema (a generated client gets one `AuthResult`, not one per operation).
+ * refers to the same schema (a generated client gets one `AuthResult`, not one per operation). An activity entry's
+ * `type` is one of the core's or of `activityTypes`, the event types the capabilities show in the activity.
  */
-export const RESOURCE_SCHEMAS: readonly JsonSchema[] = [
+export const resourceSchemas = (activityTypes: readonly string[] = []): readonly JsonSchema[] => [
   namedSchema('AuthResult', {
     description: '`data` of every answer that signs a session in: the user, an access token, a refresh token and its lifetime.',
     type: 'object',
@@ -44,7 +46,7 @@ export const RESOURCE_SCHEMAS: readonly JsonSchema[] = [
     additionalProperties: false,
     properties: { sessions: { type: 'array', items: componentRef('SessionEntry') }, nextCursor },
   }),
-  namedSchema('ActivityEvent', { description: 'One entry of the account\'s security activity.', ...activityEntry }),
+  namedSchema('ActivityEvent', { description: 'One entry of the account\'s security activity.', ...activityEntrySchema(activityTypesWith(activityTypes)) }),
   namedSchema('ActivityPage', {
     description: 'One page of security activity, newest first.',
     type: 'object',

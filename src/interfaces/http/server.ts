@@ -56,6 +56,8 @@ export interface HttpServerOptions {
   readonly publicUrl?: string;
   /** The capabilities' operations (their manifests'), served, documented and observed beside the core's OPERATIONS. */
   readonly capabilityOperations?: readonly AnyOperation[];
+  /** The event types the capabilities show in the account's activity (their manifests' `activity`): documented beside the core's. */
+  readonly capabilityActivityTypes?: readonly string[];
 }
 
 export interface HttpTimeoutsMs {
@@ -236,7 +238,10 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   app.setNotFoundHandler(async (_request, reply) => sendError(reply, new HttpError('NOT_FOUND')));
 
   const { useCases } = options;
-  registerOpenApi(app, operations, options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl });
+  registerOpenApi(app, operations, {
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(options.capabilityActivityTypes === undefined ? {} : { activityTypes: options.capabilityActivityTypes }),
+  });
   const { redis, redisUp } = options.rateLimit;
   const rateLimits = (): RateLimitsState => (redis === undefined ? 'per-process' : redisUp?.() === false ? 'fail-open' : 'shared');
   registerOperations(app, { ...options.operations, storeHealth: useCases.storeHealth, shutdown, rateLimits });

@@ -4,6 +4,7 @@ import { MailRefusedPermanently, MailRelayUnavailable } from '../../errors.js';
 import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
 import type { Ports } from '../../ports/ports.js';
+import type { CapabilityNotices } from '../../ports/capability-notices.port.js';
 import { noticeMayGo } from '../../policies/new-device.js';
 import { CANCEL_SIGN_UP_PAGE, type MailContent, type MailSettings, linkFor, passwordChangedMail, resetMail, secondFactorMail, verificationMail } from '../../policies/mail.js';
 
@@ -60,10 +61,12 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
  * of the batch in one write once its sends are done (a crash before that sends them again); a failure is retried
  * with exponential backoff, and given up (a dead letter) after `maxAttempts` failures or at once when the transport
  * refuses the mail for good. Mails are rendered at send time: the token is derived again from the event, never read.
+ * A capability's event is rendered by the notice its manifest declares (`notices`: given by the container, which
+ * fills it from the manifests; absent, as in the handler's own specs, no capability's notice is sent).
  */
 export class DeliverMailHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'outbox' | 'mail' | 'users' | 'oneTimeTokens' | 'limits' | 'clock'>,
+    private readonly deps: Pick<Ports, 'outbox' | 'mail' | 'users' | 'oneTimeTokens' | 'limits' | 'clock'> & { readonly notices?: CapabilityNotices },
     private readonly mail: MailSettings,
     private readonly delivery: DeliverySettings,
   ) {}
@@ -122,9 +125,12 @@ export class DeliverMailHandler {
     // The account is gone: its notice carries the address and name it had.
     if (event.type === 'AccountDeletionNoticed') return { to: event.payload.email, ...accountDeletedMail(event.payload.name), idempotencyKey: event.eventId };
     const user = await this.deps.users.findById(event.aggregateId);
-    if (!user || !('email' in event.payload)) return null;
-    if (event.type === 'NewDeviceSignedIn' && !(await noticeMayGo(this.deps, this.mail.verificationPerAddress, user, event.payload.email))) return null;
+    if (!user) return null;
     const name = user.emailVerified ? user.name.value : null;
+    const notice = this.deps.notices?.noticeOf(event, name) ?? null;
+    if (notice) return { to: user.email.value, ...notice, idempotencyKey: event.eventId };
+    if (!('email' in event.payload)) return null;
+    if (event.type === 'NewDeviceSignedIn' && !(await noticeMayGo(this.deps, this.mail.verificationPerAddress, user, event.payload.email))) return null;
     const content = this.render(event, name);
     const to = event.type === 'EmailChanged' ? event.payload.previousEmail : event.payload.email;
     return content && { to, ...content, idempotencyKey: event.eventId };

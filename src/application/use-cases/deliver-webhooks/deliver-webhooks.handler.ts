@@ -54,10 +54,11 @@ export class DeliverWebhooksHandler {
     let position = cursor.position;
     let delivered = 0;
     let headAttempts = cursor.attempts;
-    for (const { event, position: next } of items) {
+    for (const { event, position: next, declared } of items) {
       if (clock.now().getTime() + this.settings.sendTimeoutMs > leaseEnds) break;
       try {
-        await webhookSender.send(receiver.url, { id: event.eventId, type: WEBHOOK_TYPES[event.type] ?? event.type, timestamp: event.occurredAt, data: webhookData(event) });
+        const type = declared?.type ?? WEBHOOK_TYPES[event.type] ?? event.type;
+        await webhookSender.send(receiver.url, { id: event.eventId, type, timestamp: event.occurredAt, data: webhookData(event, declared?.shows) });
         position = next;
         delivered += 1;
         headAttempts = 0;

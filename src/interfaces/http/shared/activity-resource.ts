@@ -12,17 +12,17 @@ export const activityResource = (entry: ActivityEntry) => ({
   ...(entry.by === undefined ? {} : { by: entry.by }),
 });
 
-/** Its JSON Schema. */
-export const activityEntry: JsonSchema = {
+/** Its JSON Schema, its `type` one of `types` (the core's and the capabilities' activity types). */
+export const activityEntrySchema = (types: readonly string[] = ACTIVITY_TYPES): JsonSchema => ({
   type: 'object',
   required: ['type', 'occurredAt', 'clientIp', 'userAgent'],
   additionalProperties: false,
   properties: {
-    type: { type: 'string', enum: [...ACTIVITY_TYPES], description: 'The snake_case name of the event' },
+    type: { type: 'string', enum: [...types], description: 'The snake_case name of the event' },
     occurredAt: { type: 'string', format: 'date-time' },
     clientIp: { type: ['string', 'null'], description: 'The address of the request; null when unknown or done by an administrator' },
     userAgent: { type: ['string', 'null'], maxLength: 512, description: 'The user agent of the request; null when unknown or done by an administrator' },
     reason: { type: 'string', enum: [...ACTIVITY_REASONS], description: 'Only on failed sign-ins and ended sessions' },
     by: { type: 'string', enum: ['administrator'], description: "Only on what an operator did (the admin API, the command line): the operator's address and user agent are never shown" },
   },
-};
+});

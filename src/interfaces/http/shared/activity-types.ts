@@ -3,7 +3,7 @@ import type { RevocationReason } from '../../../domain/session.js';
 
 /**
  * Every event type an account's activity can show. Typed by the domain's union: a new event type fails to compile until
- * listed. SignUpCancelled, AccountDeleted and AccountDeletionNoticed are left out: each is recorded as its account is erased, so no feed can show it. A capability's events (API keys') are no account's and not in this union.
+ * listed. SignUpCancelled, AccountDeleted and AccountDeletionNoticed are left out: each is recorded as its account is erased, so no feed can show it. A capability's events are not in this union: each manifest declares those the activity shows.
  */
 const EVENT_TYPES: { readonly [T in Exclude<UserEventType, 'SignUpCancelled' | 'AccountDeleted' | 'AccountDeletionNoticed'>]: true } = {
   UserRegistered: true,
@@ -62,7 +62,10 @@ const REASONS: { readonly [R in SignInFailureReason | RevocationReason]: true } 
 
 const snakeCase = (type: string): string => type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();
 
-/** The `type` values of GET /auth/me/activity entries (snake_case event types): the OpenAPI enum. */
+/** The `type` values of GET /auth/me/activity entries of the core's events (snake_case event types): the OpenAPI enum. */
 export const ACTIVITY_TYPES: readonly string[] = Object.keys(EVENT_TYPES).map(snakeCase);
+
+/** The core's `type` values and those of the event types the capabilities show (their manifests' `activity`), once each. */
+export const activityTypesWith = (capabilityTypes: readonly string[]): readonly string[] => [...new Set([...ACTIVITY_TYPES, ...capabilityTypes.map(snakeCase)])];
 /** The `reason` values of failed sign-ins and ended sessions: the OpenAPI enum. */
 export const ACTIVITY_REASONS: readonly string[] = Object.keys(REASONS);

@@ -27,7 +27,7 @@ const fieldIssue: JsonSchema = {
   },
 };
 
-/** Shared components: the one error envelope, its field issue and the user resource (the rest: RESOURCE_SCHEMAS in resource-schemas.ts). */
+/** Shared components: the one error envelope, its field issue and the user resource (the rest: resourceSchemas in resource-schemas.ts). */
 export const SHARED_SCHEMAS: readonly JsonSchema[] = [
   {
     $id: 'ErrorEnvelope',
