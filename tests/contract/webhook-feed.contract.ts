@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { StoreApiKeyRepository } from '../../src/infrastructure/api-keys/store-api-key.repository.js';
+import { appendedAs } from '../../src/infrastructure/storage/event-tables.js';
 import { StoreWebhookFeed } from '../../src/infrastructure/storage/store-webhook-feed.js';
 import { aRequestMetadata } from '../support/builders.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
@@ -50,6 +51,21 @@ export function webhookFeedContract(adapter: string, makeStorage: StorageFactory
       expect(items.map((item) => item.event.type)).to.deep.equal(['UserRegistered', 'SessionRevoked']);
       expect(await feed.after(items[0]!.position, new Date(now.getTime() + 1), 10)).to.have.length(1);
       expect(await feed.after(start!.position, new Date(now.getTime() - 1), 10), 'not settled yet').to.deep.equal([]);
+    });
+
+    it("gives a capability's events as its declarations stamped them: a declared webhook with its type and shown fields, no other", async () => {
+      const feed = new StoreWebhookFeed(storage.store);
+      const receiver = `r-${randomUUID()}`;
+      const start = await feed.lease(receiver, new Date(Date.now() - 1000), 60_000);
+      const user = `u-${randomUUID()}`;
+      const now = new Date();
+      const declared = { ThingHappened: { retention: 'keep', webhook: 'thing.happened', shows: ['sessionId'] }, ThingKept: 'keep' } as const;
+      // A capability's type named as the core's webhook types are: its declaration decides, not WEBHOOK_TYPES.
+      const events = ['ThingKept', 'SessionRevoked', 'ThingHappened'].map((type) => event(type, user, now));
+      expect((await storage.store.commit({ events: appendedAs(events, declared) })).status).to.equal('committed');
+      const items = await feed.after(start!.position, new Date(now.getTime() + 1), 10);
+      expect(items.map((item) => [item.event.type, item.declared])).to.deep.equal([['ThingHappened', { type: 'thing.happened', shows: ['sessionId'] }]]);
+      expect(items[0]?.event).to.not.have.property('webhook');
     });
 
     it('revokes an API key once: of 10 simultaneous revocations exactly one commits', async () => {
