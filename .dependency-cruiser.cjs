@@ -207,9 +207,9 @@ module.exports = {
     },
     {
       name: 'openid-client-only-in-oauth-adapter',
-      comment: 'openid-client (and the oauth4webapi under it) belong to src/infrastructure/oauth.',
+      comment: 'openid-client (and the oauth4webapi under it) belong to src/infrastructure/social-sign-in/providers.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/infrastructure/oauth/' },
+      from: { path: '^src/', pathNot: '^src/infrastructure/social-sign-in/providers/' },
       to: { path: pkg('openid-client', 'oauth4webapi') },
     },
     {

@@ -5,7 +5,7 @@ import { Email } from './email.js';
 import { PersonName } from './person-name.js';
 import type { SecondFactorEvent } from './second-factor.js';
 import type { PasskeyEvent } from './passkey.js';
-import { type IdentityEvent, type IdentitySnapshot, signedInWithProvider } from './identity.js';
+import { type IdentityEvent, type IdentitySnapshot, signedInWithProvider } from './social-sign-in/identity.js';
 import type { EmailChangeEvent } from './email-change.js';
 import type { NewDeviceSignedIn } from './device.js';
 

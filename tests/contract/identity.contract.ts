@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
-import { IDENTITIES_PER_ACCOUNT_MAX } from '../../src/application/ports/identity-repository.port.js';
-import type { IdentitySnapshot } from '../../src/domain/identity.js';
-import { StoreIdentityRepository } from '../../src/infrastructure/storage/store-identity.repository.js';
+import { IDENTITIES_PER_ACCOUNT_MAX } from '../../src/application/social-sign-in/ports/identity-repository.port.js';
+import type { IdentitySnapshot } from '../../src/domain/social-sign-in/identity.js';
+import { StoreIdentityRepository } from '../../src/infrastructure/social-sign-in/store-identity.repository.js';
 import { type StorageFactory, type StorageUnderTest, aUser } from './storage.contract.js';
 import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
 import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';

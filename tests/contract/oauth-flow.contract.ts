@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { OAuthCode, OAuthFlow } from '../../src/application/ports/oauth-flow-repository.port.js';
-import { StoreOAuthFlowRepository } from '../../src/infrastructure/storage/store-oauth-flow.repository.js';
+import type { OAuthCode, OAuthFlow } from '../../src/application/social-sign-in/ports/oauth-flow-repository.port.js';
+import { StoreOAuthFlowRepository } from '../../src/infrastructure/social-sign-in/store-oauth-flow.repository.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
 
 const T0 = new Date('2026-11-28T12:00:00.000Z');

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { ProviderFailed } from '../../src/application/errors.js';
-import type { IdentityProviders, ProviderProfile } from '../../src/application/ports/identity-providers.port.js';
+import type { IdentityProviders, ProviderProfile } from '../../src/application/social-sign-in/ports/identity-providers.port.js';
 
 const base64url = (bytes: Buffer): string => bytes.toString('base64url');
 

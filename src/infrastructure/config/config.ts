@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type AnySchema, type InferType, type Schema, mixed, number, object, string } from 'yup';
 import { ConfigError } from './config-error.js';
-import { type OAuthSettings, oauthSettingsOf } from './oauth-settings.js';
+import { type OAuthSettings, oauthSettingsOf } from '../social-sign-in/oauth-settings.js';
 import { type WebhookConfig, webhookSettingsOf } from './webhook-settings.js';
 import { type TrustProxy, corsOriginsOf, durationMs, originOf, trustProxyOf, webAuthnOriginsOf } from './network-settings.js';
 

@@ -2,8 +2,8 @@ import { ACCOUNT_VIEWS, ENDED_EPOCHS, SESSIONS, UNVERIFIED_ACCOUNTS, USERS } fro
 import { CLAIMS, COUNTERS, INDEX_COUNTS } from './commit-plan.js';
 import { EVENTS, OUTBOX } from './event-tables.js';
 import { MFA_CHALLENGES, TOTP_FACTORS } from './factor-tables.js';
-import { IDENTITIES } from './identity-tables.js';
-import { OAUTH_CODES, OAUTH_FLOWS } from './oauth-tables.js';
+import { IDENTITIES } from '../social-sign-in/identity-tables.js';
+import { OAUTH_CODES, OAUTH_FLOWS } from '../social-sign-in/oauth-tables.js';
 import { PENDING_EMAIL_CHANGES, REVERTIBLE_EMAIL_CHANGES } from './email-change-tables.js';
 import { PASSKEYS, WEBAUTHN_CHALLENGES } from './passkey-tables.js';
 import { DATA_KEYS, KEY_CHECK, isSealedAtRest } from './sealing-store.js';

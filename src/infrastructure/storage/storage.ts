@@ -1,6 +1,6 @@
 import { StorePasskeyRepository } from './store-passkey.repository.js';
-import { StoreIdentityRepository } from './store-identity.repository.js';
-import { StoreOAuthFlowRepository } from './store-oauth-flow.repository.js';
+import { StoreIdentityRepository } from '../social-sign-in/store-identity.repository.js';
+import { StoreOAuthFlowRepository } from '../social-sign-in/store-oauth-flow.repository.js';
 import { StoreEmailChangeRepository } from './store-email-change.repository.js';
 import { StoreWebhookFeed } from './store-webhook-feed.js';
 import type { Ports } from '../../application/ports/ports.js';

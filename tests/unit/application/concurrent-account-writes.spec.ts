@@ -1,4 +1,4 @@
-import { completedSignIn } from '../../../tests/support/builders.js';
+import { completedSignIn } from '../../support/builders.js';
 import { expect } from 'chai';
 import { InvalidToken, ServiceUnavailable } from '../../../src/application/errors.js';
 import type { UserRepository } from '../../../src/application/ports/user-repository.port.js';

@@ -1,13 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { expect } from 'chai';
-import { CAPABILITIES } from '../../../src/capabilities/index.js';
 import { inMemoryWorld } from '../../support/in-memory-world.js';
 
-/** The core's use-case folders, and each capability's (src/application/<capability>/use-cases/). */
+const APPLICATION = new URL('../../../src/application/', import.meta.url);
+/** The core's use-case folders, and every capability's home's (src/application/<capability>/use-cases/). */
 const USE_CASE_DIRS = [
-  new URL('../../../src/application/use-cases/', import.meta.url),
-  ...CAPABILITIES.map((capability) => new URL(`../../../src/application/${capability.name}/use-cases/`, import.meta.url)),
-].filter((dir) => existsSync(dir));
+  new URL('use-cases/', APPLICATION),
+  ...readdirSync(APPLICATION, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => new URL(`${entry.name}/use-cases/`, APPLICATION)),
+].filter((dir, at, all) => existsSync(dir) && all.findIndex((other) => other.href === dir.href) === at);
 const inAFolder = (file: (key: string) => string) => (key: string) => USE_CASE_DIRS.some((dir) => existsSync(new URL(file(key), dir)));
 /** The registry's use cases: the entries that have `execute` (the others are ports the edge reads as they are). */
 const useCaseKeys = (registry: object): string[] =>

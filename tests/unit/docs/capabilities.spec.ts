@@ -63,12 +63,12 @@ describe("docs/architecture.md's table of what is stored", () => {
   it("names every table of the core's list (TABLES) by its constant", async () => {
     const doc = read('docs/architecture.md');
     const section = doc.slice(doc.indexOf('Everything stored is code over'), doc.indexOf('## Recipe: adding a kind of stored state'));
-    const modules = readdirSync(join(ROOT, 'src/infrastructure/storage')).filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts'));
+    const modules = readdirSync(join(ROOT, 'src/infrastructure'), { recursive: true, encoding: 'utf8' }).filter((file) => (file.startsWith('storage/') || file.endsWith('-tables.ts')) && file.endsWith('.ts') && !file.endsWith('.spec.ts'));
     // By the table's name (a module imported dynamically here is another instance than the one imported above).
     const constants = new Map<string, string>();
     const isTable = (value: unknown): value is { readonly name: string } => typeof value === 'object' && value !== null && 'owner' in value && 'indexes' in value && 'name' in value;
     for (const file of modules) {
-      const exported = (await import(`../../../src/infrastructure/storage/${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
+      const exported = (await import(`../../../src/infrastructure/${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
       for (const [name, value] of Object.entries(exported)) if (isTable(value)) constants.set(value.name, name);
     }
     const names = TABLES.map((table) => constants.get(table.name) ?? `(no constant for ${table.name})`);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { openIdProfile } from '../../../src/infrastructure/oauth/openid-profile.js';
+import { openIdProfile } from '../../../src/infrastructure/social-sign-in/providers/openid-profile.js';
 
 const token = { iss: 'https://idp.example', sub: 'ada' };
 

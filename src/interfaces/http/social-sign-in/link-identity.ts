@@ -1,0 +1,35 @@
+import { object } from 'yup';
+import { FLOW_LIFETIME, FLOW_RETURN, flowFields, providerParams } from './oauth-docs.js';
+import { defineOperation } from '../shared/operation.js';
+import { optionalText } from '../shared/request-body.js';
+import { holderProofDocs, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
+
+export const linkIdentity = defineOperation({
+  method: 'POST',
+  path: '/auth/oauth/:provider/link',
+  operationId: 'linkIdentity',
+  summary: "Link a provider's identity to the signed-in account (a verified address, the password or a recent sign-in, and a step-up when a second factor is enrolled)",
+  description: `${FLOW_LIFETIME}. The identity that comes back is linked to this account whatever address it shows. ${FLOW_RETURN}.`,
+  tag: 'social',
+  auth: 'bearer',
+  hashes: true,
+  params: providerParams,
+  body: {
+    schema: object({ redirect_to: optionalText(), code_challenge: optionalText(), code_challenge_method: optionalText(), ...holderProofFields }),
+    docs: { ...flowFields, ...holderProofDocs("The account's password, counted like a password change; an account without one sends a proof made for this request instead (`code`, `passkey`, or `oauthcode` with `code_verifier`)") },
+  },
+  success: {
+    status: 200,
+    message: 'Identity provider authorization URL',
+    description: 'Send the browser to `url`; the flow returns to redirect_to as a sign-in does',
+    data: { type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: 'string', format: 'uri' } } },
+  },
+  errors: ['PROVIDER_NOT_FOUND', 'EMAIL_NOT_VERIFIED', 'STEP_UP_REQUIRED', 'RECENT_SIGN_IN_REQUIRED', 'STORE_UNAVAILABLE'],
+  run: async ({ params, body, principal, meta }, { linkIdentity }) => {
+    const started = await linkIdentity.execute({
+      provider: params['provider'] ?? '', redirectTo: body.redirect_to, codeChallenge: body.code_challenge, codeChallengeMethod: body.code_challenge_method,
+      principal, ...holderProofOf(body), metadata: meta,
+    });
+    return { url: started.location };
+  },
+});
