@@ -105,10 +105,10 @@ module.exports = {
     },
     {
       name: 'interfaces-see-registry-and-ports',
-      comment: 'The driving adapters know the application by its registry (use cases, their public types and limits), its port types and its errors.',
+      comment: "The driving adapters know the application by its registry (use cases, their public types and limits), its port types and its errors; a capability's, by its use cases' factory, ports and errors.",
       severity: 'error',
       from: { path: '^src/interfaces/' },
-      to: { path: '^src/application/', pathNot: '^src/application/(registry\\.ts|errors\\.ts|ports/)' },
+      to: { path: '^src/application/', pathNot: '^src/application/(registry\\.ts|errors\\.ts|ports/|[a-z-]+/(errors\\.ts|ports/|[a-z-]+-use-cases\\.ts))' },
     },
     {
       name: 'interfaces-port-types-only',

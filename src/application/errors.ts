@@ -19,8 +19,6 @@ export type ApplicationErrorCode =
   | 'PASSKEY_NOT_FOUND'
   | 'LAST_SIGN_IN_METHOD'
   | 'RECENT_SIGN_IN_REQUIRED'
-  | 'PROVIDER_NOT_FOUND'
-  | 'IDENTITY_NOT_FOUND'
   | 'INSUFFICIENT_SCOPE'
   | 'KEY_RATE_LIMITED'
   | 'USER_NOT_FOUND'
@@ -184,24 +182,6 @@ export class RecentSignInRequired extends ApplicationError {
   }
 }
 
-/** No identity provider of this name is configured. */
-export class ProviderNotFound extends ApplicationError {
-  readonly code = 'PROVIDER_NOT_FOUND';
-
-  constructor() {
-    super('Identity provider not found', [{ field: 'provider', message: 'is not a configured identity provider' }]);
-  }
-}
-
-/** No provider identity of the caller has this id (another account's looks the same). */
-export class IdentityNotFound extends ApplicationError {
-  readonly code = 'IDENTITY_NOT_FOUND';
-
-  constructor() {
-    super('Identity not found', [{ field: null, message: 'no such linked identity' }]);
-  }
-}
-
 /** An API key without the scope an operation needs. */
 export class InsufficientScope extends ApplicationError {
   readonly code = 'INSUFFICIENT_SCOPE';
@@ -285,16 +265,5 @@ export class MailRelayUnavailable extends Error {
   constructor(message: string, options?: { readonly cause?: unknown }) {
     super(message, options);
     this.name = 'MailRelayUnavailable';
-  }
-}
-
-/** Why a provider's flow ended without a profile, as the app is told (`redirect_to?error=`). */
-export type ProviderRefusal = 'access_denied' | 'invalid_response' | 'temporarily_unavailable' | 'login_required';
-
-/** A provider's flow that ended without a profile: the provider refused, answered wrongly, or was unreachable. */
-export class ProviderFailed extends Error {
-  constructor(readonly reason: ProviderRefusal) {
-    super(`The identity provider's flow failed: ${reason}`);
-    this.name = 'ProviderFailed';
   }
 }

@@ -186,7 +186,7 @@ describe('HTTP: the OpenAPI document lists every status each operation can answe
   it('documents, for every declared operation, its success (and its alternative answer: sign-in 202) and the status of every code it declares or its shape implies', () => {
     for (const operation of OPERATIONS) {
       const path = operation.path.replace(/:([A-Za-z]+)/g, '{$1}');
-      const expected = [operation.success.status, ...(operation.alternative ? [operation.alternative.status] : []), ...[...impliedErrors(operation), ...operation.errors].map((code) => ERROR_TABLE[code].status)];
+      const expected = [operation.success.status, ...(operation.alternative ? [operation.alternative.status] : []), ...[...impliedErrors(operation), ...operation.errors].map((code) => ERROR_TABLE[code].status), ...Object.values(operation.ownErrors ?? {}).map((row) => row.status)];
       expect(statuses(path, operation.method.toLowerCase()), operation.operationId).to.have.members([...new Set(expected.map(String))]);
     }
   });

@@ -5,6 +5,7 @@ import { OPERATIONS } from '../../src/interfaces/http/operations/index.js';
 import { buildHttpServer } from '../../src/interfaces/http/server.js';
 import { ShutdownState } from '../../src/interfaces/http/shutdown-state.js';
 import { ERROR_TABLE, type ErrorCode } from '../../src/interfaces/http/shared/error-table.js';
+import type { SocialSignInErrorCode } from '../../src/application/social-sign-in/errors.js';
 import { type AnyOperation, impliedErrors } from '../../src/interfaces/http/shared/operation.js';
 import { aSignUpBody } from '../support/builders.js';
 import { type HttpResponse, http } from '../support/http-client.js';
@@ -66,7 +67,7 @@ interface Scenario {
    * A documented error the operation answers, and the request that provokes it; null only for an operation whose
    * sole documented errors are INTERNAL and SHUTTING_DOWN (the shutdown test covers every operation).
    */
-  readonly error: { readonly code: ErrorCode; readonly call: (world: World) => Promise<Call> } | null;
+  readonly error: { readonly code: ErrorCode | SocialSignInErrorCode; readonly call: (world: World) => Promise<Call> } | null;
 }
 
 const NEW_PASSWORD = 'difference engine 1822';
@@ -556,10 +557,11 @@ describe('HTTP: every declared operation, from its declaration: one success and 
       const { code, call } = error;
       const sent = await call(world);
       const res = await request(operation.method, sent.path ?? operation.path, sent);
-      const row = ERROR_TABLE[code];
-      expect(res.status, res.text).to.equal(row.status);
-      expect(res.body.message).to.equal(row.message);
-      expect([...impliedErrors(operation), ...operation.errors], 'the code is one the declaration answers').to.include(code);
+      const row = code in ERROR_TABLE ? ERROR_TABLE[code as ErrorCode] : operation.ownErrors?.[code];
+      expect(row, `${code}: a row of the core's table or one the operation declares`).to.not.equal(undefined);
+      expect(res.status, res.text).to.equal(row?.status);
+      expect(res.body.message).to.equal(row?.message);
+      expect([...impliedErrors(operation), ...operation.errors, ...Object.keys(operation.ownErrors ?? {})], 'the code is one the declaration answers').to.include(code);
       expect(undocumented(doc, documentPath(operation.path), operation.method.toLowerCase(), res)).to.deep.equal([]);
     });
   }

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { ProviderFailed } from '../../src/application/errors.js';
+import { ProviderFailed } from '../../src/application/social-sign-in/errors.js';
 import type { IdentityProviders, ProviderProfile } from '../../src/application/social-sign-in/ports/identity-providers.port.js';
 
 const base64url = (bytes: Buffer): string => bytes.toString('base64url');

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { expect } from 'chai';
-import { ProviderFailed, type ProviderRefusal } from '../../../src/application/errors.js';
+import { ProviderFailed, type ProviderRefusal } from '../../../src/application/social-sign-in/errors.js';
 import type { OAuthProviderSettings, OAuthSettings } from '../../../src/infrastructure/social-sign-in/oauth-settings.js';
 import { OpenIdIdentityProviders } from '../../../src/infrastructure/social-sign-in/providers/openid-identity-providers.js';
 import { startGitHubStandIn, type GitHubStandIn } from '../../support/github-stand-in.js';

@@ -1,5 +1,5 @@
 import { type Parsed, invalid, rawText, requireAll, valid } from '../../../domain/validation.js';
-import { ProviderFailed, ProviderNotFound } from '../../errors.js';
+import { ProviderFailed, ProviderNotFound } from '../errors.js';
 import type { Ports } from '../../ports/ports.js';
 import { OAUTH_FLOW_SECONDS, type OAuthFlow } from '../ports/oauth-flow-repository.port.js';
 

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { ProviderFailed } from '../../../application/errors.js';
+import { ProviderFailed } from '../../../application/social-sign-in/errors.js';
 import type { ProviderProfile } from '../../../application/social-sign-in/ports/identity-providers.port.js';
 import type { OAuthProviderSettings } from '../oauth-settings.js';
 import { isRecord } from './provider-failures.js';

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
-import { ProviderFailed } from '../../../application/errors.js';
+import { ProviderFailed } from '../../../application/social-sign-in/errors.js';
 import type { FlowOptions, IdentityProviders, ProviderProfile } from '../../../application/social-sign-in/ports/identity-providers.port.js';
 import { OAUTH_FLOW_SECONDS } from '../../../application/social-sign-in/ports/oauth-flow-repository.port.js';
 import type { OAuthProviderSettings, OAuthSettings } from '../oauth-settings.js';

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { ProviderFailed, type ProviderRefusal } from '../../../application/errors.js';
+import { ProviderFailed, type ProviderRefusal } from '../../../application/social-sign-in/errors.js';
 
 const TIMED_OUT = new Set(['OAUTH_TIMEOUT', 'OAUTH_ABORT']);
 

@@ -120,14 +120,6 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     status: 403, message: 'Recent sign-in required', issues: [], outcome: 'forbidden',
     description: 'The account has no password (made by a social sign-in), and this needs a proof made for this request: `code` (its authenticator app), `passkey`, or `oauthcode` with `code_verifier` from POST /auth/oauth/{provider}/reauthenticate',
   },
-  PROVIDER_NOT_FOUND: {
-    status: 404, message: 'Identity provider not found', issues: [], outcome: 'error',
-    description: 'No identity provider of this name is configured (OAUTH_PROVIDERS)',
-  },
-  IDENTITY_NOT_FOUND: {
-    status: 404, message: 'Identity not found', issues: [], outcome: 'error',
-    description: "No linked identity of the caller has this id (another account's answers the same)",
-  },
   MFA_NOT_ENROLLED: {
     status: 404, message: 'No second factor enrolled', issues: [], outcome: 'error',
     description: 'The account has no confirmed second factor',

@@ -1,3 +1,4 @@
+import { SOCIAL_SIGN_IN_ERRORS } from './errors.js';
 import { FLOW_LIFETIME, flowFields, providerParams } from './oauth-docs.js';
 import { defineOperation } from '../shared/operation.js';
 
@@ -17,7 +18,8 @@ export const authorizeOauth = defineOperation({
     redirect: true,
     description: "To the provider's authorization endpoint (code flow, state, nonce, the service's own PKCE); while the provider is down, to redirect_to?error=temporarily_unavailable",
   },
-  errors: ['PROVIDER_NOT_FOUND', 'INVALID_INPUT', 'STORE_UNAVAILABLE'],
+  errors: ['INVALID_INPUT', 'STORE_UNAVAILABLE'],
+  ownErrors: { PROVIDER_NOT_FOUND: SOCIAL_SIGN_IN_ERRORS.PROVIDER_NOT_FOUND },
   run: ({ params, query }, { beginOauth }) => {
     const q = (query ?? {}) as Record<string, unknown>;
     return beginOauth.execute({ provider: params['provider'] ?? '', redirectTo: q['redirect_to'], codeChallenge: q['code_challenge'], codeChallengeMethod: q['code_challenge_method'] });

@@ -1,3 +1,4 @@
+import { SOCIAL_SIGN_IN_ERRORS } from './errors.js';
 import { object } from 'yup';
 import { FLOW_LIFETIME, FLOW_RETURN, flowFields, providerParams } from './oauth-docs.js';
 import { defineOperation } from '../shared/operation.js';
@@ -24,7 +25,8 @@ export const linkIdentity = defineOperation({
     description: 'Send the browser to `url`; the flow returns to redirect_to as a sign-in does',
     data: { type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: 'string', format: 'uri' } } },
   },
-  errors: ['PROVIDER_NOT_FOUND', 'EMAIL_NOT_VERIFIED', 'STEP_UP_REQUIRED', 'RECENT_SIGN_IN_REQUIRED', 'STORE_UNAVAILABLE'],
+  errors: ['EMAIL_NOT_VERIFIED', 'STEP_UP_REQUIRED', 'RECENT_SIGN_IN_REQUIRED', 'STORE_UNAVAILABLE'],
+  ownErrors: { PROVIDER_NOT_FOUND: SOCIAL_SIGN_IN_ERRORS.PROVIDER_NOT_FOUND },
   run: async ({ params, body, principal, meta }, { linkIdentity }) => {
     const started = await linkIdentity.execute({
       provider: params['provider'] ?? '', redirectTo: body.redirect_to, codeChallenge: body.code_challenge, codeChallengeMethod: body.code_challenge_method,

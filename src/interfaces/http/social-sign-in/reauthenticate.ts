@@ -1,3 +1,4 @@
+import { SOCIAL_SIGN_IN_ERRORS } from './errors.js';
 import { object } from 'yup';
 import { REAUTH_ACTIONS } from '../../../application/registry.js';
 import { FLOW_RETURN, flowFields, providerParams } from './oauth-docs.js';
@@ -25,7 +26,8 @@ export const reauthenticate = defineOperation({
     description: 'Send the browser to `url`; the flow returns to redirect_to with `code` (or `error`)',
     data: { type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: 'string', format: 'uri' } } },
   },
-  errors: ['PROVIDER_NOT_FOUND', 'STORE_UNAVAILABLE'],
+  errors: ['STORE_UNAVAILABLE'],
+  ownErrors: { PROVIDER_NOT_FOUND: SOCIAL_SIGN_IN_ERRORS.PROVIDER_NOT_FOUND },
   run: async ({ params, body, principal }, { reauthenticate }) => {
     const started = await reauthenticate.execute({
       provider: params['provider'] ?? '', redirectTo: body.redirect_to, codeChallenge: body.code_challenge, codeChallengeMethod: body.code_challenge_method,

@@ -1,3 +1,4 @@
+import { SOCIAL_SIGN_IN_ERRORS } from './errors.js';
 import { defineOperation } from '../shared/operation.js';
 
 export const unlinkIdentity = defineOperation({
@@ -10,6 +11,7 @@ export const unlinkIdentity = defineOperation({
   hashes: false,
   params: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'An identity id from GET /auth/identities' } } },
   success: { status: 204, description: 'Unlinked: it signs in no more' },
-  errors: ['STEP_UP_REQUIRED', 'IDENTITY_NOT_FOUND', 'LAST_SIGN_IN_METHOD', 'STORE_UNAVAILABLE'],
+  errors: ['STEP_UP_REQUIRED', 'LAST_SIGN_IN_METHOD', 'STORE_UNAVAILABLE'],
+  ownErrors: { IDENTITY_NOT_FOUND: SOCIAL_SIGN_IN_ERRORS.IDENTITY_NOT_FOUND },
   run: ({ principal, params, meta }, { unlinkIdentity }) => unlinkIdentity.execute({ principal, id: params['id'] ?? '', metadata: meta }),
 });

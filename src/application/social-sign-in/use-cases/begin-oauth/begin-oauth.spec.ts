@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidInput } from '../../../../domain/domain-error.js';
-import { ProviderNotFound } from '../../../errors.js';
+import { ProviderNotFound } from '../../errors.js';
 import { inMemoryWorld } from '../../../../../tests/support/in-memory-world.js';
 import { rejection } from '../../../../../tests/support/rejection.js';
 import { APP_URL, aFlowRequest, aPkcePair, returned, stateOf } from '../../../../../tests/support/social.js';

@@ -1,6 +1,6 @@
 import { InvalidInput } from '../../../../domain/domain-error.js';
 import { rawText, requireAll } from '../../../../domain/validation.js';
-import { ProviderFailed } from '../../../errors.js';
+import { ProviderFailed } from '../../errors.js';
 import type { RequestMetadata } from '../../../ports/event-log.port.js';
 import { OAUTH_CODE_SECONDS, type OAuthFlow } from '../../ports/oauth-flow-repository.port.js';
 import type { Ports } from '../../../ports/ports.js';

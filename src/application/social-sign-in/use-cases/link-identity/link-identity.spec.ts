@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { InvalidInput } from '../../../../domain/domain-error.js';
 import type { Principal } from '../../../shared/principal.js';
-import { EmailNotVerified, ProviderNotFound, RecentSignInRequired, StepUpRequired } from '../../../errors.js';
+import { EmailNotVerified, RecentSignInRequired, StepUpRequired } from '../../../errors.js';
+import { ProviderNotFound } from '../../errors.js';
 import { inMemoryWorld } from '../../../../../tests/support/in-memory-world.js';
 import { aHolderProof, aRequestMetadata, aSignUpCommand, completedSignIn } from '../../../../../tests/support/builders.js';
 import { rejection } from '../../../../../tests/support/rejection.js';

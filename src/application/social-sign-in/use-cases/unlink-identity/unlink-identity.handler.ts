@@ -1,5 +1,6 @@
 import { identityUnlinked } from '../../../../domain/social-sign-in/identity.js';
-import { IdentityNotFound, InvalidToken, LastSignInMethod } from '../../../errors.js';
+import { InvalidToken, LastSignInMethod } from '../../../errors.js';
+import { IdentityNotFound } from '../../errors.js';
 import type { RequestMetadata } from '../../../ports/event-log.port.js';
 import type { Ports } from '../../../ports/ports.js';
 import { type MfaSettings, requireStepUp } from '../../../policies/second-factor.js';

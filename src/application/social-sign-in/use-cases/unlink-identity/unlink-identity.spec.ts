@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { IdentityNotFound, LastSignInMethod } from '../../../errors.js';
+import { LastSignInMethod } from '../../../errors.js';
+import { IdentityNotFound } from '../../errors.js';
 import { inMemoryWorld } from '../../../../../tests/support/in-memory-world.js';
 import { aRequestMetadata, completedSignIn } from '../../../../../tests/support/builders.js';
 import { rejection } from '../../../../../tests/support/rejection.js';
