@@ -31,7 +31,7 @@ export async function runAdmin(args: readonly string[], env: Record<string, stri
     io.err(USAGE);
     return 2;
   }
-  const config = loadConfig(env, CAPABILITIES.map((capability) => capability.settings));
+  const config = loadConfig(env, CAPABILITIES);
   // Warnings (a generated key outside production) on stderr, so that stdout holds the JSON alone.
   const composition = await compose(config, pino({ level: config.logLevel === 'silent' ? 'silent' : 'warn' }, pino.destination(2)), {}, CAPABILITIES);
   const metadata = { requestId: `cli-${randomUUID()}`, clientIp: null, userAgent: null };

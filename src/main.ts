@@ -91,7 +91,7 @@ const httpPart =
 /** The composition root: config -> compose (adapters, use cases, jobs, HTTP, in one container) -> start in order. */
 export async function startService(env: Record<string, string | undefined> = process.env, options: StartOptions = {}): Promise<RunningService> {
   const capabilities = options.capabilities ?? CAPABILITIES;
-  const config = loadConfig(env, capabilities.map((capability) => capability.settings));
+  const config = loadConfig(env, capabilities);
   const base = options.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
   // A worker of several (WORKERS, src/infrastructure/cluster/primary.ts) names itself on every line.
   const worker = env[WORKER_MARK];

@@ -35,11 +35,6 @@ import { RemovePasskeyHandler } from './use-cases/remove-passkey/remove-passkey.
 import { RenamePasskeyHandler } from './use-cases/rename-passkey/rename-passkey.handler.js';
 import { SignInPasskeyHandler } from './use-cases/sign-in-passkey/sign-in-passkey.handler.js';
 import { ListSessionsHandler } from './use-cases/list-sessions/list-sessions.handler.js';
-import { BeginOAuthHandler } from './social-sign-in/use-cases/begin-oauth/begin-oauth.handler.js';
-import { LinkIdentityHandler } from './social-sign-in/use-cases/link-identity/link-identity.handler.js';
-import { CompleteOAuthHandler } from './social-sign-in/use-cases/complete-oauth/complete-oauth.handler.js';
-import { RedeemOAuthCodeHandler } from './social-sign-in/use-cases/redeem-oauth-code/redeem-oauth-code.handler.js';
-import { ListIdentitiesHandler } from './social-sign-in/use-cases/list-identities/list-identities.handler.js';
 import { IntrospectTokenHandler } from './use-cases/introspect-token/introspect-token.handler.js';
 import { AdminListUsersHandler } from './use-cases/admin-list-users/admin-list-users.handler.js';
 import { AdminGetUserHandler } from './use-cases/admin-get-user/admin-get-user.handler.js';
@@ -48,9 +43,6 @@ import { AdminSignOutUserHandler } from './use-cases/admin-sign-out-user/admin-s
 import { AdminRemoveMfaHandler } from './use-cases/admin-remove-mfa/admin-remove-mfa.handler.js';
 import { AdminDeleteUserHandler } from './use-cases/admin-delete-user/admin-delete-user.handler.js';
 import { DeliverWebhooksHandler, type WebhookSettings } from './use-cases/deliver-webhooks/deliver-webhooks.handler.js';
-import { UnlinkIdentityHandler } from './social-sign-in/use-cases/unlink-identity/unlink-identity.handler.js';
-import { ReauthenticateHandler } from './social-sign-in/use-cases/reauthenticate/reauthenticate.handler.js';
-import type { OAuthPolicySettings } from './social-sign-in/policies/oauth.js';
 import { RequestEmailChangeHandler } from './use-cases/request-email-change/request-email-change.handler.js';
 import { ConfirmEmailChangeHandler } from './use-cases/confirm-email-change/confirm-email-change.handler.js';
 import { CancelEmailChangeHandler } from './use-cases/cancel-email-change/cancel-email-change.handler.js';
@@ -64,7 +56,6 @@ export interface Policies {
   readonly mail: MailSettings;
   readonly delivery: DeliverySettings;
   readonly mfa: MfaSettings;
-  readonly oauth: OAuthPolicySettings;
   readonly webhooks: WebhookSettings;
 }
 
@@ -108,13 +99,6 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     getAccountActivity: new GetAccountActivityHandler(ports),
     exportAccount: new ExportAccountHandler(ports),
     listSessions: new ListSessionsHandler(ports),
-    beginOauth: new BeginOAuthHandler(ports, policies.oauth),
-    linkIdentity: new LinkIdentityHandler(ports, policies),
-    reauthenticate: new ReauthenticateHandler(ports, policies.oauth),
-    completeOauth: new CompleteOAuthHandler(ports, policies.mail.verificationPerAddress),
-    redeemOauthCode: new RedeemOAuthCodeHandler(ports, policies.sessions, policies.mfa, policies.mail.requireVerifiedEmail),
-    listIdentities: new ListIdentitiesHandler(ports),
-    unlinkIdentity: new UnlinkIdentityHandler(ports, policies.mfa),
     requestEmailChange: new RequestEmailChangeHandler(ports, policies),
     confirmEmailChange: new ConfirmEmailChangeHandler(ports, policies.mail),
     cancelEmailChange: new CancelEmailChangeHandler(ports, policies.mail),
@@ -142,11 +126,9 @@ export type UseCases = ReturnType<typeof buildUseCases>;
 export type { Principal } from './shared/principal.js';
 export type { AccountResource, AuthResult, SignInOutcome } from './shared/auth-result.js';
 export type { PasskeyResource } from './policies/passkeys.js';
-export type { IdentityResource } from './social-sign-in/use-cases/list-identities/list-identities.handler.js';
 export type { ApiKeyPrincipal } from './shared/operator.js';
 export type { Introspection } from './use-cases/introspect-token/introspect-token.handler.js';
 export { API_KEY_SCOPES, type ApiKeyScope } from '../domain/operator.js';
-export { OAUTH_CODE_SECONDS, OAUTH_FLOW_SECONDS } from './social-sign-in/ports/oauth-flow-repository.port.js';
 export { REAUTH_ACTIONS } from './ports/reauthentications.port.js';
 export { SIGN_OUT_SCOPES } from './use-cases/sign-out/sign-out.handler.js';
 export { SECOND_FACTOR_METHODS } from './policies/second-factor.js';

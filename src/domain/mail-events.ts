@@ -27,8 +27,6 @@ export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set([
   'PasskeyAdded', 'PasskeyRemoved',
   // The account taken back by a reset that first proved its address: every way in from before it removed.
   'CredentialsRemoved',
-  // A provider identity linked: a new way in; one unlinked.
-  'IdentityLinked', 'IdentityUnlinked',
   // A change of address: the notice (with its cancel link) to the current address, the confirmation to the new one.
   'EmailChangeRequested', 'NewEmailConfirmationRequested',
   // A change of address confirmed: the notice, with its revert link, to the previous address.

@@ -5,7 +5,6 @@ import { Email } from './email.js';
 import { PersonName } from './person-name.js';
 import type { SecondFactorEvent } from './second-factor.js';
 import type { PasskeyEvent } from './passkey.js';
-import { type IdentityEvent, type IdentitySnapshot, signedInWithProvider } from './social-sign-in/identity.js';
 import type { EmailChangeEvent } from './email-change.js';
 import type { NewDeviceSignedIn } from './device.js';
 
@@ -58,7 +57,6 @@ export type UserEvent =
   | UserRegistered
   | SecondFactorEvent
   | PasskeyEvent
-  | IdentityEvent
   | EmailChangeEvent
   | NewDeviceSignedIn
   | SignUpCancelled
@@ -239,10 +237,6 @@ export class User {
     this.pending.push({ type: 'SignedInWithPasskey', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value, passkeyId } });
   }
 
-  /** A sign-in through a provider's identity (SignedInWithProvider: which identity and provider, never its tokens). */
-  recordSignInWithProvider(identity: Pick<IdentitySnapshot, 'id' | 'userId' | 'provider'>, at: Date): void {
-    this.pending.push(signedInWithProvider(identity, this.email.value, at));
-  }
 
   recordFailedSignIn(at: Date, reason: 'wrong_password' | 'wrong_current_password' = 'wrong_password'): void {
     this.pending.push(signInFailed(this.email.value, reason, this.id, at));

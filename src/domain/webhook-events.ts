@@ -22,14 +22,12 @@ export const WEBHOOK_TYPES: { readonly [T in UserEventType]?: string } = {
   MfaRemoved: 'mfa.removed',
   PasskeyAdded: 'passkey.added',
   PasskeyRemoved: 'passkey.removed',
-  IdentityLinked: 'identity.linked',
-  IdentityUnlinked: 'identity.unlinked',
   SessionRevoked: 'session.revoked',
   SessionsEnded: 'sessions.ended',
 };
 
 /** The payload fields a receiver may see of the core's events, where an event has them: ids and reasons, nothing personal. */
-const SHOWN: readonly string[] = ['sessionId', 'reason', 'keptSessionId', 'provider'];
+const SHOWN: readonly string[] = ['sessionId', 'reason', 'keptSessionId'];
 
 /**
  * The `data` of a webhook for `event`: the account id and the `shown` fields of its payload (the core's SHOWN, or those

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { IDENTITIES_PER_ACCOUNT_MAX } from '../../src/application/social-sign-in/ports/identity-repository.port.js';
 import type { IdentitySnapshot } from '../../src/domain/social-sign-in/identity.js';
+import { schemaOf } from '../../src/infrastructure/storage/ownership.js';
+import { CAPABILITIES } from '../../src/capabilities/index.js';
 import { StoreIdentityRepository } from '../../src/infrastructure/social-sign-in/store-identity.repository.js';
 import { type StorageFactory, type StorageUnderTest, aUser } from './storage.contract.js';
 import { EmailAlreadyRegistered } from '../../src/domain/domain-error.js';
@@ -25,7 +27,7 @@ export function identityContract(adapter: string, makeStorage: StorageFactory): 
     let identities: StoreIdentityRepository;
     beforeEach(async () => {
       storage = await makeStorage();
-      identities = new StoreIdentityRepository(storage.store);
+      identities = new StoreIdentityRepository(storage.store, schemaOf(CAPABILITIES));
     });
     afterEach(async () => storage.dispose());
 

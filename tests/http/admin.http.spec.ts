@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { OPERATIONS } from '../../src/interfaces/http/operations/index.js';
+import { SERVICE_OPERATIONS } from '../support/service-operations.js';
 import { ERROR_TABLE } from '../../src/interfaces/http/shared/error-table.js';
 import { aSignUpBody } from '../support/builders.js';
 import { apiKeyFor } from '../support/api-keys.js';
@@ -43,7 +43,7 @@ describe('HTTP: the admin API, per scope (issue 54)', function () {
 
   it('a users:read key is refused on every users:write route (403 INSUFFICIENT_SCOPE) and changes nothing', async () => {
     const { id, token } = await account();
-    const writes = OPERATIONS.filter((operation) => operation.path.startsWith('/admin/') && operation.method !== 'GET');
+    const writes = SERVICE_OPERATIONS.filter((operation) => operation.path.startsWith('/admin/') && operation.method !== 'GET');
     expect(writes.map((operation) => `${operation.method} ${operation.path}`)).to.have.length.of.at.least(5);
     for (const operation of writes) {
       const res = await admin(operation.method, operation.path.replace(':id', id), 'users:read');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { http } from '../support/http-client.js';
-import { OPERATIONS } from '../../src/interfaces/http/operations/index.js';
+import { SERVICE_OPERATIONS } from '../support/service-operations.js';
 import { ERROR_TABLE } from '../../src/interfaces/http/shared/error-table.js';
 import { impliedErrors } from '../../src/interfaces/http/shared/operation.js';
 import { type OpenApiDocument, dereference, inlinedComponents, operationsOf, refsIn, resolvePointer, responseSchema, schemaErrors } from '../support/openapi-check.js';
@@ -96,7 +96,7 @@ describe('HTTP: OpenAPI 3.1 document at /docs/json, and the server answering as 
     });
 
     it('does not require a body that may be left out (sign-out, resend), and requires every other one', () => {
-      const optional = new Set(OPERATIONS.filter((op) => op.body?.optional === true).map((op) => op.operationId));
+      const optional = new Set(SERVICE_OPERATIONS.filter((op) => op.body?.optional === true).map((op) => op.operationId));
       expect([...optional]).to.include('signOut');
       for (const { path, method, operation } of operations().filter(({ operation }) => operation.requestBody)) {
         expect(operation.requestBody.required, `${method} ${path}`).to.equal(optional.has(operation.operationId) ? undefined : true);
@@ -184,7 +184,7 @@ describe('HTTP: the OpenAPI document lists every status each operation can answe
   const statuses = (path: string, method: string) => Object.keys(doc['paths'][path][method].responses);
 
   it('documents, for every declared operation, its success (and its alternative answer: sign-in 202) and the status of every code it declares or its shape implies', () => {
-    for (const operation of OPERATIONS) {
+    for (const operation of SERVICE_OPERATIONS) {
       const path = operation.path.replace(/:([A-Za-z]+)/g, '{$1}');
       const expected = [operation.success.status, ...(operation.alternative ? [operation.alternative.status] : []), ...[...impliedErrors(operation), ...operation.errors].map((code) => ERROR_TABLE[code].status), ...Object.values(operation.ownErrors ?? {}).map((row) => row.status)];
       expect(statuses(path, operation.method.toLowerCase()), operation.operationId).to.have.members([...new Set(expected.map(String))]);
@@ -196,9 +196,9 @@ describe('HTTP: the OpenAPI document lists every status each operation can answe
       NOT_FOUND: 'the answer of a route that is not an operation',
       MALFORMED_REQUEST: "a 400 closing the connection, before any route: documented in the table, not in an operation's 400",
     };
-    const documented = new Set(OPERATIONS.flatMap((operation) => [...impliedErrors(operation), ...operation.errors]));
+    const documented = new Set(SERVICE_OPERATIONS.flatMap((operation) => [...impliedErrors(operation), ...operation.errors]));
     expect(Object.keys(ERROR_TABLE).filter((code) => !documented.has(code as never) && !(code in notOnAnOperation))).to.deep.equal([]);
-    for (const operation of OPERATIONS) {
+    for (const operation of SERVICE_OPERATIONS) {
       const responses = doc['paths'][operation.path.replace(/:([A-Za-z]+)/g, '{$1}')][operation.method.toLowerCase()].responses;
       expect(responses['431']?.description, operation.operationId).to.equal(ERROR_TABLE.HEADERS_TOO_LARGE.description);
     }

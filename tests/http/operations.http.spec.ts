@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { createLogger } from '../../src/infrastructure/logging/logger.js';
-import { OPERATIONS } from '../../src/interfaces/http/operations/index.js';
+import { SERVICE_OPERATIONS } from '../support/service-operations.js';
 import { buildHttpServer } from '../../src/interfaces/http/server.js';
 import { ShutdownState } from '../../src/interfaces/http/shutdown-state.js';
 import { ERROR_TABLE, type ErrorCode } from '../../src/interfaces/http/shared/error-table.js';
@@ -497,8 +497,8 @@ describe('HTTP: every declared operation, from its declaration: one success and 
   });
 
   it('has a scenario, written or derived, for every operation of the list, and none for an operation that is not in it', () => {
-    expect(OPERATIONS.filter((op) => scenarioOf(op) === undefined).map((op) => op.operationId)).to.deep.equal([]);
-    expect(Object.keys(SCENARIOS).filter((id) => !OPERATIONS.some((op) => op.operationId === id))).to.deep.equal([]);
+    expect(SERVICE_OPERATIONS.filter((op) => scenarioOf(op) === undefined).map((op) => op.operationId)).to.deep.equal([]);
+    expect(Object.keys(SCENARIOS).filter((id) => !SERVICE_OPERATIONS.some((op) => op.operationId === id))).to.deep.equal([]);
   });
 
   it("POST /auth/sign-in of an account with TOTP and a passkey: its 202 names webauthn among the methods, as documented", async () => {
@@ -517,7 +517,7 @@ describe('HTTP: every declared operation, from its declaration: one success and 
     try {
       await app.ready();
       shutdown.stop();
-      for (const operation of OPERATIONS) {
+      for (const operation of SERVICE_OPERATIONS) {
         const url = operation.path.replace(/:([A-Za-z]+)/g, randomUUID());
         const res = await app.inject({ method: operation.method, url, headers: { 'content-type': 'application/json' }, payload: '{}' });
         expect(res.statusCode, `${operation.method} ${operation.path}`).to.equal(ERROR_TABLE.SHUTTING_DOWN.status);
@@ -531,7 +531,7 @@ describe('HTTP: every declared operation, from its declaration: one success and 
     }
   });
 
-  for (const operation of OPERATIONS) {
+  for (const operation of SERVICE_OPERATIONS) {
     const scenario = scenarioOf(operation);
     const label = `${operation.method} ${operation.path}`;
 

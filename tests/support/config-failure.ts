@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../src/infrastructure/config/config.js';
+import { CAPABILITIES } from '../../src/capabilities/index.js';
 
-/** The message of the ConfigError this environment makes loadConfig throw (fails the test when it loads). */
+/** The message of the ConfigError this environment makes loadConfig throw, given the manifests as every composition root gives them (fails the test when it loads). */
 export const configFailure = (env: Record<string, string>): string => {
   try {
-    loadConfig(env);
+    loadConfig(env, CAPABILITIES);
   } catch (error) {
     expect(error).to.be.instanceOf(ConfigError);
     return (error as Error).message;

@@ -6,14 +6,18 @@ import { OtpAuthTotp } from '../../src/infrastructure/security/otpauth-totp.js';
 import type { SignInThrottleSettings } from '../../src/application/policies/sign-in-throttle.js';
 import type { Policies } from '../../src/application/registry.js';
 import { loadConfig } from '../../src/infrastructure/config/config.js';
-import { compose } from '../../src/infrastructure/container/composition.js';
+import { bindingOf, compose } from '../../src/infrastructure/container/composition.js';
+import { IDENTITY_PROVIDERS } from '../../src/application/social-sign-in/ports/identity-providers.port.js';
+import { IDENTITY_REPOSITORY } from '../../src/application/social-sign-in/ports/identity-repository.port.js';
+import { OAUTH_FLOW_REPOSITORY } from '../../src/application/social-sign-in/ports/oauth-flow-repository.port.js';
 import { CAPABILITIES } from '../../src/capabilities/index.js';
 import { pino } from 'pino';
 import { HmacOneTimeTokens } from '../../src/infrastructure/security/hmac-one-time-tokens.js';
 import type { MailSettings } from '../../src/application/policies/mail.js';
 import { EVENTS, toRecordedEvent } from '../../src/infrastructure/storage/event-tables.js';
 import type { Store } from '../../src/infrastructure/storage/store.js';
-import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import type { CapabilityRecordedEvent, RecordedEvent } from '../../src/application/ports/event-log.port.js';
+import type { DomainEvent } from '../../src/domain/domain-event.js';
 import { memoryStorageOver } from '../../src/infrastructure/memory/memory-storage.js';
 import { schemaOf } from '../../src/infrastructure/storage/ownership.js';
 import { InMemoryTables } from '../../src/infrastructure/memory/in-memory-tables.js';
@@ -67,6 +71,10 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
   const storage = memoryStorageOver(tables, options.store?.(tables) ?? tables, options.keys, schemaOf(CAPABILITIES));
   /** The event log as the test reads it: every event, in append order. */
   const store = {
+    /** Every event as a capability's (social sign-in's IdentityLinked...): of a type the core's union does not hold. */
+    get capabilityEvents(): CapabilityRecordedEvent<DomainEvent<string, Record<string, unknown>>>[] {
+      return store.events;
+    },
     get events(): RecordedEvent[] {
       return tables.rowsOf(EVENTS).sort((a, b) => (a.value.seq < b.value.seq ? -1 : 1)).map((stored) => toRecordedEvent(stored.value));
     },
@@ -87,7 +95,6 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     totp: new OtpAuthTotp('Account service'),
     factorSecrets: new KeyedFactorSecrets(Buffer.alloc(32, 11)),
     webauthn: new FakeWebAuthn(),
-    providers: new FakeIdentityProviders(),
     verifier: new FakeTokenVerifier(tokens),
     publicKeys: { publicKeys: () => [] },
     clock: new ManualClock(),
@@ -106,18 +113,21 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
       ...options.mail,
     },
     mfa: { challengeSeconds: 300, stepUpSeconds: 300, ...options.mfa },
-    oauth: { redirectUrls: ['https://app.example/signed-in', 'com.example.app:/done'] },
     webhooks: { receivers: [{ id: 'hooks', url: 'https://hooks.example/in' }], maxAttempts: 3, baseBackoffMs: 1_000, maxBackoffMs: 60_000, leaseMs: 60_000, sendTimeoutMs: 5_000, batchSize: 20, settleMs: 0 },
     delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000, maxAttempts: 8, sendConcurrency: 8 },
   };
-  const config = loadConfig({ NODE_ENV: 'test', STORAGE: 'memory', LOG_LEVEL: 'silent' }, CAPABILITIES.map((capability) => capability.settings));
+  const config = loadConfig({ NODE_ENV: 'test', STORAGE: 'memory', LOG_LEVEL: 'silent', OAUTH_REDIRECT_URLS: 'https://app.example/signed-in,com.example.app:/done' }, CAPABILITIES);
+  const providers = new FakeIdentityProviders();
   const composition = await compose(config, pino({ level: 'silent' }), {
     storage,
     ports: { ...adapters, ...options.replace, ...options.wrap?.(adapters) },
+    bindings: [bindingOf(IDENTITY_PROVIDERS, providers)],
     policies,
   }, CAPABILITIES);
   const { ports, useCases, get } = composition;
-  return { store, tables, ...adapters, ports, get, useCases, ...useCases };
+  /** Social sign-in's own ports (its manifest binds them), as the tests read them. */
+  const social = { providers, identities: get(IDENTITY_REPOSITORY), oauthFlows: get(OAUTH_FLOW_REPOSITORY) };
+  return { store, tables, ...adapters, ...social, ports: { ...ports, ...social }, get, useCases, ...useCases };
 }
 
 export type InMemoryWorld = ReturnType<typeof inMemoryWorld>;

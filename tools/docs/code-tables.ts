@@ -1,9 +1,9 @@
-import { ACTIVITY_REASONS, ACTIVITY_TYPES } from '../../src/interfaces/http/shared/activity-types.js';
+import { ACTIVITY_REASONS, activityTypesWith } from '../../src/interfaces/http/shared/activity-types.js';
 import { AUTH_OUTCOMES, ERROR_TABLE, type ErrorRow } from '../../src/interfaces/http/shared/error-table.js';
 import { code, table } from './markdown.js';
 import { OPERATIONS } from '../../src/interfaces/http/operations/index.js';
 import { CAPABILITIES } from '../../src/capabilities/index.js';
-import { capabilityActivityTypes } from '../../src/infrastructure/container/capability.js';
+import { activityTypesOf } from '../../src/application/ports/event-declarations.js';
 
 type Rows = Readonly<Record<string, ErrorRow>>;
 
@@ -26,7 +26,7 @@ export function renderErrorCodes(rows: Rows = ALL_ROWS): string {
 }
 
 /** The `type` and `reason` values GET /auth/me/activity can answer, as the OpenAPI enums list them. */
-export function renderActivityTypes(types: readonly string[] = [...ACTIVITY_TYPES, ...capabilityActivityTypes(CAPABILITIES)], reasons: readonly string[] = ACTIVITY_REASONS): string {
+export function renderActivityTypes(types: readonly string[] = activityTypesWith(CAPABILITIES.flatMap((capability) => activityTypesOf(capability.events))), reasons: readonly string[] = ACTIVITY_REASONS): string {
   const list = (values: readonly string[]) => values.map(code).join(', ');
   return [`- \`type\`: ${list(types)}`, `- \`reason\` (of failed sign-ins and ended sessions): ${list(reasons)}`].join('\n');
 }

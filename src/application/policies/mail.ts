@@ -121,9 +121,6 @@ export type SecondFactorNotice =
   | { readonly kind: 'credentials_removed' }
   /** `name`: the passkey's, only for a verified address (see greeting); null otherwise. */
   | { readonly kind: 'passkey_added'; readonly name: string | null }
-  /** A provider identity linked or unlinked (`provider`: its name in OAUTH_PROVIDERS). */
-  | { readonly kind: 'identity_linked'; readonly provider: string }
-  | { readonly kind: 'identity_unlinked'; readonly provider: string }
   | { readonly kind: 'passkey_removed' };
 
 /**
@@ -131,7 +128,6 @@ export type SecondFactorNotice =
  * spent, so that a stolen password and session cannot change the factor, nor a stolen recovery code be used, unnoticed.
  */
 export function secondFactorMail(name: string | null, notice: SecondFactorNotice): MailContent {
-  const hello = greeting(name);
   const [subject, body] =
     notice.kind === 'enrolled'
       ? ['Two-step sign-in is on', 'an authenticator app was added to your account: signing in now asks for its code. If it was not you, reset your password now and contact us.']
@@ -142,13 +138,6 @@ export function secondFactorMail(name: string | null, notice: SecondFactorNotice
           ]
         : notice.kind === 'passkey_removed'
         ? ['A passkey was removed', 'a passkey was removed from your account: it signs in no more. If it was not you, reset your password now.']
-        : notice.kind === 'identity_unlinked'
-        ? ['A sign-in was unlinked from your account', `your ${notice.provider} account was unlinked: it signs in to this account no more. If it was not you, reset your password now.`]
-        : notice.kind === 'identity_linked'
-        ? [
-            'A sign-in was linked to your account',
-            `your ${notice.provider} account was linked: it now signs in to this account. If it was not you, unlink it (your linked sign-ins are listed in your account settings) and reset your password now.`,
-          ]
         : notice.kind === 'credentials_removed'
         ? [
             'Your account is yours again',
@@ -160,5 +149,14 @@ export function secondFactorMail(name: string | null, notice: SecondFactorNotice
             'A recovery code was used',
             `one of your recovery codes was used to sign in or confirm it is you; ${notice.left} unused ${notice.left === 1 ? 'code remains' : 'codes remain'}. If it was not you, reset your password and make new recovery codes now.`,
           ];
+  return accountNoticeMail(name, subject, body);
+}
+
+/**
+ * A notice of a change to the account (never a code or a secret), greeting `name` (null while the address is
+ * unproven): the one shape of every security notice, the capabilities' included (their events' `notice`).
+ */
+export function accountNoticeMail(name: string | null, subject: string, body: string): MailContent {
+  const hello = greeting(name);
   return { subject, text: `${hello.text}\n\n${body}\n`, html: page(subject, [hello.html, escapeHtml(body)]) };
 }

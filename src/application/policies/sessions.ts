@@ -180,8 +180,11 @@ export interface SignedInSession {
   readonly epoch?: number;
   /** What refuses the sign-in when the account is gone or its epoch moved on. */
   readonly refused: () => Error;
-  /** Records the sign-in on the account (UserSignedIn, SignedInWithPasskey...). */
-  readonly record: (user: User, at: Date) => void;
+  /**
+   * Records the sign-in on the account (UserSignedIn, SignedInWithPasskey...), or returns the events that record it
+   * (a capability's own, stamped as it declares them: SignedInWithProvider), appended in the same commit.
+   */
+  readonly record: (user: User, at: Date) => readonly RecordedEvent[] | void;
   /** Attempt limits emptied in the same commit (the sign-in throttle's failures), which refuses it at their cap. */
   readonly cleared?: () => readonly LimitAt[];
   /** Runs before each attempt at the commit (after one lost, the cap may have been reached: TooManyAttempts). */
@@ -205,12 +208,12 @@ export async function signInSession(
     await how.check?.();
     const user = await users.findById(userId);
     if (!user || user.disabled || (how.epoch !== undefined && user.sessionEpoch !== how.epoch)) throw how.refused();
-    how.record(user, clock.now());
+    const recorded = how.record(user, clock.now()) ?? [];
     const account = { id: user.id, email: user.email.value, emailVerified: user.emailVerified, sessionEpoch: user.sessionEpoch };
     const opened = openSession(deps, settings, account, how.metadata, how.amr);
     const evicted = lostACommit ? NOTHING_EVICTED : await evictBeyondCap(deps, settings, account, how.metadata);
     const notice = await newDeviceNotice(deps, settings.newDeviceNotice, account, opened.session.id, how.metadata);
-    const events = [...recordEvents([...user.pullEvents(), ...notice], ids, how.metadata), ...opened.events, ...evicted.events];
+    const events = [...recordEvents([...user.pullEvents(), ...notice], ids, how.metadata), ...recorded, ...opened.events, ...evicted.events];
     if (!(await users.save(user, events, opened.session, evicted.ended, how.cleared?.() ?? []))) {
       lostACommit = true;
       return CHANGED;

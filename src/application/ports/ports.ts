@@ -9,9 +9,6 @@ import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { FACTOR_SECRETS, type FactorSecrets } from './factor-secrets.port.js';
 import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
 import { ID_GENERATOR, type IdGenerator } from './id-generator.port.js';
-import { IDENTITY_PROVIDERS, type IdentityProviders } from '../social-sign-in/ports/identity-providers.port.js';
-import { IDENTITY_REPOSITORY, type IdentityRepository } from '../social-sign-in/ports/identity-repository.port.js';
-import { OAUTH_FLOW_REPOSITORY, type OAuthFlowRepository } from '../social-sign-in/ports/oauth-flow-repository.port.js';
 import { EMAIL_CHANGE_REPOSITORY, type EmailChangeRepository } from './email-change-repository.port.js';
 import { MAIL_SENDER, type MailSender } from './mail-sender.port.js';
 import { ONE_TIME_TOKENS, type OneTimeTokens } from './one-time-tokens.port.js';
@@ -42,8 +39,6 @@ export interface Ports {
   readonly sessions: SessionRepository;
   readonly secondFactors: SecondFactorRepository;
   readonly passkeys: PasskeyRepository;
-  readonly identities: IdentityRepository;
-  readonly oauthFlows: OAuthFlowRepository;
   readonly emailChanges: EmailChangeRepository;
   readonly operatorKeys: OperatorKeys;
   readonly reauthentications: Reauthentications;
@@ -65,7 +60,6 @@ export interface Ports {
   readonly totp: Totp;
   readonly factorSecrets: FactorSecrets;
   readonly webauthn: WebAuthn;
-  readonly providers: IdentityProviders;
   readonly verifier: TokenVerifier;
   readonly publicKeys: PublicKeySet;
   readonly clock: Clock;
@@ -79,8 +73,6 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   sessions: SESSION_REPOSITORY,
   secondFactors: SECOND_FACTOR_REPOSITORY,
   passkeys: PASSKEY_REPOSITORY,
-  identities: IDENTITY_REPOSITORY,
-  oauthFlows: OAUTH_FLOW_REPOSITORY,
   emailChanges: EMAIL_CHANGE_REPOSITORY,
   operatorKeys: OPERATOR_KEYS,
   reauthentications: REAUTHENTICATIONS,
@@ -102,7 +94,6 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   totp: TOTP,
   factorSecrets: FACTOR_SECRETS,
   webauthn: WEBAUTHN,
-  providers: IDENTITY_PROVIDERS,
   verifier: TOKEN_VERIFIER,
   publicKeys: PUBLIC_KEY_SET,
   clock: CLOCK,

@@ -1,4 +1,4 @@
-import type { Ports } from '../ports/ports.js';
+import type { SocialSignInPorts } from './ports/social-sign-in-ports.js';
 import type { Reauthentications, ReauthenticationFor } from '../ports/reauthentications.port.js';
 
 /**
@@ -8,7 +8,7 @@ import type { Reauthentications, ReauthenticationFor } from '../ports/reauthenti
  * with the verifier of the app that started it.
  */
 export class ProviderReauthentications implements Reauthentications {
-  constructor(private readonly deps: Pick<Ports, 'oauthFlows' | 'providers' | 'clock'>) {}
+  constructor(private readonly deps: Pick<SocialSignInPorts, 'oauthFlows' | 'providers' | 'clock'>) {}
 
   async redeem(handle: string, verifier: string, expected: ReauthenticationFor): Promise<'proved' | 'code' | 'verifier'> {
     const { oauthFlows, providers, clock } = this.deps;

@@ -298,19 +298,6 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
     meaning: '`true`, a hop count (`1`) or addresses/CIDRs (`10.0.0.0/8,127.0.0.1`): whose `X-Forwarded-For` gives the client address',
   },
 
-  OAUTH_PROVIDERS: {
-    section: 'Social sign-in',
-    meaning:
-      'the identity providers users may sign in with, comma-separated names (`google,github,corp`); each is configured by `OAUTH_<NAME>_ISSUER` (discovery; GitHub: optional), `OAUTH_<NAME>_CLIENT_ID`, `OAUTH_<NAME>_CLIENT_SECRET`, `OAUTH_<NAME>_SCOPES` (default `openid email profile`) and `OAUTH_<NAME>_KIND` (`oidc`, or `github` for GitHub\'s plain OAuth 2, with `OAUTH_<NAME>_API_URL`); see [Social sign-in](social-sign-in.md)',
-    whenUnset: 'none: social sign-in is off (`/auth/oauth/*` answers 404)',
-  },
-  OAUTH_REDIRECT_URLS: {
-    section: 'Social sign-in',
-    meaning: 'the app URLs a flow may return to, comma-separated, each matched exactly in scheme, host, port and path',
-    whenUnset: '`PUBLIC_APP_URL` alone',
-  },
-  OAUTH_HTTP_TIMEOUT_MS: { section: 'Social sign-in', meaning: 'the deadline of every call to a provider (discovery, token, keys, user info)' },
-
   EVENT_RETENTION_DAYS: {
     section: 'Event retention',
     meaning: 'sign-in, session-start and mail-request events older than this are removed (see [Faults and limits](operations.md#faults-and-limits))',

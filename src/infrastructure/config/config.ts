@@ -3,7 +3,6 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type AnySchema, type InferType, type Schema, mixed, number, object, string } from 'yup';
 import { ConfigError } from './config-error.js';
-import { type OAuthSettings, oauthSettingsOf } from '../social-sign-in/oauth-settings.js';
 import { type WebhookConfig, webhookSettingsOf } from './webhook-settings.js';
 import { type TrustProxy, corsOriginsOf, durationMs, originOf, trustProxyOf, webAuthnOriginsOf } from './network-settings.js';
 
@@ -117,9 +116,6 @@ export const CONFIG_SCHEMA = object({
   RATE_LIMIT_WINDOW: readableBy(durationMs, 'milliseconds or a duration such as "1 minute"').default('1 minute'),
   TRUST_PROXY: readableBy(trustProxyOf, 'true, false, a hop count or a list of addresses').default('false'),
   CORS_ORIGINS: readableBy(corsOriginsOf, '* or comma-separated origins such as https://app.example.com (no path, no trailing slash)').optional(),
-  OAUTH_PROVIDERS: optionalText(),
-  OAUTH_REDIRECT_URLS: optionalText(),
-  OAUTH_HTTP_TIMEOUT_MS: number().integer().min(100).max(25_000).default(5_000),
   PUBLIC_API_URL: string().trim().matches(/^https?:\/\/[^\s#?]+[^/\s#?]$/, 'PUBLIC_API_URL must be an http(s) URL without query, fragment or trailing slash').optional(),
 });
 
@@ -146,8 +142,6 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** The API's public base URL (the OpenAPI `servers` entry); undefined: relative to where the document is served. */
   readonly publicApiUrl: string | undefined;
-  /** Sign-in with outside identity providers (OAUTH_PROVIDERS and each provider's OAUTH_<NAME>_*); no providers: off. */
-  readonly oauth: OAuthSettings;
   readonly storage: {
     readonly kind: StorageKind;
     readonly dataDir: string;
@@ -226,6 +220,8 @@ export interface Config {
    * manifests given to loadConfig declare them (read with `settingsOf`, container/capability.ts).
    */
   readonly capabilities: Readonly<Record<string, unknown>>;
+  /** What the capabilities derive from the environment beyond fixed variables (`DerivedSettings`), by key. */
+  readonly derived: Readonly<Record<string, unknown>>;
   /** Signed webhooks (WEBHOOK_*): the receivers, the secret, retries and timing. */
   readonly webhooks: WebhookConfig;
   readonly trustProxy: TrustProxy;
@@ -367,22 +363,6 @@ const keysOutsideDataDir = (env: Env): void => {
   }
 };
 
-/** The providers, their redirect URIs under PUBLIC_API_URL (in production it must be set when any is configured). */
-const oauthOf = (raw: Record<string, string | undefined>, env: Env): OAuthSettings => {
-  const production = env.NODE_ENV === 'production';
-  if (production && env.OAUTH_PROVIDERS !== undefined && env.PUBLIC_API_URL === undefined) {
-    throw new ConfigError('Invalid configuration: PUBLIC_API_URL is required when OAUTH_PROVIDERS is set in production (the providers redirect to it)');
-  }
-  return oauthSettingsOf(raw, {
-    production,
-    publicApiUrl: env.PUBLIC_API_URL ?? `http://localhost:${env.PORT}`,
-    publicAppUrl: env.PUBLIC_APP_URL,
-    providers: env.OAUTH_PROVIDERS ?? '',
-    redirectUrls: env.OAUTH_REDIRECT_URLS ?? '',
-    httpTimeoutMs: env.OAUTH_HTTP_TIMEOUT_MS,
-  });
-};
-
 /** Reads and validates the configuration from environment variables. Throws ConfigError. */
 /** RATE_LIMIT_STORE=redis needs REDIS_URL. */
 const rateLimitStoreOf = (env: { readonly RATE_LIMIT_STORE: string; readonly REDIS_URL?: string | undefined }): Config['rateLimit']['store'] => {
@@ -395,14 +375,38 @@ const rateLimitStoreOf = (env: { readonly RATE_LIMIT_STORE: string; readonly RED
 export type SettingSchemas = Readonly<Record<string, { readonly schema: AnySchema }>>;
 
 /**
+ * What a capability's configuration holds that fixed variables cannot say (a family of variables such as
+ * OAUTH_<NAME>_*, a rule across variables): derived by loadConfig from the environment and the configuration
+ * validated so far (the capability's variables in `capabilities`), so that a ConfigError stops the start with the
+ * others; kept under `key` in `Config.derived` (read with `derivedOf`, container/capability.ts).
+ */
+export interface DerivedSettings<T> {
+  readonly key: string;
+  derive(raw: Readonly<Record<string, string | undefined>>, config: Config): T;
+}
+
+/** What loadConfig reads of a capability's manifest: its variables and what it derives. */
+export interface CapabilityConfig {
+  readonly settings: SettingSchemas;
+  readonly derived?: DerivedSettings<unknown>;
+}
+
+/**
  * The configuration from the environment, validated whole: the core's variables (CONFIG_SCHEMA) and those of every
  * capability whose settings are given (the composition roots pass their manifests'). Throws ConfigError naming each
  * wrong variable.
  */
-export function loadConfig(raw: Record<string, string | undefined> = process.env, capabilitySettings: readonly SettingSchemas[] = []): Config {
+export function loadConfig(raw: Record<string, string | undefined> = process.env, capabilities: readonly CapabilityConfig[] = []): Config {
+  const config = coreConfigOf(raw, capabilities.map((capability) => capability.settings));
+  const derived = capabilities.flatMap(({ derived }) => (derived === undefined ? [] : [[derived.key, derived.derive(raw, config)] as const]));
+  return { ...config, derived: Object.fromEntries(derived) };
+}
+
+function coreConfigOf(raw: Record<string, string | undefined>, capabilitySettings: readonly SettingSchemas[]): Config {
   const env = validate(raw, CONFIG_SCHEMA);
   keysOutsideDataDir(env);
   return {
+    derived: {},
     env: env.NODE_ENV,
     http: {
       port: env.PORT,
@@ -415,7 +419,6 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     workers: workersOf(env),
     corsOrigins: corsOriginsOf(env.CORS_ORIGINS ?? '') ?? [],
     publicApiUrl: env.PUBLIC_API_URL,
-    oauth: oauthOf(raw, env),
     storage: {
       kind: storageKind(env),
       dataDir: env.DATA_DIR,

@@ -1,8 +1,8 @@
 import type { AnySchema, InferType } from 'yup';
-import type { Config } from '../config/config.js';
+import type { Config, DerivedSettings } from '../config/config.js';
 import type { ConfigDescription } from '../config/config-descriptions.js';
 import type { CapabilityNotices } from '../../application/ports/capability-notices.port.js';
-import { type AnyEventDeclarations, activityTypesOf, declarationOf } from '../storage/event-declarations.js';
+import { type AnyEventDeclarations, activityTypesOf, declarationOf } from '../../application/ports/event-declarations.js';
 import type { AnyTable } from '../storage/store.js';
 import type { BindPort, PortGetter } from './bind-port.js';
 
@@ -48,6 +48,8 @@ export interface Capability<U extends object = object, Op = never> {
    * loadConfig with the core's and documented with them (docs/configuration.md); read with `settingsOf`.
    */
   readonly settings: CapabilitySettings;
+  /** What its configuration holds beyond fixed variables (a family such as OAUTH_<NAME>_*), checked by loadConfig too. */
+  readonly derived?: DerivedSettings<unknown>;
   /** Its own error codes (its `ApplicationError<Code>` classes), each with where it is answered. */
   readonly errors: { readonly [code: string]: string };
   /**
@@ -63,7 +65,7 @@ export interface Capability<U extends object = object, Op = never> {
   readonly commands: readonly AdminCommand<U>[];
 }
 
-export type { EventDeclaration, EventDeclarations } from '../storage/event-declarations.js';
+export type { EventDeclaration, EventDeclarations } from '../../application/ports/event-declarations.js';
 
 /** The notices every capability of `capabilities` declares for its events, by type (the first to declare a type wins). */
 export const capabilityNotices = (capabilities: readonly Capability<object, unknown>[]): CapabilityNotices => {
@@ -97,3 +99,10 @@ export const settingsOf = <S extends CapabilitySettings>(config: Config, setting
 export type CapabilityUseCases<C extends readonly Capability<object, unknown>[]> = UnionToIntersection<{ [K in keyof C]: C[K] extends Capability<infer U, unknown> ? U : never }[number]>;
 
 type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void ? I : never;
+
+/**
+ * What a capability derived from the environment (its `derived`), as loadConfig kept it when the composition root gave
+ * it the manifests; else derived now from no variables at all (each one's default: social sign-in with no provider).
+ */
+export const derivedOf = <T>(config: Config, derived: DerivedSettings<T>): T =>
+  derived.key in config.derived ? (config.derived[derived.key] as T) : derived.derive({}, config);

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../application/ports/clock.port.js';
 import { CLOCK } from '../../application/ports/clock.port.js';
 import { PORT_TOKENS, type Ports } from '../../application/ports/ports.js';
+import type { Token } from '../../application/di-token.js';
 import type { StoreHealth } from '../../application/ports/store-health.port.js';
 import type { Policies, UseCases } from '../../application/registry.js';
 import type { Config } from '../config/config.js';
@@ -47,6 +48,8 @@ export interface CompositionOverrides<H extends Lifecycle = Lifecycle> {
   readonly storeHealth?: StoreHealth | undefined;
   /** Ports used instead of the configured adapters (the tests' fakes), bound before anything else. */
   readonly ports?: Partial<Ports> | undefined;
+  /** What a capability binds, replaced by token (a capability's port: the tests' fake identity providers), bound first too. */
+  readonly bindings?: readonly Binding[] | undefined;
   /** Policy settings over the configuration's (tests). */
   readonly policies?: Partial<Policies> | undefined;
   /** An opened storage to use instead of opening the configured one (the in-memory test world keeps a handle on it). */
@@ -77,6 +80,12 @@ export interface Composition<H extends Lifecycle = Lifecycle, C extends readonly
   deliverMail(): Promise<void>;
 }
 
+/** One value bound under a token instead of what the capability binds there (`bindingOf` types the pair). */
+export type Binding = readonly [Token<unknown>, unknown];
+
+/** A typed override of one token: the value must be what the token names. */
+export const bindingOf = <T>(token: Token<T>, value: T): Binding => [token, value];
+
 /** Each storage technology, by STORAGE: its `openStorage(config)`. */
 const storages: { readonly [K in Config['storage']['kind']]: (config: Config, keys: StorageKeys, schema: Schema) => Promise<Storage> } = {
   memory: memory.openStorage,
@@ -90,6 +99,7 @@ const overridesModule = (config: Config, overrides: CompositionOverrides<Lifecyc
     const bindPort = portBinder(bind);
     const ports: Partial<Ports> = { ...overrides.ports, ...(overrides.storeHealth ? { storeHealth: overrides.storeHealth } : {}) };
     for (const [name, port] of Object.entries(ports) as [keyof Ports, Ports[keyof Ports]][]) bindPort(PORT_TOKENS[name], () => port);
+    for (const [token, value] of overrides.bindings ?? []) bindPort(token, () => value);
     if (overrides.clock) bindPort(CLOCK, () => overrides.clock as Clock);
     if (overrides.policies) bindPort(POLICIES, () => ({ ...policiesOf(config), ...overrides.policies }));
   });

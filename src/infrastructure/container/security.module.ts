@@ -12,8 +12,6 @@ import { TOKEN_VERIFIER } from '../../application/ports/token-verifier.port.js';
 import { FACTOR_SECRETS } from '../../application/ports/factor-secrets.port.js';
 import { TOTP } from '../../application/ports/totp.port.js';
 import { WEBAUTHN } from '../../application/ports/webauthn.port.js';
-import { IDENTITY_PROVIDERS } from '../../application/social-sign-in/ports/identity-providers.port.js';
-import { OpenIdIdentityProviders } from '../social-sign-in/providers/openid-identity-providers.js';
 import { SimpleWebAuthn } from '../security/simple-webauthn.js';
 import { KeyedFactorSecrets } from '../security/keyed-factor-secrets.js';
 import { OtpAuthTotp } from '../security/otpauth-totp.js';
@@ -33,11 +31,9 @@ import { shedWarning } from '../security/shed-warning.js';
 import type { SigningKey } from '../security/signing-key.js';
 import { ZxcvbnPasswordBlocklist } from '../security/zxcvbn-password-blocklist.js';
 import { portBinder } from './bind-port.js';
-import { CONFIG, HASH_LIMITER, KEY_RING, LOGGER, METRICS, PERSONAL_DATA_KEYS, PRIMARY_HASHER, SIGNING_KEY, STABLE_SECRET } from './tokens.js';
+import { CONFIG, HASH_LIMITER, KEY_RING, LOGGER, METRICS, PERSONAL_DATA_KEYS, PRIMARY_HASHER, SERVICE_SECRET, SIGNING_KEY, STABLE_SECRET } from './tokens.js';
 import { OPERATOR_KEYS } from '../../application/ports/operator-keys.port.js';
 import { REAUTHENTICATIONS } from '../../application/ports/reauthentications.port.js';
-import { ProviderReauthentications } from '../../application/social-sign-in/provider-reauthentications.js';
-import { OAUTH_FLOW_REPOSITORY } from '../../application/social-sign-in/ports/oauth-flow-repository.port.js';
 import { InvalidToken } from '../../application/errors.js';
 import { PersonalDataKeys, personalDataSecret } from '../security/personal-data-keys.js';
 
@@ -47,7 +43,7 @@ const refreshSecret = (config: Config, signingKey: SigningKey): Buffer =>
     ? signingKey.privateKey.export({ format: 'der', type: 'pkcs8' })
     : Buffer.from(config.sessions.refreshTokenSecret, 'utf8');
 
-/** Keys, password hashing (bounded by the admission limiter, timed), access, refresh and one-time tokens, the common-password list, the identity providers. */
+/** Keys, password hashing (bounded by the admission limiter, timed), access, refresh and one-time tokens, the common-password list. */
 export const securityModule = new ContainerModule(({ bind, isBound }) => {
   const bindPort = portBinder(bind, isBound);
   bindPort(SIGNING_KEY, (get) => signingKeyFor(get(CONFIG), get(LOGGER)));
@@ -63,12 +59,12 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   );
   bindPort(TOKEN_ISSUER, (get) => new JwtTokenIssuer(get(SIGNING_KEY), get(CONFIG).jwt, get(CLOCK), get(ID_GENERATOR)));
   bindPort(TOKEN_VERIFIER, (get) => new JwtTokenVerifier(get(KEY_RING), get(CONFIG).jwt, get(CLOCK)));
-  bindPort(REFRESH_TOKENS, (get) => new HmacRefreshTokens(refreshTokenKey(refreshSecret(get(CONFIG), get(SIGNING_KEY)))));
-  bindPort(ONE_TIME_TOKENS, (get) => new HmacOneTimeTokens(derivedKey(refreshSecret(get(CONFIG), get(SIGNING_KEY)), 'one-time-token-v1')));
+  bindPort(REFRESH_TOKENS, (get) => new HmacRefreshTokens(refreshTokenKey(get(SERVICE_SECRET))));
+  bindPort(ONE_TIME_TOKENS, (get) => new HmacOneTimeTokens(derivedKey(get(SERVICE_SECRET), 'one-time-token-v1')));
   bindPort(PASSWORD_BLOCKLIST, () => new ZxcvbnPasswordBlocklist());
   bindPort(TOTP, (get) => new OtpAuthTotp(get(CONFIG).sessions.mfaIssuer));
   bindPort(WEBAUTHN, (get) => new SimpleWebAuthn({ ...get(CONFIG).webauthn, timeoutMs: get(CONFIG).mfa.challengeSeconds * 1000 }));
-  bindPort(IDENTITY_PROVIDERS, (get) => new OpenIdIdentityProviders(get(CONFIG).oauth, derivedKey(refreshSecret(get(CONFIG), get(SIGNING_KEY)), 'oauth-flow-v1'), get(LOGGER)));
+  bindPort(SERVICE_SECRET, (get) => refreshSecret(get(CONFIG), get(SIGNING_KEY)));
   bindPort(STABLE_SECRET, (get) => {
     const config = get(CONFIG);
     const { storage } = config;
@@ -77,9 +73,10 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(PERSONAL_DATA_KEYS, (get) => new PersonalDataKeys(get(STABLE_SECRET)));
   // Without a capability that provides operators' keys (src/capabilities/api-keys.ts), every key is refused.
   bindPort(OPERATOR_KEYS, () => ({ execute: () => Promise.reject(new InvalidToken()) }));
-  bindPort(REAUTHENTICATIONS, (get) => new ProviderReauthentications({ oauthFlows: get(OAUTH_FLOW_REPOSITORY), providers: get(IDENTITY_PROVIDERS), clock: get(CLOCK) }));
+  // Without a capability that provides re-authentications elsewhere (src/capabilities/social-sign-in.ts), every code is refused.
+  bindPort(REAUTHENTICATIONS, () => ({ redeem: () => Promise.resolve('code' as const) }));
   bindPort(FACTOR_SECRETS, (get) => {
     const { mfaSecretKey } = get(CONFIG).sessions;
-    return new KeyedFactorSecrets(mfaSecretKey === undefined ? refreshSecret(get(CONFIG), get(SIGNING_KEY)) : Buffer.from(mfaSecretKey, 'utf8'));
+    return new KeyedFactorSecrets(mfaSecretKey === undefined ? get(SERVICE_SECRET) : Buffer.from(mfaSecretKey, 'utf8'));
   });
 });

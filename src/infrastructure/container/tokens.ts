@@ -23,6 +23,8 @@ export const KEY_RING = token<VerificationKeyRing>('VerificationKeyRing');
 export const PERSONAL_DATA_KEYS = token<PersonalDataKeys>('PersonalDataKeys');
 /** PERSONAL_DATA_KEY (or the key generated outside production): the one secret never rotated, what the keys above and the API keys' MACs derive from. */
 export const STABLE_SECRET = token<Buffer>('StableSecret');
+/** REFRESH_TOKEN_SECRET, else the signing key's private bytes: what the one-time tokens' and the flows' keys derive from (HKDF, one label each). */
+export const SERVICE_SECRET = token<Buffer>('ServiceSecret');
 export const HASH_LIMITER = token<ConcurrencyLimiter>('HashLimiter');
 /** In a worker of several (WORKERS): the hasher that asks the primary, which hashes for every worker; null otherwise. */
 export const PRIMARY_HASHER = token<PrimaryPasswordHasher | null>('PrimaryHasher');

@@ -1,3 +1,5 @@
+import { number, string } from 'yup';
+import type { Config, DerivedSettings } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 
 /** One identity provider as configured: OpenID Connect by discovery, or GitHub's plain OAuth 2. */
@@ -111,3 +113,46 @@ export function oauthSettingsOf(
     allowHttp,
   };
 }
+
+/** Social sign-in's own variables (its manifest's `settings`); each provider's OAUTH_<NAME>_* are read by OAUTH. */
+export const OAUTH_VARIABLES = {
+  OAUTH_PROVIDERS: {
+    schema: string().trim().optional(),
+    section: 'Social sign-in',
+    meaning:
+      'the identity providers users may sign in with, comma-separated names (`google,github,corp`); each is configured by `OAUTH_<NAME>_ISSUER` (discovery; GitHub: optional), `OAUTH_<NAME>_CLIENT_ID`, `OAUTH_<NAME>_CLIENT_SECRET`, `OAUTH_<NAME>_SCOPES` (default `openid email profile`) and `OAUTH_<NAME>_KIND` (`oidc`, or `github` for GitHub\'s plain OAuth 2, with `OAUTH_<NAME>_API_URL`); see [Social sign-in](social-sign-in.md)',
+    whenUnset: 'none: social sign-in is off (`/auth/oauth/*` answers 404)',
+  },
+  OAUTH_REDIRECT_URLS: {
+    schema: string().trim().optional(),
+    section: 'Social sign-in',
+    meaning: 'the app URLs a flow may return to, comma-separated, each matched exactly in scheme, host, port and path',
+    whenUnset: '`PUBLIC_APP_URL` alone',
+  },
+  OAUTH_HTTP_TIMEOUT_MS: {
+    schema: number().integer().min(100).max(25_000).default(5_000),
+    section: 'Social sign-in', meaning: 'the deadline of every call to a provider (discovery, token, keys, user info)' },
+} as const;
+
+/**
+ * The providers, their redirect URIs under PUBLIC_API_URL (in production it must be set when any is configured), the
+ * app URLs flows return to: derived by loadConfig from OAUTH_VARIABLES and each provider's OAUTH_<NAME>_*.
+ */
+export const OAUTH: DerivedSettings<OAuthSettings> = {
+  key: 'oauth',
+  derive: (raw, config: Config) => {
+    const production = config.env === 'production';
+    const providers = config.capabilities['OAUTH_PROVIDERS'] as string | undefined;
+    if (production && providers !== undefined && config.publicApiUrl === undefined) {
+      throw new ConfigError('Invalid configuration: PUBLIC_API_URL is required when OAUTH_PROVIDERS is set in production (the providers redirect to it)');
+    }
+    return oauthSettingsOf(raw, {
+      production,
+      publicApiUrl: config.publicApiUrl ?? `http://localhost:${config.http.port}`,
+      publicAppUrl: config.mail.publicAppUrl,
+      providers: providers ?? '',
+      redirectUrls: (config.capabilities['OAUTH_REDIRECT_URLS'] as string | undefined) ?? '',
+      httpTimeoutMs: (config.capabilities['OAUTH_HTTP_TIMEOUT_MS'] as number | undefined) ?? 5_000,
+    });
+  },
+};

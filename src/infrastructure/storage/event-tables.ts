@@ -1,6 +1,6 @@
-import type { CapabilityRecordedEvent, RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { type OutboxEntry, dueAtOf } from './outbox-entry.js';
-import { type AnyEventDeclarations, type EventStamps, stampsOf } from './event-declarations.js';
+import type { EventStamps } from '../../application/ports/event-declarations.js';
 import { type Retention, retentionOf } from './retention.js';
 import { WEBHOOK_TYPES } from '../../domain/webhook-events.js';
 import type { Table } from './store.js';
@@ -15,13 +15,7 @@ export type EventRecord = RecordedEvent & { readonly seq: string } & EventStamps
 /** What EVENT_RETENTION_DAYS does to this stored event: its capability's declaration, else the core's table. */
 export const retentionOfEvent = (event: { readonly type: string; readonly retention?: Retention }): Retention => event.retention ?? retentionOf(event.type);
 
-/**
- * A capability's events as a commit appends them to the one log, each stamped with what its capability declares for
- * its type (`events` of its manifest; a type it does not name is kept and seen by none): the log's indexes and
- * projections read the stamps (retention, the `webhooks` index, the outbox, the activity), not a registry.
- */
-export const appendedAs = (events: readonly CapabilityRecordedEvent[], declarations: AnyEventDeclarations): readonly RecordedEvent[] =>
-  events.map((event) => ({ ...event, ...stampsOf(declarations, event.type) })) as unknown as readonly RecordedEvent[];
+export { appendedAs } from '../../application/ports/event-declarations.js';
 
 /** Whether webhook receivers are sent this stored event: as its capability declared, else as the core's list says. */
 const isWebhook = (event: EventRecord): boolean => (event.retention === undefined ? WEBHOOK_TYPES[event.type] !== undefined : event.webhook !== undefined);

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import type { DeadLetter } from '../../application/ports/outbox.port.js';
 import { MAIL_EVENT_TYPES } from '../../domain/mail-events.js';
-import type { EventStamps } from './event-declarations.js';
+import type { EventStamps } from '../../application/ports/event-declarations.js';
 
 /** The delivery state of one mail, kept beside its event. Times are epoch milliseconds; 0 means "not set". */
 export interface OutboxEntry {

@@ -3,15 +3,9 @@ import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 /** Every event type the log can hold: the User aggregate's, its sessions' and the mail events. */
 export type EventType = RecordedEvent['type'];
 
-/**
- * What EVENT_RETENTION_DAYS does to an event of one type once it is older than that:
- * - `keep`: never removed; it defines or explains an account;
- * - `prune`: removed (high volume);
- * - `prune-after-sent`: removed once its mail left the outbox (sent or given up); never while it is still due;
- * - `until-sent`: removed with its outbox entry as soon as its mail is sent, whatever its age (it names an erased
- *   account); given up, as `prune-after-sent`.
- */
-export type Retention = 'keep' | 'prune' | 'prune-after-sent' | 'until-sent';
+import type { Retention } from '../../application/ports/event-declarations.js';
+
+export type { Retention } from '../../application/ports/event-declarations.js';
 
 /**
  * The retention of every event type. A new event type fails to compile here until it is classified. Read by the
@@ -29,15 +23,12 @@ export const RETENTION: { readonly [T in EventType]: Retention } = {
   PasskeyAdded: 'keep',
   PasskeyRemoved: 'keep',
   SignedInWithPasskey: 'prune',
-  IdentityLinked: 'keep',
-  IdentityUnlinked: 'keep',
   EmailChanged: 'keep',
   EmailChangeCancelled: 'keep',
   EmailChangeReverted: 'keep',
   EmailChangeRequested: 'prune-after-sent',
   NewEmailConfirmationRequested: 'prune-after-sent',
   NewDeviceSignedIn: 'prune-after-sent',
-  SignedInWithProvider: 'prune',
   PasskeyCounterRegressed: 'keep',
   MfaRemoved: 'keep',
   RecoveryCodeUsed: 'keep',

@@ -1,6 +1,4 @@
 import { StorePasskeyRepository } from './store-passkey.repository.js';
-import { StoreIdentityRepository } from '../social-sign-in/store-identity.repository.js';
-import { StoreOAuthFlowRepository } from '../social-sign-in/store-oauth-flow.repository.js';
 import { StoreEmailChangeRepository } from './store-email-change.repository.js';
 import { StoreWebhookFeed } from './store-webhook-feed.js';
 import type { Ports } from '../../application/ports/ports.js';
@@ -25,7 +23,7 @@ import { StoreSessionReadModel, StoreUserReadModel } from './store-read-models.j
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
-export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'identities', 'oauthFlows', 'emailChanges', 'webhookFeed', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'emailChanges', 'webhookFeed', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
 
 export type StoragePortName = (typeof STORAGE_PORTS)[number];
 
@@ -82,8 +80,6 @@ export const portsOver = (
   sessions: new StoreSessionRepository(store),
   secondFactors: new StoreSecondFactorRepository(store),
   passkeys: new StorePasskeyRepository(store, schema),
-  identities: new StoreIdentityRepository(store, schema),
-  oauthFlows: new StoreOAuthFlowRepository(store),
   emailChanges: new StoreEmailChangeRepository(store),
   webhookFeed: new StoreWebhookFeed(store),
   events: new StoreEventLog(store),

@@ -9,6 +9,7 @@ import { EVENTS, type EventRecord, appendedAs, retentionOfEvent } from '../../..
 import type { Storage } from '../../../src/infrastructure/storage/storage.js';
 import { type EventPruner, type EventType, RETENTION, type Retention, retentionOf } from '../../../src/infrastructure/storage/retention.js';
 import { CAPABILITIES } from '../../../src/capabilities/index.js';
+import { declarationOf } from '../../../src/application/ports/event-declarations.js';
 import { tempDir } from '../../support/test-service.js';
 import { eventsAbout } from '../../support/events-about.js';
 import type { Store } from '../../../src/infrastructure/storage/store.js';
@@ -35,20 +36,22 @@ export const unclassified: { readonly [T in EventType]: Retention } = { UserRegi
 
 describe('the retention of each event type', () => {
   it('prunes sign-ins (with a passkey too), failures and session starts; mail requests once sent; keeps everything else', () => {
-    const byRetention = (retention: Retention) => Object.entries(RETENTION).filter(([, r]) => r === retention).map(([type]) => type).sort();
+    const declared = CAPABILITIES.flatMap((capability) => Object.keys(capability.events).map((type) => [type, declarationOf(capability.events, type).retention] as const));
+    const byRetention = (retention: Retention) => [...Object.entries(RETENTION), ...declared].filter(([, r]) => r === retention).map(([type]) => type).sort();
     expect(byRetention('prune')).to.deep.equal(['SessionStarted', 'SignInFailed', 'SignedInWithPasskey', 'SignedInWithProvider', 'UserSignedIn']);
     expect(byRetention('prune-after-sent')).to.deep.equal(['EmailChangeRequested', 'EmailVerificationRequested', 'NewDeviceSignedIn', 'NewEmailConfirmationRequested', 'PasswordResetRequested']);
     expect(byRetention('keep')).to.deep.equal([
-      'AccountDeleted', 'AccountDisabled', 'AccountEnabled', 'CredentialsRemoved', 'EmailChangeCancelled', 'EmailChangeReverted', 'EmailChanged', 'EmailVerified', 'IdentityLinked', 'IdentityUnlinked', 'MfaEnrolled', 'MfaRemoved', 'PasskeyAdded', 'PasskeyCounterRegressed', 'PasskeyRemoved', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RecoveryCodeUsed',
+      'AccountDeleted', 'AccountDisabled', 'AccountEnabled', 'ApiKeyCreated', 'ApiKeyRevoked', 'CredentialsRemoved', 'EmailChangeCancelled', 'EmailChangeReverted', 'EmailChanged', 'EmailVerified', 'IdentityLinked', 'IdentityUnlinked', 'MfaEnrolled', 'MfaRemoved', 'PasskeyAdded', 'PasskeyCounterRegressed', 'PasskeyRemoved', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RecoveryCodeUsed',
       'RecoveryCodesRegenerated', 'RefreshTokenReused', 'SessionRevoked', 'SessionsEnded', 'SignUpCancelled', 'UserRegistered',
     ]);
   });
 
-  it("keeps a capability's events, which the core's table does not list: each as its manifest declares (API keys')", () => {
+  it("keeps a capability's events, which the core's table does not list: each as its manifest declares (API keys', social sign-in's)", () => {
     const declared = CAPABILITIES.flatMap((capability) => Object.entries(capability.events));
-    expect(declared.map(([type]) => type)).to.include.members(['ApiKeyCreated', 'ApiKeyRevoked']);
+    expect(declared.map(([type]) => type)).to.include.members(['ApiKeyCreated', 'ApiKeyRevoked', 'IdentityLinked', 'SignedInWithProvider']);
     for (const capability of CAPABILITIES) {
-      for (const [type, retention] of Object.entries(capability.events)) {
+      for (const type of Object.keys(capability.events)) {
+        const { retention } = declarationOf(capability.events, type);
         expect(Object.keys(RETENTION), type).not.to.include(type);
         const [stamped] = appendedAs([{ eventId: 'e', type, aggregateId: null, occurredAt: NOW, payload: {}, metadata }], capability.events);
         expect(retentionOfEvent(stamped as EventRecord), type).to.equal(retention);

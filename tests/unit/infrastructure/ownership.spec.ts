@@ -1,5 +1,9 @@
 import { expect } from 'chai';
 import { CORE_SCHEMA, Schema, TABLES, schemaOf } from '../../../src/infrastructure/storage/ownership.js';
+import { CAPABILITIES } from '../../../src/capabilities/index.js';
+
+/** The service's tables: the core's and its capabilities' (social sign-in's identities, flows and codes). */
+const SERVICE = schemaOf(CAPABILITIES);
 import { SESSIONS } from '../../../src/infrastructure/storage/account-tables.js';
 import type { PersonalDataKeys } from '../../../src/infrastructure/security/personal-data-keys.js';
 import { EVENTS } from '../../../src/infrastructure/storage/event-tables.js';
@@ -68,16 +72,16 @@ const naming = (world: Awaited<ReturnType<typeof inMemoryWorld>>, userId: string
 describe('Ownership: every table says whose records it holds (Table.owner), and erase and credentials follow from it', () => {
   it('lists every table a store holds, each owner pointing at an index it has or a table listed', async () => {
     const { world } = await aFullAccount();
-    const listed = TABLES.map((table) => table.name);
-    expect(tableNames(world).filter((name) => !listed.includes(name)), 'tables written but not in TABLES').to.deep.equal([]);
-    for (const { name, owner, indexes } of TABLES) {
+    const listed = SERVICE.tables.map((table) => table.name);
+    expect(tableNames(world).filter((name) => !listed.includes(name)), 'tables written but declared by no one').to.deep.equal([]);
+    for (const { name, owner, indexes } of SERVICE.tables) {
       if (!('account' in owner) || typeof owner.account !== 'object') continue;
       if ('index' in owner.account) expect(indexes, name).to.have.property(owner.account.index);
-      else expect(TABLES, name).to.include(owner.account.beside);
+      else expect(SERVICE.tables, name).to.include(owner.account.beside);
     }
-    expect(CORE_SCHEMA.credentialTables.map((table) => table.name)).to.deep.equal(['totp-factors', 'passkeys', 'identities', 'oauth-codes']);
-    expect(CORE_SCHEMA.expiringTables).to.not.include(SESSIONS);
-    const ways = CORE_SCHEMA.waysInto('u-1');
+    expect(SERVICE.credentialTables.map((table) => table.name)).to.deep.equal(['totp-factors', 'passkeys', 'identities', 'oauth-codes']);
+    expect(SERVICE.expiringTables).to.not.include(SESSIONS);
+    const ways = SERVICE.waysInto('u-1');
     expect([ways.records.map((term) => term.table.name), ways.ranges.map((term) => `${term.table.name}.${term.index}`)], 'the first factors: no second factor, no one-time code')
       .to.deep.equal([['users'], ['passkeys.byUser', 'identities.byUser']]);
     expect([{ passwordHash: 'x' }, { passwordHash: '' }, null].map((user) => (ways.records[0]?.weight as (value: unknown) => number)(user)), 'a password is one way in').to.deep.equal([1, 0, 0]);
@@ -98,14 +102,14 @@ describe('Ownership: every table says whose records it holds (Table.owner), and 
     it(`fails for a table holding account data with no owner: after the erase and the session sweep, no record names the account (${world})`, async () => {
       const { world, userId } = await aFullAccount(keys);
       const before = naming(world, userId);
-      for (const table of TABLES.filter((table) => 'account' in table.owner && !['ended-epochs', 'unverified-accounts'].includes(table.name))) {
+      for (const table of SERVICE.tables.filter((table) => 'account' in table.owner && !['ended-epochs', 'unverified-accounts'].includes(table.name))) {
         if (table.name === 'data-keys' && !keys) continue;
         expect(before, `the full account has records in ${table.name}`).to.have.property(table.name);
       }
       const user = await world.users.findById(userId);
       expect(user && (await world.users.erase(user, []))).to.equal(true);
       const left = Object.keys(naming(world, userId));
-      const removedByErase = TABLES.filter(({ owner }) => 'account' in owner && owner.account !== 'epoch' && owner.account !== 'marker' && !(keys && 'shredded' in owner)).map((table) => table.name);
+      const removedByErase = SERVICE.tables.filter(({ owner }) => 'account' in owner && owner.account !== 'epoch' && owner.account !== 'marker' && !(keys && 'shredded' in owner)).map((table) => table.name);
       expect(left.filter((name) => removedByErase.includes(name)), 'what the erase removes').to.deep.equal([]);
       // In clear, counters are keyed by the address; sealed, by its blind index, and the log keeps its events (unreadable).
       const kept = keys ? ['ended-epochs', 'events', 'index-counts', 'sessions'] : ['counters', 'ended-epochs', 'index-counts', 'sessions'];
@@ -119,7 +123,7 @@ describe('Ownership: every table says whose records it holds (Table.owner), and 
       }
       world.clock.advance(86_400_000);
       while ((await world.ports.sessions.removeExpired(world.clock.now(), 100)) > 0);
-      for (const table of CORE_SCHEMA.expiringTables) while ((await sweepExpired(world.tables, table, world.clock.now().getTime(), 100)) > 0);
+      for (const table of SERVICE.expiringTables) while ((await sweepExpired(world.tables, table, world.clock.now().getTime(), 100)) > 0);
       expect(Object.keys(naming(world, userId)), 'the tables owned by nobody go by themselves').to.deep.equal(keys ? ['events'] : []);
     });
   }

@@ -1,6 +1,6 @@
 import { type Parsed, invalid, rawText, requireAll, valid } from '../../../domain/validation.js';
 import { ProviderFailed, ProviderNotFound } from '../errors.js';
-import type { Ports } from '../../ports/ports.js';
+import type { SocialSignInPorts } from '../ports/social-sign-in-ports.js';
 import { OAUTH_FLOW_SECONDS, type OAuthFlow } from '../ports/oauth-flow-repository.port.js';
 
 /** Where flows may return (OAUTH_REDIRECT_URLS): each compared exactly in scheme, host, port and path. */
@@ -67,7 +67,7 @@ export interface CheckedFlowRequest {
 }
 
 /** Checks a flow's request: ProviderNotFound, or InvalidInput on `redirect_to` and the challenge, every issue at once. */
-export function checkFlowRequest(deps: Pick<Ports, 'providers'>, settings: OAuthPolicySettings, request: FlowRequest): CheckedFlowRequest {
+export function checkFlowRequest(deps: Pick<SocialSignInPorts, 'providers'>, settings: OAuthPolicySettings, request: FlowRequest): CheckedFlowRequest {
   if (!deps.providers.has(request.provider)) throw new ProviderNotFound();
   const { redirectTo, codeChallenge } = requireAll({
     redirectTo: allowedRedirect(request.redirectTo, settings),
@@ -81,7 +81,7 @@ export function checkFlowRequest(deps: Pick<Ports, 'providers'>, settings: OAuth
  * the provider cannot be reached, the app's URL with `error=temporarily_unavailable` (nothing stored).
  */
 export async function startFlow(
-  deps: Pick<Ports, 'providers' | 'oauthFlows' | 'clock'>,
+  deps: Pick<SocialSignInPorts, 'providers' | 'oauthFlows' | 'clock'>,
   request: CheckedFlowRequest,
   linkTo: OAuthFlow['linkTo'],
   reauth?: OAuthFlow['reauth'],

@@ -6,8 +6,9 @@ import { User } from '../../../domain/user.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { ProviderProfile } from '../ports/identity-providers.port.js';
 import type { OAuthCode, OAuthFlow } from '../ports/oauth-flow-repository.port.js';
-import type { Ports } from '../../ports/ports.js';
+import type { SocialSignInPorts } from '../ports/social-sign-in-ports.js';
 import { recordEvents } from '../../shared/auth-result.js';
+import { recordedAsDeclared } from '../events.js';
 import { bindingOf } from '../../shared/one-time-token.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 import { type MailSettings, mailLimit } from '../../policies/mail.js';
@@ -23,7 +24,7 @@ export type ResolvedAccount =
   | { readonly userId: string; readonly identity: IdentitySnapshot; readonly epoch: number; readonly pending?: true }
   | { readonly refused: AccountRefusal };
 
-type Deps = Pick<Ports, 'users' | 'identities' | 'sessions' | 'oneTimeTokens' | 'clock' | 'ids'>;
+type Deps = Pick<SocialSignInPorts, 'users' | 'identities' | 'sessions' | 'oneTimeTokens' | 'clock' | 'ids'>;
 
 /**
  * The account of a provider's identity, by its issuer and subject only; never by the address alone:
@@ -60,7 +61,7 @@ export function accountForProfile(deps: Deps, verificationCap: MailSettings['ver
   });
 }
 
-const identityOf = (deps: Pick<Ports, 'ids' | 'clock'>, userId: string, flow: OAuthFlow, profile: ProviderProfile): IdentitySnapshot => ({
+const identityOf = (deps: Pick<SocialSignInPorts, 'ids' | 'clock'>, userId: string, flow: OAuthFlow, profile: ProviderProfile): IdentitySnapshot => ({
   id: deps.ids.next(), userId, provider: flow.provider, issuer: profile.issuer, subject: profile.subject, email: profile.email, createdAt: deps.clock.now(),
 });
 
@@ -94,7 +95,7 @@ export async function completeLink(deps: Deps, code: OAuthCode, metadata: Reques
 }
 
 async function link(deps: Deps, user: User, identity: IdentitySnapshot, metadata: RequestMetadata): Promise<ResolvedAccount | typeof CHANGED> {
-  const events = recordEvents([identityLinked(identity, user.email.value, identity.createdAt)], deps.ids, metadata);
+  const events = recordedAsDeclared([identityLinked(identity, user.email.value, identity.createdAt)], deps.ids, metadata);
   const outcome = await deps.identities.add(identity, events);
   if (outcome === 'full') return { refused: 'identity_limit' };
   return outcome === 'linked' ? { userId: user.id, identity, epoch: user.sessionEpoch } : CHANGED;
@@ -115,7 +116,7 @@ async function newAccount(deps: Deps, verificationCap: MailSettings['verificatio
   const user = User.register({ id: deps.ids.next(), ...namesOf(profile, email), email, passwordHash: '', at, emailVerified: profile.emailVerified });
   const identity = identityOf(deps, user.id, flow, profile);
   if (!profile.emailVerified) user.requestEmailVerification(bindingOf(deps.oneTimeTokens, 'verify', user), at);
-  const events = recordEvents([...user.pullEvents(), identityLinked(identity, email.value, at)], deps.ids, metadata);
+  const events = [...recordEvents(user.pullEvents(), deps.ids, metadata), ...recordedAsDeclared([identityLinked(identity, email.value, at)], deps.ids, metadata)];
   const counted = profile.emailVerified ? [] : [mailLimit(verificationCap, 'verify', email.value)];
   try {
     await deps.identities.addWithAccount(user, identity, events, counted);

@@ -161,10 +161,6 @@ export class DeliverMailHandler {
         return secondFactorMail(name, { kind: 'passkey_added', name: name === null ? null : event.payload.name });
       case 'CredentialsRemoved':
         return secondFactorMail(name, { kind: 'credentials_removed' });
-      case 'IdentityLinked':
-        return secondFactorMail(name, { kind: 'identity_linked', provider: event.payload.provider });
-      case 'IdentityUnlinked':
-        return secondFactorMail(name, { kind: 'identity_unlinked', provider: event.payload.provider });
       case 'PasskeyRemoved':
         return secondFactorMail(name, { kind: 'passkey_removed' });
       case 'EmailChangeRequested': {

@@ -29,13 +29,6 @@ import { signInMfa } from './sign-in-mfa.js';
 import { signOut } from './sign-out.js';
 import { signUp } from './sign-up.js';
 import { verifyEmail } from './verify-email.js';
-import { authorizeOauth } from '../social-sign-in/authorize-oauth.js';
-import { oauthCallback } from '../social-sign-in/oauth-callback.js';
-import { exchangeOauthCode } from '../social-sign-in/exchange-oauth-code.js';
-import { linkIdentity } from '../social-sign-in/link-identity.js';
-import { reauthenticate } from '../social-sign-in/reauthenticate.js';
-import { listIdentities } from '../social-sign-in/list-identities.js';
-import { unlinkIdentity } from '../social-sign-in/unlink-identity.js';
 import { requestEmailChange } from './request-email-change.js';
 import { confirmEmailChange } from './confirm-email-change.js';
 import { cancelEmailChange } from './cancel-email-change.js';
@@ -86,13 +79,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   renamePasskey,
   removePasskey,
   passkeyAuthenticationOptions,
-  authorizeOauth,
-  oauthCallback,
-  exchangeOauthCode,
-  linkIdentity,
-  reauthenticate,
-  listIdentities,
-  unlinkIdentity,
   getJwks,
   introspectToken,
   adminListUsers,

@@ -135,6 +135,15 @@ export interface Operation<B extends object = object, A extends Auth = Auth, U e
 export const defineOperation = <B extends object = Record<string, never>, A extends Auth = Auth, U extends object = UseCases>(operation: Operation<B, A, U>): Operation<B, A, U> =>
   operation;
 
+/**
+ * Declares the operations of a capability whose use cases are `U` (its factory's type): `defineOperation` with `U`
+ * fixed, each operation's body and auth still inferred.
+ */
+export const operationsOf =
+  <U extends object>() =>
+  <B extends object = Record<string, never>, A extends Auth = Auth>(operation: Operation<B, A, U>): Operation<B, A, U> =>
+    operation;
+
 /** Routes under this prefix run inside the per-client rate limit, which adds its headers to every answer. */
 export const RATE_LIMITED_PREFIX = '/auth/';
 

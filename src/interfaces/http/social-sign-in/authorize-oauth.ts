@@ -1,8 +1,8 @@
 import { SOCIAL_SIGN_IN_ERRORS } from './errors.js';
 import { FLOW_LIFETIME, flowFields, providerParams } from './oauth-docs.js';
-import { defineOperation } from '../shared/operation.js';
+import { defineSocialOperation } from './define-operation.js';
 
-export const authorizeOauth = defineOperation({
+export const authorizeOauth = defineSocialOperation({
   method: 'GET',
   path: '/auth/oauth/:provider/authorize',
   operationId: 'authorizeOauth',

@@ -1,10 +1,10 @@
 import { object } from 'yup';
 import { SECOND_FACTOR_REQUIRED, signedInOrChallenged } from '../shared/auth-result.js';
 import { sessionTokensData } from '../shared/openapi-schemas.js';
-import { defineOperation } from '../shared/operation.js';
+import { defineSocialOperation } from './define-operation.js';
 import { optionalText } from '../shared/request-body.js';
 
-export const exchangeOauthCode = defineOperation({
+export const exchangeOauthCode = defineSocialOperation({
   method: 'POST',
   path: '/auth/oauth/token',
   operationId: 'exchangeOauthCode',

@@ -1,11 +1,11 @@
 import { SOCIAL_SIGN_IN_ERRORS } from './errors.js';
 import { object } from 'yup';
 import { FLOW_LIFETIME, FLOW_RETURN, flowFields, providerParams } from './oauth-docs.js';
-import { defineOperation } from '../shared/operation.js';
+import { defineSocialOperation } from './define-operation.js';
 import { optionalText } from '../shared/request-body.js';
 import { holderProofDocs, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
 
-export const linkIdentity = defineOperation({
+export const linkIdentity = defineSocialOperation({
   method: 'POST',
   path: '/auth/oauth/:provider/link',
   operationId: 'linkIdentity',

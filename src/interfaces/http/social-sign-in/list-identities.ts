@@ -1,4 +1,4 @@
-import { defineOperation } from '../shared/operation.js';
+import { defineSocialOperation } from './define-operation.js';
 
 const identitySchema = {
   type: 'object',
@@ -12,7 +12,7 @@ const identitySchema = {
   },
 } as const;
 
-export const listIdentities = defineOperation({
+export const listIdentities = defineSocialOperation({
   method: 'GET',
   path: '/auth/identities',
   operationId: 'listIdentities',

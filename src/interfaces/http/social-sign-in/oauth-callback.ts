@@ -1,10 +1,10 @@
 import { FLOW_RETURN, providerParams } from './oauth-docs.js';
-import { defineOperation } from '../shared/operation.js';
+import { defineSocialOperation } from './define-operation.js';
 
 const textValues = (query: unknown): Record<string, string> =>
   Object.fromEntries(Object.entries((query ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
-export const oauthCallback = defineOperation({
+export const oauthCallback = defineSocialOperation({
   method: 'GET',
   path: '/auth/oauth/:provider/callback',
   operationId: 'oauthCallback',

@@ -1,4 +1,4 @@
-import { OAUTH_CODE_SECONDS, OAUTH_FLOW_SECONDS } from '../../../application/registry.js';
+import { OAUTH_CODE_SECONDS, OAUTH_FLOW_SECONDS } from '../../../application/social-sign-in/social-sign-in-use-cases.js';
 import type { JsonSchema } from '../shared/yup-json-schema.js';
 
 /** The provider's name in a path: one of OAUTH_PROVIDERS. */

@@ -2,10 +2,10 @@ import { SOCIAL_SIGN_IN_ERRORS } from './errors.js';
 import { object } from 'yup';
 import { REAUTH_ACTIONS } from '../../../application/registry.js';
 import { FLOW_RETURN, flowFields, providerParams } from './oauth-docs.js';
-import { defineOperation } from '../shared/operation.js';
+import { defineSocialOperation } from './define-operation.js';
 import { optionalText } from '../shared/request-body.js';
 
-export const reauthenticate = defineOperation({
+export const reauthenticate = defineSocialOperation({
   method: 'POST',
   path: '/auth/oauth/:provider/reauthenticate',
   operationId: 'reauthenticate',

@@ -1,7 +1,7 @@
 import { SOCIAL_SIGN_IN_ERRORS } from './errors.js';
-import { defineOperation } from '../shared/operation.js';
+import { defineSocialOperation } from './define-operation.js';
 
-export const unlinkIdentity = defineOperation({
+export const unlinkIdentity = defineSocialOperation({
   method: 'DELETE',
   path: '/auth/identities/:id',
   operationId: 'unlinkIdentity',

@@ -1,4 +1,4 @@
-import type { Ports } from '../../../ports/ports.js';
+import type { SocialSignInPorts } from '../../ports/social-sign-in-ports.js';
 import { type FlowRequest, type FlowStarted, type OAuthPolicySettings, checkFlowRequest, startFlow } from '../../policies/oauth.js';
 
 /**
@@ -7,7 +7,7 @@ import { type FlowRequest, type FlowStarted, type OAuthPolicySettings, checkFlow
  */
 export class BeginOAuthHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'providers' | 'oauthFlows' | 'clock'>,
+    private readonly deps: Pick<SocialSignInPorts, 'providers' | 'oauthFlows' | 'clock'>,
     private readonly settings: OAuthPolicySettings,
   ) {}
 

@@ -3,7 +3,7 @@ import { rawText, requireAll } from '../../../../domain/validation.js';
 import { ProviderFailed } from '../../errors.js';
 import type { RequestMetadata } from '../../../ports/event-log.port.js';
 import { OAUTH_CODE_SECONDS, type OAuthFlow } from '../../ports/oauth-flow-repository.port.js';
-import type { Ports } from '../../../ports/ports.js';
+import type { SocialSignInPorts } from '../../ports/social-sign-in-ports.js';
 import type { MailSettings } from '../../../policies/mail.js';
 import { type FlowStarted, returnTo } from '../../policies/oauth.js';
 import { type ResolvedAccount, accountForProfile } from '../../policies/provider-account.js';
@@ -31,7 +31,7 @@ const SPENT = 'is unknown, expired or already used';
  */
 export class CompleteOAuthHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'providers' | 'oauthFlows' | 'users' | 'identities' | 'sessions' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<SocialSignInPorts, 'providers' | 'oauthFlows' | 'users' | 'identities' | 'sessions' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly verificationCap: MailSettings['verificationPerAddress'],
   ) {}
 

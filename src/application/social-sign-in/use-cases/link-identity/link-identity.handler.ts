@@ -1,4 +1,4 @@
-import type { Ports } from '../../../ports/ports.js';
+import type { SocialSignInPorts } from '../../ports/social-sign-in-ports.js';
 import { type HolderProof, proveHolder } from '../../../policies/holder.js';
 import { type FlowRequest, type FlowStarted, type OAuthPolicySettings, checkFlowRequest, startFlow } from '../../policies/oauth.js';
 import type { MfaSettings } from '../../../policies/second-factor.js';
@@ -14,7 +14,7 @@ export interface LinkIdentityCommand extends FlowRequest, HolderProof {}
  */
 export class LinkIdentityHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'oauthFlows' | 'providers' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'reauthentications' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
+    private readonly deps: Pick<SocialSignInPorts, 'oauthFlows' | 'providers' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'reauthentications' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
     private readonly settings: { readonly oauth: OAuthPolicySettings; readonly sessions: SessionSettings; readonly mfa: MfaSettings },
   ) {}
 

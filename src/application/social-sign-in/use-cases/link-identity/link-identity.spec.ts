@@ -21,7 +21,7 @@ describe('LinkIdentityHandler (linkIdentity)', () => {
     const signedIn = await completedSignIn(Promise.resolve(exchanged));
     expect(signedIn.user.id).to.equal(signedUp.user.id);
     expect((await world.identities.listByUser(signedUp.user.id)).map((identity) => identity.email)).to.deep.equal(['countess@elsewhere.example']);
-    expect(world.store.events.filter((event) => event.type === 'IdentityLinked')).to.have.length(1);
+    expect(world.store.capabilityEvents.filter((event) => event.type === 'IdentityLinked')).to.have.length(1);
   });
 
   it('links nothing until the exchange with the flow\'s verifier: another verifier spends the code and links nothing', async () => {
@@ -34,7 +34,7 @@ describe('LinkIdentityHandler (linkIdentity)', () => {
     const code = returned(back.location)['code'];
     expect(await rejection(world.redeemOauthCode.execute({ code, codeVerifier: aPkcePair().verifier, metadata: aRequestMetadata() }))).to.be.instanceOf(InvalidInput);
     expect(await world.identities.listByUser(signedUp.user.id)).to.deep.equal([]);
-    expect(world.store.events.filter((event) => event.type === 'IdentityLinked')).to.deep.equal([]);
+    expect(world.store.capabilityEvents.filter((event) => event.type === 'IdentityLinked')).to.deep.equal([]);
   });
 
   it('moves nothing when the identity is linked to another account: identity_in_use', async () => {

@@ -1,4 +1,4 @@
-import type { Ports } from '../../../ports/ports.js';
+import type { SocialSignInPorts } from '../../ports/social-sign-in-ports.js';
 
 export interface ListIdentitiesQuery {
   readonly userId: string;
@@ -14,7 +14,7 @@ export interface IdentityResource {
 
 /** The account's linked provider identities, oldest first. Writes nothing. */
 export class ListIdentitiesHandler {
-  constructor(private readonly deps: Pick<Ports, 'identities'>) {}
+  constructor(private readonly deps: Pick<SocialSignInPorts, 'identities'>) {}
 
   async execute(query: ListIdentitiesQuery): Promise<IdentityResource[]> {
     return (await this.deps.identities.listByUser(query.userId)).map(({ id, provider, email, createdAt }) => ({ id, provider, email, createdat: createdAt.toISOString() }));

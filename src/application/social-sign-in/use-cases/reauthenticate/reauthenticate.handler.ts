@@ -1,6 +1,6 @@
 import { InvalidInput } from '../../../../domain/domain-error.js';
 import { REAUTH_ACTIONS, type ReauthAction } from '../../../ports/reauthentications.port.js';
-import type { Ports } from '../../../ports/ports.js';
+import type { SocialSignInPorts } from '../../ports/social-sign-in-ports.js';
 import { type FlowRequest, type FlowStarted, type OAuthPolicySettings, checkFlowRequest, startFlow } from '../../policies/oauth.js';
 import type { Principal } from '../../../shared/principal.js';
 
@@ -21,7 +21,7 @@ const isAction = (value: unknown): value is ReauthAction => (REAUTH_ACTIONS as r
  */
 export class ReauthenticateHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'providers' | 'oauthFlows' | 'clock'>,
+    private readonly deps: Pick<SocialSignInPorts, 'providers' | 'oauthFlows' | 'clock'>,
     private readonly settings: OAuthPolicySettings,
   ) {}
 

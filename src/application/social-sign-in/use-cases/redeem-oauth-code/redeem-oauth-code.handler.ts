@@ -2,11 +2,13 @@ import { InvalidInput } from '../../../../domain/domain-error.js';
 import { rawText, requireAll } from '../../../../domain/validation.js';
 import { EmailNotVerified } from '../../../errors.js';
 import type { RequestMetadata } from '../../../ports/event-log.port.js';
-import type { Ports } from '../../../ports/ports.js';
+import type { SocialSignInPorts } from '../../ports/social-sign-in-ports.js';
 import { type MfaSettings, openSignInChallenge } from '../../../policies/second-factor.js';
 import { type SessionSettings, signInSession } from '../../../policies/sessions.js';
 import { completeLink } from '../../policies/provider-account.js';
-import { type SignInOutcome, recordEvents } from '../../../shared/auth-result.js';
+import type { SignInOutcome } from '../../../shared/auth-result.js';
+import { signedInWithProvider } from '../../../../domain/social-sign-in/identity.js';
+import { recordedAsDeclared } from '../../events.js';
 
 /** The app's exchange: the one-time code the callback gave it, and the PKCE verifier of its own challenge. */
 export interface RedeemOAuthCodeCommand {
@@ -37,7 +39,7 @@ const LINK_REFUSED: Record<Exclude<Awaited<ReturnType<typeof completeLink>>, 'li
  */
 export class RedeemOAuthCodeHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'oauthFlows' | 'providers' | 'users' | 'identities' | 'oneTimeTokens' | 'sessionViews' | 'userViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'factorSecrets' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<SocialSignInPorts, 'oauthFlows' | 'providers' | 'users' | 'identities' | 'oneTimeTokens' | 'sessionViews' | 'userViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'factorSecrets' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly settings: SessionSettings,
     private readonly mfa: MfaSettings,
     private readonly requireVerifiedEmail = false,
@@ -59,8 +61,7 @@ export class RedeemOAuthCodeHandler {
     if (linked !== 'linked') throw new InvalidInput([{ field: 'code', message: LINK_REFUSED[linked] }]);
     const identity = { id: code.identityId, userId: code.userId, provider: code.provider };
     if ((await this.deps.secondFactors.find(user.id))?.confirmed) {
-      user.recordSignInWithProvider(identity, clock.now());
-      await users.save(user, recordEvents(user.pullEvents(), this.deps.ids, command.metadata));
+      await users.save(user, recordedAsDeclared([signedInWithProvider(identity, user.email.value, clock.now())], this.deps.ids, command.metadata));
       return openSignInChallenge(this.deps, this.mfa, user, 'oauth');
     }
     return signInSession(this.deps, this.settings, user.id, {
@@ -68,7 +69,7 @@ export class RedeemOAuthCodeHandler {
       metadata: command.metadata,
       epoch: code.epoch,
       refused: () => new InvalidInput([{ field: 'code', message: SPENT }]),
-      record: (account, at) => account.recordSignInWithProvider(identity, at),
+      record: (account, at) => recordedAsDeclared([signedInWithProvider(identity, account.email.value, at)], this.deps.ids, command.metadata),
     });
   }
 }

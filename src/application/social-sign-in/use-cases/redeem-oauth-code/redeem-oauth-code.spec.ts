@@ -20,7 +20,7 @@ describe('RedeemOAuthCodeHandler (redeemOauthCode)', () => {
     expect(signedIn.user).to.deep.include({ email: 'ada@example.com', emailverified: true });
     const principal = await world.authenticate.execute({ accessToken: signedIn.accessToken });
     expect(principal.amr).to.deep.equal(['oauth']);
-    const event = world.store.events.find((recorded) => recorded.type === 'SignedInWithProvider');
+    const event = world.store.capabilityEvents.find((recorded) => recorded.type === 'SignedInWithProvider');
     expect(event?.payload).to.deep.include({ email: 'ada@example.com', provider: 'corp' });
   });
 

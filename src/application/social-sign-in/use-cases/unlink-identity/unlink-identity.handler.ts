@@ -2,9 +2,9 @@ import { identityUnlinked } from '../../../../domain/social-sign-in/identity.js'
 import { InvalidToken, LastSignInMethod } from '../../../errors.js';
 import { IdentityNotFound } from '../../errors.js';
 import type { RequestMetadata } from '../../../ports/event-log.port.js';
-import type { Ports } from '../../../ports/ports.js';
+import type { SocialSignInPorts } from '../../ports/social-sign-in-ports.js';
 import { type MfaSettings, requireStepUp } from '../../../policies/second-factor.js';
-import { recordEvents } from '../../../shared/auth-result.js';
+import { recordedAsDeclared } from '../../events.js';
 import { CHANGED, untilCommitted } from '../../../shared/optimistic.js';
 import type { Principal } from '../../../shared/principal.js';
 
@@ -22,7 +22,7 @@ export interface UnlinkIdentityCommand {
  */
 export class UnlinkIdentityHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'identities' | 'secondFactors' | 'clock' | 'ids'>,
+    private readonly deps: Pick<SocialSignInPorts, 'users' | 'identities' | 'secondFactors' | 'clock' | 'ids'>,
     private readonly mfa: MfaSettings,
   ) {}
 
@@ -35,7 +35,7 @@ export class UnlinkIdentityHandler {
     await untilCommitted(async () => {
       const identity = await identities.findOwn(user.id, command.id);
       if (!identity) throw new IdentityNotFound();
-      const events = recordEvents([identityUnlinked(identity, user.email.value, clock.now())], ids, command.metadata);
+      const events = recordedAsDeclared([identityUnlinked(identity, user.email.value, clock.now())], ids, command.metadata);
       const outcome = await identities.remove(identity, events);
       if (outcome === 'last') throw new LastSignInMethod();
       return outcome === 'removed' ? undefined : CHANGED;

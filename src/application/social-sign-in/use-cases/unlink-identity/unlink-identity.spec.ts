@@ -17,7 +17,7 @@ describe('UnlinkIdentityHandler (unlinkIdentity)', () => {
     const [identity] = await world.identities.listByUser(signedUp.user.id);
     await world.unlinkIdentity.execute({ principal, id: identity?.id ?? '', metadata });
     expect(await world.identities.listByUser(signedUp.user.id)).to.deep.equal([]);
-    expect(world.store.events.filter((event) => event.type === 'IdentityUnlinked').map((event) => event.payload)).to.deep.equal([{ email: 'ada@example.com', identityId: identity?.id, provider: 'corp' }]);
+    expect(world.store.capabilityEvents.filter((event) => event.type === 'IdentityUnlinked').map((event) => event.payload)).to.deep.equal([{ email: 'ada@example.com', identityId: identity?.id, provider: 'corp' }]);
     expect(await rejection(world.unlinkIdentity.execute({ principal, id: identity?.id ?? '', metadata }))).to.be.instanceOf(IdentityNotFound);
   });
 

@@ -1,6 +1,16 @@
-import type { MailContent } from '../../application/policies/mail.js';
+import type { MailContent } from '../policies/mail.js';
 import type { DomainEvent } from '../../domain/domain-event.js';
-import type { Retention } from './retention.js';
+import type { CapabilityRecordedEvent, RecordedEvent } from './event-log.port.js';
+
+/**
+ * What EVENT_RETENTION_DAYS does to an event of one type once it is older than that:
+ * - `keep`: never removed; it defines or explains an account;
+ * - `prune`: removed (high volume);
+ * - `prune-after-sent`: removed once its mail left the outbox (sent or given up); never while it is still due;
+ * - `until-sent`: removed with its outbox entry as soon as its mail is sent, whatever its age (it names an erased
+ *   account); given up, as `prune-after-sent`.
+ */
+export type Retention = 'keep' | 'prune' | 'prune-after-sent' | 'until-sent';
 
 /**
  * What a capability declares of one of its event types, in its manifest (`events`): how long the log keeps it, and
@@ -68,3 +78,12 @@ export const stampsOf = (declarations: AnyEventDeclarations, type: string): Even
 /** The types `declarations` show in the account's activity. */
 export const activityTypesOf = (declarations: AnyEventDeclarations): string[] =>
   Object.keys(declarations).filter((type) => declarationOf(declarations, type).activity === true);
+
+/**
+ * A capability's events as a commit appends them to the one log, each stamped as `declarations` declare its type (a
+ * type they do not name is kept and seen by none): the log's indexes and projections read the stamps (retention, the
+ * webhooks, the outbox, the activity), not a registry. Whichever port appends them (the capability's, or the core's
+ * that it hands them to in one commit with the core's own), they are seen as declared.
+ */
+export const appendedAs = (events: readonly CapabilityRecordedEvent[], declarations: AnyEventDeclarations): readonly RecordedEvent[] =>
+  events.map((event) => ({ ...event, ...stampsOf(declarations, event.type) })) as unknown as readonly RecordedEvent[];
