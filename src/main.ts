@@ -11,6 +11,7 @@ import { configuredThreadPoolSize, threadPoolSizeFor } from './infrastructure/co
 import { installRejectionPolicy, routeConsoleToLogger } from './infrastructure/process-policy.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { WORKER_MARK } from './infrastructure/cluster/worker.js';
+import { runPrimary } from './infrastructure/cluster/primary.js';
 import { buildHttpServer } from './interfaces/http/server.js';
 import { ShutdownState } from './interfaces/http/shutdown-state.js';
 
@@ -113,6 +114,26 @@ const warnOnSmallThreadPool = (service: RunningService) => {
   }
 };
 
+/** Ends a start that failed with one line, exit 1: the same from a single process and from the primary of WORKERS. */
+const failedToStart = (error: unknown): never => {
+  process.stderr.write(`account-service failed to start: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')}\n`);
+  process.exit(1);
+};
+
+/**
+ * Starts the primary of WORKERS processes (src/start.cts calls it when WORKERS is above 1) with the configuration
+ * loaded as startService loads it, from the one list of manifests: a wrong setting stops it before any worker forks.
+ */
+export function runPrimaryFromCommandLine(env: Record<string, string | undefined> = process.env): void {
+  let config: Config;
+  try {
+    config = loadConfig(env, CAPABILITIES);
+  } catch (error) {
+    return failedToStart(error);
+  }
+  runPrimary(config);
+}
+
 /** Starts the service from the command line, stopping it gracefully on SIGTERM or SIGINT (src/start.cts calls it). */
 export async function runFromCommandLine(): Promise<void> {
   const starting = startService();
@@ -146,8 +167,7 @@ export async function runFromCommandLine(): Promise<void> {
   try {
     warnOnSmallThreadPool(await starting);
   } catch (error) {
-    process.stderr.write(`account-service failed to start: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')}\n`);
-    process.exit(1);
+    failedToStart(error);
   }
 }
 

@@ -25,9 +25,7 @@ const cluster = require('node:cluster') as typeof import('node:cluster').default
 // Sized before anything starts the pool, in the service and in the primary of WORKERS alike: the primary hashes.
 threadPool.sizeThreadPool(process.env);
 threadPool.startThreadPool(threadPool.hashThreadNiceOf(process.env));
-if (cluster.isPrimary && Number(process.env['WORKERS']) > 1) {
-  // WORKERS processes on the one port (docs/operations.md, "Workers"): this one forks them, hashes for them, serves no HTTP.
-  void import('./infrastructure/cluster/primary.js').then((primary) => primary.runPrimary());
-} else {
-  void import('./main.js').then((main) => main.runFromCommandLine());
-}
+// The composition root (main.ts) starts either: it loads the configuration with the one list of manifests for both.
+// WORKERS processes on the one port (docs/operations.md, "Workers"): the primary forks them, hashes for them, serves no HTTP.
+const primary = cluster.isPrimary && Number(process.env['WORKERS']) > 1;
+void import('./main.js').then((main) => (primary ? main.runPrimaryFromCommandLine() : main.runFromCommandLine()));

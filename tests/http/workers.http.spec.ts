@@ -155,4 +155,17 @@ describe('HTTP: WORKERS processes on one port and one store', function () {
     );
     expect(failure).to.match(/service exited with 1: account-service failed to start: Invalid configuration: WORKERS above 1 needs a store the workers share/);
   });
+
+  it("refuses a capability's wrong setting in the primary, before forking, with the one line a single process gives", async () => {
+    const failureOf = (env: Record<string, string>) => spawnService({ DATA_DIR: dataDir, LOG_FORMAT: 'json', ...env }).then(
+      () => 'the service started',
+      (error: unknown) => String(error),
+    );
+    for (const [variable, value] of [['OAUTH_PROVIDERS', 'Corp'], ['API_KEY_RATE_LIMIT_PER_MINUTE', '0']] as const) {
+      const alone = await failureOf({ WORKERS: '1', [variable]: value });
+      expect(alone).to.match(new RegExp(`^Error: service exited with 1: account-service failed to start: Invalid configuration: ${variable} [^\\n]*\\n$`));
+      // The same output whole: no worker started (none logged, none failed on its own), the primary named the variable.
+      expect(await failureOf({ WORKERS: '2', [variable]: value }), variable).to.equal(alone);
+    }
+  });
 });

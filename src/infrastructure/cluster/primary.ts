@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import { type Config, loadConfig } from '../config/config.js';
+import type { Config } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
 import { serveClusterMetrics } from './cluster-metrics.js';
 import { serveHashing } from './primary-hashing.js';
@@ -25,16 +25,11 @@ export const hashingPerWorker = (config: Pick<Config, 'workers' | 'hashing'>): {
  * one store; runs every worker's password hashing behind one limiter (primary-hashing.ts); gathers their metrics
  * for GET /metrics; replaces a worker that ends while serving; and on SIGTERM or SIGINT passes SIGTERM to every worker (each drains and closes as a single
  * process does) and exits once they all have, 0 when each did. A worker that ends before it listens (a port taken,
- * a store that will not open) stops them all, exit 1: starting it again would fail again.
+ * a store that will not open) stops them all, exit 1: starting it again would fail again. `config` is loaded by the
+ * composition root (src/main.ts) with every capability's manifest, as a single process's is: a wrong setting stops
+ * the start here, once, before any worker is forked.
  */
-export function runPrimary(env: Record<string, string | undefined> = process.env): void {
-  let config: Config;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    process.stderr.write(`account-service failed to start: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')}\n`);
-    process.exit(1);
-  }
+export function runPrimary(config: Config): void {
   const logger = createLogger(config.logLevel, undefined, config.logFormat).child({ role: 'primary' });
   const perWorker = hashingPerWorker(config);
   const live = new Set<Worker>();
