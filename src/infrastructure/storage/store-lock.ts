@@ -5,7 +5,7 @@ import { StartupError, dataDirFailure, ensureWritableDataDir } from '../config/s
 
 /**
  * Who may use the file store in DATA_DIR (LMDB's, which `npm run store:compact` replaces by its compacting copy): any number of processes that open it (service instances, workers, the admin
- * command), or one compaction (`npm run store:compact`), never both. An opener writes its pid under
+ * command), or one compaction (`npm run store:compact`), never both. An opener writes its pid (and start) under
  * `accounts.lmdb-openers/` (in the file's name), then looks for `accounts.lmdb-compacting`; a compaction publishes that file whole (written
  * aside, hard-linked into place), then looks for openers. Each writes before it looks, so of two that start together
  * at least one sees the other and refuses. A file whose process no longer runs (killed, crashed) is stale and ignored.
@@ -16,8 +16,12 @@ const OPENERS = 'accounts.lmdb-openers';
 /** `process.kill`'s signature, injectable for tests. */
 export type Kill = (pid: number, signal: 0) => unknown;
 
-/** The lock files this process wrote and still holds: a file naming our pid that is not here is a past process's. */
-const held = new Set<string>();
+/**
+ * When this process started (performance.timeOrigin, in µs): a lock file names its writer by pid and start, so that one
+ * naming our pid and another start is a past process's (a restarted container's pid 1). Read from the file's name or
+ * text alone: no state of this module (or of a second copy of it) decides whose a file is.
+ */
+const STARTED = String(Math.round(performance.timeOrigin * 1000));
 
 /**
  * Whether process `pid` runs: `kill(pid, 0)` succeeds, or fails with EPERM (it runs, under a user we may not signal).
@@ -33,11 +37,14 @@ export function running(pid: number, kill: Kill = process.kill.bind(process)): b
   }
 }
 
-const pidIn = (file: string): number => Number(readFileSync(file, 'utf8').trim());
-const holds = (file: string, pid: number, kill?: Kill): boolean => (pid === process.pid ? held.has(file) : running(pid, kill));
-const token = (): string => `${process.pid}-${randomBytes(4).toString('hex')}`;
+/** The writer a lock file names (`<pid> <start>` in a marker, `<pid>-<start>-<random>` as an opener's name). */
+const writerIn = (text: string): [pid: number, started: string | undefined] => {
+  const [, pid, started] = /^(\d+)(?:[ -](\d+)(?=[ -]|$))?/.exec(text) ?? [];
+  return [Number(pid), started];
+};
+const holds = ([pid, started]: [number, string | undefined], kill?: Kill): boolean => (pid === process.pid ? started === STARTED : running(pid, kill));
+const token = (): string => `${process.pid}-${STARTED}-${randomBytes(4).toString('hex')}`;
 const quietly = (file: string): void => {
-  held.delete(file);
   try {
     rmSync(file, { force: true });
   } catch {
@@ -48,14 +55,14 @@ const quietly = (file: string): void => {
 /** The pid of the compaction that holds the store in `dataDir`, if one runs. An unreadable marker counts as held. */
 function compaction(dataDir: string, kill?: Kill): number | undefined {
   const marker = resolve(dataDir, MARKER);
-  let pid: number;
+  let writer: [number, string | undefined];
   try {
-    pid = pidIn(marker);
+    writer = writerIn(readFileSync(marker, 'utf8').trim());
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new Error(`${marker} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}): a compaction may be running`);
   }
-  return holds(marker, pid, kill) ? pid : undefined;
+  return holds(writer, kill) ? writer[0] : undefined;
 }
 
 /**
@@ -67,7 +74,6 @@ export function openShared(dataDir: string, kill?: Kill): () => void {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, token());
   writeFileSync(file, '', { flag: 'wx' });
-  held.add(file);
   const release = () => {
     process.removeListener('exit', release);
     quietly(file);
@@ -86,10 +92,9 @@ export function openShared(dataDir: string, kill?: Kill): () => void {
 /** Publishes the marker naming this process; false when another file is in place. */
 function publish(marker: string): boolean {
   const aside = `${marker}.${token()}`;
-  writeFileSync(aside, `${process.pid}\n`, { flag: 'wx' });
+  writeFileSync(aside, `${process.pid} ${STARTED}\n`, { flag: 'wx' });
   try {
     linkSync(aside, marker);
-    held.add(marker);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -134,8 +139,8 @@ function liveOpeners(dir: string, kill?: Kill): number[] {
   const live = new Set<number>();
   for (const name of names) {
     const file = join(dir, name);
-    const pid = Number(/^(\d+)-/.exec(name)?.[1]);
-    if (holds(file, pid, kill)) live.add(pid);
+    const writer = writerIn(name);
+    if (holds(writer, kill)) live.add(writer[0]);
     else quietly(file);
   }
   return [...live];

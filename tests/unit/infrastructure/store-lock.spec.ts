@@ -60,6 +60,19 @@ describe('the store lock: openers share it, a compaction holds it alone (issue 6
     openShared(dataDir)();
   });
 
+  it('a lock file says whose it is by its name alone: a second copy of the module (no state shared) sees this process\'s', async () => {
+    const copy = new URL('../../../src/infrastructure/storage/store-lock.ts?second-copy', import.meta.url).href;
+    const other = (await import(copy)) as typeof import('../../../src/infrastructure/storage/store-lock.js');
+    expect(other.takeExclusive, 'a module of its own').to.not.equal(takeExclusive);
+    const opened = openShared(dataDir);
+    expect(() => other.takeExclusive(dataDir)).to.throw(`the store is open in process ${process.pid}: stop the service first`);
+    expect(readdirSync(join(dataDir, 'accounts.lmdb-openers')), 'the opener stays registered').to.have.length(1);
+    opened();
+    const compacting = other.takeExclusive(dataDir);
+    expect(() => openShared(dataDir)).to.throw(`the store is being compacted by process ${process.pid}`);
+    compacting();
+  });
+
   it('a file naming this process that this process did not write is a past process\'s (a restarted container\'s pid 1): stale', () => {
     mkdirSync(join(dataDir, 'accounts.lmdb-openers'));
     writeFileSync(join(dataDir, 'accounts.lmdb-openers', `${process.pid}-0a1b2c3d`), '');
