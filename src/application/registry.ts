@@ -42,7 +42,6 @@ import { AdminSetDisabledHandler } from './use-cases/admin-set-disabled/admin-se
 import { AdminSignOutUserHandler } from './use-cases/admin-sign-out-user/admin-sign-out-user.handler.js';
 import { AdminRemoveMfaHandler } from './use-cases/admin-remove-mfa/admin-remove-mfa.handler.js';
 import { AdminDeleteUserHandler } from './use-cases/admin-delete-user/admin-delete-user.handler.js';
-import { DeliverWebhooksHandler, type WebhookSettings } from './use-cases/deliver-webhooks/deliver-webhooks.handler.js';
 import { RequestEmailChangeHandler } from './use-cases/request-email-change/request-email-change.handler.js';
 import { ConfirmEmailChangeHandler } from './use-cases/confirm-email-change/confirm-email-change.handler.js';
 import { CancelEmailChangeHandler } from './use-cases/cancel-email-change/cancel-email-change.handler.js';
@@ -56,7 +55,6 @@ export interface Policies {
   readonly mail: MailSettings;
   readonly delivery: DeliverySettings;
   readonly mfa: MfaSettings;
-  readonly webhooks: WebhookSettings;
 }
 
 /**
@@ -111,7 +109,6 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     adminSignOutUser: new AdminSignOutUserHandler(ports),
     adminRemoveMfa: new AdminRemoveMfaHandler(ports),
     adminDeleteUser: new AdminDeleteUserHandler(ports),
-    deliverWebhooks: new DeliverWebhooksHandler(ports, policies.webhooks),
     /** Ports the edge reads as they are: no rule of the application sits between them and the client. */
     authenticateApiKey: ports.operatorKeys,
     admission: ports.admission,

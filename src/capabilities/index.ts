@@ -1,9 +1,10 @@
 import { apiKeys } from './api-keys.js';
 import { socialSignIn } from './social-sign-in.js';
+import { webhooks } from './webhooks.js';
 
 /**
  * THE list of the service's capabilities: every composition root (main.ts, admin.ts, the cluster primary, the tests'
  * world) composes with it, and the central lists (tables, bindings, use cases, admin commands, the docs' table of
  * capabilities) are built from it. A new capability is its folders, its manifest and one line here.
  */
-export const CAPABILITIES = [apiKeys, socialSignIn] as const;
+export const CAPABILITIES = [apiKeys, socialSignIn, webhooks] as const;

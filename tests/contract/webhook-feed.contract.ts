@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
 import { StoreApiKeyRepository } from '../../src/infrastructure/api-keys/store-api-key.repository.js';
 import { appendedAs } from '../../src/infrastructure/storage/event-tables.js';
-import { StoreWebhookFeed } from '../../src/infrastructure/storage/store-webhook-feed.js';
+import { StoreWebhookFeed } from '../../src/infrastructure/webhooks/store-webhook-feed.js';
 import { aRequestMetadata } from '../support/builders.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
 

@@ -12,7 +12,7 @@ import type { Session } from '../../src/domain/session.js';
 import type { User } from '../../src/domain/user.js';
 import type { HashingAdmission } from '../../src/application/ports/hashing-admission.port.js';
 import type { MailSender, OutgoingMail } from '../../src/application/ports/mail-sender.port.js';
-import type { WebhookMessage, WebhookSender } from '../../src/application/ports/webhooks.port.js';
+import type { WebhookMessage, WebhookSender } from '../../src/application/webhooks/ports/webhooks.port.js';
 import type { AccessTokenSubject, TokenIssuer } from '../../src/application/ports/token-issuer.port.js';
 import type { TokenVerifier, VerifiedToken } from '../../src/application/ports/token-verifier.port.js';
 import type { PlainPassword } from '../../src/domain/password.js';

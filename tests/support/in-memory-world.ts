@@ -7,6 +7,8 @@ import type { SignInThrottleSettings } from '../../src/application/policies/sign
 import type { Policies } from '../../src/application/registry.js';
 import { loadConfig } from '../../src/infrastructure/config/config.js';
 import { bindingOf, compose } from '../../src/infrastructure/container/composition.js';
+import { WEBHOOK_SENDER } from '../../src/application/webhooks/ports/webhooks.port.js';
+import { WEBHOOK_SETTINGS } from '../../src/application/webhooks/webhook-use-cases.js';
 import { IDENTITY_PROVIDERS } from '../../src/application/social-sign-in/ports/identity-providers.port.js';
 import { IDENTITY_REPOSITORY } from '../../src/application/social-sign-in/ports/identity-repository.port.js';
 import { OAUTH_FLOW_REPOSITORY } from '../../src/application/social-sign-in/ports/oauth-flow-repository.port.js';
@@ -84,7 +86,6 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
   const adapters = {
     ...storagePorts,
     mail: new MailboxSender(),
-    webhookSender: new RecordingWebhookSender(),
     activity: new EventLogActivityReadModel(storage.events),
     hasher: new FakePasswordHasher(),
     admission: new OpenAdmission(),
@@ -113,21 +114,22 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
       ...options.mail,
     },
     mfa: { challengeSeconds: 300, stepUpSeconds: 300, ...options.mfa },
-    webhooks: { receivers: [{ id: 'hooks', url: 'https://hooks.example/in' }], maxAttempts: 3, baseBackoffMs: 1_000, maxBackoffMs: 60_000, leaseMs: 60_000, sendTimeoutMs: 5_000, batchSize: 20, settleMs: 0 },
     delivery: { leaseMs: 30_000, batchSize: 20, baseBackoffMs: 1_000, maxBackoffMs: 300_000, maxAttempts: 8, sendConcurrency: 8 },
   };
   const config = loadConfig({ NODE_ENV: 'test', STORAGE: 'memory', LOG_LEVEL: 'silent', OAUTH_REDIRECT_URLS: 'https://app.example/signed-in,com.example.app:/done' }, CAPABILITIES);
   const providers = new FakeIdentityProviders();
+  const webhookSender = new RecordingWebhookSender();
+  const webhookSettings = { receivers: [{ id: 'hooks', url: 'https://hooks.example/in' }], maxAttempts: 3, baseBackoffMs: 1_000, maxBackoffMs: 60_000, leaseMs: 60_000, sendTimeoutMs: 5_000, batchSize: 20, settleMs: 0 };
   const composition = await compose(config, pino({ level: 'silent' }), {
     storage,
     ports: { ...adapters, ...options.replace, ...options.wrap?.(adapters) },
-    bindings: [bindingOf(IDENTITY_PROVIDERS, providers)],
+    bindings: [bindingOf(IDENTITY_PROVIDERS, providers), bindingOf(WEBHOOK_SENDER, webhookSender), bindingOf(WEBHOOK_SETTINGS, webhookSettings)],
     policies,
   }, CAPABILITIES);
   const { ports, useCases, get } = composition;
   /** Social sign-in's own ports (its manifest binds them), as the tests read them. */
   const social = { providers, identities: get(IDENTITY_REPOSITORY), oauthFlows: get(OAUTH_FLOW_REPOSITORY) };
-  return { store, tables, ...adapters, ...social, ports: { ...ports, ...social }, get, useCases, ...useCases };
+  return { store, tables, ...adapters, ...social, webhookSender, ports: { ...ports, ...social }, get, useCases, ...useCases };
 }
 
 export type InMemoryWorld = ReturnType<typeof inMemoryWorld>;

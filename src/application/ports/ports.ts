@@ -4,7 +4,6 @@ import { ATTEMPT_LIMITS, type AttemptLimits } from './attempt-limits.port.js';
 import { CLOCK, type Clock } from './clock.port.js';
 import { OPERATOR_KEYS, type OperatorKeys } from './operator-keys.port.js';
 import { REAUTHENTICATIONS, type Reauthentications } from './reauthentications.port.js';
-import { WEBHOOK_FEED, WEBHOOK_SENDER, type WebhookFeed, type WebhookSender } from './webhooks.port.js';
 import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { FACTOR_SECRETS, type FactorSecrets } from './factor-secrets.port.js';
 import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
@@ -42,8 +41,6 @@ export interface Ports {
   readonly emailChanges: EmailChangeRepository;
   readonly operatorKeys: OperatorKeys;
   readonly reauthentications: Reauthentications;
-  readonly webhookFeed: WebhookFeed;
-  readonly webhookSender: WebhookSender;
   readonly outbox: Outbox;
   readonly limits: AttemptLimits;
   readonly mail: MailSender;
@@ -76,8 +73,6 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   emailChanges: EMAIL_CHANGE_REPOSITORY,
   operatorKeys: OPERATOR_KEYS,
   reauthentications: REAUTHENTICATIONS,
-  webhookFeed: WEBHOOK_FEED,
-  webhookSender: WEBHOOK_SENDER,
   outbox: OUTBOX,
   limits: ATTEMPT_LIMITS,
   mail: MAIL_SENDER,

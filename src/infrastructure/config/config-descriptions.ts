@@ -206,19 +206,6 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
     section: 'Access tokens and signing keys',
     meaning: 'path to a file holding that key (its text, trimmed), instead of the variable (a secret mount); never inside `DATA_DIR` in production (the service refuses to start), and not with `PERSONAL_DATA_KEY`',
   },
-  WEBHOOK_URL: {
-    section: 'Webhooks',
-    meaning: 'the receivers of signed webhooks (Standard Webhooks), comma-separated http(s) URLs; each gets every account event of docs/operators.md in log order, at least once, on its own',
-    whenUnset: 'no webhooks',
-  },
-  WEBHOOK_SECRET: {
-    section: 'Webhooks',
-    meaning: 'the key webhooks are signed with (`whsec_` and at least 24 bytes in base64, as Standard Webhooks libraries make it); required with `WEBHOOK_URL`',
-    whenUnset: 'none (required when `WEBHOOK_URL` is set)',
-  },
-  WEBHOOK_MAX_ATTEMPTS: { section: 'Webhooks', meaning: 'failed deliveries of one event to one receiver after which it is given up (a dead letter) and the receiver gets the next' },
-  WEBHOOK_TIMEOUT_MS: { section: 'Webhooks', meaning: 'how long a receiver has to answer 2xx before the delivery counts as failed' },
-  WEBHOOK_POLL_INTERVAL_MS: { section: 'Webhooks', meaning: 'how often each receiver is sent what happened since (an event waits at least 1 s more, for commits of other instances)' },
   MFA_ISSUER: { section: 'Access tokens and signing keys', meaning: 'the issuer an authenticator app shows beside the account (`otpauth://` URI)' },
   MFA_CHALLENGE_SECONDS: {
     section: 'Access tokens and signing keys',

@@ -3,7 +3,6 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type AnySchema, type InferType, type Schema, mixed, number, object, string } from 'yup';
 import { ConfigError } from './config-error.js';
-import { type WebhookConfig, webhookSettingsOf } from './webhook-settings.js';
 import { type TrustProxy, corsOriginsOf, durationMs, originOf, trustProxyOf, webAuthnOriginsOf } from './network-settings.js';
 
 const port = (fallback: number) => number().integer().min(0).max(65535).default(fallback);
@@ -96,11 +95,6 @@ export const CONFIG_SCHEMA = object({
   MAIL_TRANSPORT: string().oneOf(['smtp', 'file'], 'MAIL_TRANSPORT must be smtp or file').optional(),
   MAIL_FROM: string().trim().min(3).default('Account service <no-reply@localhost>'),
   MAIL_POLL_INTERVAL_MS: positiveInt(1000, 60_000),
-  WEBHOOK_URL: string().trim().optional(),
-  WEBHOOK_SECRET: string().trim().optional(),
-  WEBHOOK_MAX_ATTEMPTS: positiveInt(8, 100),
-  WEBHOOK_TIMEOUT_MS: positiveInt(5000, 60_000),
-  WEBHOOK_POLL_INTERVAL_MS: positiveInt(500, 60_000),
   MAIL_RETRY_BASE_MS: positiveInt(1000, 3_600_000),
   MAIL_RETRY_MAX_MS: positiveInt(300_000, 86_400_000),
   MAIL_MAX_ATTEMPTS: positiveInt(8, 1000),
@@ -222,8 +216,6 @@ export interface Config {
   readonly capabilities: Readonly<Record<string, unknown>>;
   /** What the capabilities derive from the environment beyond fixed variables (`DerivedSettings`), by key. */
   readonly derived: Readonly<Record<string, unknown>>;
-  /** Signed webhooks (WEBHOOK_*): the receivers, the secret, retries and timing. */
-  readonly webhooks: WebhookConfig;
   readonly trustProxy: TrustProxy;
   readonly jwt: {
     readonly privateKeyPem: string | undefined;
@@ -468,7 +460,6 @@ function coreConfigOf(raw: Record<string, string | undefined>, capabilitySetting
     },
     retention: { days: env.EVENT_RETENTION_DAYS, sweepIntervalSeconds: env.EVENT_SWEEP_INTERVAL_SECONDS },
     capabilities: validate(raw, object(Object.assign({}, ...capabilitySettings.map((settings) => Object.fromEntries(Object.entries(settings).map(([name, setting]) => [name, setting.schema])))) as Record<string, Schema>)),
-    webhooks: webhookSettingsOf(env),
     rateLimit: {
       max: env.RATE_LIMIT_MAX,
       windowMs: durationMs(env.RATE_LIMIT_WINDOW) ?? 60_000,

@@ -22,7 +22,6 @@ export const policiesOf = (config: Config): Policies => ({
   mfa: config.mfa,
   sessions: config.sessions,
   mail: config.mail,
-  webhooks: { receivers: config.webhooks.receivers, maxAttempts: config.webhooks.maxAttempts, baseBackoffMs: 1_000, maxBackoffMs: 300_000, leaseMs: Math.max(60_000, 4 * config.webhooks.timeoutMs), sendTimeoutMs: config.webhooks.timeoutMs, batchSize: 20, settleMs: 1_000 },
   delivery: {
     leaseMs: config.mail.leaseMs,
     batchSize: config.mail.batchSize,

@@ -5,6 +5,7 @@ import type { CapabilityNotices } from '../../application/ports/capability-notic
 import { type AnyEventDeclarations, activityTypesOf, declarationOf } from '../../application/ports/event-declarations.js';
 import type { AnyTable } from '../storage/store.js';
 import type { BindPort, PortGetter } from './bind-port.js';
+import type { PeriodicJob } from '../jobs/periodic-job.js';
 
 /** One command of `npm run admin` a capability adds: its name, its usage line, and what it does with the use cases. */
 export interface AdminCommand<U> {
@@ -61,6 +62,8 @@ export interface Capability<U extends object = object, Op = never> {
   readonly bind: (bindPort: BindPort) => void;
   /** Its use cases, made from what the container holds. */
   readonly useCases: (get: PortGetter) => U;
+  /** Its periodic jobs, run with the core's by the one runner (started and stopped with the service). */
+  readonly jobs?: (get: PortGetter) => readonly PeriodicJob[];
   /** Its commands for `npm run admin`. */
   readonly commands: readonly AdminCommand<U>[];
 }

@@ -22,7 +22,7 @@ import { coreModule } from './core.module.js';
 import { jobsModule } from './jobs.module.js';
 import { securityModule } from './security.module.js';
 import { storageModule } from './storage.module.js';
-import { CONFIG, HTTP, JOB_RUNNER, KEY_RING, PERSONAL_DATA_KEYS, LOGGER, MAIL_DISPATCH_JOB, METRICS, POLICIES, RATE_LIMIT_STORE, SCHEMA, USE_CASES } from './tokens.js';
+import { CONFIG, HTTP, JOB_RUNNER, KEY_RING, PERSONAL_DATA_KEYS, LOGGER, MAIL_DISPATCH_JOB, METRICS, POLICIES, RATE_LIMIT_STORE, SCHEMA, USE_CASES, CAPABILITY_JOBS } from './tokens.js';
 
 /** One part of the running service, started in the order of `Composition.lifecycle` and stopped in reverse. */
 export interface Lifecycle {
@@ -119,6 +119,7 @@ const capabilitiesModule = (capabilities: readonly Capability<object, unknown>[]
   new ContainerModule(({ bind, isBound }) => {
     const bindPort = portBinder(bind, isBound);
     bindPort(SCHEMA, () => schemaOf(capabilities));
+    bindPort(CAPABILITY_JOBS, (get) => capabilities.flatMap((capability) => capability.jobs?.(get) ?? []));
     for (const capability of capabilities) capability.bind(bindPort);
     bindPort(CAPABILITY_NOTICES, () => capabilityNotices(capabilities));
   });

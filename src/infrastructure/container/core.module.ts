@@ -7,8 +7,6 @@ import { CLOCK, type Clock } from '../../application/ports/clock.port.js';
 import { EVENT_LOG } from '../../application/ports/event-log.port.js';
 import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
 import { MAIL_SENDER } from '../../application/ports/mail-sender.port.js';
-import { WEBHOOK_SENDER } from '../../application/ports/webhooks.port.js';
-import { StandardWebhookSender } from '../webhooks/standard-webhook-sender.js';
 import type { Config } from '../config/config.js';
 import { FileMailSender } from '../mail/file-mail-sender.js';
 import { SmtpMailSender } from '../mail/smtp-mail-sender.js';
@@ -17,7 +15,7 @@ import { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import { EventLogActivityReadModel } from '../read-model/event-log-activity-read-model.js';
 import { RandomUuidGenerator, SystemClock } from '../system.js';
 import { portBinder } from './bind-port.js';
-import { CONFIG, HASH_LIMITER, LOGGER, METRICS, RATE_LIMIT_STORE, SCHEMA, STORAGE } from './tokens.js';
+import { CONFIG, HASH_LIMITER, LOGGER, METRICS, RATE_LIMIT_STORE, SCHEMA, STORAGE, CAPABILITY_JOBS } from './tokens.js';
 import { CORE_SCHEMA } from '../storage/ownership.js';
 import { redisRateLimitStore } from '../rate-limit/redis-rate-limit-store.js';
 
@@ -43,10 +41,6 @@ export const coreModule = ({ config, logger, clock }: CoreSettings) =>
       metrics.observeOutbox(() => outbox.pendingCount());
       return metrics;
     });
-    // No receiver configured: nothing is ever sent, so nothing signs.
-    bindPort(WEBHOOK_SENDER, () =>
-      config.webhooks.receivers.length > 0 ? new StandardWebhookSender(config.webhooks.secret, config.webhooks.timeoutMs) : { send: () => Promise.reject(new Error('no WEBHOOK_URL is configured')) },
-    );
     bindPort(MAIL_SENDER, (get) =>
       config.mail.transport === 'smtp' && config.mail.smtpUrl !== undefined
         ? new SmtpMailSender(config.mail.smtpUrl, config.mail.from, config.mail.leaseMs, config.mail.sendConcurrency)
@@ -55,6 +49,7 @@ export const coreModule = ({ config, logger, clock }: CoreSettings) =>
     bindPort(ACTIVITY_READ_MODEL, (get) => new EventLogActivityReadModel(get(EVENT_LOG)));
     // The core's tables alone, unless the capabilities' module bound the composition's first.
     bindPort(SCHEMA, () => CORE_SCHEMA);
+    bindPort(CAPABILITY_JOBS, () => []);
     // Composed without capabilities (compose binds theirs first): none declares a notice.
     bindPort(CAPABILITY_NOTICES, () => ({ noticeOf: () => null }));
     bindPort(RATE_LIMIT_STORE, (get) => {

@@ -8,9 +8,8 @@ import { JobRunner } from '../jobs/job-runner.js';
 import { MailDispatchJob } from '../jobs/mail-dispatch.job.js';
 import { SessionSweepJob } from '../jobs/session-sweep.job.js';
 import { UnverifiedAccountSweepJob } from '../jobs/unverified-account-sweep.job.js';
-import { WebhookDispatchJob } from '../jobs/webhook-dispatch.job.js';
 import { portBinder } from './bind-port.js';
-import { CONFIG, JOBS, JOB_RUNNER, LOGGER, MAIL_DISPATCH_JOB, METRICS, SCHEMA, STORAGE, USE_CASES } from './tokens.js';
+import { CONFIG, JOBS, JOB_RUNNER, LOGGER, CAPABILITY_JOBS, MAIL_DISPATCH_JOB, METRICS, SCHEMA, STORAGE, USE_CASES } from './tokens.js';
 
 /** Every periodic job, in the one list the runner starts and stops. A new job is its class and one line here. */
 export const jobsModule = new ContainerModule(({ bind, isBound }) => {
@@ -28,7 +27,7 @@ export const jobsModule = new ContainerModule(({ bind, isBound }) => {
         ? [new EventRetentionJob(pruner, get(CLOCK), { retentionDays: retention.days, intervalMs: retention.sweepIntervalSeconds * 1000, batchSize: 500, maxBatches: 200 }, get(LOGGER))]
         : []),
       get(MAIL_DISPATCH_JOB),
-      ...get(CONFIG).webhooks.receivers.map((receiver) => new WebhookDispatchJob(get(USE_CASES).deliverWebhooks, receiver, get(CONFIG).webhooks.pollIntervalMs, get(LOGGER), get(METRICS).webhookDelivered)),
+      ...get(CAPABILITY_JOBS),
     ];
   });
   bindPort(JOB_RUNNER, (get) => new JobRunner(get(JOBS), get(LOGGER)));

@@ -36,6 +36,8 @@ export const POLICIES = token<Policies>('Policies');
 export const USE_CASES = token<UseCases>('UseCases');
 /** Every periodic job of the service: the one list the runner starts and stops. */
 export const JOBS = token<readonly PeriodicJob[]>('Jobs');
+/** The capabilities' periodic jobs (each manifest's `jobs`), run with the core's. */
+export const CAPABILITY_JOBS = token<readonly PeriodicJob[]>('CapabilityJobs');
 export const MAIL_DISPATCH_JOB = token<PeriodicJob>('MailDispatchJob');
 export const JOB_RUNNER = token<JobRunner>('JobRunner');
 /** The HTTP part of the lifecycle, built by main.ts's factory from the graph (infrastructure never imports the interfaces). */

@@ -24,7 +24,6 @@ export class PrometheusMetrics {
   private readonly outcomes: Record<string, Counter<'outcome'>> = {};
   private readonly hashDuration: Histogram<'operation'>;
   private readonly mailDeadLetters: Counter;
-  private readonly webhookDeliveries: Counter<'outcome'>;
   private readonly mailRelayUp: Gauge;
   private readonly mailRelayFailures: Counter;
   private rateLimitStoreUp: Gauge | undefined;
@@ -54,12 +53,6 @@ export class PrometheusMetrics {
     this.mailDeadLetters = new Counter({
       name: 'account_mail_dead_letters_total',
       help: 'Mails given up (too many failed deliveries, or refused for good by the SMTP server) and kept for an operator',
-      registers,
-    });
-    this.webhookDeliveries = new Counter({
-      name: 'account_webhook_deliveries_total',
-      help: 'Webhook deliveries by outcome: delivered (a 2xx), retried (a failure, tried again with backoff), dead_lettered (given up after WEBHOOK_MAX_ATTEMPTS)',
-      labelNames: ['outcome'],
       registers,
     });
     this.mailRelayUp = new Gauge({
@@ -141,9 +134,6 @@ export class PrometheusMetrics {
     });
   }
 
-  readonly webhookDelivered = (outcome: 'delivered' | 'retried' | 'dead_lettered', count: number): void => {
-    this.webhookDeliveries.inc({ outcome }, count);
-  };
 
   /** Whether the per-client limits' shared store (Redis) answers: 0 while it does not (the limits then let requests through). */
   readonly rateLimitStoreState = (up: boolean): void => {

@@ -7,7 +7,6 @@ import { PASSKEYS, WEBAUTHN_CHALLENGES } from './passkey-tables.js';
 import { DATA_KEYS, KEY_CHECK, isSealedAtRest } from './sealing-store.js';
 import { DIRECTORY } from './directory-tables.js';
 import { ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS } from './address-index.js';
-import { WEBHOOK_CURSORS, WEBHOOK_DEAD_LETTERS } from './webhook-tables.js';
 import { type AnyTable, type Change, type Ownership, type ReadOptions, type Store, type Stored, type Table, type Tally, remove } from './store.js';
 
 /**
@@ -18,7 +17,7 @@ import { type AnyTable, type Change, type Ownership, type ReadOptions, type Stor
 export const TABLES: readonly AnyTable[] = [
   USERS, ACCOUNT_VIEWS, UNVERIFIED_ACCOUNTS, SESSIONS, ENDED_EPOCHS,
   TOTP_FACTORS, MFA_CHALLENGES, PASSKEYS, WEBAUTHN_CHALLENGES, PENDING_EMAIL_CHANGES, REVERTIBLE_EMAIL_CHANGES,
-  EVENTS, OUTBOX, DATA_KEYS, KEY_CHECK, DIRECTORY, ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS, WEBHOOK_CURSORS, WEBHOOK_DEAD_LETTERS,
+  EVENTS, OUTBOX, DATA_KEYS, KEY_CHECK, DIRECTORY, ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS,
   CLAIMS, COUNTERS, INDEX_COUNTS,
 ];
 

@@ -1,6 +1,5 @@
 import { StorePasskeyRepository } from './store-passkey.repository.js';
 import { StoreEmailChangeRepository } from './store-email-change.repository.js';
-import { StoreWebhookFeed } from './store-webhook-feed.js';
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
 import { ClosingStore, type Store } from './store.js';
@@ -23,7 +22,7 @@ import { StoreSessionReadModel, StoreUserReadModel } from './store-read-models.j
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
-export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'emailChanges', 'webhookFeed', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'emailChanges', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
 
 export type StoragePortName = (typeof STORAGE_PORTS)[number];
 
@@ -81,7 +80,6 @@ export const portsOver = (
   secondFactors: new StoreSecondFactorRepository(store),
   passkeys: new StorePasskeyRepository(store, schema),
   emailChanges: new StoreEmailChangeRepository(store),
-  webhookFeed: new StoreWebhookFeed(store),
   events: new StoreEventLog(store),
   outbox: new StoreOutbox(store),
   };

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { WebhookMessage, WebhookSender } from '../../application/ports/webhooks.port.js';
+import type { WebhookMessage, WebhookSender } from '../../application/webhooks/ports/webhooks.port.js';
 
 /**
  * Webhooks as the Standard Webhooks specification has them (the `standardwebhooks` package signs): a JSON body

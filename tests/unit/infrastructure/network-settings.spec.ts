@@ -1,3 +1,6 @@
+import { CAPABILITIES } from '../../../src/capabilities/index.js';
+import { derivedOf } from '../../../src/infrastructure/container/capability.js';
+import { WEBHOOKS } from '../../../src/infrastructure/webhooks/webhook-settings.js';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../src/infrastructure/config/config.js';
 import { durationMs, trustProxyOf } from '../../../src/infrastructure/config/network-settings.js';
@@ -13,9 +16,9 @@ describe('configuration: abuse-resistance settings', () => {
   it('shares the per-client limits through Redis only with a REDIS_URL, and webhooks only with a whsec_ secret', () => {
     expect(loadConfig({ RATE_LIMIT_STORE: 'redis', REDIS_URL: 'redis://cache:6379' }).rateLimit.store).to.deep.equal({ kind: 'redis', url: 'redis://cache:6379' });
     expect(() => loadConfig({ RATE_LIMIT_STORE: 'redis' })).to.throw(ConfigError, 'REDIS_URL is required when RATE_LIMIT_STORE=redis');
-    expect(() => loadConfig({ WEBHOOK_URL: 'https://hooks.example/in' })).to.throw(ConfigError, 'WEBHOOK_SECRET');
-    expect(() => loadConfig({ WEBHOOK_URL: 'ftp://hooks.example/in', WEBHOOK_SECRET: `whsec_${'A'.repeat(44)}` })).to.throw(ConfigError, 'not an http(s) URL');
-    expect(loadConfig({ WEBHOOK_URL: 'https://a.example/in, https://b.example/in', WEBHOOK_SECRET: `whsec_${'A'.repeat(44)}` }).webhooks.receivers.map((receiver) => receiver.url)).to.deep.equal(['https://a.example/in', 'https://b.example/in']);
+    expect(() => loadConfig({ WEBHOOK_URL: 'https://hooks.example/in' }, CAPABILITIES)).to.throw(ConfigError, 'WEBHOOK_SECRET');
+    expect(() => loadConfig({ WEBHOOK_URL: 'ftp://hooks.example/in', WEBHOOK_SECRET: `whsec_${'A'.repeat(44)}` }, CAPABILITIES)).to.throw(ConfigError, 'not an http(s) URL');
+    expect(derivedOf(loadConfig({ WEBHOOK_URL: 'https://a.example/in, https://b.example/in', WEBHOOK_SECRET: `whsec_${'A'.repeat(44)}` }, CAPABILITIES), WEBHOOKS).receivers.map((receiver) => receiver.url)).to.deep.equal(['https://a.example/in', 'https://b.example/in']);
   });
 
   it('reads them from the environment', () => {

@@ -1,5 +1,5 @@
-import { WEBHOOK_TYPES, webhookData } from '../../../domain/webhook-events.js';
-import type { Ports } from '../../ports/ports.js';
+import { WEBHOOK_TYPES, webhookData } from '../../../../domain/webhook-events.js';
+import type { WebhookPorts } from '../../ports/webhook-ports.js';
 import type { WebhookCursor } from '../../ports/webhooks.port.js';
 
 export interface WebhookSettings {
@@ -34,7 +34,7 @@ const NOTHING: WebhookReport = { delivered: 0, retried: 0, deadLettered: 0 };
  */
 export class DeliverWebhooksHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'webhookFeed' | 'webhookSender' | 'clock'>,
+    private readonly deps: WebhookPorts,
     private readonly settings: WebhookSettings,
   ) {}
 

@@ -1,6 +1,6 @@
-import type { FeedItem, WebhookCursor, WebhookFeed } from '../../application/ports/webhooks.port.js';
-import { EVENTS, toRecordedEvent } from './event-tables.js';
-import { type Store, entryOf, put } from './store.js';
+import type { FeedItem, WebhookCursor, WebhookFeed } from '../../application/webhooks/ports/webhooks.port.js';
+import { EVENTS, toRecordedEvent } from '../storage/event-tables.js';
+import { type Store, entryOf, put } from '../storage/store.js';
 import { WEBHOOK_CURSORS, WEBHOOK_DEAD_LETTERS } from './webhook-tables.js';
 
 /** The place in the log of everything that happens from `at` on (an event's place starts with `b` and its time in ms). */

@@ -1,5 +1,5 @@
-import { token } from '../di-token.js';
-import type { RecordedEvent } from './event-log.port.js';
+import { token } from '../../di-token.js';
+import type { RecordedEvent } from '../../ports/event-log.port.js';
 
 /** Where one receiver's deliveries stand: the place in the log after which events are still to be sent to it. */
 export interface WebhookCursor {

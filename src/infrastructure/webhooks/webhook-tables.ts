@@ -1,5 +1,5 @@
-import type { WebhookCursor } from '../../application/ports/webhooks.port.js';
-import type { Table } from './store.js';
+import type { WebhookCursor } from '../../application/webhooks/ports/webhooks.port.js';
+import type { Table } from '../storage/store.js';
 
 /** A receiver's cursor as stored, with the lease of the dispatcher delivering to it now (epoch ms; 0: none). */
 export type WebhookCursorRecord = WebhookCursor & { readonly leaseUntil: number };

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { WebhookReport } from '../../application/use-cases/deliver-webhooks/deliver-webhooks.handler.js';
-import type { PeriodicJob } from './periodic-job.js';
+import type { WebhookReport } from '../../application/webhooks/use-cases/deliver-webhooks/deliver-webhooks.handler.js';
+import type { PeriodicJob } from '../jobs/periodic-job.js';
 
 /** What the job reports beside its log lines: each delivery's outcome (the metrics). */
 export type WebhookSignals = (outcome: 'delivered' | 'retried' | 'dead_lettered', count: number) => void;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { aRequestMetadata, aSignUpCommand } from '../../../../tests/support/builders.js';
-import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
-import { verifiedSignUp } from '../../../../tests/support/verified.js';
-import { WEBHOOK_CURSORS } from '../../../infrastructure/storage/webhook-tables.js';
+import { aRequestMetadata, aSignUpCommand } from '../../../../../tests/support/builders.js';
+import { inMemoryWorld } from '../../../../../tests/support/in-memory-world.js';
+import { verifiedSignUp } from '../../../../../tests/support/verified.js';
+import { WEBHOOK_CURSORS } from '../../../../infrastructure/webhooks/webhook-tables.js';
 
 const receiver = { id: 'hooks', url: 'https://hooks.example/in' };
 const metadata = aRequestMetadata();
