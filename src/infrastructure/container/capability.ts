@@ -4,6 +4,7 @@ import type { ConfigDescription } from '../config/config-descriptions.js';
 import type { CapabilityNotices } from '../../application/ports/capability-notices.port.js';
 import { type AnyEventDeclarations, activityTypesOf, declarationOf } from '../../application/ports/event-declarations.js';
 import type { AnyTable } from '../storage/store.js';
+import type { EventProjection } from '../storage/store.js';
 import type { BindPort, PortGetter } from './bind-port.js';
 import type { PeriodicJob } from '../jobs/periodic-job.js';
 
@@ -36,6 +37,8 @@ export interface Capability<U extends object = object, Op = never> {
   readonly folders: readonly string[];
   /** Its tables, each declaring whose records it holds (`Table.owner`), what is personal and when records expire. */
   readonly tables: readonly AnyTable[];
+  /** What its events (or the core's) make of its tables kept beside the log, in the commit that appends them. */
+  readonly projections?: readonly EventProjection<unknown>[];
   /**
    * Its event types, each with its retention (EVENT_RETENTION_DAYS) and what the core does with it (EventDeclaration:
    * a webhook type and the payload fields it shows, the account's activity, a mail notice): its repositories stamp

@@ -1,6 +1,6 @@
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
 import { EVENTS, type EventRecord, nextSeq } from './event-tables.js';
-import { PROJECTIONS, projectedRefs } from './projections.js';
-import { type AnyTable, type Changes, type CommitOutcome, type Count, type KeyPart, type RangeBound, type Store, type Stored, type Table, encodeIndexKey } from './store.js';
+import { type AnyTable, type Changes, type CommitOutcome, type Count, type EventProjection, type KeyPart, type RangeBound, type Store, type Stored, type Table, encodeIndexKey } from './store.js';
 
 /** A value claimed unique, held by its owner: `<name>:<value>` in CLAIMS. */
 export interface ClaimRecord {
@@ -107,7 +107,7 @@ export function refsOf(changes: Changes): Ref[] {
   }
   for (const claim of [...(changes.claims ?? []), ...(changes.releases ?? [])]) add(CLAIMS, claimKey(claim.name, claim.value));
   for (const key of [...[...(changes.counts ?? []), ...(changes.below ?? [])].map((count) => count.key), ...(changes.clears ?? [])]) add(COUNTERS, key);
-  for (const event of changes.events ?? []) for (const ref of [{ table: EVENTS as AnyTable, key: event.eventId }, ...projectedRefs(event)]) add(ref.table, ref.key);
+  for (const event of changes.events ?? []) for (const ref of [{ table: EVENTS as AnyTable, key: event.eventId }, ...projectedRefs(event, changes.projections)]) add(ref.table, ref.key);
   for (const range of [...(changes.ranges ?? []), ...(changes.atLeast ?? []).flatMap((tally) => tally.ranges)]) add(INDEX_COUNTS, indexCountKey(range.table, range.index, range.prefix));
   for (const record of (changes.atLeast ?? []).flatMap((tally) => tally.records)) add(record.table, record.key);
   return [...refs.values()];
@@ -123,6 +123,16 @@ export const refKey = (ref: Ref): string => `${ref.table.name}\u0000${ref.key}`;
 export type Decision = { readonly refused: CommitOutcome } | { readonly writes: readonly Write[] } | { readonly uncounted: readonly IndexCount[] };
 
 const NO_COUNTS: ReadonlyMap<string, number> = new Map();
+
+/** Whether `projection` reads events of `type` (its `on`). */
+const reads = (projection: EventProjection<unknown>, type: string): boolean => projection.on === 'every' || projection.on.includes(type);
+
+/** The records the projections of `event` change, for the commit's read set. */
+const projectedRefs = (event: RecordedEvent, projections: readonly EventProjection<unknown>[] = []): { table: AnyTable; key: string }[] =>
+  projections.flatMap((projection) => {
+    const change = reads(projection, event.type) ? projection.changeOf(event, '') : null;
+    return change ? [{ table: projection.table, key: change.key }] : [];
+  });
 
 /**
  * Decides a commit from the current state of the records it reads (`current`, by refKey; missing: no record), the
@@ -191,8 +201,8 @@ export function decide(changes: Changes, current: ReadonlyMap<string, Stored<unk
     if (read(EVENTS, event.eventId)) continue;
     const seq = nextSeq();
     write({ op: 'put', table: EVENTS, key: event.eventId, value: { ...event, seq } satisfies EventRecord, version: 0, previous: null });
-    for (const projection of PROJECTIONS) {
-      const change = projection.changeOf(event, seq);
+    for (const projection of changes.projections ?? []) {
+      const change = reads(projection, event.type) ? projection.changeOf(event, seq) : null;
       if (!change) continue;
       const table = projection.table as AnyTable;
       const current = read(table, change.key);

@@ -1,4 +1,4 @@
-import type { EventProjection } from './projections-types.js';
+import type { EventProjection } from './store.js';
 import type { Table } from './store.js';
 
 /** One account in the operators' directory: listed since its sign-up (or, for an older account, its next sign-in). */
@@ -23,6 +23,7 @@ const LISTING = new Set(['UserRegistered', 'UserSignedIn', 'SessionStarted']);
 
 export const directory: EventProjection<DirectoryEntry> = {
   table: DIRECTORY,
+  on: [...LISTING, 'AccountDeleted', 'SignUpCancelled'],
   changeOf: (event) => {
     const userId = event.aggregateId;
     if (userId === null) return null;

@@ -1,5 +1,5 @@
 import { EMAIL_CHANGE_REVERT_SECONDS, type PendingEmailChange, type RevertibleEmailChange } from '../../domain/email-change.js';
-import type { EventProjection } from './projections-types.js';
+import type { EventProjection } from './store.js';
 import type { Table } from './store.js';
 
 /**
@@ -16,6 +16,7 @@ export const PENDING_EMAIL_CHANGES: Table<PendingEmailChange> = {
 /** EmailChangeRequested keeps the account's pending change; EmailChanged, EmailChangeCancelled and EmailChangeReverted end it. */
 export const pendingEmailChanges: EventProjection<PendingEmailChange> = {
   table: PENDING_EMAIL_CHANGES,
+  on: ['EmailChangeRequested', 'EmailChanged', 'EmailChangeCancelled', 'EmailChangeReverted'],
   changeOf: (event) => {
     const userId = event.aggregateId;
     if (userId === null) return null;
@@ -43,6 +44,7 @@ export const REVERTIBLE_EMAIL_CHANGES: Table<RevertibleEmailChange> = {
 /** EmailChanged keeps the account's revertible change (a new one replaces it); EmailChangeReverted ends it. */
 export const revertibleEmailChanges: EventProjection<RevertibleEmailChange> = {
   table: REVERTIBLE_EMAIL_CHANGES,
+  on: ['EmailChanged', 'EmailChangeReverted'],
   changeOf: (event) => {
     const userId = event.aggregateId;
     if (userId === null) return null;

@@ -7,6 +7,8 @@ import { PASSKEYS, WEBAUTHN_CHALLENGES } from './passkey-tables.js';
 import { DATA_KEYS, KEY_CHECK, isSealedAtRest } from './sealing-store.js';
 import { DIRECTORY } from './directory-tables.js';
 import { ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS } from './address-index.js';
+import { PROJECTIONS } from './projections.js';
+import type { EventProjection } from './store.js';
 import { type AnyTable, type Change, type Ownership, type ReadOptions, type Store, type Stored, type Table, type Tally, remove } from './store.js';
 
 /**
@@ -32,7 +34,11 @@ export class Schema {
   /** Every table whose records expire, but the sessions (the session sweep removes those, with the sessions of ended epochs): the expiry sweep walks each. */
   readonly expiringTables: readonly AnyTable[];
 
-  constructor(readonly tables: readonly AnyTable[]) {
+  constructor(
+    readonly tables: readonly AnyTable[],
+    /** What the appended events make of the tables kept beside the log: the core's and the capabilities'. */
+    readonly projections: readonly EventProjection<unknown>[] = PROJECTIONS,
+  ) {
     const names = new Set<string>();
     for (const { name } of tables) {
       if (names.has(name)) throw new Error(`Two tables are named ${name}: a capability's table needs a name of its own`);
@@ -78,8 +84,8 @@ export class Schema {
 }
 
 /** The schema of the core's tables and the given capabilities' (each manifest's `tables`). */
-export const schemaOf = (capabilities: readonly { readonly tables: readonly AnyTable[] }[] = []): Schema =>
-  new Schema([...TABLES, ...capabilities.flatMap((capability) => capability.tables)]);
+export const schemaOf = (capabilities: readonly { readonly tables: readonly AnyTable[]; readonly projections?: readonly EventProjection<unknown>[] }[] = []): Schema =>
+  new Schema([...TABLES, ...capabilities.flatMap((capability) => capability.tables)], [...PROJECTIONS, ...capabilities.flatMap((capability) => capability.projections ?? [])]);
 
 /** The core's tables alone: a storage opened without a composition's schema (the tools' and the tests'). */
 export const CORE_SCHEMA = schemaOf();

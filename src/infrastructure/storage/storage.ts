@@ -67,7 +67,7 @@ export const portsOver = (
   schema: Schema = CORE_SCHEMA,
 ): Pick<Storage, 'store' | 'close' | 'verifyKeys' | Exclude<StoragePortName, 'storeHealth'>> => {
   const sealing = keys ? sealingStoreOver(technology, keys) : undefined;
-  const store = new ClosingStore(sealing ?? technology, closeStore);
+  const store = new ClosingStore(sealing ?? technology, closeStore, schema.projections);
   return {
   store,
   close: () => store.close(),

@@ -179,6 +179,26 @@ export interface Changes {
    * store's hook (sealing-store.ts), applied once the commit is decided and before the store writes it.
    */
   readonly seal?: (table: AnyTable, key: string, value: unknown) => unknown;
+  /** What the events make of the tables kept beside the log (the schema's projections, given by ClosingStore). */
+  readonly projections?: readonly EventProjection<unknown>[];
+}
+
+/** How one appended event changes one record of a table: `next` makes the new record from the current one (null: none). */
+export interface ProjectedChange<R> {
+  readonly key: string;
+  readonly next: (current: R | null) => R | null;
+}
+
+/** A record kept beside the event log, derived from the events and written in the same commit as they are. */
+export interface EventProjection<R> {
+  readonly table: Table<R>;
+  /**
+   * The event types it reads (`every`: any, the outbox's, which reads the stamps): a commit runs it only for those, so
+   * a sign-in's commit never runs a projection of a change of address.
+   */
+  readonly on: readonly string[] | 'every';
+  /** The record `event` changes, and how; null when it changes none. Pure. `seq`: the event's place in the log. */
+  changeOf(event: RecordedEvent, seq: string): ProjectedChange<R> | null;
 }
 
 export type CommitOutcome =
@@ -330,6 +350,8 @@ export class ClosingStore implements Store {
   constructor(
     private readonly inner: Store,
     private readonly closeInner: () => Promise<void>,
+    /** The schema's projections, given to every commit that appends events. */
+    private readonly projections: readonly EventProjection<unknown>[] = [],
   ) {
     this.lookupValue = inner.lookupValue && ((value) => inner.lookupValue!(value));
   }
@@ -350,7 +372,7 @@ export class ClosingStore implements Store {
 
   /** A commit let in is waited for by `close`: it resolves, durable, or fails as it would have. */
   commit(changes: Changes): Promise<CommitOutcome> {
-    return this.admit(() => this.inner.commit(changes));
+    return this.admit(() => this.inner.commit(changes.events === undefined ? changes : { ...changes, projections: this.projections }));
   }
 
   /** Refuses new work, waits for the work let in, then closes the store under it. Idempotent. */

@@ -6,7 +6,8 @@ import { LmdbTables } from '../../../src/infrastructure/lmdb/lmdb-tables.js';
 import { OUTBOX } from '../../../src/infrastructure/storage/event-tables.js';
 import { StoreEventLog } from '../../../src/infrastructure/storage/store-event-log.js';
 import { StoreOutbox } from '../../../src/infrastructure/storage/store-outbox.js';
-import type { Store } from '../../../src/infrastructure/storage/store.js';
+import { ClosingStore, type Store } from '../../../src/infrastructure/storage/store.js';
+import { CORE_SCHEMA } from '../../../src/infrastructure/storage/ownership.js';
 import { LmdbStore } from '../../../src/infrastructure/lmdb/lmdb-store.js';
 import { tempDir } from '../../support/test-service.js';
 
@@ -41,6 +42,9 @@ function counting(inner: Store): { store: Store; reads: number } {
   return counted;
 }
 
+/** The store as the service's ports see it: each commit that appends events runs the schema's projections (the outbox's). */
+const projecting = (tables: Store): Store => new ClosingStore(tables, () => Promise.resolve(), CORE_SCHEMA.projections);
+
 describe('an outbox claim reads only the due entries, through the due index (finding 5 of issue 23)', () => {
   let dir: string;
   let store: LmdbStore;
@@ -56,7 +60,7 @@ describe('an outbox claim reads only the due entries, through the due index (fin
   });
 
   it('10,000 waiting entries (leased, backing off, dead) cost nothing: a claim of the 3 due ones reads 3 entries', async () => {
-    const log = new StoreEventLog(tables);
+    const log = new StoreEventLog(projecting(tables));
     const counted = counting(tables);
     const outbox = new StoreOutbox(counted.store);
     for (let i = 0; i < 10; i++) await log.append(Array.from({ length: 1_000 }, resetRequest));
@@ -80,7 +84,7 @@ describe('an outbox claim reads only the due entries, through the due index (fin
   });
 
   it('an entry whose lease ran out, or whose retry time came, is due again through the index', async () => {
-    const log = new StoreEventLog(tables);
+    const log = new StoreEventLog(projecting(tables));
     const outbox = new StoreOutbox(tables);
     const [leased, failing] = [resetRequest(), resetRequest()];
     await log.append([leased, failing]);
@@ -94,7 +98,7 @@ describe('an outbox claim reads only the due entries, through the due index (fin
   });
 
   it('gives each entry to one of two simultaneous dispatchers', async () => {
-    const log = new StoreEventLog(tables);
+    const log = new StoreEventLog(projecting(tables));
     const mails = Array.from({ length: 30 }, resetRequest);
     await log.append(mails);
     const [first, second] = await Promise.all([new StoreOutbox(tables).claim(new Date(NOW), HOUR, 30), new StoreOutbox(tables).claim(new Date(NOW), HOUR, 30)]);

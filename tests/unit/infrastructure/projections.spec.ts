@@ -4,6 +4,8 @@ import { openStorage } from '../../../src/infrastructure/memory/memory-storage.j
 import { OUTBOX } from '../../../src/infrastructure/storage/event-tables.js';
 import { DIRECTORY } from '../../../src/infrastructure/storage/directory-tables.js';
 import { PROJECTIONS } from '../../../src/infrastructure/storage/projections.js';
+import { schemaOf } from '../../../src/infrastructure/storage/ownership.js';
+import type { EventProjection, Table } from '../../../src/infrastructure/storage/store.js';
 import { aRequestMetadata } from '../../support/builders.js';
 
 const at = new Date('2026-06-01T12:00:00Z');
@@ -38,4 +40,26 @@ describe('The event projections', () => {
     expect(await storage.outbox.pendingCount()).to.equal(1);
     await storage.close();
   });
+
+  it("run only for the event types they read (`on`), from the schema the store was opened with: a capability's, and none the engine imports", async () => {
+    const seen: string[] = [];
+    const NOTES: Table<{ readonly count: number }> = { name: 'notes', indexes: {}, owner: { none: 'a test table' } };
+    const notes: EventProjection<{ readonly count: number }> = {
+      table: NOTES,
+      on: ['NoteTaken'],
+      changeOf: (recorded) => {
+        seen.push(recorded.type);
+        return { key: 'n', next: (current) => ({ count: (current?.count ?? 0) + 1 }) };
+      },
+    };
+    const storage = await openStorage(undefined, undefined, schemaOf([{ tables: [NOTES], projections: [notes as EventProjection<unknown>] }]));
+    await storage.events.append([{ ...event('UserSignedIn', {}), eventId: 'e1' }, { ...event('NoteTaken', {}), eventId: 'e2' }, { ...event('NoteTaken', {}), eventId: 'e3' }]);
+    expect(seen.filter((type) => type !== 'NoteTaken'), 'never called for another type').to.deep.equal([]);
+    expect((await storage.store.get(NOTES, 'n'))?.value).to.deep.equal({ count: 2 });
+    const without = await openStorage();
+    await without.events.append([{ ...event('NoteTaken', {}), eventId: 'e4' }]);
+    expect(await without.store.get(NOTES, 'n'), "a store opened without the capability's schema runs none of its projections").to.equal(null);
+    await Promise.all([storage.close(), without.close()]);
+  });
 });
+
