@@ -40,6 +40,9 @@ import {
   SequentialIds,
 } from './fakes.js';
 
+
+/** The core's extension points the capabilities provide (their manifests bind them): the world fakes none of them. */
+type FromCapabilities = 'operatorKeys' | 'reauthentications' | 'notices';
 export interface WorldOptions {
   readonly signInThrottle?: SignInThrottleSettings;
   readonly sessions?: Partial<SessionSettings>;
@@ -50,7 +53,7 @@ export interface WorldOptions {
   /** The store the storage ports go through, made from the in-memory one (e.g. one whose calls a scheduler orders). */
   readonly store?: (tables: Store) => Store;
   /** Ports made from the in-memory ones (e.g. one that counts the writes made through it). */
-  readonly wrap?: (ports: Omit<Ports, 'operatorKeys' | 'reauthentications'>) => Partial<Ports>;
+  readonly wrap?: (ports: Omit<Ports, FromCapabilities>) => Partial<Ports>;
   /** Seal personal data at rest under these keys, as the service does (the world keeps it in clear otherwise, to look into). */
   readonly keys?: PersonalDataKeys;
 }
@@ -100,7 +103,7 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     publicKeys: { publicKeys: () => [] },
     clock: new ManualClock(),
     ids: new SequentialIds(),
-  } satisfies Omit<Ports, 'operatorKeys' | 'reauthentications'>;
+  } satisfies Omit<Ports, FromCapabilities>;
   const policies: Policies = {
     signInThrottle: options.signInThrottle ?? { maxFailures: 5, windowSeconds: 900 },
     sessions: { ...DEFAULT_SESSION_SETTINGS, ...options.sessions },

@@ -1,6 +1,7 @@
 import type { Token } from '../di-token.js';
 import { ACTIVITY_READ_MODEL, type ActivityReadModel } from './activity-read-model.port.js';
 import { ATTEMPT_LIMITS, type AttemptLimits } from './attempt-limits.port.js';
+import { CAPABILITY_NOTICES, type CapabilityNotices } from './capability-notices.port.js';
 import { CLOCK, type Clock } from './clock.port.js';
 import { OPERATOR_KEYS, type OperatorKeys } from './operator-keys.port.js';
 import { REAUTHENTICATIONS, type Reauthentications } from './reauthentications.port.js';
@@ -44,6 +45,8 @@ export interface Ports {
   readonly outbox: Outbox;
   readonly limits: AttemptLimits;
   readonly mail: MailSender;
+  /** The mail notices the capabilities declare for their events (none without them). */
+  readonly notices: CapabilityNotices;
   readonly sessionViews: SessionReadModel;
   readonly userViews: UserReadModel;
   readonly activity: ActivityReadModel;
@@ -76,6 +79,7 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   outbox: OUTBOX,
   limits: ATTEMPT_LIMITS,
   mail: MAIL_SENDER,
+  notices: CAPABILITY_NOTICES,
   sessionViews: SESSION_READ_MODEL,
   userViews: USER_READ_MODEL,
   activity: ACTIVITY_READ_MODEL,

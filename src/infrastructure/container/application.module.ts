@@ -1,20 +1,14 @@
 import { ContainerModule } from 'inversify';
 import type { Token } from '../../application/di-token.js';
-import { CAPABILITY_NOTICES, type CapabilityNotices } from '../../application/ports/capability-notices.port.js';
 import { PORT_TOKENS, type Ports } from '../../application/ports/ports.js';
 import { type Policies, buildUseCases } from '../../application/registry.js';
 import type { Config } from '../config/config.js';
 import { type PortGetter, portBinder } from './bind-port.js';
 import { CONFIG, POLICIES, USE_CASES } from './tokens.js';
 
-/**
- * Every port, and the capabilities' notices (CAPABILITY_NOTICES, which the mail dispatcher reads as `notices`): the
- * object the registry gives each handler.
- */
-const resolvePorts = (get: PortGetter): Ports & { readonly notices: CapabilityNotices } => ({
-  ...(Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, token]: [string, Token<unknown>]) => [name, get(token)])) as unknown as Ports),
-  notices: get(CAPABILITY_NOTICES),
-});
+/** Every port, by its name: the object the registry gives each handler. */
+const resolvePorts = (get: PortGetter): Ports =>
+  Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, token]: [string, Token<unknown>]) => [name, get(token)])) as unknown as Ports;
 
 /** The settings of the application's policies, from the configuration. */
 export const policiesOf = (config: Config): Policies => ({

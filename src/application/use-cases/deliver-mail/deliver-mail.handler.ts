@@ -4,7 +4,6 @@ import { MailRefusedPermanently, MailRelayUnavailable } from '../../errors.js';
 import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
 import type { Ports } from '../../ports/ports.js';
-import type { CapabilityNotices } from '../../ports/capability-notices.port.js';
 import { noticeMayGo } from '../../policies/new-device.js';
 import { CANCEL_SIGN_UP_PAGE, type MailContent, type MailSettings, linkFor, passwordChangedMail, resetMail, secondFactorMail, verificationMail } from '../../policies/mail.js';
 
@@ -66,7 +65,7 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
  */
 export class DeliverMailHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'outbox' | 'mail' | 'users' | 'oneTimeTokens' | 'limits' | 'clock'> & { readonly notices?: CapabilityNotices },
+    private readonly deps: Pick<Ports, 'outbox' | 'mail' | 'notices' | 'users' | 'oneTimeTokens' | 'limits' | 'clock'>,
     private readonly mail: MailSettings,
     private readonly delivery: DeliverySettings,
   ) {}
@@ -127,7 +126,7 @@ export class DeliverMailHandler {
     const user = await this.deps.users.findById(event.aggregateId);
     if (!user) return null;
     const name = user.emailVerified ? user.name.value : null;
-    const notice = this.deps.notices?.noticeOf(event, name) ?? null;
+    const notice = this.deps.notices.noticeOf(event, name);
     if (notice) return { to: user.email.value, ...notice, idempotencyKey: event.eventId };
     if (!('email' in event.payload)) return null;
     if (event.type === 'NewDeviceSignedIn' && !(await noticeMayGo(this.deps, this.mail.verificationPerAddress, user, event.payload.email))) return null;
