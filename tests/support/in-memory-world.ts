@@ -42,7 +42,7 @@ import {
 
 
 /** The core's extension points the capabilities provide (their manifests bind them): the world fakes none of them. */
-type FromCapabilities = 'operatorKeys' | 'reauthentications' | 'notices';
+type FromCapabilities = 'operatorKeys' | 'reauthentications' | 'authenticators' | 'notices';
 export interface WorldOptions {
   readonly signInThrottle?: SignInThrottleSettings;
   readonly sessions?: Partial<SessionSettings>;

@@ -4,7 +4,6 @@ import type { User } from '../../domain/user.js';
 import { rawText, requireAll } from '../../domain/validation.js';
 import type { ReauthAction } from '../ports/reauthentications.port.js';
 import { EmailNotVerified, InvalidMfaCode, InvalidToken, RecentSignInRequired } from '../errors.js';
-import { provePasskey } from './passkeys.js';
 import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 import { recordEvents } from '../shared/auth-result.js';
@@ -54,7 +53,7 @@ export interface HolderProof {
 
 export type HolderDeps = Pick<
   Ports,
-  'users' | 'sessions' | 'secondFactors' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'reauthentications' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'
+  'users' | 'sessions' | 'secondFactors' | 'authenticators' | 'totp' | 'factorSecrets' | 'reauthentications' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'
 >;
 
 /**
@@ -82,7 +81,7 @@ export async function proveHolder(
   const user = await users.findById(principal.userId);
   if (!user) throw new InvalidToken();
   if (addressProven && !user.emailVerified) throw new EmailNotVerified();
-  const factorProof = !user.hasPassword && (given(proof.code) || given(proof.passkey));
+  const factorProof = !user.hasPassword && (given(proof.code) || (deps.authenticators.method !== null && given(proof.passkey)));
   if (!factorProof) await requireStepUp(deps, settings.mfa, principal);
   if (!user.hasPassword) return proveWithoutPassword(deps, settings.sessions, proof, action, user);
   const { password } = requireAll({ password: PlainPassword.parse(proof.currentPassword, 'currentpassword') });
@@ -126,13 +125,13 @@ async function proveWithoutPassword(deps: HolderDeps, settings: CheckSettings, p
     await proveReauthentication(deps, proof, action, user);
     return user;
   }
-  if (given(proof.passkey)) {
-    await provePasskey(deps, proof.passkey, user.id, metadata);
+  if (deps.authenticators.method !== null && given(proof.passkey)) {
+    await deps.authenticators.prove(proof.passkey, user.id, metadata);
     return user;
   }
   if (!given(proof.code)) throw new RecentSignInRequired();
   const answer = requireFactorAnswer({ code: proof.code });
-  if (answer.kind === 'passkey') throw new RecentSignInRequired();
+  if (answer.kind === 'authenticator') throw new RecentSignInRequired();
   const limit = passwordCheckLimit(principal.sessionId, settings);
   if (await deps.limits.take(limit, deps.clock.now())) throw new InvalidToken();
   await untilCommitted(async () => {

@@ -1,3 +1,4 @@
+import type { Authenticators } from '../ports/authenticators.port.js';
 import { type Passkey, passkeyCounterRegressed } from '../../domain/passkey.js';
 import { PasskeyRejected } from '../errors.js';
 import type { RequestMetadata } from '../ports/event-log.port.js';
@@ -75,4 +76,22 @@ export async function provePasskey(
     throw new PasskeyRejected('has a signature counter that did not move on: the passkey may have been copied, so it is refused');
   }
   return passkey;
+}
+
+/**
+ * The account's passkeys as the core's rules reach them (AUTHENTICATORS): a passkey answers a second-factor
+ * challenge and step-up (`webauthn`), and proves the holder of an account without a password (provePasskey).
+ */
+export class PasskeyAuthenticators implements Authenticators {
+  readonly method = 'webauthn' as const;
+
+  constructor(private readonly deps: Pick<Ports, 'passkeys' | 'webauthn' | 'users' | 'clock' | 'ids'>) {}
+
+  async heldBy(userId: string): Promise<boolean> {
+    return (await this.deps.passkeys.listByUser(userId)).length > 0;
+  }
+
+  async prove(answer: unknown, userId: string, metadata: RequestMetadata): Promise<void> {
+    await provePasskey(this.deps, answer, userId, metadata);
+  }
 }

@@ -22,11 +22,11 @@ export const RECOVERY_CODE_COUNT = 10;
 /** What a sign-in challenge may be answered with, whatever the account holds besides its factor. */
 export const MFA_METHODS = ['totp', 'recovery_code'] as const;
 
-/** What answers it too when the account has a passkey. */
-export const PASSKEY_METHOD = 'webauthn';
-
-/** Every method a challenge may name (its `methods`, as documented): MFA_METHODS, and PASSKEY_METHOD for an account with a passkey. */
-export const SECOND_FACTOR_METHODS = [...MFA_METHODS, PASSKEY_METHOD] as const;
+/**
+ * Every method a challenge may name (its `methods`, as documented): MFA_METHODS, and the authenticators' (`webauthn`,
+ * for an account with a passkey: the port AUTHENTICATORS).
+ */
+export const SECOND_FACTOR_METHODS = [...MFA_METHODS, 'webauthn'] as const;
 
 /** The cap of wrong codes of one challenge, counted in the commit that records each. */
 export const challengeLimit = (challengeId: string, settings: MfaSettings, max: number): Limit => ({
@@ -51,8 +51,8 @@ export interface CodeAnswer {
   readonly answer: string;
 }
 
-/** A second factor presented: a code, or a passkey's answer (`navigator.credentials.get`, as JSON). */
-export type FactorAnswer = CodeAnswer | { readonly kind: 'passkey'; readonly response: unknown };
+/** A second factor presented: a code, or an authenticator's answer (a passkey's: `navigator.credentials.get`, as JSON). */
+export type FactorAnswer = CodeAnswer | { readonly kind: 'authenticator'; readonly response: unknown };
 
 const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
 
@@ -64,14 +64,14 @@ export interface FactorInput {
 }
 
 /**
- * Exactly one of `code`, `recoverycode` and (where `passkeys`) `response`; codes must be strings. The issue on
- * `code` (or on the field of a non-string) otherwise.
+ * Exactly one of `code`, `recoverycode` and (where `authenticators`: a capability provides them) `response`; codes
+ * must be strings. The issue on `code` (or on the field of a non-string) otherwise.
  */
-export function parseFactorAnswer(input: FactorInput, passkeys = false): Parsed<FactorAnswer> {
-  const sent = [given(input.code), given(input.recoveryCode), passkeys && given(input.response)].filter(Boolean).length;
-  const choices = passkeys ? 'a code, a recovery code or a passkey answer (response)' : 'a code or a recovery code';
+export function parseFactorAnswer(input: FactorInput, authenticators = false): Parsed<FactorAnswer> {
+  const sent = [given(input.code), given(input.recoveryCode), authenticators && given(input.response)].filter(Boolean).length;
+  const choices = authenticators ? 'a code, a recovery code or a passkey answer (response)' : 'a code or a recovery code';
   if (sent !== 1) return invalid('code', sent === 0 ? `send ${choices}` : `send ${choices}, only one`);
-  if (passkeys && given(input.response)) return valid({ kind: 'passkey', response: input.response });
+  if (authenticators && given(input.response)) return valid({ kind: 'authenticator', response: input.response });
   const [kind, raw] = given(input.code) ? (['code', input.code] as const) : (['recoverycode', input.recoveryCode] as const);
   return typeof raw === 'string' ? valid({ kind, answer: raw.trim() }) : invalid(kind, 'must be a string');
 }
@@ -110,8 +110,8 @@ export function proveFactor(
 }
 
 /** The one answer of a command that must carry a factor, parsed, or InvalidInput. */
-export const requireFactorAnswer = (input: FactorInput, passkeys = false): FactorAnswer => {
-  const parsed = parseFactorAnswer(input, passkeys);
+export const requireFactorAnswer = (input: FactorInput, authenticators = false): FactorAnswer => {
+  const parsed = parseFactorAnswer(input, authenticators);
   if (!parsed.ok) throw new InvalidInput(parsed.issues);
   return parsed.value;
 };
@@ -122,7 +122,7 @@ export const requireFactorAnswer = (input: FactorInput, passkeys = false): Facto
  * answer at POST /auth/sign-in/mfa within MFA_CHALLENGE_SECONDS.
  */
 export async function openSignInChallenge(
-  deps: Pick<Ports, 'secondFactors' | 'passkeys' | 'factorSecrets' | 'clock'>,
+  deps: Pick<Ports, 'secondFactors' | 'authenticators' | 'factorSecrets' | 'clock'>,
   settings: MfaSettings,
   user: Pick<User, 'id' | 'sessionEpoch'>,
   firstFactor: FirstFactor,
@@ -137,6 +137,7 @@ export async function openSignInChallenge(
     createdAt: at,
     expiresAt: new Date(at.getTime() + settings.challengeSeconds * 1000),
   });
-  const methods = (await deps.passkeys.listByUser(user.id)).length > 0 ? [...MFA_METHODS, PASSKEY_METHOD] : MFA_METHODS;
+  const { method } = deps.authenticators;
+  const methods = method !== null && (await deps.authenticators.heldBy(user.id)) ? [...MFA_METHODS, method] : MFA_METHODS;
   return { mfaToken, methods, expiresIn: settings.challengeSeconds };
 }

@@ -5,6 +5,7 @@ import { CAPABILITY_NOTICES, type CapabilityNotices } from './capability-notices
 import { CLOCK, type Clock } from './clock.port.js';
 import { OPERATOR_KEYS, type OperatorKeys } from './operator-keys.port.js';
 import { REAUTHENTICATIONS, type Reauthentications } from './reauthentications.port.js';
+import { AUTHENTICATORS, type Authenticators } from './authenticators.port.js';
 import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { FACTOR_SECRETS, type FactorSecrets } from './factor-secrets.port.js';
 import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
@@ -42,6 +43,8 @@ export interface Ports {
   readonly emailChanges: EmailChangeRepository;
   readonly operatorKeys: OperatorKeys;
   readonly reauthentications: Reauthentications;
+  /** An account's authenticators beyond its codes (passkeys), as a capability provides them (none without it). */
+  readonly authenticators: Authenticators;
   readonly outbox: Outbox;
   readonly limits: AttemptLimits;
   readonly mail: MailSender;
@@ -76,6 +79,7 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   emailChanges: EMAIL_CHANGE_REPOSITORY,
   operatorKeys: OPERATOR_KEYS,
   reauthentications: REAUTHENTICATIONS,
+  authenticators: AUTHENTICATORS,
   outbox: OUTBOX,
   limits: ATTEMPT_LIMITS,
   mail: MAIL_SENDER,

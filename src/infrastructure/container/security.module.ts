@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { CLOCK } from '../../application/ports/clock.port.js';
+import { USER_REPOSITORY } from '../../application/ports/user-repository.port.js';
 import { HASHING_ADMISSION } from '../../application/ports/hashing-admission.port.js';
 import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
 import { ONE_TIME_TOKENS } from '../../application/ports/one-time-tokens.port.js';
@@ -34,6 +35,9 @@ import { portBinder } from './bind-port.js';
 import { CONFIG, HASH_LIMITER, KEY_RING, LOGGER, METRICS, PERSONAL_DATA_KEYS, PRIMARY_HASHER, SERVICE_SECRET, SIGNING_KEY, STABLE_SECRET } from './tokens.js';
 import { OPERATOR_KEYS } from '../../application/ports/operator-keys.port.js';
 import { REAUTHENTICATIONS } from '../../application/ports/reauthentications.port.js';
+import { AUTHENTICATORS } from '../../application/ports/authenticators.port.js';
+import { PasskeyAuthenticators } from '../../application/policies/passkeys.js';
+import { PASSKEY_REPOSITORY } from '../../application/ports/passkey-repository.port.js';
 import { InvalidToken } from '../../application/errors.js';
 import { PersonalDataKeys, personalDataSecret } from '../security/personal-data-keys.js';
 
@@ -75,6 +79,8 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(OPERATOR_KEYS, () => ({ execute: () => Promise.reject(new InvalidToken()) }));
   // Without a capability that provides re-authentications elsewhere (src/capabilities/social-sign-in.ts), every code is refused.
   bindPort(REAUTHENTICATIONS, () => ({ redeem: () => Promise.resolve('code' as const) }));
+  // Without a capability that provides authenticators (src/capabilities/passkeys.ts), none is held or asked for.
+  bindPort(AUTHENTICATORS, (get) => new PasskeyAuthenticators({ passkeys: get(PASSKEY_REPOSITORY), webauthn: get(WEBAUTHN), users: get(USER_REPOSITORY), clock: get(CLOCK), ids: get(ID_GENERATOR) }));
   bindPort(FACTOR_SECRETS, (get) => {
     const { mfaSecretKey } = get(CONFIG).sessions;
     return new KeyedFactorSecrets(mfaSecretKey === undefined ? get(SERVICE_SECRET) : Buffer.from(mfaSecretKey, 'utf8'));

@@ -47,7 +47,7 @@ export class RemoveTotpHandler {
       const factor = await secondFactors.find(user.id);
       if (!factor?.confirmed) throw new MfaNotEnrolled();
       const at = clock.now();
-      if (answer.kind === 'passkey' || typeof proveFactor(this.deps, factor, answer, user.id, user.email.value, at) === 'string') throw new InvalidMfaCode('code');
+      if (answer.kind === 'authenticator' || typeof proveFactor(this.deps, factor, answer, user.id, user.email.value, at) === 'string') throw new InvalidMfaCode('code');
       const events = recordEvents([mfaRemoved(user.id, user.email.value, at)], ids, command.metadata);
       return (await secondFactors.remove(factor, events)) ? undefined : CHANGED;
     });

@@ -22,7 +22,7 @@ export interface RequestEmailChangeCommand extends HolderProof {
  */
 export class RequestEmailChangeHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'reauthentications' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'reauthentications' | 'authenticators' | 'totp' | 'factorSecrets' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly settings: { readonly sessions: SessionSettings; readonly mfa: MfaSettings; readonly mail: MailSettings },
   ) {}
 

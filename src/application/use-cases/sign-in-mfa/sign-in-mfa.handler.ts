@@ -2,7 +2,6 @@ import { CHALLENGE_MAX_WRONG_CODES, type MfaChallenge, challengeOpen } from '../
 import { signInFailed } from '../../../domain/user.js';
 import { rawText, requireAll } from '../../../domain/validation.js';
 import { InvalidMfaCode, InvalidMfaToken, PasskeyRejected } from '../../errors.js';
-import { provePasskey } from '../../policies/passkeys.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { type MfaSettings, challengeLimit, parseFactorAnswer, proveFactor } from '../../policies/second-factor.js';
@@ -24,7 +23,7 @@ export interface SignInMfaCommand {
 /**
  * Completes a sign-in that waits for its second factor (SignInHandler answered a challenge): a TOTP code of a step
  * not used yet, an unused recovery code, or (for an account with a passkey) a passkey's answer, checked by
- * provePasskey (then `amr` is ["pwd","webauthn"]). The challenge, the spent step or recovery code and RecoveryCodeUsed
+ * the authenticators' port (then `amr` is ["pwd","webauthn"]). The challenge, the spent step or recovery code and RecoveryCodeUsed
  * commit together (the challenge removed: single use; the factor by compare-and-swap: a code accepted once across
  * instances), then the session opens with `amr` ["pwd","otp"] and the sign-in's failures are forgotten.
  *
@@ -35,7 +34,7 @@ export interface SignInMfaCommand {
  */
 export class SignInMfaHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessionViews' | 'userViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'limits' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessionViews' | 'userViews' | 'sessions' | 'secondFactors' | 'authenticators' | 'totp' | 'factorSecrets' | 'limits' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly sessionSettings: SessionSettings,
     private readonly settings: MfaSettings,
@@ -47,8 +46,8 @@ export class SignInMfaHandler {
    * account's sign-ins are throttled; InvalidMfaCode for a wrong or used code.
    */
   async execute(command: SignInMfaCommand): Promise<AuthResult> {
-    const { users, secondFactors, factorSecrets, limits, clock } = this.deps;
-    const { mfaToken, answer } = requireAll({ mfaToken: rawText('mfatoken', command.mfaToken), answer: parseFactorAnswer(command, true) });
+    const { users, secondFactors, authenticators, factorSecrets, limits, clock } = this.deps;
+    const { mfaToken, answer } = requireAll({ mfaToken: rawText('mfatoken', command.mfaToken), answer: parseFactorAnswer(command, authenticators.method !== null) });
     const challengeId = factorSecrets.challengeIdOf(mfaToken);
     const found = challengeId === null ? null : await secondFactors.findChallenge(challengeId);
     const user = found && (await users.findById(found.userId));
@@ -57,8 +56,8 @@ export class SignInMfaHandler {
     if (await limits.check(guard, clock.now())) throw new InvalidMfaToken();
     await this.throttle.check(user.email.value);
     const email = user.email.value;
-    if (answer.kind === 'passkey') {
-      await provePasskey(this.deps, answer.response, user.id, command.metadata).catch(async (error: unknown) => {
+    if (answer.kind === 'authenticator') {
+      await authenticators.prove(answer.response, user.id, command.metadata).catch(async (error: unknown) => {
         if (error instanceof PasskeyRejected) await this.wrongAnswer(found, user.id, email, command.metadata);
         throw error;
       });
@@ -79,7 +78,7 @@ export class SignInMfaHandler {
       });
     }
     return signInSession(this.deps, this.sessionSettings, user.id, {
-      amr: [found.firstFactor ?? 'pwd', answer.kind === 'passkey' ? 'webauthn' : 'otp'],
+      amr: [found.firstFactor ?? 'pwd', answer.kind === 'authenticator' ? (authenticators.method ?? 'otp') : 'otp'],
       metadata: command.metadata,
       epoch: found.epoch,
       refused: () => new InvalidMfaToken(),

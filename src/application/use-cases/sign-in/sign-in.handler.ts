@@ -30,7 +30,7 @@ export interface SignInCommand {
  */
 export class SignInHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'userViews' | 'sessions' | 'sessionViews' | 'hasher' | 'tokens' | 'refreshTokens' | 'secondFactors' | 'passkeys' | 'factorSecrets' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'userViews' | 'sessions' | 'sessionViews' | 'hasher' | 'tokens' | 'refreshTokens' | 'secondFactors' | 'authenticators' | 'factorSecrets' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly settings: SessionSettings,
     private readonly mfa: MfaSettings,

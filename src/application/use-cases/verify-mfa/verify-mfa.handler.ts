@@ -5,7 +5,6 @@ import type { Limit } from '../../ports/attempt-limits.port.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { type MfaSettings, proveFactor, requireFactorAnswer } from '../../policies/second-factor.js';
-import { provePasskey } from '../../policies/passkeys.js';
 import { tokensFor } from '../../policies/sessions.js';
 import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
 import { type AuthResult, recordEvents, toAccountResource } from '../../shared/auth-result.js';
@@ -36,7 +35,7 @@ export const STEP_UP_MAX_WRONG_CODES = 5;
  */
 export class VerifyMfaHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'limits' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'authenticators' | 'totp' | 'factorSecrets' | 'limits' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly settings: MfaSettings,
   ) {}
@@ -44,11 +43,12 @@ export class VerifyMfaHandler {
   /** Throws InvalidInput, MfaNotEnrolled, InvalidMfaCode, TooManyAttempts, or InvalidToken once the session ended. */
   async execute(command: VerifyMfaCommand): Promise<AuthResult> {
     const { users, sessions, secondFactors, clock, ids } = this.deps;
-    const answer = requireFactorAnswer(command, true);
+    const { authenticators } = this.deps;
+    const answer = requireFactorAnswer(command, authenticators.method !== null);
     const user = await users.findById(command.principal.userId);
     if (!user) throw new InvalidToken();
     const email = user.email.value;
-    if (answer.kind === 'passkey') await provePasskey(this.deps, answer.response, user.id, command.metadata);
+    if (answer.kind === 'authenticator') await authenticators.prove(answer.response, user.id, command.metadata);
     else {
       await this.throttle.check(email);
       await untilCommitted(async () => {
@@ -69,7 +69,7 @@ export class VerifyMfaHandler {
       const current = await sessions.findById(command.principal.sessionId);
       const at = clock.now();
       if (!current?.isLive(at, user.sessionEpoch) || current.userId !== user.id) throw new InvalidToken();
-      current.proved([answer.kind === 'passkey' ? 'webauthn' : 'otp'], at);
+      current.proved([answer.kind === 'authenticator' ? (authenticators.method ?? 'otp') : 'otp'], at);
       return (await sessions.save(current, [])) ? current : CHANGED;
     });
     return { user: toAccountResource(user), ...(await tokensFor(this.deps, session)) };

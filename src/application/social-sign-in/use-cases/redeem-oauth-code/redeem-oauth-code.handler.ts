@@ -39,7 +39,7 @@ const LINK_REFUSED: Record<Exclude<Awaited<ReturnType<typeof completeLink>>, 'li
  */
 export class RedeemOAuthCodeHandler {
   constructor(
-    private readonly deps: Pick<SocialSignInPorts, 'oauthFlows' | 'providers' | 'users' | 'identities' | 'oneTimeTokens' | 'sessionViews' | 'userViews' | 'sessions' | 'secondFactors' | 'passkeys' | 'factorSecrets' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<SocialSignInPorts, 'oauthFlows' | 'providers' | 'users' | 'identities' | 'oneTimeTokens' | 'sessionViews' | 'userViews' | 'sessions' | 'secondFactors' | 'authenticators' | 'factorSecrets' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly settings: SessionSettings,
     private readonly mfa: MfaSettings,
     private readonly requireVerifiedEmail = false,
