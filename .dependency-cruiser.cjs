@@ -188,10 +188,17 @@ module.exports = {
     },
     {
       name: 'security-libs-only-in-security-adapter',
-      comment: 'argon2, jsonwebtoken, otpauth, qrcode and @simplewebauthn belong to src/infrastructure/security.',
+      comment: 'argon2, jsonwebtoken, otpauth and qrcode belong to src/infrastructure/security.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/infrastructure/security/' },
-      to: { path: pkg('argon2', 'jsonwebtoken', 'otpauth', 'qrcode', '@simplewebauthn/[^/]+') },
+      to: { path: pkg('argon2', 'jsonwebtoken', 'otpauth', 'qrcode') },
+    },
+    {
+      name: 'simplewebauthn-only-in-passkeys-adapter',
+      comment: '@simplewebauthn (the WebAuthn ceremonies) belongs to src/infrastructure/passkeys.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/infrastructure/passkeys/' },
+      to: { path: pkg('@simplewebauthn/[^/]+') },
     },
     {
       name: 'lmdb-only-in-lmdb-adapter',

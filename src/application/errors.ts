@@ -16,7 +16,6 @@ export type ApplicationErrorCode =
   | 'INVALID_MFA_CODE'
   | 'STEP_UP_REQUIRED'
   | 'PASSKEY_REJECTED'
-  | 'PASSKEY_NOT_FOUND'
   | 'LAST_SIGN_IN_METHOD'
   | 'RECENT_SIGN_IN_REQUIRED'
   | 'INSUFFICIENT_SCOPE'
@@ -141,15 +140,6 @@ export class PasskeyRejected extends ApplicationError {
 
   constructor(reason: string) {
     super('Invalid input data', [{ field: 'response', message: reason }]);
-  }
-}
-
-/** No passkey of the caller has this id (another account's passkey looks the same). */
-export class PasskeyNotFound extends ApplicationError {
-  readonly code = 'PASSKEY_NOT_FOUND';
-
-  constructor() {
-    super('Passkey not found', [{ field: null, message: 'no such passkey' }]);
   }
 }
 

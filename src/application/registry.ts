@@ -27,13 +27,6 @@ import type { Ports } from './ports/ports.js';
 import { AuthenticateHandler } from './use-cases/authenticate/authenticate.handler.js';
 import { GetAccountActivityHandler } from './use-cases/get-account-activity/get-account-activity.handler.js';
 import { GetCurrentUserHandler } from './use-cases/get-current-user/get-current-user.handler.js';
-import { AddPasskeyHandler } from './use-cases/add-passkey/add-passkey.handler.js';
-import { ListPasskeysHandler } from './use-cases/list-passkeys/list-passkeys.handler.js';
-import { PasskeyAuthenticationOptionsHandler } from './use-cases/passkey-authentication-options/passkey-authentication-options.handler.js';
-import { PasskeyRegistrationOptionsHandler } from './use-cases/passkey-registration-options/passkey-registration-options.handler.js';
-import { RemovePasskeyHandler } from './use-cases/remove-passkey/remove-passkey.handler.js';
-import { RenamePasskeyHandler } from './use-cases/rename-passkey/rename-passkey.handler.js';
-import { SignInPasskeyHandler } from './use-cases/sign-in-passkey/sign-in-passkey.handler.js';
 import { ListSessionsHandler } from './use-cases/list-sessions/list-sessions.handler.js';
 import { IntrospectTokenHandler } from './use-cases/introspect-token/introspect-token.handler.js';
 import { AdminListUsersHandler } from './use-cases/admin-list-users/admin-list-users.handler.js';
@@ -86,13 +79,6 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     deliverMail: new DeliverMailHandler(ports, policies.mail, policies.delivery),
     changeProfile: new ChangeProfileHandler(ports),
     authenticate: new AuthenticateHandler(ports, policies.mail.requireVerifiedEmail),
-    passkeyRegistrationOptions: new PasskeyRegistrationOptionsHandler(ports, policies),
-    addPasskey: new AddPasskeyHandler(ports, policies.mfa),
-    listPasskeys: new ListPasskeysHandler(ports),
-    renamePasskey: new RenamePasskeyHandler(ports),
-    removePasskey: new RemovePasskeyHandler(ports, policies.mfa),
-    passkeyAuthenticationOptions: new PasskeyAuthenticationOptionsHandler(ports),
-    signInPasskey: new SignInPasskeyHandler(ports, policies.sessions, policies.mail.requireVerifiedEmail),
     getCurrentUser: new GetCurrentUserHandler(ports),
     getAccountActivity: new GetAccountActivityHandler(ports),
     exportAccount: new ExportAccountHandler(ports),
@@ -122,7 +108,6 @@ export type UseCases = ReturnType<typeof buildUseCases>;
 /** What the driving adapters may know of the application besides the registry: types and limits they document. */
 export type { Principal } from './shared/principal.js';
 export type { AccountResource, AuthResult, SignInOutcome } from './shared/auth-result.js';
-export type { PasskeyResource } from './policies/passkeys.js';
 export type { ApiKeyPrincipal } from './shared/operator.js';
 export type { Introspection } from './use-cases/introspect-token/introspect-token.handler.js';
 export { API_KEY_SCOPES, type ApiKeyScope } from '../domain/operator.js';

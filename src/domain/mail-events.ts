@@ -23,8 +23,6 @@ export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set([
   'EmailVerificationRequested', 'PasswordResetRequested', 'PasswordReset', 'PasswordChanged',
   // Notices about the second factor: enrolled, removed, a recovery code spent.
   'MfaEnrolled', 'MfaRemoved', 'RecoveryCodeUsed',
-  // A passkey added: a new way into the account; one removed.
-  'PasskeyAdded', 'PasskeyRemoved',
   // The account taken back by a reset that first proved its address: every way in from before it removed.
   'CredentialsRemoved',
   // A change of address: the notice (with its cancel link) to the current address, the confirmation to the new one.

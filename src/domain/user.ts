@@ -4,7 +4,6 @@ import type { RevocationReason, SessionEvent } from './session.js';
 import { Email } from './email.js';
 import { PersonName } from './person-name.js';
 import type { SecondFactorEvent } from './second-factor.js';
-import type { PasskeyEvent } from './passkey.js';
 import type { EmailChangeEvent } from './email-change.js';
 import type { NewDeviceSignedIn } from './device.js';
 
@@ -56,7 +55,6 @@ export type AccountDeletionNoticed = DomainEvent<'AccountDeletionNoticed', { rea
 export type UserEvent =
   | UserRegistered
   | SecondFactorEvent
-  | PasskeyEvent
   | EmailChangeEvent
   | NewDeviceSignedIn
   | SignUpCancelled
@@ -231,12 +229,6 @@ export class User {
   recordSignIn(at: Date): void {
     this.pending.push({ type: 'UserSignedIn', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value } });
   }
-
-  /** A sign-in with a passkey and nothing typed (SignedInWithPasskey: which passkey, never its key). */
-  recordSignInWithPasskey(passkeyId: string, at: Date): void {
-    this.pending.push({ type: 'SignedInWithPasskey', aggregateId: this.id, occurredAt: at, payload: { email: this.email.value, passkeyId } });
-  }
-
 
   recordFailedSignIn(at: Date, reason: 'wrong_password' | 'wrong_current_password' = 'wrong_password'): void {
     this.pending.push(signInFailed(this.email.value, reason, this.id, at));

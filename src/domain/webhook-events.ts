@@ -20,8 +20,6 @@ export const WEBHOOK_TYPES: { readonly [T in UserEventType]?: string } = {
   SignUpCancelled: 'user.deleted',
   MfaEnrolled: 'mfa.enrolled',
   MfaRemoved: 'mfa.removed',
-  PasskeyAdded: 'passkey.added',
-  PasskeyRemoved: 'passkey.removed',
   SessionRevoked: 'session.revoked',
   SessionsEnded: 'sessions.ended',
 };

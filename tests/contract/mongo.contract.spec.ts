@@ -7,6 +7,7 @@ import { MongoStore } from '../../src/infrastructure/mongo/mongo-store.js';
 import { MongoTables } from '../../src/infrastructure/mongo/mongo-tables.js';
 import { portsOver } from '../../src/infrastructure/storage/storage.js';
 import { TEST_PERSONAL_DATA_KEYS } from '../support/storages.js';
+import { TEST_SCHEMA } from '../support/test-schema.js';
 import { StoreUserRepository } from '../../src/infrastructure/storage/store-user.repository.js';
 import { aRequestMetadata } from '../support/builders.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
@@ -41,7 +42,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   const mongo: StorageFactory = async () => {
     const opened = await openStore();
     return {
-      ...portsOver(new MongoTables(opened), () => Promise.resolve(), TEST_PERSONAL_DATA_KEYS),
+      ...portsOver(new MongoTables(opened), () => Promise.resolve(), TEST_PERSONAL_DATA_KEYS, TEST_SCHEMA),
       health: new MongoStoreHealth(opened),
       closeStore: () => Promise.reject(new Error('the shared store stays open: see ownStoreStorage')),
       dispose: () => Promise.resolve(),
@@ -51,7 +52,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   /** A storage over a client of its own, so that the health contract may close it without closing the shared one. */
   const ownStoreStorage: StorageFactory = async () => {
     const own = await MongoStore.open({ uri: target().uri, dbName });
-    const ports = portsOver(new MongoTables(own), () => own.close(), TEST_PERSONAL_DATA_KEYS);
+    const ports = portsOver(new MongoTables(own), () => own.close(), TEST_PERSONAL_DATA_KEYS, TEST_SCHEMA);
     return { ...ports, health: new MongoStoreHealth(own), closeStore: ports.close, dispose: ports.close };
   };
 

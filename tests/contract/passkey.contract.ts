@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
-import { PASSKEYS_PER_ACCOUNT_MAX } from '../../src/application/ports/passkey-repository.port.js';
-import { Passkey } from '../../src/domain/passkey.js';
+import { PASSKEYS_PER_ACCOUNT_MAX } from '../../src/application/passkeys/ports/passkey-repository.port.js';
+import { Passkey } from '../../src/domain/passkeys/passkey.js';
 import { INDEX_COUNTS, indexCountKey } from '../../src/infrastructure/storage/commit-plan.js';
-import { CORE_SCHEMA } from '../../src/infrastructure/storage/ownership.js';
-import { PASSKEYS, WEBAUTHN_CHALLENGES } from '../../src/infrastructure/storage/passkey-tables.js';
-import { StorePasskeyRepository } from '../../src/infrastructure/storage/store-passkey.repository.js';
+import { TEST_SCHEMA } from '../support/test-schema.js';
+import { PASSKEYS, WEBAUTHN_CHALLENGES } from '../../src/infrastructure/passkeys/passkey-tables.js';
+import { StorePasskeyRepository } from '../../src/infrastructure/passkeys/store-passkey.repository.js';
 import { remove, sweepExpired } from '../../src/infrastructure/storage/store.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
 
@@ -25,7 +25,7 @@ export function passkeyContract(adapter: string, makeStorage: StorageFactory): v
     let passkeys: StorePasskeyRepository;
     beforeEach(async () => {
       storage = await makeStorage();
-      passkeys = new StorePasskeyRepository(storage.store);
+      passkeys = new StorePasskeyRepository(storage.store, TEST_SCHEMA);
     });
     afterEach(async () => storage.dispose());
 
@@ -92,7 +92,7 @@ export function passkeyContract(adapter: string, makeStorage: StorageFactory): v
       expect(await passkeys.takeChallenge(stale, 'authentication', later(1_000)), 'expired').to.equal(null);
       expect(await sweepExpired(storage.store, WEBAUTHN_CHALLENGES, later(1_000).getTime(), 100)).to.be.at.least(1);
       expect(await passkeys.takeChallenge(stale, 'authentication', T0), 'swept').to.equal(null);
-      expect(CORE_SCHEMA.expiringTables).to.include(WEBAUTHN_CHALLENGES);
+      expect(TEST_SCHEMA.expiringTables).to.include(WEBAUTHN_CHALLENGES);
     });
   });
 }

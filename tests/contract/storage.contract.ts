@@ -1,5 +1,6 @@
-import { Passkey } from '../../src/domain/passkey.js';
-import { StorePasskeyRepository } from '../../src/infrastructure/storage/store-passkey.repository.js';
+import { TEST_SCHEMA } from '../support/test-schema.js';
+import { Passkey } from '../../src/domain/passkeys/passkey.js';
+import { StorePasskeyRepository } from '../../src/infrastructure/passkeys/store-passkey.repository.js';
 import { TotpFactor } from '../../src/domain/second-factor.js';
 import { StoreSecondFactorRepository } from '../../src/infrastructure/storage/store-second-factor.repository.js';
 import { randomUUID } from 'node:crypto';
@@ -330,7 +331,7 @@ export function userRepositoryContract(adapter: string, makeStorage: StorageFact
       await storage.users.add(gone, record(gone), session);
       const factors = new StoreSecondFactorRepository(storage.store);
       await factors.add(TotpFactor.enrol(gone.id, 's1.sealed', at(1)), []);
-      const passkeys = new StorePasskeyRepository(storage.store);
+      const passkeys = new StorePasskeyRepository(storage.store, TEST_SCHEMA);
       const passkey = Passkey.register({ id: `cred-${gone.id}`, userId: gone.id, name: 'Laptop', publicKey: 'pk', counter: 0, transports: [], backedUp: false, deviceType: 'singleDevice', createdAt: at(1) });
       await passkeys.add(passkey, []);
       expect(await storage.users.unverifiedBefore(at(1), 10_000)).to.include.members([kept.id, gone.id]);

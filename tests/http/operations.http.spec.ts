@@ -6,6 +6,7 @@ import { buildHttpServer } from '../../src/interfaces/http/server.js';
 import { ShutdownState } from '../../src/interfaces/http/shutdown-state.js';
 import { ERROR_TABLE, type ErrorCode } from '../../src/interfaces/http/shared/error-table.js';
 import type { SocialSignInErrorCode } from '../../src/application/social-sign-in/errors.js';
+import type { PasskeysErrorCode } from '../../src/application/passkeys/errors.js';
 import { type AnyOperation, impliedErrors } from '../../src/interfaces/http/shared/operation.js';
 import { aSignUpBody } from '../support/builders.js';
 import { type HttpResponse, http } from '../support/http-client.js';
@@ -67,7 +68,7 @@ interface Scenario {
    * A documented error the operation answers, and the request that provokes it; null only for an operation whose
    * sole documented errors are INTERNAL and SHUTTING_DOWN (the shutdown test covers every operation).
    */
-  readonly error: { readonly code: ErrorCode | SocialSignInErrorCode; readonly call: (world: World) => Promise<Call> } | null;
+  readonly error: { readonly code: ErrorCode | SocialSignInErrorCode | PasskeysErrorCode; readonly call: (world: World) => Promise<Call> } | null;
 }
 
 const NEW_PASSWORD = 'difference engine 1822';

@@ -1,5 +1,5 @@
 import { PasskeyRejected } from '../../src/application/errors.js';
-import type { CeremonyOptions, NewCredential, StoredCredential, VerifiedAssertion, WebAuthn } from '../../src/application/ports/webauthn.port.js';
+import type { CeremonyOptions, NewCredential, StoredCredential, VerifiedAssertion, WebAuthn } from '../../src/application/passkeys/ports/webauthn.port.js';
 import type { Clock } from '../../src/application/ports/clock.port.js';
 import type { IdGenerator } from '../../src/application/ports/id-generator.port.js';
 import type { PasswordBlocklist } from '../../src/application/ports/password-blocklist.port.js';

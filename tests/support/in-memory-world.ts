@@ -12,6 +12,8 @@ import { WEBHOOK_SETTINGS } from '../../src/application/webhooks/webhook-use-cas
 import { IDENTITY_PROVIDERS } from '../../src/application/social-sign-in/ports/identity-providers.port.js';
 import { IDENTITY_REPOSITORY } from '../../src/application/social-sign-in/ports/identity-repository.port.js';
 import { OAUTH_FLOW_REPOSITORY } from '../../src/application/social-sign-in/ports/oauth-flow-repository.port.js';
+import { PASSKEY_REPOSITORY } from '../../src/application/passkeys/ports/passkey-repository.port.js';
+import { WEBAUTHN } from '../../src/application/passkeys/ports/webauthn.port.js';
 import { CAPABILITIES } from '../../src/capabilities/index.js';
 import { pino } from 'pino';
 import { HmacOneTimeTokens } from '../../src/infrastructure/security/hmac-one-time-tokens.js';
@@ -98,7 +100,6 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     oneTimeTokens: new HmacOneTimeTokens(Buffer.alloc(32, 9)),
     totp: new OtpAuthTotp('Account service'),
     factorSecrets: new KeyedFactorSecrets(Buffer.alloc(32, 11)),
-    webauthn: new FakeWebAuthn(),
     verifier: new FakeTokenVerifier(tokens),
     publicKeys: { publicKeys: () => [] },
     clock: new ManualClock(),
@@ -122,17 +123,20 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
   const config = loadConfig({ NODE_ENV: 'test', STORAGE: 'memory', LOG_LEVEL: 'silent', OAUTH_REDIRECT_URLS: 'https://app.example/signed-in,com.example.app:/done' }, CAPABILITIES);
   const providers = new FakeIdentityProviders();
   const webhookSender = new RecordingWebhookSender();
+  const webauthn = new FakeWebAuthn();
   const webhookSettings = { receivers: [{ id: 'hooks', url: 'https://hooks.example/in' }], maxAttempts: 3, baseBackoffMs: 1_000, maxBackoffMs: 60_000, leaseMs: 60_000, sendTimeoutMs: 5_000, batchSize: 20, settleMs: 0 };
   const composition = await compose(config, pino({ level: 'silent' }), {
     storage,
     ports: { ...adapters, ...options.replace, ...options.wrap?.(adapters) },
-    bindings: [bindingOf(IDENTITY_PROVIDERS, providers), bindingOf(WEBHOOK_SENDER, webhookSender), bindingOf(WEBHOOK_SETTINGS, webhookSettings)],
+    bindings: [bindingOf(IDENTITY_PROVIDERS, providers), bindingOf(WEBAUTHN, webauthn), bindingOf(WEBHOOK_SENDER, webhookSender), bindingOf(WEBHOOK_SETTINGS, webhookSettings)],
     policies,
   }, CAPABILITIES);
   const { ports, useCases, get } = composition;
   /** Social sign-in's own ports (its manifest binds them), as the tests read them. */
   const social = { providers, identities: get(IDENTITY_REPOSITORY), oauthFlows: get(OAUTH_FLOW_REPOSITORY) };
-  return { store, tables, ...adapters, ...social, webhookSender, ports: { ...ports, ...social }, get, useCases, ...useCases };
+  /** The passkeys' own ports (their manifest binds them), the WebAuthn verifier a fake. */
+  const passkeys = { passkeys: get(PASSKEY_REPOSITORY), webauthn };
+  return { store, tables, ...adapters, ...social, ...passkeys, webhookSender, ports: { ...ports, ...social, ...passkeys }, get, useCases, ...useCases };
 }
 
 export type InMemoryWorld = ReturnType<typeof inMemoryWorld>;

@@ -118,10 +118,7 @@ export type SecondFactorNotice =
   | { readonly kind: 'removed' }
   | { readonly kind: 'recovery_code_used'; readonly left: number }
   /** A reset proved the address for the first time: every way in added before it was removed. */
-  | { readonly kind: 'credentials_removed' }
-  /** `name`: the passkey's, only for a verified address (see greeting); null otherwise. */
-  | { readonly kind: 'passkey_added'; readonly name: string | null }
-  | { readonly kind: 'passkey_removed' };
+  | { readonly kind: 'credentials_removed' };
 
 /**
  * The notice after a change to the second factor (never a code or a secret): enrolled, removed, or a recovery code
@@ -131,14 +128,7 @@ export function secondFactorMail(name: string | null, notice: SecondFactorNotice
   const [subject, body] =
     notice.kind === 'enrolled'
       ? ['Two-step sign-in is on', 'an authenticator app was added to your account: signing in now asks for its code. If it was not you, reset your password now and contact us.']
-      : notice.kind === 'passkey_added'
-        ? [
-            'A passkey was added',
-            `a passkey${notice.name === null ? '' : ` named "${notice.name}"`} was added to your account: it signs in without your password. If it was not you, remove it and reset your password now.`,
-          ]
-        : notice.kind === 'passkey_removed'
-        ? ['A passkey was removed', 'a passkey was removed from your account: it signs in no more. If it was not you, reset your password now.']
-        : notice.kind === 'credentials_removed'
+      : notice.kind === 'credentials_removed'
         ? [
             'Your account is yours again',
             'your password was reset from this mailbox, which proves the address is yours: every passkey, authenticator app and recovery code added to the account before that was removed, and every session ended. Add your own again once you are signed in.',

@@ -19,8 +19,6 @@ import { PASSWORD_HASHER, type PasswordHasher } from './password-hasher.port.js'
 import { PUBLIC_KEY_SET, type PublicKeySet } from './public-key-set.port.js';
 import { REFRESH_TOKENS, type RefreshTokens } from './refresh-tokens.port.js';
 import { SECOND_FACTOR_REPOSITORY, type SecondFactorRepository } from './second-factor-repository.port.js';
-import { PASSKEY_REPOSITORY, type PasskeyRepository } from './passkey-repository.port.js';
-import { WEBAUTHN, type WebAuthn } from './webauthn.port.js';
 import { SESSION_READ_MODEL, type SessionReadModel } from './session-read-model.port.js';
 import { SESSION_REPOSITORY, type SessionRepository } from './session-repository.port.js';
 import { STORE_HEALTH, type StoreHealth } from './store-health.port.js';
@@ -39,7 +37,6 @@ export interface Ports {
   readonly events: EventLog;
   readonly sessions: SessionRepository;
   readonly secondFactors: SecondFactorRepository;
-  readonly passkeys: PasskeyRepository;
   readonly emailChanges: EmailChangeRepository;
   readonly operatorKeys: OperatorKeys;
   readonly reauthentications: Reauthentications;
@@ -62,7 +59,6 @@ export interface Ports {
   readonly oneTimeTokens: OneTimeTokens;
   readonly totp: Totp;
   readonly factorSecrets: FactorSecrets;
-  readonly webauthn: WebAuthn;
   readonly verifier: TokenVerifier;
   readonly publicKeys: PublicKeySet;
   readonly clock: Clock;
@@ -75,7 +71,6 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   events: EVENT_LOG,
   sessions: SESSION_REPOSITORY,
   secondFactors: SECOND_FACTOR_REPOSITORY,
-  passkeys: PASSKEY_REPOSITORY,
   emailChanges: EMAIL_CHANGE_REPOSITORY,
   operatorKeys: OPERATOR_KEYS,
   reauthentications: REAUTHENTICATIONS,
@@ -96,7 +91,6 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   oneTimeTokens: ONE_TIME_TOKENS,
   totp: TOTP,
   factorSecrets: FACTOR_SECRETS,
-  webauthn: WEBAUTHN,
   verifier: TOKEN_VERIFIER,
   publicKeys: PUBLIC_KEY_SET,
   clock: CLOCK,

@@ -211,17 +211,6 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
     section: 'Access tokens and signing keys',
     meaning: 'how long the `mfatoken` of a sign-in waiting for its second factor may be answered (it also ends after 5 wrong codes, and when the password changes)',
   },
-  WEBAUTHN_RP_ID: {
-    section: 'Access tokens and signing keys',
-    meaning: 'the WebAuthn relying party id passkeys are bound to: your site\'s host name (or a registrable suffix of it); changing it orphans every passkey',
-    whenUnset: 'the host name of `PUBLIC_APP_URL`',
-  },
-  WEBAUTHN_RP_NAME: { section: 'Access tokens and signing keys', meaning: 'the name a browser shows when it creates a passkey', whenUnset: '`MFA_ISSUER`' },
-  WEBAUTHN_ORIGINS: {
-    section: 'Access tokens and signing keys',
-    meaning: 'the origins a passkey ceremony may run on (its own list, which may be narrower than `CORS_ORIGINS`): an answer made on any other page is refused',
-    whenUnset: 'the origin of `PUBLIC_APP_URL`',
-  },
   MFA_STEP_UP_SECONDS: {
     section: 'Access tokens and signing keys',
     meaning: 'how recent a second-factor proof (`auth_time` with `otp` in `amr`) a password change, removing the factor, new recovery codes and signing out everywhere ask for, on an account with a factor',

@@ -3,13 +3,13 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type AnySchema, type InferType, type Schema, mixed, number, object, string } from 'yup';
 import { ConfigError } from './config-error.js';
-import { type TrustProxy, corsOriginsOf, durationMs, originOf, trustProxyOf, webAuthnOriginsOf } from './network-settings.js';
+import { type TrustProxy, corsOriginsOf, durationMs, trustProxyOf } from './network-settings.js';
 
 const port = (fallback: number) => number().integer().min(0).max(65535).default(fallback);
 /** A fallback given as a function is computed at start (it depends on the machine): the docs then say what it is. */
 const positiveInt = (fallback: number | (() => number), max: number) => number().integer().min(1).max(max).default(fallback);
 const optionalText = () => string().trim().optional();
-const readableBy = (read: (raw: string) => unknown, expected: string) =>
+export const readableBy = (read: (raw: string) => unknown, expected: string) =>
   string()
     .trim()
     .test('readable', `\${path} must be ${expected}`, (value) => value === undefined || read(value) !== null);
@@ -71,9 +71,6 @@ export const CONFIG_SCHEMA = object({
   PERSONAL_DATA_KEY_FILE: optionalText(),
   MFA_ISSUER: string().trim().min(1).max(64).default('Account service'),
   MFA_CHALLENGE_SECONDS: positiveInt(300, 900),
-  WEBAUTHN_RP_ID: string().trim().matches(/^[a-z0-9.-]{1,253}$/, 'WEBAUTHN_RP_ID must be a host name (no scheme, no port)').optional(),
-  WEBAUTHN_RP_NAME: string().trim().min(1).max(64).optional(),
-  WEBAUTHN_ORIGINS: readableBy(webAuthnOriginsOf, 'comma-separated origins such as https://app.example.com (no path, no trailing slash, no *)').optional(),
   MFA_STEP_UP_SECONDS: positiveInt(300, 86_400),
   SESSION_SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
   PASSWORD_CHANGE_MAX_FAILURES: positiveInt(5, 100),
@@ -153,8 +150,6 @@ export interface Config {
   readonly throttle: { readonly maxFailures: number; readonly windowSeconds: number };
   /** The second factor: how long a sign-in challenge lives, and how recent a proof step-up asks for. */
   readonly mfa: { readonly challengeSeconds: number; readonly stepUpSeconds: number };
-  /** Passkeys: the relying party and the origins an assertion may be made on (narrower than CORS_ORIGINS if need be). */
-  readonly webauthn: { readonly rpId: string; readonly rpName: string; readonly origins: readonly string[] };
   readonly mail: {
     readonly resetTtlSeconds: number;
     readonly verificationTtlSeconds: number;
@@ -258,23 +253,6 @@ const storageKind = (env: Env): StorageKind => {
   const kind = env.STORAGE ?? (env.MONGODB_URI === undefined ? 'lmdb' : 'mongodb');
   if (kind === 'mongodb' && env.MONGODB_URI === undefined) throw new ConfigError('Invalid configuration: MONGODB_URI is required when STORAGE=mongodb');
   return kind;
-};
-
-/**
- * The relying party and the origins of passkeys: every origin's host must be the RP ID or one of its subdomains
- * (browsers refuse any other pairing, so a service started with one could never register a passkey).
- */
-const webAuthnOf = (env: Env): Config['webauthn'] => {
-  const rpId = env.WEBAUTHN_RP_ID ?? originOf(env.PUBLIC_APP_URL).hostname;
-  const origins = webAuthnOriginsOf(env.WEBAUTHN_ORIGINS ?? '') ?? [originOf(env.PUBLIC_APP_URL).origin];
-  const outside = origins.filter((origin) => {
-    const { hostname } = originOf(origin);
-    return hostname !== rpId && !hostname.endsWith(`.${rpId}`);
-  });
-  if (outside.length > 0) {
-    throw new ConfigError(`Invalid configuration: WEBAUTHN_RP_ID ${rpId} is not the host (or a parent domain of the host) of ${outside.join(', ')} (WEBAUTHN_ORIGINS)`);
-  }
-  return { rpId, rpName: env.WEBAUTHN_RP_NAME ?? env.MFA_ISSUER, origins };
 };
 
 /** Workers share one store, so more than one needs a store outside the process (the in-memory one is per process). */
@@ -423,7 +401,6 @@ function coreConfigOf(raw: Record<string, string | undefined>, capabilitySetting
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX, threadNice: env.HASH_THREAD_NICE },
     throttle: { maxFailures: env.THROTTLE_MAX_FAILURES, windowSeconds: env.THROTTLE_WINDOW_SECONDS },
     mfa: { challengeSeconds: env.MFA_CHALLENGE_SECONDS, stepUpSeconds: env.MFA_STEP_UP_SECONDS },
-    webauthn: webAuthnOf(env),
     mail: {
       resetTtlSeconds: env.PASSWORD_RESET_TTL_SECONDS,
       verificationTtlSeconds: env.EMAIL_VERIFICATION_TTL_SECONDS,

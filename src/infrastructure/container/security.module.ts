@@ -1,6 +1,5 @@
 import { ContainerModule } from 'inversify';
 import { CLOCK } from '../../application/ports/clock.port.js';
-import { USER_REPOSITORY } from '../../application/ports/user-repository.port.js';
 import { HASHING_ADMISSION } from '../../application/ports/hashing-admission.port.js';
 import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
 import { ONE_TIME_TOKENS } from '../../application/ports/one-time-tokens.port.js';
@@ -12,8 +11,6 @@ import { TOKEN_ISSUER } from '../../application/ports/token-issuer.port.js';
 import { TOKEN_VERIFIER } from '../../application/ports/token-verifier.port.js';
 import { FACTOR_SECRETS } from '../../application/ports/factor-secrets.port.js';
 import { TOTP } from '../../application/ports/totp.port.js';
-import { WEBAUTHN } from '../../application/ports/webauthn.port.js';
-import { SimpleWebAuthn } from '../security/simple-webauthn.js';
 import { KeyedFactorSecrets } from '../security/keyed-factor-secrets.js';
 import { OtpAuthTotp } from '../security/otpauth-totp.js';
 import type { Config } from '../config/config.js';
@@ -35,9 +32,7 @@ import { portBinder } from './bind-port.js';
 import { CONFIG, HASH_LIMITER, KEY_RING, LOGGER, METRICS, PERSONAL_DATA_KEYS, PRIMARY_HASHER, SERVICE_SECRET, SIGNING_KEY, STABLE_SECRET } from './tokens.js';
 import { OPERATOR_KEYS } from '../../application/ports/operator-keys.port.js';
 import { REAUTHENTICATIONS } from '../../application/ports/reauthentications.port.js';
-import { AUTHENTICATORS } from '../../application/ports/authenticators.port.js';
-import { PasskeyAuthenticators } from '../../application/policies/passkeys.js';
-import { PASSKEY_REPOSITORY } from '../../application/ports/passkey-repository.port.js';
+import { AUTHENTICATORS, NO_AUTHENTICATORS } from '../../application/ports/authenticators.port.js';
 import { InvalidToken } from '../../application/errors.js';
 import { PersonalDataKeys, personalDataSecret } from '../security/personal-data-keys.js';
 
@@ -67,7 +62,6 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(ONE_TIME_TOKENS, (get) => new HmacOneTimeTokens(derivedKey(get(SERVICE_SECRET), 'one-time-token-v1')));
   bindPort(PASSWORD_BLOCKLIST, () => new ZxcvbnPasswordBlocklist());
   bindPort(TOTP, (get) => new OtpAuthTotp(get(CONFIG).sessions.mfaIssuer));
-  bindPort(WEBAUTHN, (get) => new SimpleWebAuthn({ ...get(CONFIG).webauthn, timeoutMs: get(CONFIG).mfa.challengeSeconds * 1000 }));
   bindPort(SERVICE_SECRET, (get) => refreshSecret(get(CONFIG), get(SIGNING_KEY)));
   bindPort(STABLE_SECRET, (get) => {
     const config = get(CONFIG);
@@ -80,7 +74,7 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   // Without a capability that provides re-authentications elsewhere (src/capabilities/social-sign-in.ts), every code is refused.
   bindPort(REAUTHENTICATIONS, () => ({ redeem: () => Promise.resolve('code' as const) }));
   // Without a capability that provides authenticators (src/capabilities/passkeys.ts), none is held or asked for.
-  bindPort(AUTHENTICATORS, (get) => new PasskeyAuthenticators({ passkeys: get(PASSKEY_REPOSITORY), webauthn: get(WEBAUTHN), users: get(USER_REPOSITORY), clock: get(CLOCK), ids: get(ID_GENERATOR) }));
+  bindPort(AUTHENTICATORS, () => NO_AUTHENTICATORS);
   bindPort(FACTOR_SECRETS, (get) => {
     const { mfaSecretKey } = get(CONFIG).sessions;
     return new KeyedFactorSecrets(mfaSecretKey === undefined ? get(SERVICE_SECRET) : Buffer.from(mfaSecretKey, 'utf8'));

@@ -1,4 +1,3 @@
-import { StorePasskeyRepository } from './store-passkey.repository.js';
 import { StoreEmailChangeRepository } from './store-email-change.repository.js';
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
@@ -22,7 +21,7 @@ import { StoreSessionReadModel, StoreUserReadModel } from './store-read-models.j
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
-export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'passkeys', 'emailChanges', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'emailChanges', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
 
 export type StoragePortName = (typeof STORAGE_PORTS)[number];
 
@@ -78,7 +77,6 @@ export const portsOver = (
   sessionViews: new StoreSessionReadModel(store),
   sessions: new StoreSessionRepository(store),
   secondFactors: new StoreSecondFactorRepository(store),
-  passkeys: new StorePasskeyRepository(store, schema),
   emailChanges: new StoreEmailChangeRepository(store),
   events: new StoreEventLog(store),
   outbox: new StoreOutbox(store),

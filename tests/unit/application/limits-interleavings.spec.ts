@@ -10,7 +10,7 @@ import { withPasskeys } from '../../support/passkeys.js';
 import { InvalidToken, LastSignInMethod } from '../../../src/application/errors.js';
 import { rejection } from '../../support/rejection.js';
 import { UuidShapedIds } from '../../support/fakes.js';
-import { PASSKEYS_PER_ACCOUNT_MAX } from '../../../src/application/ports/passkey-repository.port.js';
+import { PASSKEYS_PER_ACCOUNT_MAX } from '../../../src/application/passkeys/ports/passkey-repository.port.js';
 import type { User } from '../../../src/domain/user.js';
 
 /** The store with every call's start and result ordered by fast-check's scheduler: reads and commits interleave as it chooses. */

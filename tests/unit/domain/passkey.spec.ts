@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Passkey } from '../../../src/domain/passkey.js';
+import { Passkey } from '../../../src/domain/passkeys/passkey.js';
 
 const T0 = new Date('2026-11-25T12:00:00.000Z');
 const aPasskey = (counter: number) =>

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../../src/infrastructure/config/config.js';
 import { configFailure } from '../../support/config-failure.js';
+import { CAPABILITIES } from '../../../src/capabilities/index.js';
+import { derivedOf } from '../../../src/infrastructure/container/capability.js';
+import { WEBAUTHN } from '../../../src/infrastructure/passkeys/webauthn-settings.js';
 
 const failure = configFailure;
 
@@ -88,9 +91,10 @@ describe('loadConfig', () => {
 
   describe('passkeys (WEBAUTHN_*)', () => {
     it('takes the RP ID and the one origin from PUBLIC_APP_URL unless told otherwise', () => {
-      expect(loadConfig({ PUBLIC_APP_URL: 'https://app.example.com/accounts' }).webauthn).to.deep.equal({ rpId: 'app.example.com', rpName: 'Account service', origins: ['https://app.example.com'] });
-      const told = loadConfig({ WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGINS: 'https://app.example.com, https://example.com', WEBAUTHN_RP_NAME: 'Example' });
-      expect(told.webauthn).to.deep.equal({ rpId: 'example.com', rpName: 'Example', origins: ['https://app.example.com', 'https://example.com'] });
+      const relyingParty = (env: Record<string, string>) => derivedOf(loadConfig(env, CAPABILITIES), WEBAUTHN);
+      expect(relyingParty({ PUBLIC_APP_URL: 'https://app.example.com/accounts' })).to.deep.equal({ rpId: 'app.example.com', rpName: 'Account service', origins: ['https://app.example.com'] });
+      const told = relyingParty({ WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGINS: 'https://app.example.com, https://example.com', WEBAUTHN_RP_NAME: 'Example' });
+      expect(told).to.deep.equal({ rpId: 'example.com', rpName: 'Example', origins: ['https://app.example.com', 'https://example.com'] });
     });
 
     it('refuses an origin outside the RP ID, and * or a malformed list, naming the variable', () => {

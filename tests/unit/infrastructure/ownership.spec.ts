@@ -79,11 +79,11 @@ describe('Ownership: every table says whose records it holds (Table.owner), and 
       if ('index' in owner.account) expect(indexes, name).to.have.property(owner.account.index);
       else expect(SERVICE.tables, name).to.include(owner.account.beside);
     }
-    expect(SERVICE.credentialTables.map((table) => table.name)).to.deep.equal(['totp-factors', 'passkeys', 'identities', 'oauth-codes']);
+    expect(SERVICE.credentialTables.map((table) => table.name)).to.deep.equal(['totp-factors', 'identities', 'oauth-codes', 'passkeys']);
     expect(SERVICE.expiringTables).to.not.include(SESSIONS);
     const ways = SERVICE.waysInto('u-1');
     expect([ways.records.map((term) => term.table.name), ways.ranges.map((term) => `${term.table.name}.${term.index}`)], 'the first factors: no second factor, no one-time code')
-      .to.deep.equal([['users'], ['passkeys.byUser', 'identities.byUser']]);
+      .to.deep.equal([['users'], ['identities.byUser', 'passkeys.byUser']]);
     expect([{ passwordHash: 'x' }, { passwordHash: '' }, null].map((user) => (ways.records[0]?.weight as (value: unknown) => number)(user)), 'a password is one way in').to.deep.equal([1, 0, 0]);
   });
 
@@ -95,7 +95,7 @@ describe('Ownership: every table says whose records it holds (Table.owner), and 
     expect(schema.expiringTables).to.include(tokens);
     expect(schema.waysInto('u-1').ranges.map((term) => term.table.name)).to.include('device-tokens');
     expect(CORE_SCHEMA.waysInto('u-1').ranges.map((term) => term.table.name)).to.not.include('device-tokens');
-    expect(() => new Schema([...TABLES, { ...tokens, name: 'passkeys' }])).to.throw('Two tables are named passkeys');
+    expect(() => new Schema([...TABLES, { ...tokens, name: 'sessions' }])).to.throw('Two tables are named sessions');
   });
 
   for (const [world, keys] of [['personal data in clear (the unit tests\' world)', undefined], ['personal data sealed (as the service keeps it)', TEST_PERSONAL_DATA_KEYS]] as const) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { PasskeyRejected } from '../../../src/application/errors.js';
-import { SimpleWebAuthn } from '../../../src/infrastructure/security/simple-webauthn.js';
+import { SimpleWebAuthn } from '../../../src/infrastructure/passkeys/simple-webauthn.js';
 import { issuesOf } from '../../support/mail-world.js';
 import { rejection } from '../../support/rejection.js';
 import { SoftAuthenticator } from '../../support/soft-authenticator.js';

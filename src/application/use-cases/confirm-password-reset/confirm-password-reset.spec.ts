@@ -7,7 +7,7 @@ import type { SessionRepository } from '../../ports/session-repository.port.js';
 import { rejection } from '../../../../tests/support/rejection.js';
 import { InvalidRefreshToken } from '../../errors.js';
 import { InvalidCredentials } from '../../../domain/domain-error.js';
-import { Passkey } from '../../../domain/passkey.js';
+import { Passkey } from '../../../domain/passkeys/passkey.js';
 import { TotpFactor } from '../../../domain/second-factor.js';
 import { verifyAddress } from '../../../../tests/support/verified.js';
 

@@ -156,12 +156,8 @@ export class DeliverMailHandler {
         return secondFactorMail(name, { kind: 'enrolled' });
       case 'MfaRemoved':
         return secondFactorMail(name, { kind: 'removed' });
-      case 'PasskeyAdded':
-        return secondFactorMail(name, { kind: 'passkey_added', name: name === null ? null : event.payload.name });
       case 'CredentialsRemoved':
         return secondFactorMail(name, { kind: 'credentials_removed' });
-      case 'PasskeyRemoved':
-        return secondFactorMail(name, { kind: 'passkey_removed' });
       case 'EmailChangeRequested': {
         const token = oneTimeTokens.issue({ purpose: 'email-cancel', userId, issuedAt: event.occurredAt }, event.payload.binding);
         return emailChangeNoticeMail(name, event.payload.newEmail, linkFor(this.mail, 'email-cancel', token), Math.round(this.mail.verificationTtlSeconds / 3600));

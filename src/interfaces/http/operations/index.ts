@@ -5,13 +5,6 @@ import { changeProfile } from './change-profile.js';
 import { confirmPasswordReset } from './confirm-password-reset.js';
 import { confirmTotp } from './confirm-totp.js';
 import { enrolTotp } from './enrol-totp.js';
-import { addPasskey } from './add-passkey.js';
-import { listPasskeys } from './list-passkeys.js';
-import { passkeyAuthenticationOptions } from './passkey-authentication-options.js';
-import { passkeyRegistrationOptions } from './passkey-registration-options.js';
-import { removePasskey } from './remove-passkey.js';
-import { renamePasskey } from './rename-passkey.js';
-import { signInPasskey } from './sign-in-passkey.js';
 import { regenerateRecoveryCodes } from './regenerate-recovery-codes.js';
 import { removeTotp } from './remove-totp.js';
 import { verifyMfa } from './verify-mfa.js';
@@ -48,7 +41,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   signUp,
   signIn,
   signInMfa,
-  signInPasskey,
   getCurrentUser,
   changeProfile,
   getAccountActivity,
@@ -73,12 +65,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   verifyMfa,
   regenerateRecoveryCodes,
   removeTotp,
-  passkeyRegistrationOptions,
-  addPasskey,
-  listPasskeys,
-  renamePasskey,
-  removePasskey,
-  passkeyAuthenticationOptions,
   getJwks,
   introspectToken,
   adminListUsers,

@@ -2,7 +2,7 @@ import { object } from 'yup';
 import { sessionTokens } from '../shared/auth-result.js';
 import { sessionTokensData } from '../shared/openapi-schemas.js';
 import { defineOperation } from '../shared/operation.js';
-import { webAuthnResponseDocs } from '../shared/passkey-resource.js';
+import { webAuthnResponseDocs } from '../shared/webauthn-docs.js';
 import { optionalText } from '../shared/request-body.js';
 
 export const verifyMfa = defineOperation({

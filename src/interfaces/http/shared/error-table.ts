@@ -128,10 +128,6 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     status: 400, message: INVALID_INPUT_MESSAGE, issues: [], outcome: 'invalid_credentials',
     description: 'The WebAuthn answer is refused; the entry says why: its challenge is unknown, used or of the other ceremony, it was made on an origin outside WEBAUTHN_ORIGINS or for another RP ID, without user verification, with a bad signature, by an unknown or removed passkey, or with a counter that went backwards (a possible clone)',
   },
-  PASSKEY_NOT_FOUND: {
-    status: 404, message: 'Passkey not found', issues: [], outcome: 'error',
-    description: "No passkey of the caller has this id (another account's answers the same)",
-  },
   LAST_SIGN_IN_METHOD: {
     status: 409, message: 'Last way to sign in', issues: [], outcome: 'error',
     description: 'Removing it would leave the account with no password, no passkey and no linked identity',

@@ -1,7 +1,7 @@
 import { object } from 'yup';
 import type { JsonSchema } from './yup-json-schema.js';
 import { presentedPassword } from './field-docs.js';
-import { webAuthnResponseDocs } from './passkey-resource.js';
+import { webAuthnResponseDocs } from './webauthn-docs.js';
 import { optionalText } from './request-body.js';
 
 /**

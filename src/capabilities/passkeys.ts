@@ -1,0 +1,57 @@
+import { PORT_TOKENS, type Ports } from '../application/ports/ports.js';
+import { AUTHENTICATORS } from '../application/ports/authenticators.port.js';
+import type { Token } from '../application/di-token.js';
+import { token } from '../application/di-token.js';
+import { PASSKEY_EVENTS } from '../application/passkeys/events.js';
+import { type PasskeysUseCases, passkeysUseCases } from '../application/passkeys/passkeys-use-cases.js';
+import { PasskeyAuthenticators } from '../application/passkeys/policies/passkeys.js';
+import { PASSKEY_REPOSITORY } from '../application/passkeys/ports/passkey-repository.port.js';
+import type { PasskeysPorts } from '../application/passkeys/ports/passkeys-ports.js';
+import { WEBAUTHN } from '../application/passkeys/ports/webauthn.port.js';
+import type { PortGetter } from '../infrastructure/container/bind-port.js';
+import { type Capability, derivedOf } from '../infrastructure/container/capability.js';
+import { CONFIG, POLICIES, SCHEMA, STORAGE } from '../infrastructure/container/tokens.js';
+import { PASSKEYS, WEBAUTHN_CHALLENGES } from '../infrastructure/passkeys/passkey-tables.js';
+import { SimpleWebAuthn } from '../infrastructure/passkeys/simple-webauthn.js';
+import { StorePasskeyRepository } from '../infrastructure/passkeys/store-passkey.repository.js';
+import { WEBAUTHN as RELYING_PARTY, WEBAUTHN_VARIABLES } from '../infrastructure/passkeys/webauthn-settings.js';
+import { PASSKEYS_ERRORS } from '../interfaces/http/passkeys/errors.js';
+import { PASSKEYS_OPERATIONS } from '../interfaces/http/passkeys/index.js';
+
+/** The use cases, made once in the container. */
+const PASSKEYS_USE_CASES = token<PasskeysUseCases>('PasskeysUseCases');
+
+/** Every port the use cases read: the core's, resolved by their tokens, and the capability's own. */
+const portsOf = (get: PortGetter): PasskeysPorts => ({
+  ...(Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, port]: [string, Token<unknown>]) => [name, get(port)])) as unknown as Ports),
+  passkeys: get(PASSKEY_REPOSITORY),
+  webauthn: get(WEBAUTHN),
+});
+
+/**
+ * Passkeys (WebAuthn): registered with the holder proved, listed, renamed and removed (never the last way in); a
+ * sign-in with nothing typed; and, through the core's AUTHENTICATORS, an answer to a second-factor challenge, a
+ * step-up, and the holder's proof of an account without a password.
+ */
+export const passkeys: Capability<PasskeysUseCases, (typeof PASSKEYS_OPERATIONS)[number]> = {
+  name: 'passkeys',
+  squad: '@account-service/identity',
+  folders: ['src/domain/passkeys', 'src/application/passkeys', 'src/infrastructure/passkeys', 'src/interfaces/http/passkeys'],
+  tables: [PASSKEYS, WEBAUTHN_CHALLENGES],
+  events: PASSKEY_EVENTS,
+  settings: WEBAUTHN_VARIABLES,
+  derived: RELYING_PARTY,
+  errors: Object.fromEntries(Object.entries(PASSKEYS_ERRORS).map(([code, row]) => [code, row.description])),
+  operations: PASSKEYS_OPERATIONS,
+  bind: (bindPort) => {
+    bindPort(PASSKEY_REPOSITORY, (get) => new StorePasskeyRepository(get(STORAGE).store, get(SCHEMA)));
+    bindPort(WEBAUTHN, (get) => new SimpleWebAuthn({ ...derivedOf(get(CONFIG), RELYING_PARTY), timeoutMs: get(CONFIG).mfa.challengeSeconds * 1000 }));
+    // What AUTHENTICATORS reads, each by its token: never the whole of the ports, which hold AUTHENTICATORS itself.
+    bindPort(AUTHENTICATORS, (get) =>
+      new PasskeyAuthenticators({ passkeys: get(PASSKEY_REPOSITORY), webauthn: get(WEBAUTHN), users: get(PORT_TOKENS.users), clock: get(PORT_TOKENS.clock), ids: get(PORT_TOKENS.ids) }),
+    );
+    bindPort(PASSKEYS_USE_CASES, (get) => passkeysUseCases(portsOf(get), get(POLICIES)));
+  },
+  useCases: (get) => get(PASSKEYS_USE_CASES),
+  commands: [],
+};

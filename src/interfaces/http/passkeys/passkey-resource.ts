@@ -1,0 +1,36 @@
+import type { PasskeyResource } from '../../../application/passkeys/passkeys-use-cases.js';
+import type { JsonSchema } from '../shared/yup-json-schema.js';
+
+/** A passkey as the API shows it (never its key). */
+export const passkeySchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'name', 'createdAt', 'lastUsedAt', 'transports', 'backedUp'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', description: 'The credential id (base64url), as `navigator.credentials` names it' },
+    name: { type: 'string', minLength: 1, maxLength: 64 },
+    createdAt: { type: 'string', format: 'date-time' },
+    lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'The last sign-in or step-up with it; null before any' },
+    transports: { type: 'array', items: { type: 'string' }, description: 'How the browser reaches it (internal, hybrid, usb, nfc, ble)' },
+    backedUp: { type: 'boolean', description: 'Synced by its provider to other devices (a multi-device passkey, backed up)' },
+  },
+};
+
+/** A passkey as the API shows it (dates as ISO 8601). */
+export const passkeyResource = (passkey: PasskeyResource) => ({
+  id: passkey.id,
+  name: passkey.name,
+  createdAt: passkey.createdAt.toISOString(),
+  lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null,
+  transports: passkey.transports,
+  backedUp: passkey.backedUp,
+});
+
+/** Options a browser passes to navigator.credentials (PublicKeyCredential.parse*OptionsFromJSON). */
+export const ceremonyOptionsSchema = (description: string): JsonSchema => ({
+  type: 'object',
+  required: ['challenge'],
+  additionalProperties: true,
+  properties: { challenge: { type: 'string', description: 'base64url; answered once, within the timeout' } },
+  description,
+});
