@@ -28,6 +28,7 @@ import { AuthenticateHandler } from './use-cases/authenticate/authenticate.handl
 import { GetAccountActivityHandler } from './use-cases/get-account-activity/get-account-activity.handler.js';
 import { GetCurrentUserHandler } from './use-cases/get-current-user/get-current-user.handler.js';
 import { ListSessionsHandler } from './use-cases/list-sessions/list-sessions.handler.js';
+import { ListCredentialsHandler } from './use-cases/list-credentials/list-credentials.handler.js';
 import { IntrospectTokenHandler } from './use-cases/introspect-token/introspect-token.handler.js';
 import { AdminListUsersHandler } from './use-cases/admin-list-users/admin-list-users.handler.js';
 import { AdminGetUserHandler } from './use-cases/admin-get-user/admin-get-user.handler.js';
@@ -83,6 +84,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     getAccountActivity: new GetAccountActivityHandler(ports),
     exportAccount: new ExportAccountHandler(ports),
     listSessions: new ListSessionsHandler(ports),
+    listCredentials: new ListCredentialsHandler(ports),
     requestEmailChange: new RequestEmailChangeHandler(ports, policies),
     confirmEmailChange: new ConfirmEmailChangeHandler(ports, policies.mail),
     cancelEmailChange: new CancelEmailChangeHandler(ports, policies.mail),
@@ -109,6 +111,7 @@ export type UseCases = ReturnType<typeof buildUseCases>;
 export type { Principal } from './shared/principal.js';
 export type { AccountResource, AuthResult, SignInOutcome } from './shared/auth-result.js';
 export type { ApiKeyPrincipal } from './shared/operator.js';
+export type { CredentialResource } from './use-cases/list-credentials/list-credentials.handler.js';
 export type { Introspection } from './use-cases/introspect-token/introspect-token.handler.js';
 export { API_KEY_SCOPES, type ApiKeyScope } from '../domain/operator.js';
 export { REAUTH_ACTIONS } from './ports/reauthentications.port.js';

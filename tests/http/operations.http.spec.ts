@@ -110,6 +110,10 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     success: async (world) => ({ token: (await world.account()).accessToken, query: '?limit=5' }),
     error: { code: 'INVALID_INPUT', call: async (world) => ({ token: (await world.account()).accessToken, query: '?limit=0' }) },
   },
+  listCredentials: {
+    success: async (world) => ({ token: (await world.withPasskey()).accessToken }),
+    error: null,
+  },
   listSessions: {
     success: async (world) => ({ token: (await world.account()).accessToken, query: '?limit=5' }),
     error: { code: 'INVALID_CURSOR', call: async (world) => ({ token: (await world.account()).accessToken, query: '?cursor=bm90LWEtY3Vyc29y' }) },

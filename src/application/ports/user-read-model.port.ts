@@ -19,6 +19,19 @@ export interface MfaStatus {
 /** An account's records by kind (`passkeys`, `totp-factors`, ...), each as its kind shows it. */
 export type AccountRecords = Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>;
 
+/** One way into the account as its one list shows it (never a secret), and whether it signs in on its own. */
+export interface CredentialView {
+  /** `password`, `totp`, `passkey`, `identity`: what the declarations of the stored kinds call it. */
+  readonly kind: string;
+  readonly id: string;
+  /** A passkey's name, an identity's provider; null when nothing names it. */
+  readonly name: string | null;
+  readonly createdAt: Date | null;
+  readonly lastUsedAt: Date | null;
+  /** A first factor (a password, a passkey, a provider identity): the last-way-in rule counts it; a second factor does not. */
+  readonly signsIn: boolean;
+}
+
 /** What a command that continues a session reads of its account: the public resource and the session epoch, no secret. */
 export interface SessionAccount {
   readonly user: UserView;
@@ -48,6 +61,12 @@ export interface UserReadModel {
    * Every kind that shows records is present (an empty list when the account has none). Read-only.
    */
   recordsOf(id: string): Promise<AccountRecords>;
+  /**
+   * Every way into the account, of every kind whose table declares how it is listed (`listed`), in the order of the
+   * tables, then of each table's records: the same declarations the last-way-in rule and the erase read. Read-only;
+   * empty for an unknown id.
+   */
+  credentialsOf(id: string): Promise<readonly CredentialView[]>;
   /**
    * The accounts' ids in the order they were listed (oldest first), after the entry at `after` (an entry's `position`;
    * null: from the start), at most `limit`. Fewer than `limit`: the last ones. A position this adapter did not give

@@ -17,6 +17,7 @@ export const PASSKEYS: Table<PasskeyRecord> = {
     account: { index: 'byUser' },
     credential: true,
     signsIn: 'each',
+    listed: ({ id, name, createdAt, lastUsedAt }) => ({ kind: 'passkey', id, name, createdAt, lastUsedAt }),
     exported: ({ id, name, createdAt, lastUsedAt, transports, backedUp, deviceType }) => ({ id, name, createdAt, lastUsedAt, transports, backedUp, deviceType }),
   },
   // The owner's own label ("Ada's phone") may name the person.

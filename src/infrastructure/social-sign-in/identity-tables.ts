@@ -18,6 +18,7 @@ export const IDENTITIES: Table<IdentityRecord> = {
     account: { index: 'byUser' },
     credential: true,
     signsIn: 'each',
+    listed: ({ id, provider, createdAt }) => ({ kind: 'identity', id, name: provider, createdAt, lastUsedAt: null }),
     exported: ({ id, provider, email, createdAt }) => ({ id, provider, email, createdAt }),
   },
   personal: { account: (identity) => identity.userId, fields: ['email'] },

@@ -13,7 +13,13 @@ export const USERS: Table<UserRecord> = {
   name: 'users',
   indexes: {},
   // Its password is a way in (an account made by a provider's sign-in has none: an empty hash).
-  owner: { account: 'key', credential: false, signsIn: (user) => user.passwordHash !== '', exported: { not: 'shown as `user`: its public fields, never the password hash' } },
+  owner: {
+    account: 'key',
+    credential: false,
+    signsIn: (user) => user.passwordHash !== '',
+    listed: (user) => (user.passwordHash === '' ? null : { kind: 'password', id: 'password', name: null, createdAt: null, lastUsedAt: null }),
+    exported: { not: 'shown as `user`: its public fields, never the password hash' },
+  },
   personal: { account: (user) => user.id, fields: ['email', 'name', 'lastname'] },
 };
 

@@ -12,6 +12,8 @@ export const TOTP_FACTORS: Table<TotpFactorRecord> = {
     account: 'key',
     credential: true,
     // Never the secret, nor the recovery codes' MACs: when it was added and confirmed, and how many codes are left.
+    // Listed once confirmed: an enrolment waiting for its first code is no way in yet.
+    listed: ({ confirmedAt }) => (confirmedAt === null ? null : { kind: 'totp', id: 'totp', name: null, createdAt: confirmedAt, lastUsedAt: null }),
     exported: ({ createdAt, confirmedAt, recoveryCodes }) => ({ kind: 'totp', createdAt, confirmedAt, recoveryCodesLeft: recoveryCodes.filter((code) => code.usedAt === null).length }),
   },
 };

@@ -8,6 +8,7 @@ import { DIRECTORY } from './directory-tables.js';
 import { ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS } from './address-index.js';
 import { PROJECTIONS } from './projections.js';
 import type { EventProjection } from './store.js';
+import type { CredentialView } from '../../application/ports/user-read-model.port.js';
 import { type AnyTable, type Change, type Ownership, type ReadOptions, type Store, type Stored, type Table, type Tally, remove } from './store.js';
 
 /**
@@ -63,6 +64,25 @@ export class Schema {
       else throw new Error(`${table.name}: signsIn 'each' goes with an index, a function with records keyed by the account`);
     }
     return tally;
+  }
+
+  /**
+   * Every way into account `userId` as its list shows it: for every table whose owner says how (`listed`), its records
+   * of the account, each marked as a first factor as the table declares it (`signsIn`, the same the last-way-in rule
+   * sums). A record its declaration does not list (a factor not confirmed, an account's empty password) is left out.
+   */
+  async credentialsOf(store: Store, userId: string): Promise<CredentialView[]> {
+    const listed: CredentialView[] = [];
+    for (const table of this.tables) {
+      const owner = table.owner as Ownership<unknown>;
+      if (!('listed' in owner) || owner.listed === undefined) continue;
+      const { listed: show, signsIn } = owner;
+      for (const { value } of await ownedBy(store, userId, table)) {
+        const credential = value === null ? null : show(value);
+        if (credential) listed.push({ ...credential, signsIn: signsIn === 'each' || (typeof signsIn === 'function' && signsIn(value)) });
+      }
+    }
+    return listed;
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { AccountRecords, MfaStatus, SessionAccount, UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
+import type { AccountRecords, CredentialView, MfaStatus, SessionAccount, UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
 import { CORE_SCHEMA, type Schema } from './ownership.js';
 import type { PageRequest } from '../../application/ports/event-log.port.js';
 import type { SessionReadModel, SessionView, SessionViewPage } from '../../application/ports/session-read-model.port.js';
@@ -41,6 +41,11 @@ export class StoreUserReadModel implements UserReadModel {
   /** Walks the tables' declarations (`exportedRecordsOf`): a new kind of account state is exported by its declaration. */
   recordsOf(id: string): Promise<AccountRecords> {
     return this.schema.exportedRecordsOf(this.store, id);
+  }
+
+  /** Walks the tables' declarations (`credentialsOf`): a new kind of way in is listed by its declaration. */
+  credentialsOf(id: string): Promise<readonly CredentialView[]> {
+    return this.schema.credentialsOf(this.store, id);
   }
 
   async directory(after: string | null, limit: number): Promise<readonly { readonly id: string; readonly position: string }[]> {

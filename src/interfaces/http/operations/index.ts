@@ -10,6 +10,7 @@ import { removeTotp } from './remove-totp.js';
 import { verifyMfa } from './verify-mfa.js';
 import { exportAccount } from './export-account.js';
 import { getAccountActivity } from './get-account-activity.js';
+import { listCredentials } from './list-credentials.js';
 import { getCurrentUser } from './get-current-user.js';
 import { getJwks } from './get-jwks.js';
 import { listSessions } from './list-sessions.js';
@@ -44,6 +45,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   getCurrentUser,
   changeProfile,
   getAccountActivity,
+  listCredentials,
   exportAccount,
   requestEmailChange,
   confirmEmailChange,
