@@ -21,8 +21,9 @@ export type AccountRecords = Readonly<Record<string, readonly Readonly<Record<st
 
 /** One way into the account as its one list shows it (never a secret), and whether it signs in on its own. */
 export interface CredentialView {
-  /** `password`, `totp`, `passkey`, `identity`: what the declarations of the stored kinds call it. */
+  /** `password`, `totp`, `passkey`, `identity`: one word per kind, as its table's declaration (`listed`) names it. */
   readonly kind: string;
+  /** Its id among the account's records of its kind (the kind itself for one of a kind: `password`, `totp`). */
   readonly id: string;
   /** A passkey's name, an identity's provider; null when nothing names it. */
   readonly name: string | null;

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+import type { CredentialView } from '../../application/ports/user-read-model.port.js';
 import { ServiceUnavailable } from '../../application/errors.js';
 
 /** One part of an index key: strings order as text, numbers (non-negative integers) as numbers. */
@@ -33,7 +34,7 @@ export type Ownership<R = never> =
        * record: its kind, id, name and dates, never a secret; null for a record that is no way in yet (a factor not
        * confirmed). Absent: the table's records are not listed.
        */
-      readonly listed?: (record: R) => ListedCredential | null;
+      readonly listed?: (record: R) => Omit<CredentialView, 'signsIn'> | null;
     }
   /** One account's records keyed as the account's records of `beside` are (an outbox entry: its event's id). */
   | { readonly account: { readonly beside: AnyTable } }
@@ -46,20 +47,6 @@ export type Ownership<R = never> =
   | { readonly account: 'marker'; readonly why: string }
   /** Not an account's records: why (claimed values are released by name; counters and counts go by themselves). */
   | { readonly none: string };
-
-/** One way into an account as its list shows it (a table's `listed`): never a secret, a key or a MAC. */
-export interface ListedCredential {
-  /** `password`, `totp`, `passkey`, `identity`: one word per kind of way in. */
-  readonly kind: string;
-  /** Its id among the account's records of its kind (the kind itself for one of a kind: `password`, `totp`). */
-  readonly id: string;
-  /** What names it to its owner: a passkey's name, an identity's provider; null when nothing does. */
-  readonly name: string | null;
-  /** When it was added (null when the store does not know: a password set at sign-up is the account's). */
-  readonly createdAt: Date | null;
-  /** When it last proved the holder (null: never, or not recorded for its kind). */
-  readonly lastUsedAt: Date | null;
-}
 
 /**
  * A kind of stored state, declared once for every storage technology: its name (an LMDB database, a MongoDB
