@@ -36,10 +36,6 @@ import { AdminSetDisabledHandler } from './use-cases/admin-set-disabled/admin-se
 import { AdminSignOutUserHandler } from './use-cases/admin-sign-out-user/admin-sign-out-user.handler.js';
 import { AdminRemoveMfaHandler } from './use-cases/admin-remove-mfa/admin-remove-mfa.handler.js';
 import { AdminDeleteUserHandler } from './use-cases/admin-delete-user/admin-delete-user.handler.js';
-import { RequestEmailChangeHandler } from './use-cases/request-email-change/request-email-change.handler.js';
-import { ConfirmEmailChangeHandler } from './use-cases/confirm-email-change/confirm-email-change.handler.js';
-import { CancelEmailChangeHandler } from './use-cases/cancel-email-change/cancel-email-change.handler.js';
-import { RevertEmailChangeHandler } from './use-cases/revert-email-change/revert-email-change.handler.js';
 import { DeleteAccountHandler } from './use-cases/delete-account/delete-account.handler.js';
 
 /** Settings the use cases' policies read; the composition takes them from the configuration. */
@@ -85,10 +81,6 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     exportAccount: new ExportAccountHandler(ports),
     listSessions: new ListSessionsHandler(ports),
     listCredentials: new ListCredentialsHandler(ports),
-    requestEmailChange: new RequestEmailChangeHandler(ports, policies),
-    confirmEmailChange: new ConfirmEmailChangeHandler(ports, policies.mail),
-    cancelEmailChange: new CancelEmailChangeHandler(ports, policies.mail),
-    revertEmailChange: new RevertEmailChangeHandler(ports),
     deleteAccount: new DeleteAccountHandler(ports, policies),
     introspectToken: new IntrospectTokenHandler(ports, policies.mail.requireVerifiedEmail),
     adminListUsers: new AdminListUsersHandler(ports),

@@ -1,4 +1,5 @@
 import { apiKeys } from './api-keys.js';
+import { emailChange } from './email-change.js';
 import { passkeys } from './passkeys.js';
 import { socialSignIn } from './social-sign-in.js';
 import { webhooks } from './webhooks.js';
@@ -8,4 +9,4 @@ import { webhooks } from './webhooks.js';
  * world) composes with it, and the central lists (tables, bindings, use cases, admin commands, the docs' table of
  * capabilities) are built from it. A new capability is its folders, its manifest and one line here.
  */
-export const CAPABILITIES = [apiKeys, socialSignIn, passkeys, webhooks] as const;
+export const CAPABILITIES = [apiKeys, socialSignIn, passkeys, emailChange, webhooks] as const;

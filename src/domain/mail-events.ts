@@ -25,9 +25,8 @@ export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set([
   'MfaEnrolled', 'MfaRemoved', 'RecoveryCodeUsed',
   // The account taken back by a reset that first proved its address: every way in from before it removed.
   'CredentialsRemoved',
-  // A change of address: the notice (with its cancel link) to the current address, the confirmation to the new one.
-  'EmailChangeRequested', 'NewEmailConfirmationRequested',
-  // A change of address confirmed: the notice, with its revert link, to the previous address.
+  // A change of address confirmed: the notice, with its revert link, to the previous address (the change of address
+  // declares it: src/application/email-change/events.ts; the request's two mails are its own events').
   'EmailChanged',
   // A sign-in from a device the account has not used recently.
   'NewDeviceSignedIn',

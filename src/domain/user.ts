@@ -4,10 +4,16 @@ import type { RevocationReason, SessionEvent } from './session.js';
 import { Email } from './email.js';
 import { PersonName } from './person-name.js';
 import type { SecondFactorEvent } from './second-factor.js';
-import type { EmailChangeEvent } from './email-change.js';
 import type { NewDeviceSignedIn } from './device.js';
 
 /** The events the User aggregate records; `SignInFailed` also exists without an account (aggregateId null). */
+/** The address changed (and is proven): `email` is the new one. */
+export type EmailChanged = DomainEvent<'EmailChanged', { readonly email: string; readonly previousEmail: string }>;
+/**
+ * The previous address took the account back with the link of the notice it got after a change of address: `email`
+ * is the restored address, `revertedFrom` the one the change had moved it to.
+ */
+export type EmailChangeReverted = DomainEvent<'EmailChangeReverted', { readonly email: string; readonly revertedFrom: string }>;
 export type UserRegistered = DomainEvent<'UserRegistered', { readonly email: string }>;
 export type UserSignedIn = DomainEvent<'UserSignedIn', { readonly email: string }>;
 export type PasswordRehashed = DomainEvent<'PasswordRehashed', { readonly email: string }>;
@@ -55,7 +61,8 @@ export type AccountDeletionNoticed = DomainEvent<'AccountDeletionNoticed', { rea
 export type UserEvent =
   | UserRegistered
   | SecondFactorEvent
-  | EmailChangeEvent
+  | EmailChanged
+  | EmailChangeReverted
   | NewDeviceSignedIn
   | SignUpCancelled
   | AccountDeleted

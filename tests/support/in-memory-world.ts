@@ -14,6 +14,7 @@ import { IDENTITY_REPOSITORY } from '../../src/application/social-sign-in/ports/
 import { OAUTH_FLOW_REPOSITORY } from '../../src/application/social-sign-in/ports/oauth-flow-repository.port.js';
 import { PASSKEY_REPOSITORY } from '../../src/application/passkeys/ports/passkey-repository.port.js';
 import { WEBAUTHN } from '../../src/application/passkeys/ports/webauthn.port.js';
+import { EMAIL_CHANGE_REPOSITORY } from '../../src/application/email-change/ports/email-change-repository.port.js';
 import { CAPABILITIES } from '../../src/capabilities/index.js';
 import { pino } from 'pino';
 import { HmacOneTimeTokens } from '../../src/infrastructure/security/hmac-one-time-tokens.js';
@@ -44,7 +45,7 @@ import {
 
 
 /** The core's extension points the capabilities provide (their manifests bind them): the world fakes none of them. */
-type FromCapabilities = 'operatorKeys' | 'reauthentications' | 'authenticators' | 'notices';
+type FromCapabilities = 'operatorKeys' | 'reauthentications' | 'authenticators' | 'pendingChanges' | 'notices';
 export interface WorldOptions {
   readonly signInThrottle?: SignInThrottleSettings;
   readonly sessions?: Partial<SessionSettings>;
@@ -136,7 +137,9 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
   const social = { providers, identities: get(IDENTITY_REPOSITORY), oauthFlows: get(OAUTH_FLOW_REPOSITORY) };
   /** The passkeys' own ports (their manifest binds them), the WebAuthn verifier a fake. */
   const passkeys = { passkeys: get(PASSKEY_REPOSITORY), webauthn };
-  return { store, tables, ...adapters, ...social, ...passkeys, webhookSender, ports: { ...ports, ...social, ...passkeys }, get, useCases, ...useCases };
+  /** The change of address's own port (its manifest binds it). */
+  const emailChanges = { emailChanges: get(EMAIL_CHANGE_REPOSITORY) };
+  return { store, tables, ...adapters, ...social, ...passkeys, ...emailChanges, webhookSender, ports: { ...ports, ...social, ...passkeys, ...emailChanges }, get, useCases, ...useCases };
 }
 
 export type InMemoryWorld = ReturnType<typeof inMemoryWorld>;

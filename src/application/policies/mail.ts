@@ -1,4 +1,3 @@
-import { EMAIL_CHANGE_REVERT_SECONDS } from '../../domain/email-change.js';
 import type { Limit } from '../ports/attempt-limits.port.js';
 import type { OneTimePurpose } from '../ports/one-time-tokens.port.js';
 
@@ -26,13 +25,6 @@ export const mailLimit = (cap: { readonly max: number; readonly windowSeconds: n
   max: cap.max,
   windowSeconds: cap.windowSeconds,
 });
-
-/**
- * How long a link lives: a reset's PASSWORD_RESET_TTL_SECONDS; a revert of a change of address
- * EMAIL_CHANGE_REVERT_SECONDS (7 days); the others (verification, change of address) EMAIL_VERIFICATION_TTL_SECONDS.
- */
-export const ttlSeconds = (settings: MailSettings, purpose: OneTimePurpose): number =>
-  purpose === 'reset' ? settings.resetTtlSeconds : purpose === 'email-revert' ? EMAIL_CHANGE_REVERT_SECONDS : settings.verificationTtlSeconds;
 
 const PAGES: Readonly<Record<OneTimePurpose, string>> = {
   reset: 'reset-password', verify: 'verify-email', 'email-change': 'confirm-email', 'email-cancel': 'cancel-email-change',

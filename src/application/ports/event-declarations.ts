@@ -1,4 +1,4 @@
-import type { MailContent } from '../policies/mail.js';
+import type { Notice, NoticeMail } from './capability-notices.port.js';
 import type { DomainEvent } from '../../domain/domain-event.js';
 import type { CapabilityRecordedEvent, RecordedEvent } from './event-log.port.js';
 
@@ -32,8 +32,15 @@ export interface EventDeclaration<P extends object> {
    * The notice mailed to the account's address when it is appended (at least once, by the outbox), greeting the
    * account as `name` (null while the address is unproven, see `greeting`); null: none for this event. Absent: no mail.
    */
-  readonly notice?: (payload: P, name: string | null) => MailContent | null;
+  readonly notice?: (payload: P, name: string | null, mail: NoticeMail) => Notice | null;
 }
+
+/**
+ * The notices a capability mails for events of the core it causes (the change of address, for the account's
+ * EmailChanged: the revert link to the previous address), by type: their retention, webhooks and activity stay the
+ * core's.
+ */
+export type CoreEventNotices<E extends DomainEvent> = { readonly [T in E['type']]?: EventDeclaration<Extract<E, { type: T }>['payload']>['notice'] };
 
 /** A capability's declarations of its events, one per type of its events' union `E`: a retention alone, or a declaration. */
 export type EventDeclarations<E extends DomainEvent> = { readonly [T in E['type']]: Retention | EventDeclaration<Extract<E, { type: T }>['payload']> };

@@ -6,11 +6,11 @@ import { CLOCK, type Clock } from './clock.port.js';
 import { OPERATOR_KEYS, type OperatorKeys } from './operator-keys.port.js';
 import { REAUTHENTICATIONS, type Reauthentications } from './reauthentications.port.js';
 import { AUTHENTICATORS, type Authenticators } from './authenticators.port.js';
+import { PENDING_CHANGES, type PendingChanges } from './pending-changes.port.js';
 import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { FACTOR_SECRETS, type FactorSecrets } from './factor-secrets.port.js';
 import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
 import { ID_GENERATOR, type IdGenerator } from './id-generator.port.js';
-import { EMAIL_CHANGE_REPOSITORY, type EmailChangeRepository } from './email-change-repository.port.js';
 import { MAIL_SENDER, type MailSender } from './mail-sender.port.js';
 import { ONE_TIME_TOKENS, type OneTimeTokens } from './one-time-tokens.port.js';
 import { OUTBOX, type Outbox } from './outbox.port.js';
@@ -37,11 +37,12 @@ export interface Ports {
   readonly events: EventLog;
   readonly sessions: SessionRepository;
   readonly secondFactors: SecondFactorRepository;
-  readonly emailChanges: EmailChangeRepository;
   readonly operatorKeys: OperatorKeys;
   readonly reauthentications: Reauthentications;
   /** An account's authenticators beyond its codes (passkeys), as a capability provides them (none without it). */
   readonly authenticators: Authenticators;
+  /** What a new password ends on an account (a pending change of address), as a capability provides it (nothing without it). */
+  readonly pendingChanges: PendingChanges;
   readonly outbox: Outbox;
   readonly limits: AttemptLimits;
   readonly mail: MailSender;
@@ -71,10 +72,10 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   events: EVENT_LOG,
   sessions: SESSION_REPOSITORY,
   secondFactors: SECOND_FACTOR_REPOSITORY,
-  emailChanges: EMAIL_CHANGE_REPOSITORY,
   operatorKeys: OPERATOR_KEYS,
   reauthentications: REAUTHENTICATIONS,
   authenticators: AUTHENTICATORS,
+  pendingChanges: PENDING_CHANGES,
   outbox: OUTBOX,
   limits: ATTEMPT_LIMITS,
   mail: MAIL_SENDER,

@@ -2,7 +2,7 @@ import type { AnySchema, InferType } from 'yup';
 import type { Config, DerivedSettings } from '../config/config.js';
 import type { ConfigDescription } from '../config/config-descriptions.js';
 import type { CapabilityNotices } from '../../application/ports/capability-notices.port.js';
-import { type AnyEventDeclarations, activityTypesOf, declarationOf } from '../../application/ports/event-declarations.js';
+import { type AnyEventDeclaration, type AnyEventDeclarations, activityTypesOf, declarationOf } from '../../application/ports/event-declarations.js';
 import type { AnyTable } from '../storage/store.js';
 import type { EventProjection } from '../storage/store.js';
 import type { BindPort, PortGetter } from './bind-port.js';
@@ -47,6 +47,8 @@ export interface Capability<U extends object = object, Op = never> {
    * and the activity types the OpenAPI document (`activityTypesOf`). A type it does not declare is kept and seen by none.
    */
   readonly events: AnyEventDeclarations;
+  /** The notices it mails for events of the core it causes (CoreEventNotices): the core keeps, sends and shows them. */
+  readonly notices?: Readonly<Record<string, AnyEventDeclaration['notice']>>;
   /**
    * Its environment variables: each one's schema (default and bounds), its topic and what it does, validated by
    * loadConfig with the core's and documented with them (docs/configuration.md); read with `settingsOf`.
@@ -76,9 +78,14 @@ export type { EventDeclaration, EventDeclarations } from '../../application/port
 /** The notices every capability of `capabilities` declares for its events, by type (the first to declare a type wins). */
 export const capabilityNotices = (capabilities: readonly Capability<object, unknown>[]): CapabilityNotices => {
   const byType = new Map(
-    capabilities.flatMap((capability) => Object.keys(capability.events).map((type) => [type, declarationOf(capability.events, type)] as const)).reverse(),
+    capabilities
+      .flatMap((capability) => [
+        ...Object.keys(capability.events).map((type) => [type, declarationOf(capability.events, type).notice] as const),
+        ...Object.entries(capability.notices ?? {}),
+      ])
+      .reverse(),
   );
-  return { noticeOf: (event, name) => byType.get(event.type)?.notice?.(event.payload as never, name) ?? null };
+  return { noticeOf: (event, name, mail) => byType.get(event.type)?.(event.payload as never, name, mail) ?? null };
 };
 
 /** The event types the capabilities of `capabilities` show in the account's activity (the OpenAPI enum lists them). */

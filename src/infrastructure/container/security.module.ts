@@ -33,6 +33,7 @@ import { CONFIG, HASH_LIMITER, KEY_RING, LOGGER, METRICS, PERSONAL_DATA_KEYS, PR
 import { OPERATOR_KEYS } from '../../application/ports/operator-keys.port.js';
 import { REAUTHENTICATIONS } from '../../application/ports/reauthentications.port.js';
 import { AUTHENTICATORS, NO_AUTHENTICATORS } from '../../application/ports/authenticators.port.js';
+import { NOTHING_PENDING, PENDING_CHANGES } from '../../application/ports/pending-changes.port.js';
 import { InvalidToken } from '../../application/errors.js';
 import { PersonalDataKeys, personalDataSecret } from '../security/personal-data-keys.js';
 
@@ -75,6 +76,8 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(REAUTHENTICATIONS, () => ({ redeem: () => Promise.resolve('code' as const) }));
   // Without a capability that provides authenticators (src/capabilities/passkeys.ts), none is held or asked for.
   bindPort(AUTHENTICATORS, () => NO_AUTHENTICATORS);
+  // Without a capability that keeps changes pending (src/capabilities/email-change.ts), a new password ends none.
+  bindPort(PENDING_CHANGES, () => NOTHING_PENDING);
   bindPort(FACTOR_SECRETS, (get) => {
     const { mfaSecretKey } = get(CONFIG).sessions;
     return new KeyedFactorSecrets(mfaSecretKey === undefined ? get(SERVICE_SECRET) : Buffer.from(mfaSecretKey, 'utf8'));

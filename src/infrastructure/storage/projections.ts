@@ -1,7 +1,6 @@
 import { OUTBOX, type OutboxRecord } from './event-tables.js';
 import { needsMail, newEntry } from './outbox-entry.js';
 import type { EventProjection } from './store.js';
-import { pendingEmailChanges, revertibleEmailChanges } from './email-change-tables.js';
 import { directory } from './directory-tables.js';
 
 export type { EventProjection, ProjectedChange } from './store.js';
@@ -17,4 +16,4 @@ const outbox: EventProjection<OutboxRecord> = {
  * transaction, on every store (commit-plan.ts). The schema gives them (and a capability's) to the store, which passes
  * them with each commit (`Changes.projections`): the engine imports none. A new projection is its table and an entry here.
  */
-export const PROJECTIONS: readonly EventProjection<unknown>[] = [outbox as EventProjection<unknown>, pendingEmailChanges as EventProjection<unknown>, revertibleEmailChanges as EventProjection<unknown>, directory as EventProjection<unknown>];
+export const PROJECTIONS: readonly EventProjection<unknown>[] = [outbox as EventProjection<unknown>, directory as EventProjection<unknown>];

@@ -1,4 +1,3 @@
-import { StoreEmailChangeRepository } from './store-email-change.repository.js';
 import type { Ports } from '../../application/ports/ports.js';
 import type { EventPruner } from './retention.js';
 import { ClosingStore, type Store } from './store.js';
@@ -21,7 +20,7 @@ import { StoreSessionReadModel, StoreUserReadModel } from './store-read-models.j
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
-export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'emailChanges', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
 
 export type StoragePortName = (typeof STORAGE_PORTS)[number];
 
@@ -77,7 +76,6 @@ export const portsOver = (
   sessionViews: new StoreSessionReadModel(store),
   sessions: new StoreSessionRepository(store),
   secondFactors: new StoreSecondFactorRepository(store),
-  emailChanges: new StoreEmailChangeRepository(store),
   events: new StoreEventLog(store),
   outbox: new StoreOutbox(store),
   };

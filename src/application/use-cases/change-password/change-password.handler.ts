@@ -7,7 +7,6 @@ import { countWrongCurrentPassword } from '../../policies/holder.js';
 import type { Ports } from '../../ports/ports.js';
 import { uncommon } from '../../policies/password-policy.js';
 import { type SessionSettings, endAllSessions, passwordCheckLimit } from '../../policies/sessions.js';
-import { endPendingEmailChange } from '../../shared/email-change-token.js';
 import { type MfaSettings, requireStepUp } from '../../policies/second-factor.js';
 import type { Principal } from '../../shared/principal.js';
 import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
@@ -34,7 +33,7 @@ export interface ChangePasswordCommand {
  */
 export class ChangePasswordHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'emailChanges' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'blocklist' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'pendingChanges' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'blocklist' | 'clock' | 'ids'>,
     private readonly settings: Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>,
     private readonly mfa: MfaSettings,
   ) {}
@@ -72,8 +71,8 @@ export class ChangePasswordHandler {
       if (!session?.isLive(at, user.sessionEpoch)) throw new InvalidToken();
       user.changePassword(newHash, at);
       const kept = endAllSessions(user, 'password_changed', at, session);
-      const events = [...user.pullEvents(), ...(await endPendingEmailChange(this.deps, user, at))];
-      if (!(await users.save(user, recordEvents(events, ids, command.metadata), undefined, kept, [{ ...limit, at }]))) return CHANGED;
+      const ended = await this.deps.pendingChanges.endedByNewPassword(user, at, command.metadata);
+      if (!(await users.save(user, [...recordEvents(user.pullEvents(), ids, command.metadata), ...ended], undefined, kept, [{ ...limit, at }]))) return CHANGED;
       return toAccountResource(user);
     });
   }

@@ -7,7 +7,6 @@ import { uncommon } from '../../policies/password-policy.js';
 import { endAllSessions } from '../../policies/sessions.js';
 import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
 import { redeem } from '../../shared/one-time-token.js';
-import { endPendingEmailChange } from '../../shared/email-change-token.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 
 export interface ConfirmPasswordResetCommand {
@@ -24,7 +23,7 @@ export interface ConfirmPasswordResetCommand {
  */
 export class ConfirmPasswordResetHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'emailChanges' | 'sessions' | 'hasher' | 'blocklist' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'pendingChanges' | 'sessions' | 'hasher' | 'blocklist' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly settings: MailSettings,
   ) {}
 
@@ -43,8 +42,8 @@ export class ConfirmPasswordResetHandler {
       const at = clock.now();
       user.resetPassword(newHash, at);
       endAllSessions(user, 'password_changed', at, null);
-      const events = [...user.pullEvents(), ...(await endPendingEmailChange(this.deps, user, at))];
-      if (!(await users.save(user, recordEvents(events, ids, command.metadata)))) return CHANGED;
+      const ended = await this.deps.pendingChanges.endedByNewPassword(user, at, command.metadata);
+      if (!(await users.save(user, [...recordEvents(user.pullEvents(), ids, command.metadata), ...ended]))) return CHANGED;
       return toAccountResource(user);
     });
   }

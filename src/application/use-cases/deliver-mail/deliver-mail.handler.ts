@@ -1,5 +1,5 @@
-import { accountDeletedMail, confirmNewEmailMail, emailChangeNoticeMail, emailChangedMail, newDeviceMail } from '../../policies/account-mail.js';
-import { EMAIL_CHANGE_REVERT_SECONDS } from '../../../domain/email-change.js';
+import type { NoticeMail } from '../../ports/capability-notices.port.js';
+import { accountDeletedMail, newDeviceMail } from '../../policies/account-mail.js';
 import { MailRefusedPermanently, MailRelayUnavailable } from '../../errors.js';
 import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
@@ -126,13 +126,23 @@ export class DeliverMailHandler {
     const user = await this.deps.users.findById(event.aggregateId);
     if (!user) return null;
     const name = user.emailVerified ? user.name.value : null;
-    const notice = this.deps.notices.noticeOf(event, name);
-    if (notice) return { to: user.email.value, ...notice, idempotencyKey: event.eventId };
+    const notice = this.deps.notices.noticeOf(event, name, this.noticeMail(event));
+    if (notice) return { ...notice, to: notice.to ?? user.email.value, idempotencyKey: event.eventId };
     if (!('email' in event.payload)) return null;
     if (event.type === 'NewDeviceSignedIn' && !(await noticeMayGo(this.deps, this.mail.verificationPerAddress, user, event.payload.email))) return null;
     const content = this.render(event, name);
-    const to = event.type === 'EmailChanged' ? event.payload.previousEmail : event.payload.email;
-    return content && { to, ...content, idempotencyKey: event.eventId };
+    return content && { to: event.payload.email, ...content, idempotencyKey: event.eventId };
+  }
+
+  /** What a capability's notice of `event` may link to: the app's pages, with a token for its account issued at its time. */
+  private noticeMail(event: RecordedEvent): NoticeMail {
+    const { oneTimeTokens } = this.deps;
+    const claim = { userId: event.aggregateId ?? '', issuedAt: event.occurredAt };
+    return {
+      link: (purpose, binding) => linkFor(this.mail, purpose, oneTimeTokens.issue({ ...claim, purpose }, binding)),
+      bindingFor: (purpose, subject) => oneTimeTokens.bindingFor(purpose, { ...subject, id: claim.userId }),
+      verificationTtlSeconds: this.mail.verificationTtlSeconds,
+    };
   }
 
   private render(event: RecordedEvent, name: string | null): MailContent | null {
@@ -158,22 +168,8 @@ export class DeliverMailHandler {
         return secondFactorMail(name, { kind: 'removed' });
       case 'CredentialsRemoved':
         return secondFactorMail(name, { kind: 'credentials_removed' });
-      case 'EmailChangeRequested': {
-        const token = oneTimeTokens.issue({ purpose: 'email-cancel', userId, issuedAt: event.occurredAt }, event.payload.binding);
-        return emailChangeNoticeMail(name, event.payload.newEmail, linkFor(this.mail, 'email-cancel', token), Math.round(this.mail.verificationTtlSeconds / 3600));
-      }
-      case 'EmailChanged': {
-        const { email, previousEmail } = event.payload;
-        const binding = oneTimeTokens.bindingFor('email-revert', { id: userId, email, previousEmail, passwordHash: '' });
-        const token = oneTimeTokens.issue({ purpose: 'email-revert', userId, issuedAt: event.occurredAt }, binding);
-        return emailChangedMail(name, email, linkFor(this.mail, 'email-revert', token), Math.round(EMAIL_CHANGE_REVERT_SECONDS / 86_400));
-      }
       case 'NewDeviceSignedIn':
         return newDeviceMail(name, { at: event.occurredAt, device: event.payload.device, network: event.payload.network }, `${this.mail.publicAppUrl.replace(/\/+$/, '')}/sessions`);
-      case 'NewEmailConfirmationRequested': {
-        const token = oneTimeTokens.issue({ purpose: 'email-change', userId, issuedAt: event.occurredAt }, event.payload.binding);
-        return confirmNewEmailMail(name, linkFor(this.mail, 'email-change', token), Math.round(this.mail.verificationTtlSeconds / 3600));
-      }
       case 'RecoveryCodeUsed':
         return secondFactorMail(name, { kind: 'recovery_code_used', left: event.payload.left });
       default:

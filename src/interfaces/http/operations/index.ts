@@ -23,10 +23,6 @@ import { signInMfa } from './sign-in-mfa.js';
 import { signOut } from './sign-out.js';
 import { signUp } from './sign-up.js';
 import { verifyEmail } from './verify-email.js';
-import { requestEmailChange } from './request-email-change.js';
-import { confirmEmailChange } from './confirm-email-change.js';
-import { cancelEmailChange } from './cancel-email-change.js';
-import { revertEmailChange } from './revert-email-change.js';
 import { deleteAccount } from './delete-account.js';
 import { introspectToken } from './introspect-token.js';
 import { adminListUsers } from './admin-list-users.js';
@@ -47,10 +43,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   getAccountActivity,
   listCredentials,
   exportAccount,
-  requestEmailChange,
-  confirmEmailChange,
-  cancelEmailChange,
-  revertEmailChange,
   deleteAccount,
   refreshSession,
   signOut,

@@ -1,11 +1,11 @@
 import { object } from 'yup';
 import { emailField } from '../shared/field-docs.js';
 import { emptyData } from '../shared/openapi-schemas.js';
-import { defineOperation } from '../shared/operation.js';
+import { defineEmailChangeOperation } from './define-operation.js';
 import { optionalText } from '../shared/request-body.js';
 import { holderProofDocs, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
 
-export const requestEmailChange = defineOperation({
+export const requestEmailChange = defineEmailChangeOperation({
   method: 'POST',
   path: '/auth/email',
   operationId: 'requestEmailChange',

@@ -1,8 +1,8 @@
-import { type EmailChangeCancelled, type PendingEmailChange, changeStillPending, emailChangeCancelled } from '../../domain/email-change.js';
+import { type PendingEmailChange, changeStillPending } from '../../domain/email-change/email-change.js';
 import { InvalidInput } from '../../domain/domain-error.js';
 import type { User } from '../../domain/user.js';
 import { rawText, requireAll } from '../../domain/validation.js';
-import type { Ports } from '../ports/ports.js';
+import type { EmailChangePorts } from './ports/email-change-ports.js';
 
 const REFUSED = 'is invalid, expired or already used';
 
@@ -15,7 +15,7 @@ export const refusedLink = (): InvalidInput => new InvalidInput([{ field: 'token
  * epoch it was asked in (a password change, a reset or a sign-out everywhere ends it), and younger than `ttlSeconds`. Throws InvalidInput on `token` (the same issue for every refusal).
  */
 export async function redeemEmailChange(
-  deps: Pick<Ports, 'users' | 'emailChanges' | 'oneTimeTokens' | 'clock'>,
+  deps: Pick<EmailChangePorts, 'users' | 'emailChanges' | 'oneTimeTokens' | 'clock'>,
   purpose: 'email-change' | 'email-cancel',
   raw: unknown,
   ttlSeconds: number,
@@ -30,14 +30,4 @@ export async function redeemEmailChange(
   const age = deps.clock.now().getTime() - claim.issuedAt.getTime();
   if (!deps.oneTimeTokens.matches(token, binding) || age < 0 || age > ttlSeconds * 1000) throw refusedLink();
   return { user, pending };
-}
-
-/**
- * What a password change or reset records about the account's pending change of address, in its own commit: its end
- * (EmailChangeCancelled, `password_changed`), or nothing when none is pending. The change is dead anyway once the
- * epoch moves (changeStillPending); this removes it from the account's view and says so in its activity.
- */
-export async function endPendingEmailChange(deps: Pick<Ports, 'emailChanges'>, user: User, at: Date): Promise<EmailChangeCancelled[]> {
-  const pending = await deps.emailChanges.pendingOf(user.id);
-  return pending ? [emailChangeCancelled(user.id, user.email.value, pending.newEmail, at, 'password_changed')] : [];
 }

@@ -1,10 +1,11 @@
-import { emailChangeCancelled } from '../../../domain/email-change.js';
-import type { RequestMetadata } from '../../ports/event-log.port.js';
-import type { Ports } from '../../ports/ports.js';
-import type { MailSettings } from '../../policies/mail.js';
-import { recordEvents } from '../../shared/auth-result.js';
-import { redeemEmailChange } from '../../shared/email-change-token.js';
-import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
+import { emailChangeCancelled } from '../../../../domain/email-change/email-change.js';
+import type { RequestMetadata } from '../../../ports/event-log.port.js';
+import type { EmailChangePorts } from '../../ports/email-change-ports.js';
+import type { MailSettings } from '../../../policies/mail.js';
+import { recordEvents } from '../../../shared/auth-result.js';
+import { recordedAsDeclared } from '../../events.js';
+import { redeemEmailChange } from '../../email-change-token.js';
+import { CHANGED, untilCommitted } from '../../../shared/optimistic.js';
 
 export interface CancelEmailChangeCommand {
   readonly token: unknown;
@@ -18,7 +19,7 @@ export interface CancelEmailChangeCommand {
  */
 export class CancelEmailChangeHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'emailChanges' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<EmailChangePorts, 'users' | 'emailChanges' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly mail: MailSettings,
   ) {}
 
@@ -29,8 +30,8 @@ export class CancelEmailChangeHandler {
       const { user, pending } = await redeemEmailChange(this.deps, 'email-cancel', command.token, this.mail.verificationTtlSeconds);
       const at = clock.now();
       user.endSessions('email_change_cancelled', at, null);
-      const events = [emailChangeCancelled(user.id, user.email.value, pending.newEmail, at), ...user.pullEvents()];
-      return (await users.save(user, recordEvents(events, ids, command.metadata))) ? undefined : CHANGED;
+      const cancelled = recordedAsDeclared([emailChangeCancelled(user.id, user.email.value, pending.newEmail, at)], ids, command.metadata);
+      return (await users.save(user, [...cancelled, ...recordEvents(user.pullEvents(), ids, command.metadata)])) ? undefined : CHANGED;
     });
   }
 }

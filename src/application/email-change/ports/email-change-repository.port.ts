@@ -1,5 +1,5 @@
-import type { PendingEmailChange, RevertibleEmailChange } from '../../domain/email-change.js';
-import { token } from '../di-token.js';
+import type { PendingEmailChange, RevertibleEmailChange } from '../../../domain/email-change/email-change.js';
+import { token } from '../../di-token.js';
 
 /**
  * The account's change of address waiting for confirmation, and its last confirmed one the previous address may still

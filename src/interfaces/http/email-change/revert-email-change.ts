@@ -1,10 +1,10 @@
 import { object } from 'yup';
-import { EMAIL_CHANGE_REVERT_SECONDS } from '../../../domain/email-change.js';
+import { EMAIL_CHANGE_REVERT_SECONDS } from '../../../domain/email-change/email-change.js';
 import { mailedToken } from '../shared/field-docs.js';
-import { defineOperation } from '../shared/operation.js';
+import { defineEmailChangeOperation } from './define-operation.js';
 import { text } from '../shared/request-body.js';
 
-export const revertEmailChange = defineOperation({
+export const revertEmailChange = defineEmailChangeOperation({
   method: 'POST',
   path: '/auth/email/revert',
   operationId: 'revertEmailChange',

@@ -1,13 +1,13 @@
-import { InvalidInput } from '../../../domain/domain-error.js';
-import { Email } from '../../../domain/email.js';
-import { emailChangeRequested } from '../../../domain/email-change.js';
-import { requireAll } from '../../../domain/validation.js';
-import type { Ports } from '../../ports/ports.js';
-import { type HolderProof, proveHolder } from '../../policies/holder.js';
-import { type MailSettings, mailLimit } from '../../policies/mail.js';
-import type { MfaSettings } from '../../policies/second-factor.js';
-import type { SessionSettings } from '../../policies/sessions.js';
-import { recordEvents } from '../../shared/auth-result.js';
+import { InvalidInput } from '../../../../domain/domain-error.js';
+import { Email } from '../../../../domain/email.js';
+import { emailChangeRequested } from '../../../../domain/email-change/email-change.js';
+import { requireAll } from '../../../../domain/validation.js';
+import type { EmailChangePorts } from '../../ports/email-change-ports.js';
+import { type HolderProof, proveHolder } from '../../../policies/holder.js';
+import { type MailSettings, mailLimit } from '../../../policies/mail.js';
+import type { MfaSettings } from '../../../policies/second-factor.js';
+import type { SessionSettings } from '../../../policies/sessions.js';
+import { recordedAsDeclared } from '../../events.js';
 
 export interface RequestEmailChangeCommand extends HolderProof {
   readonly newEmail: unknown;
@@ -22,7 +22,7 @@ export interface RequestEmailChangeCommand extends HolderProof {
  */
 export class RequestEmailChangeHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'reauthentications' | 'authenticators' | 'totp' | 'factorSecrets' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<EmailChangePorts, 'reauthentications' | 'authenticators' | 'totp' | 'factorSecrets' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly settings: { readonly sessions: SessionSettings; readonly mfa: MfaSettings; readonly mail: MailSettings },
   ) {}
 
@@ -34,7 +34,7 @@ export class RequestEmailChangeHandler {
     if (newEmail.value === user.email.value) throw new InvalidInput([{ field: 'newemail', message: "is already the account's address" }]);
     const binding = oneTimeTokens.bindingFor('email-change', { id: user.id, email: user.email.value, passwordHash: user.passwordHash, newEmail: newEmail.value });
     const at = clock.now();
-    const events = recordEvents(emailChangeRequested(user.id, user.email.value, newEmail.value, binding, at, user.sessionEpoch), ids, command.metadata);
+    const events = recordedAsDeclared(emailChangeRequested(user.id, user.email.value, newEmail.value, binding, at, user.sessionEpoch), ids, command.metadata);
     await limits.take(mailLimit(this.settings.mail.verificationPerAddress, 'email-change', user.id), at, events);
   }
 }

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import type { InvalidInput } from '../../../domain/domain-error.js';
-import { EmailNotVerified } from '../../errors.js';
-import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
-import { aHolderProof, aSignUpCommand } from '../../../../tests/support/builders.js';
-import { rejection } from '../../../../tests/support/rejection.js';
-import { changeRequested } from '../../../../tests/support/email-change.js';
-import { verifiedSignUp } from '../../../../tests/support/verified.js';
+import type { InvalidInput } from '../../../../domain/domain-error.js';
+import { EmailNotVerified } from '../../../errors.js';
+import { inMemoryWorld } from '../../../../../tests/support/in-memory-world.js';
+import { aHolderProof, aSignUpCommand } from '../../../../../tests/support/builders.js';
+import { rejection } from '../../../../../tests/support/rejection.js';
+import { changeRequested } from '../../../../../tests/support/email-change.js';
+import { verifiedSignUp } from '../../../../../tests/support/verified.js';
 
 describe('RequestEmailChangeHandler (requestEmailChange)', () => {
   it('mails a confirmation link to the new address and a notice with a cancel link to the current one; the account stays as it is', async () => {
@@ -15,7 +15,7 @@ describe('RequestEmailChangeHandler (requestEmailChange)', () => {
     expect(cancel).to.match(/^email-cancel1\./);
     expect((await world.users.findById(signedUp.user.id))?.email.value).to.equal('ada@example.com');
     expect(await world.emailChanges.pendingOf(signedUp.user.id)).to.deep.include({ newEmail: 'countess@lovelace.example' });
-    const requested = world.store.events.find((event) => event.type === 'EmailChangeRequested');
+    const requested = world.store.capabilityEvents.find((event) => event.type === 'EmailChangeRequested');
     expect(requested?.payload).to.deep.include({ email: 'ada@example.com', newEmail: 'countess@lovelace.example' });
   });
 
@@ -37,6 +37,6 @@ describe('RequestEmailChangeHandler (requestEmailChange)', () => {
     const world = await inMemoryWorld();
     const { principal } = await verifiedSignUp(world);
     await Promise.all(Array.from({ length: 5 }, (_, i) => world.requestEmailChange.execute({ ...aHolderProof(principal), newEmail: `new-${i}@example.com` })));
-    expect(world.store.events.filter((event) => event.type === 'EmailChangeRequested')).to.have.length(3);
+    expect(world.store.capabilityEvents.filter((event) => event.type === 'EmailChangeRequested')).to.have.length(3);
   });
 });

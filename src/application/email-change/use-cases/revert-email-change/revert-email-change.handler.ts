@@ -1,22 +1,22 @@
-import { EmailAlreadyRegistered } from '../../../domain/domain-error.js';
-import { Email } from '../../../domain/email.js';
-import { EMAIL_CHANGE_REVERT_SECONDS, type RevertibleEmailChange } from '../../../domain/email-change.js';
-import { passwordResetRequested } from '../../../domain/mail-events.js';
-import type { User } from '../../../domain/user.js';
-import { rawText, requireAll } from '../../../domain/validation.js';
-import type { RequestMetadata } from '../../ports/event-log.port.js';
-import type { Ports } from '../../ports/ports.js';
-import { recordEvents } from '../../shared/auth-result.js';
-import { refusedLink } from '../../shared/email-change-token.js';
-import { bindingOf } from '../../shared/one-time-token.js';
-import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
+import { EmailAlreadyRegistered } from '../../../../domain/domain-error.js';
+import { Email } from '../../../../domain/email.js';
+import { EMAIL_CHANGE_REVERT_SECONDS, type RevertibleEmailChange } from '../../../../domain/email-change/email-change.js';
+import { passwordResetRequested } from '../../../../domain/mail-events.js';
+import type { User } from '../../../../domain/user.js';
+import { rawText, requireAll } from '../../../../domain/validation.js';
+import type { RequestMetadata } from '../../../ports/event-log.port.js';
+import type { EmailChangePorts } from '../../ports/email-change-ports.js';
+import { recordEvents } from '../../../shared/auth-result.js';
+import { refusedLink } from '../../email-change-token.js';
+import { bindingOf } from '../../../shared/one-time-token.js';
+import { CHANGED, untilCommitted } from '../../../shared/optimistic.js';
 
 export interface RevertEmailChangeCommand {
   readonly token: unknown;
   readonly metadata: RequestMetadata;
 }
 
-type Deps = Pick<Ports, 'users' | 'emailChanges' | 'oneTimeTokens' | 'clock' | 'ids'>;
+type Deps = Pick<EmailChangePorts, 'users' | 'emailChanges' | 'oneTimeTokens' | 'clock' | 'ids'>;
 
 /**
  * "My address was taken" (POST /auth/email/revert), with the link of the notice mailed to the previous address once a

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import type { InvalidInput } from '../../../domain/domain-error.js';
-import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
-import { aHolderProof, aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../tests/support/builders.js';
-import { rejection } from '../../../../tests/support/rejection.js';
-import { changeRequested, mailedTo } from '../../../../tests/support/email-change.js';
-import { verifiedSignUp } from '../../../../tests/support/verified.js';
+import type { InvalidInput } from '../../../../domain/domain-error.js';
+import { inMemoryWorld } from '../../../../../tests/support/in-memory-world.js';
+import { aHolderProof, aRequestMetadata, aSignInCommand, aSignUpCommand, completedSignIn } from '../../../../../tests/support/builders.js';
+import { rejection } from '../../../../../tests/support/rejection.js';
+import { changeRequested, mailedTo } from '../../../../../tests/support/email-change.js';
+import { verifiedSignUp } from '../../../../../tests/support/verified.js';
 
 const metadata = aRequestMetadata();
 const SPENT = [{ field: 'token', message: 'is invalid, expired or already used' }];

@@ -1,11 +1,11 @@
-import { EmailAlreadyRegistered } from '../../../domain/domain-error.js';
-import { Email } from '../../../domain/email.js';
-import type { RequestMetadata } from '../../ports/event-log.port.js';
-import type { Ports } from '../../ports/ports.js';
-import type { MailSettings } from '../../policies/mail.js';
-import { type AccountResource, recordEvents, toAccountResource } from '../../shared/auth-result.js';
-import { redeemEmailChange, refusedLink } from '../../shared/email-change-token.js';
-import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
+import { EmailAlreadyRegistered } from '../../../../domain/domain-error.js';
+import { Email } from '../../../../domain/email.js';
+import type { RequestMetadata } from '../../../ports/event-log.port.js';
+import type { EmailChangePorts } from '../../ports/email-change-ports.js';
+import type { MailSettings } from '../../../policies/mail.js';
+import { type AccountResource, recordEvents, toAccountResource } from '../../../shared/auth-result.js';
+import { redeemEmailChange, refusedLink } from '../../email-change-token.js';
+import { CHANGED, untilCommitted } from '../../../shared/optimistic.js';
 
 export interface ConfirmEmailChangeCommand {
   readonly token: unknown;
@@ -20,7 +20,7 @@ export interface ConfirmEmailChangeCommand {
  */
 export class ConfirmEmailChangeHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'emailChanges' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<EmailChangePorts, 'users' | 'emailChanges' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly mail: MailSettings,
   ) {}
 

@@ -1,9 +1,9 @@
 import { object } from 'yup';
 import { mailedToken } from '../shared/field-docs.js';
-import { defineOperation } from '../shared/operation.js';
+import { defineEmailChangeOperation } from './define-operation.js';
 import { text } from '../shared/request-body.js';
 
-export const cancelEmailChange = defineOperation({
+export const cancelEmailChange = defineEmailChangeOperation({
   method: 'POST',
   path: '/auth/email/cancel',
   operationId: 'cancelEmailChange',

@@ -1,10 +1,10 @@
 import { object } from 'yup';
 import { mailedToken } from '../shared/field-docs.js';
 import { userData } from '../shared/openapi-schemas.js';
-import { defineOperation } from '../shared/operation.js';
+import { defineEmailChangeOperation } from './define-operation.js';
 import { text } from '../shared/request-body.js';
 
-export const confirmEmailChange = defineOperation({
+export const confirmEmailChange = defineEmailChangeOperation({
   method: 'POST',
   path: '/auth/email/confirm',
   operationId: 'confirmEmailChange',

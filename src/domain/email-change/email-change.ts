@@ -1,4 +1,4 @@
-import type { DomainEvent } from './domain-event.js';
+import type { DomainEvent } from '../domain-event.js';
 
 /**
  * The owner asked to move the account to `newEmail`: a notice goes to the current address (`email`) with a link that
@@ -12,21 +12,14 @@ export type EmailChangeRequested = DomainEvent<
 >;
 /** The confirmation link of a change of address, mailed to the new address (`email`). */
 export type NewEmailConfirmationRequested = DomainEvent<'NewEmailConfirmationRequested', { readonly email: string; readonly binding: string }>;
-/** The address changed (and is proven): `email` is the new one. */
-export type EmailChanged = DomainEvent<'EmailChanged', { readonly email: string; readonly previousEmail: string }>;
 /**
  * A pending change ended unconfirmed: the owner of the current address cancelled it ("not me", reason absent), or a
  * password change or reset ended it with every session (`password_changed`).
  */
 export type EmailChangeCancelled = DomainEvent<'EmailChangeCancelled', { readonly email: string; readonly newEmail: string; readonly reason?: 'password_changed' }>;
 
-/**
- * The previous address took the account back with the link of the notice it got after a change (within
- * EMAIL_CHANGE_REVERT_SECONDS): `email` is the restored address, `revertedFrom` the one the change had moved it to.
- */
-export type EmailChangeReverted = DomainEvent<'EmailChangeReverted', { readonly email: string; readonly revertedFrom: string }>;
-
-export type EmailChangeEvent = EmailChangeRequested | NewEmailConfirmationRequested | EmailChanged | EmailChangeCancelled | EmailChangeReverted;
+/** The change of address's own events (the address's change and its revert are the account's: EmailChanged, EmailChangeReverted). */
+export type EmailChangeEvent = EmailChangeRequested | NewEmailConfirmationRequested | EmailChangeCancelled;
 
 /** How long the previous address may take the account back after a change of address: 7 days. */
 export const EMAIL_CHANGE_REVERT_SECONDS = 7 * 24 * 3600;

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import type { InvalidInput } from '../../../domain/domain-error.js';
-import { InvalidToken } from '../../errors.js';
-import { inMemoryWorld } from '../../../../tests/support/in-memory-world.js';
-import { aRequestMetadata } from '../../../../tests/support/builders.js';
-import { rejection } from '../../../../tests/support/rejection.js';
-import { changeRequested } from '../../../../tests/support/email-change.js';
+import type { InvalidInput } from '../../../../domain/domain-error.js';
+import { InvalidToken } from '../../../errors.js';
+import { inMemoryWorld } from '../../../../../tests/support/in-memory-world.js';
+import { aRequestMetadata } from '../../../../../tests/support/builders.js';
+import { rejection } from '../../../../../tests/support/rejection.js';
+import { changeRequested } from '../../../../../tests/support/email-change.js';
 
 const metadata = aRequestMetadata();
 

@@ -1,6 +1,11 @@
-import { EMAIL_CHANGE_REVERT_SECONDS, type PendingEmailChange, type RevertibleEmailChange } from '../../domain/email-change.js';
-import type { EventProjection } from './store.js';
-import type { Table } from './store.js';
+import { EMAIL_CHANGE_REVERT_SECONDS, type EmailChangeEvent, type PendingEmailChange, type RevertibleEmailChange } from '../../domain/email-change/email-change.js';
+import type { EmailChangeReverted, EmailChanged } from '../../domain/user.js';
+import type { RecordedEvent } from '../../application/ports/event-log.port.js';
+
+/** What the projections read (their `on`): the change of address's own events and the account's change and revert. */
+const seen = (event: RecordedEvent): EmailChangeEvent | EmailChanged | EmailChangeReverted => event as unknown as EmailChangeEvent | EmailChanged | EmailChangeReverted;
+import type { EventProjection } from '../storage/store.js';
+import type { Table } from '../storage/store.js';
 
 /**
  * Changes of address waiting for the new address's confirmation, one per account (a new request replaces the last):
@@ -17,7 +22,8 @@ export const PENDING_EMAIL_CHANGES: Table<PendingEmailChange> = {
 export const pendingEmailChanges: EventProjection<PendingEmailChange> = {
   table: PENDING_EMAIL_CHANGES,
   on: ['EmailChangeRequested', 'EmailChanged', 'EmailChangeCancelled', 'EmailChangeReverted'],
-  changeOf: (event) => {
+  changeOf: (recorded) => {
+    const event = seen(recorded);
     const userId = event.aggregateId;
     if (userId === null) return null;
     if (event.type === 'EmailChangeRequested') {

@@ -1,7 +1,7 @@
-import type { EmailChangeRepository } from '../../application/ports/email-change-repository.port.js';
-import type { PendingEmailChange, RevertibleEmailChange } from '../../domain/email-change.js';
+import type { EmailChangeRepository } from '../../application/email-change/ports/email-change-repository.port.js';
+import type { PendingEmailChange, RevertibleEmailChange } from '../../domain/email-change/email-change.js';
 import { PENDING_EMAIL_CHANGES, REVERTIBLE_EMAIL_CHANGES } from './email-change-tables.js';
-import type { Store } from './store.js';
+import type { Store } from '../storage/store.js';
 
 /** Pending and revertible changes of address over the storage primitive (written by their events' projection). */
 export class StoreEmailChangeRepository implements EmailChangeRepository {
