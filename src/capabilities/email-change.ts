@@ -1,6 +1,5 @@
-import { PORT_TOKENS, type Ports } from '../application/ports/ports.js';
+import { PORT_TOKENS } from '../application/ports/ports.js';
 import { PENDING_CHANGES } from '../application/ports/pending-changes.port.js';
-import type { Token } from '../application/di-token.js';
 import { token } from '../application/di-token.js';
 import { EMAIL_CHANGED_NOTICES, EMAIL_CHANGE_EVENTS } from '../application/email-change/events.js';
 import { type EmailChangeUseCases, emailChangeUseCases } from '../application/email-change/email-change-use-cases.js';
@@ -8,7 +7,7 @@ import { PendingEmailChanges } from '../application/email-change/pending-email-c
 import { EMAIL_CHANGE_REPOSITORY } from '../application/email-change/ports/email-change-repository.port.js';
 import type { EmailChangePorts } from '../application/email-change/ports/email-change-ports.js';
 import type { EventProjection } from '../infrastructure/storage/store.js';
-import type { PortGetter } from '../infrastructure/container/bind-port.js';
+import { type PortGetter, corePorts } from '../infrastructure/container/bind-port.js';
 import type { Capability } from '../infrastructure/container/capability.js';
 import { POLICIES, STORAGE } from '../infrastructure/container/tokens.js';
 import { PENDING_EMAIL_CHANGES, REVERTIBLE_EMAIL_CHANGES, pendingEmailChanges, revertibleEmailChanges } from '../infrastructure/email-change/email-change-tables.js';
@@ -20,7 +19,7 @@ const EMAIL_CHANGE_USE_CASES = token<EmailChangeUseCases>('EmailChangeUseCases')
 
 /** Every port the use cases read: the core's, resolved by their tokens, and the capability's own. */
 const portsOf = (get: PortGetter): EmailChangePorts => ({
-  ...(Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, port]: [string, Token<unknown>]) => [name, get(port)])) as unknown as Ports),
+  ...corePorts(get),
   emailChanges: get(EMAIL_CHANGE_REPOSITORY),
 });
 

@@ -1,6 +1,5 @@
-import { PORT_TOKENS, type Ports } from '../application/ports/ports.js';
+import { PORT_TOKENS } from '../application/ports/ports.js';
 import { AUTHENTICATORS } from '../application/ports/authenticators.port.js';
-import type { Token } from '../application/di-token.js';
 import { token } from '../application/di-token.js';
 import { PASSKEY_EVENTS } from '../application/passkeys/events.js';
 import { type PasskeysUseCases, passkeysUseCases } from '../application/passkeys/passkeys-use-cases.js';
@@ -8,7 +7,7 @@ import { PasskeyAuthenticators } from '../application/passkeys/policies/passkeys
 import { PASSKEY_REPOSITORY } from '../application/passkeys/ports/passkey-repository.port.js';
 import type { PasskeysPorts } from '../application/passkeys/ports/passkeys-ports.js';
 import { WEBAUTHN } from '../application/passkeys/ports/webauthn.port.js';
-import type { PortGetter } from '../infrastructure/container/bind-port.js';
+import { type PortGetter, corePorts } from '../infrastructure/container/bind-port.js';
 import { type Capability, derivedOf } from '../infrastructure/container/capability.js';
 import { CONFIG, POLICIES, SCHEMA, STORAGE } from '../infrastructure/container/tokens.js';
 import { PASSKEYS, WEBAUTHN_CHALLENGES } from '../infrastructure/passkeys/passkey-tables.js';
@@ -23,7 +22,7 @@ const PASSKEYS_USE_CASES = token<PasskeysUseCases>('PasskeysUseCases');
 
 /** Every port the use cases read: the core's, resolved by their tokens, and the capability's own. */
 const portsOf = (get: PortGetter): PasskeysPorts => ({
-  ...(Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, port]: [string, Token<unknown>]) => [name, get(port)])) as unknown as Ports),
+  ...corePorts(get),
   passkeys: get(PASSKEY_REPOSITORY),
   webauthn: get(WEBAUTHN),
 });

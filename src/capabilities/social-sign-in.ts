@@ -1,6 +1,5 @@
-import { PORT_TOKENS, type Ports } from '../application/ports/ports.js';
+import { PORT_TOKENS } from '../application/ports/ports.js';
 import { REAUTHENTICATIONS } from '../application/ports/reauthentications.port.js';
-import type { Token } from '../application/di-token.js';
 import { token } from '../application/di-token.js';
 import { IDENTITY_PROVIDERS } from '../application/social-sign-in/ports/identity-providers.port.js';
 import { IDENTITY_REPOSITORY } from '../application/social-sign-in/ports/identity-repository.port.js';
@@ -9,7 +8,7 @@ import type { SocialSignInPorts } from '../application/social-sign-in/ports/soci
 import { ProviderReauthentications } from '../application/social-sign-in/provider-reauthentications.js';
 import { SOCIAL_SIGN_IN_EVENTS } from '../application/social-sign-in/events.js';
 import { type SocialSignInUseCases, socialSignInUseCases } from '../application/social-sign-in/social-sign-in-use-cases.js';
-import type { PortGetter } from '../infrastructure/container/bind-port.js';
+import { type PortGetter, corePorts } from '../infrastructure/container/bind-port.js';
 import { type Capability, derivedOf } from '../infrastructure/container/capability.js';
 import { CONFIG, LOGGER, POLICIES, SCHEMA, SERVICE_SECRET, STORAGE } from '../infrastructure/container/tokens.js';
 import { derivedKey } from '../infrastructure/security/hmac-refresh-tokens.js';
@@ -27,7 +26,7 @@ const SOCIAL_SIGN_IN_USE_CASES = token<SocialSignInUseCases>('SocialSignInUseCas
 
 /** Every port the use cases read: the core's, resolved by their tokens, and the capability's own. */
 const portsOf = (get: PortGetter): SocialSignInPorts => ({
-  ...(Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, port]: [string, Token<unknown>]) => [name, get(port)])) as unknown as Ports),
+  ...corePorts(get),
   identities: get(IDENTITY_REPOSITORY),
   oauthFlows: get(OAUTH_FLOW_REPOSITORY),
   providers: get(IDENTITY_PROVIDERS),

@@ -1,14 +1,8 @@
 import { ContainerModule } from 'inversify';
-import type { Token } from '../../application/di-token.js';
-import { PORT_TOKENS, type Ports } from '../../application/ports/ports.js';
 import { type Policies, buildUseCases } from '../../application/registry.js';
 import type { Config } from '../config/config.js';
-import { type PortGetter, portBinder } from './bind-port.js';
+import { corePorts, portBinder } from './bind-port.js';
 import { CONFIG, POLICIES, USE_CASES } from './tokens.js';
-
-/** Every port, by its name: the object the registry gives each handler. */
-const resolvePorts = (get: PortGetter): Ports =>
-  Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, token]: [string, Token<unknown>]) => [name, get(token)])) as unknown as Ports;
 
 /** The settings of the application's policies, from the configuration. */
 export const policiesOf = (config: Config): Policies => ({
@@ -30,5 +24,5 @@ export const policiesOf = (config: Config): Policies => ({
 export const applicationModule = new ContainerModule(({ bind, isBound }) => {
   const bindPort = portBinder(bind, isBound);
   bindPort(POLICIES, (get) => policiesOf(get(CONFIG)));
-  bindPort(USE_CASES, (get) => buildUseCases(resolvePorts(get), get(POLICIES)));
+  bindPort(USE_CASES, (get) => buildUseCases(corePorts(get), get(POLICIES)));
 });

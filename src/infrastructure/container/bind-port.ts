@@ -1,5 +1,6 @@
 import type { Container, ContainerModuleLoadOptions, ResolutionContext } from 'inversify';
 import type { Token } from '../../application/di-token.js';
+import { PORT_TOKENS, type Ports } from '../../application/ports/ports.js';
 
 type Bind = ContainerModuleLoadOptions['bind'];
 type IsBound = ContainerModuleLoadOptions['isBound'];
@@ -31,3 +32,7 @@ export const portGetter =
   (container: Container): PortGetter =>
   <T>(token: Token<T>): T =>
     container.get<T>(token);
+
+/** Every port of the core, by the name use cases know it by, resolved by its token: what the registries give handlers. */
+export const corePorts = (get: PortGetter): Ports =>
+  Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, port]: [string, Token<unknown>]) => [name, get(port)])) as unknown as Ports;

@@ -17,7 +17,7 @@ import type { SharedRateLimitStore } from '../rate-limit/redis-rate-limit-store.
 import { applicationModule, policiesOf } from './application.module.js';
 import { type Capability, type CapabilityUseCases, capabilityNotices } from './capability.js';
 import { CAPABILITY_NOTICES } from '../../application/ports/capability-notices.port.js';
-import { type PortGetter, portBinder, portGetter } from './bind-port.js';
+import { type PortGetter, corePorts, portBinder, portGetter } from './bind-port.js';
 import { coreModule } from './core.module.js';
 import { jobsModule } from './jobs.module.js';
 import { securityModule } from './security.module.js';
@@ -104,9 +104,6 @@ const overridesModule = (config: Config, overrides: CompositionOverrides<Lifecyc
     if (overrides.policies) bindPort(POLICIES, () => ({ ...policiesOf(config), ...overrides.policies }));
   });
 
-const resolvePorts = (get: PortGetter): Ports =>
-  Object.fromEntries(Object.entries(PORT_TOKENS).map(([name, token]) => [name, get(token as never)])) as unknown as Ports;
-
 /** Runs `stop` of each started part in reverse order, every one of them, then throws the first failure. */
 async function stopAll(started: Lifecycle[]): Promise<void> {
   const failures: unknown[] = [];
@@ -176,7 +173,7 @@ export async function compose<H extends Lifecycle = Lifecycle, const C extends r
     let stopping: Promise<void> | undefined;
     return {
       config,
-      ports: resolvePorts(get),
+      ports: corePorts(get),
       get,
       useCases: allUseCases(),
       metrics: get(METRICS),
