@@ -56,7 +56,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
   const throttle = new SignInThrottle(ports, policies.signInThrottle);
   return {
     signUp: new SignUpHandler(ports, policies.sessions, policies.mail.verificationPerAddress),
-    signIn: new SignInHandler(ports, throttle, policies.sessions, policies.mfa, policies.mail.requireVerifiedEmail),
+    signIn: new SignInHandler(ports, throttle, policies.sessions, policies.mail.requireVerifiedEmail),
     signInMfa: new SignInMfaHandler(ports, throttle, policies.sessions, policies.mfa),
     refreshSession: new RefreshHandler(ports, policies.sessions, policies.mail.requireVerifiedEmail),
     signOut: new SignOutHandler(ports, policies.mfa),

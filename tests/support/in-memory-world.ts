@@ -44,8 +44,8 @@ import {
 } from './fakes.js';
 
 
-/** The core's extension points the capabilities provide (their manifests bind them): the world fakes none of them. */
-type FromCapabilities = 'operatorKeys' | 'reauthentications' | 'authenticators' | 'pendingChanges' | 'notices';
+/** The core's extension points the capabilities provide (their manifests bind them), and the second factor's rules (MFA, over the ports below): the world fakes none of them. */
+type FromCapabilities = 'operatorKeys' | 'reauthentications' | 'authenticators' | 'pendingChanges' | 'notices' | 'mfa';
 export interface WorldOptions {
   readonly signInThrottle?: SignInThrottleSettings;
   readonly sessions?: Partial<SessionSettings>;

@@ -3,13 +3,13 @@ import { PlainPassword } from '../../domain/password.js';
 import type { User } from '../../domain/user.js';
 import { rawText, requireAll } from '../../domain/validation.js';
 import type { ReauthAction } from '../ports/reauthentications.port.js';
-import { EmailNotVerified, InvalidMfaCode, InvalidToken, RecentSignInRequired } from '../errors.js';
+import { EmailNotVerified, InvalidToken, RecentSignInRequired } from '../errors.js';
 import type { RecordedEvent, RequestMetadata } from '../ports/event-log.port.js';
 import type { Ports } from '../ports/ports.js';
 import { recordEvents } from '../shared/auth-result.js';
 import { CHANGED, untilCommitted } from '../shared/optimistic.js';
 import type { Principal } from '../shared/principal.js';
-import { type MfaSettings, proveFactor, requireFactorAnswer, requireStepUp } from './second-factor.js';
+import { type MfaSettings, requireFactorAnswer, requireStepUp } from './second-factor.js';
 import { type SessionSettings, passwordCheckLimit } from './sessions.js';
 
 type CheckSettings = Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>;
@@ -53,7 +53,7 @@ export interface HolderProof {
 
 export type HolderDeps = Pick<
   Ports,
-  'users' | 'sessions' | 'secondFactors' | 'authenticators' | 'totp' | 'factorSecrets' | 'reauthentications' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'
+  'users' | 'sessions' | 'mfa' | 'authenticators' | 'reauthentications' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'
 >;
 
 /**
@@ -101,7 +101,7 @@ export async function proveHolder(
  * the step-up still fresh if the account has a factor now (one turned on since the first step asks for it too).
  */
 export async function requireHolderStill(
-  deps: Pick<Ports, 'secondFactors' | 'clock'>,
+  deps: Pick<Ports, 'mfa' | 'clock'>,
   mfa: MfaSettings,
   principal: Principal,
 ): Promise<void> {
@@ -134,12 +134,7 @@ async function proveWithoutPassword(deps: HolderDeps, settings: CheckSettings, p
   if (answer.kind === 'authenticator') throw new RecentSignInRequired();
   const limit = passwordCheckLimit(principal.sessionId, settings);
   if (await deps.limits.take(limit, deps.clock.now())) throw new InvalidToken();
-  await untilCommitted(async () => {
-    const factor = await deps.secondFactors.find(user.id);
-    const proved = factor?.confirmed ? proveFactor(deps, factor, answer, user.id, user.email.value, deps.clock.now()) : 'wrong';
-    if (typeof proved === 'string' || !factor) throw new InvalidMfaCode('code');
-    return (await deps.secondFactors.save(factor, recordEvents(proved, deps.ids, metadata))) ? undefined : CHANGED;
-  });
+  await deps.mfa.proveCode(answer, { id: user.id, email: user.email.value }, metadata);
   await deps.limits.clear(limit.key);
   return user;
 }

@@ -3,9 +3,15 @@ import { type FirstFactor, type SecondFactorEvent, type TotpFactor, recoveryCode
 import type { User } from '../../domain/user.js';
 import type { SecondFactorRequired } from '../shared/auth-result.js';
 import { type Parsed, invalid, valid } from '../../domain/validation.js';
-import { StepUpRequired } from '../errors.js';
+import { InvalidMfaCode, StepUpRequired } from '../errors.js';
 import type { Limit } from '../ports/attempt-limits.port.js';
 import type { Ports } from '../ports/ports.js';
+import type { CodeAnswer, Mfa } from '../ports/mfa.port.js';
+import type { RequestMetadata } from '../ports/event-log.port.js';
+import { recordEvents } from '../shared/auth-result.js';
+import { CHANGED, untilCommitted } from '../shared/optimistic.js';
+
+export type { CodeAnswer } from '../ports/mfa.port.js';
 import type { Principal } from '../shared/principal.js';
 
 /** The second factor's settings (MFA_CHALLENGE_SECONDS, MFA_STEP_UP_SECONDS). */
@@ -39,17 +45,11 @@ export const challengeLimit = (challengeId: string, settings: MfaSettings, max: 
  * Step-up: resolves when the account has no confirmed factor, or when the principal's token proved one within
  * MFA_STEP_UP_SECONDS; throws StepUpRequired otherwise. One read (the factor).
  */
-export async function requireStepUp(deps: Pick<Ports, 'secondFactors' | 'clock'>, settings: MfaSettings, principal: Principal): Promise<void> {
-  const factor = await deps.secondFactors.find(principal.userId);
-  if (!factor?.confirmed) return;
+export async function requireStepUp(deps: Pick<Ports, 'mfa' | 'clock'>, settings: MfaSettings, principal: Principal): Promise<void> {
+  if (!(await deps.mfa.requiredFor(principal.userId))) return;
   if (!steppedUp(principal.amr, principal.authTime, deps.clock.now(), settings.stepUpSeconds)) throw new StepUpRequired(settings.stepUpSeconds);
 }
 
-/** A one-time code presented: a TOTP code, or a recovery code (the field it came in). */
-export interface CodeAnswer {
-  readonly kind: 'code' | 'recoverycode';
-  readonly answer: string;
-}
 
 /** A second factor presented: a code, or an authenticator's answer (a passkey's: `navigator.credentials.get`, as JSON). */
 export type FactorAnswer = CodeAnswer | { readonly kind: 'authenticator'; readonly response: unknown };
@@ -140,4 +140,34 @@ export async function openSignInChallenge(
   const { method } = deps.authenticators;
   const methods = method !== null && (await deps.authenticators.heldBy(user.id)) ? [...MFA_METHODS, method] : MFA_METHODS;
   return { mfaToken, methods, expiresIn: settings.challengeSeconds };
+}
+
+/**
+ * The authenticator app and its recovery codes as the core's rules reach them (MFA): a confirmed factor asks a
+ * sign-in for a challenge and step-up for a recent proof, and its codes prove the holder of an account without a
+ * password.
+ */
+export class TotpMfa implements Mfa {
+  constructor(
+    private readonly deps: Pick<Ports, 'secondFactors' | 'authenticators' | 'totp' | 'factorSecrets' | 'clock' | 'ids'>,
+    private readonly settings: MfaSettings,
+  ) {}
+
+  async requiredFor(userId: string): Promise<boolean> {
+    return (await this.deps.secondFactors.find(userId))?.confirmed === true;
+  }
+
+  challenge(user: Pick<User, 'id' | 'sessionEpoch'>, firstFactor: FirstFactor): Promise<SecondFactorRequired> {
+    return openSignInChallenge(this.deps, this.settings, user, firstFactor);
+  }
+
+  async proveCode(code: CodeAnswer, user: { readonly id: string; readonly email: string }, metadata: RequestMetadata): Promise<void> {
+    const { secondFactors, clock, ids } = this.deps;
+    await untilCommitted(async () => {
+      const factor = await secondFactors.find(user.id);
+      const proved = factor?.confirmed ? proveFactor(this.deps, factor, code, user.id, user.email, clock.now()) : 'wrong';
+      if (typeof proved === 'string' || !factor) throw new InvalidMfaCode('code');
+      return (await secondFactors.save(factor, recordEvents(proved, ids, metadata))) ? undefined : CHANGED;
+    });
+  }
 }

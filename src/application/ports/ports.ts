@@ -7,6 +7,7 @@ import { OPERATOR_KEYS, type OperatorKeys } from './operator-keys.port.js';
 import { REAUTHENTICATIONS, type Reauthentications } from './reauthentications.port.js';
 import { AUTHENTICATORS, type Authenticators } from './authenticators.port.js';
 import { PENDING_CHANGES, type PendingChanges } from './pending-changes.port.js';
+import { MFA, type Mfa } from './mfa.port.js';
 import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { FACTOR_SECRETS, type FactorSecrets } from './factor-secrets.port.js';
 import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
@@ -37,6 +38,8 @@ export interface Ports {
   readonly events: EventLog;
   readonly sessions: SessionRepository;
   readonly secondFactors: SecondFactorRepository;
+  /** The account's second factor as the core's rules reach it (a sign-in's challenge, step-up, a holder's code). */
+  readonly mfa: Mfa;
   readonly operatorKeys: OperatorKeys;
   readonly reauthentications: Reauthentications;
   /** An account's authenticators beyond its codes (passkeys), as a capability provides them (none without it). */
@@ -72,6 +75,7 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   events: EVENT_LOG,
   sessions: SESSION_REPOSITORY,
   secondFactors: SECOND_FACTOR_REPOSITORY,
+  mfa: MFA,
   operatorKeys: OPERATOR_KEYS,
   reauthentications: REAUTHENTICATIONS,
   authenticators: AUTHENTICATORS,

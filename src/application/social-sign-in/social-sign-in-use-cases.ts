@@ -23,7 +23,7 @@ export const socialSignInUseCases = (ports: SocialSignInPorts, policies: Policie
     linkIdentity: new LinkIdentityHandler(ports, { ...policies, oauth }),
     reauthenticate: new ReauthenticateHandler(ports, oauth),
     completeOauth: new CompleteOAuthHandler(ports, policies.mail.verificationPerAddress),
-    redeemOauthCode: new RedeemOAuthCodeHandler(ports, policies.sessions, policies.mfa, policies.mail.requireVerifiedEmail),
+    redeemOauthCode: new RedeemOAuthCodeHandler(ports, policies.sessions, policies.mail.requireVerifiedEmail),
     listIdentities: new ListIdentitiesHandler(ports),
     unlinkIdentity: new UnlinkIdentityHandler(ports, policies.mfa),
   }) as const;

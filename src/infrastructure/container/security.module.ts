@@ -34,6 +34,9 @@ import { OPERATOR_KEYS } from '../../application/ports/operator-keys.port.js';
 import { REAUTHENTICATIONS } from '../../application/ports/reauthentications.port.js';
 import { AUTHENTICATORS, NO_AUTHENTICATORS } from '../../application/ports/authenticators.port.js';
 import { NOTHING_PENDING, PENDING_CHANGES } from '../../application/ports/pending-changes.port.js';
+import { MFA } from '../../application/ports/mfa.port.js';
+import { SECOND_FACTOR_REPOSITORY } from '../../application/ports/second-factor-repository.port.js';
+import { TotpMfa } from '../../application/policies/second-factor.js';
 import { InvalidToken } from '../../application/errors.js';
 import { PersonalDataKeys, personalDataSecret } from '../security/personal-data-keys.js';
 
@@ -78,6 +81,12 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(AUTHENTICATORS, () => NO_AUTHENTICATORS);
   // Without a capability that keeps changes pending (src/capabilities/email-change.ts), a new password ends none.
   bindPort(PENDING_CHANGES, () => NOTHING_PENDING);
+  bindPort(MFA, (get) =>
+    new TotpMfa(
+      { secondFactors: get(SECOND_FACTOR_REPOSITORY), authenticators: get(AUTHENTICATORS), totp: get(TOTP), factorSecrets: get(FACTOR_SECRETS), clock: get(CLOCK), ids: get(ID_GENERATOR) },
+      get(CONFIG).mfa,
+    ),
+  );
   bindPort(FACTOR_SECRETS, (get) => {
     const { mfaSecretKey } = get(CONFIG).sessions;
     return new KeyedFactorSecrets(mfaSecretKey === undefined ? get(SERVICE_SECRET) : Buffer.from(mfaSecretKey, 'utf8'));

@@ -33,7 +33,7 @@ export interface ChangePasswordCommand {
  */
 export class ChangePasswordHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'pendingChanges' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'blocklist' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'mfa' | 'users' | 'pendingChanges' | 'sessions' | 'events' | 'limits' | 'hasher' | 'blocklist' | 'clock' | 'ids'>,
     private readonly settings: Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>,
     private readonly mfa: MfaSettings,
   ) {}

@@ -15,7 +15,7 @@ import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
  */
 export class DeleteAccountHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'reauthentications' | 'authenticators' | 'totp' | 'factorSecrets' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'mfa' | 'reauthentications' | 'authenticators' | 'users' | 'sessions' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
     private readonly settings: { readonly sessions: SessionSettings; readonly mfa: MfaSettings },
   ) {}
 

@@ -31,7 +31,7 @@ export interface TotpEnrolment {
  */
 export class EnrolTotpHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'reauthentications' | 'authenticators' | 'totp' | 'factorSecrets' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'mfa' | 'reauthentications' | 'authenticators' | 'totp' | 'factorSecrets' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
     private readonly settings: { readonly sessions: Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>; readonly mfa: MfaSettings },
   ) {}
 

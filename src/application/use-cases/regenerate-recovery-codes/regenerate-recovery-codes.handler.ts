@@ -19,7 +19,7 @@ export interface RegenerateRecoveryCodesCommand {
  */
 export class RegenerateRecoveryCodesHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'secondFactors' | 'factorSecrets' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'mfa' | 'users' | 'secondFactors' | 'factorSecrets' | 'clock' | 'ids'>,
     private readonly settings: MfaSettings,
   ) {}
 

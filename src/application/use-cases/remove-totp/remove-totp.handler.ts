@@ -26,7 +26,7 @@ export interface RemoveTotpCommand {
  */
 export class RemoveTotpHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'secondFactors' | 'totp' | 'factorSecrets' | 'limits' | 'hasher' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'mfa' | 'users' | 'secondFactors' | 'totp' | 'factorSecrets' | 'limits' | 'hasher' | 'clock' | 'ids'>,
     private readonly sessions: Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>,
     private readonly settings: MfaSettings,
   ) {}

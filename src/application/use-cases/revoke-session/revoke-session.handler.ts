@@ -18,7 +18,7 @@ export interface RevokeSessionCommand {
  */
 export class RevokeSessionHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'userViews' | 'sessions' | 'secondFactors' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'mfa' | 'userViews' | 'sessions' | 'clock' | 'ids'>,
     private readonly mfa: MfaSettings,
   ) {}
 

@@ -9,7 +9,6 @@ import type { SignInThrottle } from '../../policies/sign-in-throttle.js';
 import type { Ports } from '../../ports/ports.js';
 import { NOTHING_EVICTED, type SessionSettings, evictBeyondCap, openSession, tokensFor, trimToCap } from '../../policies/sessions.js';
 import { type SignInOutcome, recordEvents, toAccountResource } from '../../shared/auth-result.js';
-import { type MfaSettings, openSignInChallenge } from '../../policies/second-factor.js';
 import type { User } from '../../../domain/user.js';
 import { CHANGED, untilCommitted } from '../../shared/optimistic.js';
 import { newDeviceNotice } from '../../policies/new-device.js';
@@ -30,10 +29,9 @@ export interface SignInCommand {
  */
 export class SignInHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'userViews' | 'sessions' | 'sessionViews' | 'hasher' | 'tokens' | 'refreshTokens' | 'secondFactors' | 'authenticators' | 'factorSecrets' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'users' | 'userViews' | 'sessions' | 'sessionViews' | 'hasher' | 'tokens' | 'refreshTokens' | 'mfa' | 'clock' | 'ids'>,
     private readonly throttle: SignInThrottle,
     private readonly settings: SessionSettings,
-    private readonly mfa: MfaSettings,
     private readonly requireVerifiedEmail = false,
   ) {}
 
@@ -87,7 +85,7 @@ export class SignInHandler {
         if (rehash?.of !== user.passwordHash) rehash = { of: user.passwordHash, to: await hasher.hash(password) };
         user.rehashPassword(rehash.to, clock.now());
       }
-      if ((await this.deps.secondFactors.find(user.id))?.confirmed) return this.challenge(user, command);
+      if (await this.deps.mfa.requiredFor(user.id)) return this.challenge(user, command);
       user.recordSignIn(clock.now());
       const userEvents = recordEvents(user.pullEvents(), ids, command.metadata);
       const account = { id: user.id, email: user.email.value, emailVerified: user.emailVerified, sessionEpoch: user.sessionEpoch };
@@ -123,6 +121,6 @@ export class SignInHandler {
     const { users, ids } = this.deps;
     const rehashed = user.pullEvents();
     if (rehashed.length > 0 && !(await users.save(user, recordEvents(rehashed, ids, command.metadata)))) return CHANGED;
-    return openSignInChallenge(this.deps, this.mfa, user, 'pwd');
+    return this.deps.mfa.challenge(user, 'pwd');
   }
 }

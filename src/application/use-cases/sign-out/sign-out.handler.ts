@@ -30,7 +30,7 @@ const isScope = (value: unknown): value is SignOutScope => SIGN_OUT_SCOPES.inclu
  */
 export class SignOutHandler {
   constructor(
-    private readonly deps: Pick<Ports, 'users' | 'sessions' | 'secondFactors' | 'clock' | 'ids'>,
+    private readonly deps: Pick<Ports, 'mfa' | 'users' | 'sessions' | 'clock' | 'ids'>,
     private readonly mfa: MfaSettings,
   ) {}
 

@@ -22,7 +22,7 @@ export interface RequestEmailChangeCommand extends HolderProof {
  */
 export class RequestEmailChangeHandler {
   constructor(
-    private readonly deps: Pick<EmailChangePorts, 'reauthentications' | 'authenticators' | 'totp' | 'factorSecrets' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'oneTimeTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<EmailChangePorts, 'mfa' | 'reauthentications' | 'authenticators' | 'users' | 'sessions' | 'events' | 'limits' | 'hasher' | 'oneTimeTokens' | 'clock' | 'ids'>,
     private readonly settings: { readonly sessions: SessionSettings; readonly mfa: MfaSettings; readonly mail: MailSettings },
   ) {}
 

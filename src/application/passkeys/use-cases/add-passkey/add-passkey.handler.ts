@@ -28,7 +28,7 @@ export interface AddPasskeyCommand {
  */
 export class AddPasskeyHandler {
   constructor(
-    private readonly deps: Pick<PasskeysPorts, 'users' | 'passkeys' | 'secondFactors' | 'webauthn' | 'clock' | 'ids'>,
+    private readonly deps: Pick<PasskeysPorts, 'mfa' | 'users' | 'passkeys' | 'webauthn' | 'clock' | 'ids'>,
     private readonly mfa: MfaSettings,
   ) {}
 

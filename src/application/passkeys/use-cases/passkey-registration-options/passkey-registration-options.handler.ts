@@ -23,7 +23,7 @@ export interface PasskeyRegistrationOptionsCommand {
  */
 export class PasskeyRegistrationOptionsHandler {
   constructor(
-    private readonly deps: Pick<PasskeysPorts, 'reauthentications' | 'authenticators' | 'passkeys' | 'webauthn' | 'totp' | 'factorSecrets' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
+    private readonly deps: Pick<PasskeysPorts, 'mfa' | 'reauthentications' | 'authenticators' | 'passkeys' | 'webauthn' | 'users' | 'sessions' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
     private readonly settings: { readonly sessions: Pick<SessionSettings, 'passwordChangeMaxFailures' | 'lifetimes'>; readonly mfa: MfaSettings },
   ) {}
 

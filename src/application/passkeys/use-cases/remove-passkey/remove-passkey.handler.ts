@@ -22,7 +22,7 @@ export interface RemovePasskeyCommand {
  */
 export class RemovePasskeyHandler {
   constructor(
-    private readonly deps: Pick<PasskeysPorts, 'users' | 'passkeys' | 'secondFactors' | 'clock' | 'ids'>,
+    private readonly deps: Pick<PasskeysPorts, 'mfa' | 'users' | 'passkeys' | 'clock' | 'ids'>,
     private readonly mfa: MfaSettings,
   ) {}
 

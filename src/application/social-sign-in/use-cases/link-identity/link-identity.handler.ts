@@ -14,7 +14,7 @@ export interface LinkIdentityCommand extends FlowRequest, HolderProof {}
  */
 export class LinkIdentityHandler {
   constructor(
-    private readonly deps: Pick<SocialSignInPorts, 'oauthFlows' | 'providers' | 'authenticators' | 'totp' | 'factorSecrets' | 'reauthentications' | 'users' | 'sessions' | 'secondFactors' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
+    private readonly deps: Pick<SocialSignInPorts, 'mfa' | 'oauthFlows' | 'providers' | 'authenticators' | 'reauthentications' | 'users' | 'sessions' | 'events' | 'limits' | 'hasher' | 'clock' | 'ids'>,
     private readonly settings: { readonly oauth: OAuthPolicySettings; readonly sessions: SessionSettings; readonly mfa: MfaSettings },
   ) {}
 

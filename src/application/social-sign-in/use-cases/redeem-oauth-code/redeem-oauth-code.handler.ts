@@ -3,7 +3,6 @@ import { rawText, requireAll } from '../../../../domain/validation.js';
 import { EmailNotVerified } from '../../../errors.js';
 import type { RequestMetadata } from '../../../ports/event-log.port.js';
 import type { SocialSignInPorts } from '../../ports/social-sign-in-ports.js';
-import { type MfaSettings, openSignInChallenge } from '../../../policies/second-factor.js';
 import { type SessionSettings, signInSession } from '../../../policies/sessions.js';
 import { completeLink } from '../../policies/provider-account.js';
 import type { SignInOutcome } from '../../../shared/auth-result.js';
@@ -39,9 +38,8 @@ const LINK_REFUSED: Record<Exclude<Awaited<ReturnType<typeof completeLink>>, 'li
  */
 export class RedeemOAuthCodeHandler {
   constructor(
-    private readonly deps: Pick<SocialSignInPorts, 'oauthFlows' | 'providers' | 'users' | 'identities' | 'oneTimeTokens' | 'sessionViews' | 'userViews' | 'sessions' | 'secondFactors' | 'authenticators' | 'factorSecrets' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
+    private readonly deps: Pick<SocialSignInPorts, 'oauthFlows' | 'providers' | 'users' | 'identities' | 'oneTimeTokens' | 'sessionViews' | 'userViews' | 'sessions' | 'mfa' | 'tokens' | 'refreshTokens' | 'clock' | 'ids'>,
     private readonly settings: SessionSettings,
-    private readonly mfa: MfaSettings,
     private readonly requireVerifiedEmail = false,
   ) {}
 
@@ -60,9 +58,9 @@ export class RedeemOAuthCodeHandler {
     const linked = await completeLink(this.deps, code, command.metadata);
     if (linked !== 'linked') throw new InvalidInput([{ field: 'code', message: LINK_REFUSED[linked] }]);
     const identity = { id: code.identityId, userId: code.userId, provider: code.provider };
-    if ((await this.deps.secondFactors.find(user.id))?.confirmed) {
+    if (await this.deps.mfa.requiredFor(user.id)) {
       await users.save(user, recordedAsDeclared([signedInWithProvider(identity, user.email.value, clock.now())], this.deps.ids, command.metadata));
-      return openSignInChallenge(this.deps, this.mfa, user, 'oauth');
+      return this.deps.mfa.challenge(user, 'oauth');
     }
     return signInSession(this.deps, this.settings, user.id, {
       amr: ['oauth'],

@@ -22,7 +22,7 @@ export interface UnlinkIdentityCommand {
  */
 export class UnlinkIdentityHandler {
   constructor(
-    private readonly deps: Pick<SocialSignInPorts, 'users' | 'identities' | 'secondFactors' | 'clock' | 'ids'>,
+    private readonly deps: Pick<SocialSignInPorts, 'mfa' | 'users' | 'identities' | 'clock' | 'ids'>,
     private readonly mfa: MfaSettings,
   ) {}
 
