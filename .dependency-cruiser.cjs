@@ -188,10 +188,17 @@ module.exports = {
     },
     {
       name: 'security-libs-only-in-security-adapter',
-      comment: 'argon2, jsonwebtoken, otpauth and qrcode belong to src/infrastructure/security.',
+      comment: 'argon2 and jsonwebtoken belong to src/infrastructure/security.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/infrastructure/security/' },
-      to: { path: pkg('argon2', 'jsonwebtoken', 'otpauth', 'qrcode') },
+      to: { path: pkg('argon2', 'jsonwebtoken') },
+    },
+    {
+      name: 'otpauth-only-in-second-factor-adapter',
+      comment: 'otpauth and qrcode (the authenticator app) belong to src/infrastructure/second-factor.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/infrastructure/second-factor/' },
+      to: { path: pkg('otpauth', 'qrcode') },
     },
     {
       name: 'simplewebauthn-only-in-passkeys-adapter',

@@ -1,8 +1,3 @@
-import { ConfirmTotpHandler } from './use-cases/confirm-totp/confirm-totp.handler.js';
-import { EnrolTotpHandler } from './use-cases/enrol-totp/enrol-totp.handler.js';
-import { RegenerateRecoveryCodesHandler } from './use-cases/regenerate-recovery-codes/regenerate-recovery-codes.handler.js';
-import { RemoveTotpHandler } from './use-cases/remove-totp/remove-totp.handler.js';
-import { VerifyMfaHandler } from './use-cases/verify-mfa/verify-mfa.handler.js';
 import { CancelSignUpHandler } from './use-cases/cancel-sign-up/cancel-sign-up.handler.js';
 import { ChangePasswordHandler } from './use-cases/change-password/change-password.handler.js';
 import { ConfirmPasswordResetHandler } from './use-cases/confirm-password-reset/confirm-password-reset.handler.js';
@@ -13,7 +8,6 @@ import { RefreshHandler } from './use-cases/refresh-session/refresh-session.hand
 import { RequestPasswordResetHandler } from './use-cases/request-password-reset/request-password-reset.handler.js';
 import { RevokeSessionHandler } from './use-cases/revoke-session/revoke-session.handler.js';
 import { SignInHandler } from './use-cases/sign-in/sign-in.handler.js';
-import { SignInMfaHandler } from './use-cases/sign-in-mfa/sign-in-mfa.handler.js';
 import { SignOutHandler } from './use-cases/sign-out/sign-out.handler.js';
 import { SignUpHandler } from './use-cases/sign-up/sign-up.handler.js';
 import { SweepUnverifiedAccountsHandler } from './use-cases/sweep-unverified-accounts/sweep-unverified-accounts.handler.js';
@@ -34,7 +28,6 @@ import { AdminListUsersHandler } from './use-cases/admin-list-users/admin-list-u
 import { AdminGetUserHandler } from './use-cases/admin-get-user/admin-get-user.handler.js';
 import { AdminSetDisabledHandler } from './use-cases/admin-set-disabled/admin-set-disabled.handler.js';
 import { AdminSignOutUserHandler } from './use-cases/admin-sign-out-user/admin-sign-out-user.handler.js';
-import { AdminRemoveMfaHandler } from './use-cases/admin-remove-mfa/admin-remove-mfa.handler.js';
 import { AdminDeleteUserHandler } from './use-cases/admin-delete-user/admin-delete-user.handler.js';
 import { DeleteAccountHandler } from './use-cases/delete-account/delete-account.handler.js';
 
@@ -57,7 +50,6 @@ export function buildUseCases(ports: Ports, policies: Policies) {
   return {
     signUp: new SignUpHandler(ports, policies.sessions, policies.mail.verificationPerAddress),
     signIn: new SignInHandler(ports, throttle, policies.sessions, policies.mail.requireVerifiedEmail),
-    signInMfa: new SignInMfaHandler(ports, throttle, policies.sessions, policies.mfa),
     refreshSession: new RefreshHandler(ports, policies.sessions, policies.mail.requireVerifiedEmail),
     signOut: new SignOutHandler(ports, policies.mfa),
     revokeSession: new RevokeSessionHandler(ports, policies.mfa),
@@ -68,11 +60,6 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     resendVerification: new ResendVerificationHandler(ports, policies.mail),
     cancelSignUp: new CancelSignUpHandler(ports, policies.mail),
     sweepUnverifiedAccounts: new SweepUnverifiedAccountsHandler(ports, policies.mail),
-    enrolTotp: new EnrolTotpHandler(ports, policies),
-    confirmTotp: new ConfirmTotpHandler(ports),
-    verifyMfa: new VerifyMfaHandler(ports, throttle, policies.mfa),
-    removeTotp: new RemoveTotpHandler(ports, policies.sessions, policies.mfa),
-    regenerateRecoveryCodes: new RegenerateRecoveryCodesHandler(ports, policies.mfa),
     deliverMail: new DeliverMailHandler(ports, policies.mail, policies.delivery),
     changeProfile: new ChangeProfileHandler(ports),
     authenticate: new AuthenticateHandler(ports, policies.mail.requireVerifiedEmail),
@@ -87,7 +74,6 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     adminGetUser: new AdminGetUserHandler(ports),
     adminSetDisabled: new AdminSetDisabledHandler(ports),
     adminSignOutUser: new AdminSignOutUserHandler(ports),
-    adminRemoveMfa: new AdminRemoveMfaHandler(ports),
     adminDeleteUser: new AdminDeleteUserHandler(ports),
     /** Ports the edge reads as they are: no rule of the application sits between them and the client. */
     authenticateApiKey: ports.operatorKeys,

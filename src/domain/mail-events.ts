@@ -21,8 +21,6 @@ export type MailEvent = EmailVerificationRequested | PasswordResetRequested | Em
  */
 export const MAIL_EVENT_TYPES: ReadonlySet<string> = new Set([
   'EmailVerificationRequested', 'PasswordResetRequested', 'PasswordReset', 'PasswordChanged',
-  // Notices about the second factor: enrolled, removed, a recovery code spent.
-  'MfaEnrolled', 'MfaRemoved', 'RecoveryCodeUsed',
   // The account taken back by a reset that first proved its address: every way in from before it removed.
   'CredentialsRemoved',
   // A change of address confirmed: the notice, with its revert link, to the previous address (the change of address

@@ -249,3 +249,15 @@ export class Session {
     return this.state;
   }
 }
+
+/** The first factor of a sign-in a second factor completes: a password, or an identity provider's sign-in. */
+export type FirstFactor = 'pwd' | 'oauth';
+
+/**
+ * Step-up: whether a token (its `amr` and `auth_time`) proved a second factor (a code, or a passkey with user
+ * verification) within `maxAgeSeconds` before `at`.
+ * What a password change, a factor's removal, new recovery codes and signing out everywhere ask of an account with
+ * a factor.
+ */
+export const steppedUp = (amr: readonly string[], authTime: Date | null, at: Date, maxAgeSeconds: number): boolean =>
+  (amr.includes('otp') || amr.includes('webauthn')) && authTime !== null && at.getTime() - authTime.getTime() <= maxAgeSeconds * 1000;

@@ -3,7 +3,6 @@ import type { MailEvent } from './mail-events.js';
 import type { RevocationReason, SessionEvent } from './session.js';
 import { Email } from './email.js';
 import { PersonName } from './person-name.js';
-import type { SecondFactorEvent } from './second-factor.js';
 import type { NewDeviceSignedIn } from './device.js';
 
 /** The events the User aggregate records; `SignInFailed` also exists without an account (aggregateId null). */
@@ -60,7 +59,6 @@ export type AccountDeletionNoticed = DomainEvent<'AccountDeletionNoticed', { rea
 
 export type UserEvent =
   | UserRegistered
-  | SecondFactorEvent
   | EmailChanged
   | EmailChangeReverted
   | NewDeviceSignedIn

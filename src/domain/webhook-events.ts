@@ -18,8 +18,6 @@ export const WEBHOOK_TYPES: { readonly [T in UserEventType]?: string } = {
   AccountEnabled: 'user.enabled',
   AccountDeleted: 'user.deleted',
   SignUpCancelled: 'user.deleted',
-  MfaEnrolled: 'mfa.enrolled',
-  MfaRemoved: 'mfa.removed',
   SessionRevoked: 'session.revoked',
   SessionsEnded: 'sessions.ended',
 };

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/application/ports/event-log.port.js';
-import { TotpFactor } from '../../src/domain/second-factor.js';
-import { CORE_SCHEMA } from '../../src/infrastructure/storage/ownership.js';
-import { MFA_CHALLENGES } from '../../src/infrastructure/storage/factor-tables.js';
-import { StoreSecondFactorRepository } from '../../src/infrastructure/storage/store-second-factor.repository.js';
+import { TotpFactor } from '../../src/domain/second-factor/second-factor.js';
+import { TEST_SCHEMA } from '../support/test-schema.js';
+import { MFA_CHALLENGES } from '../../src/infrastructure/second-factor/factor-tables.js';
+import { StoreSecondFactorRepository } from '../../src/infrastructure/second-factor/store-second-factor.repository.js';
 import { sweepExpired } from '../../src/infrastructure/storage/store.js';
 import type { StorageFactory, StorageUnderTest } from './storage.contract.js';
 
@@ -117,20 +117,20 @@ export function secondFactorContract(adapter: string, makeStorage: StorageFactor
       expect(await sweepExpired(storage.store, MFA_CHALLENGES, T0.getTime() + 1_000, 100)).to.be.at.least(1);
       expect(await factors.findChallenge(late)).to.equal(null);
       expect((await factors.findChallenge(live))?.id).to.equal(live);
-      expect(CORE_SCHEMA.expiringTables).to.include(MFA_CHALLENGES);
+      expect(TEST_SCHEMA.expiringTables).to.include(MFA_CHALLENGES);
     });
     it('shows the read side a factor\'s status only: not enrolled while pending, then enrolled with the unused codes', async () => {
       const userId = uniqueId('u');
-      expect(await storage.userViews.secondFactorOf(userId)).to.deep.equal({ enrolled: false, recoveryCodesLeft: 0 });
+      expect(await factors.statusOf(userId)).to.deep.equal({ enrolled: false, recoveryCodesLeft: 0 });
       const factor = TotpFactor.enrol(userId, 's1.sealed', T0);
       await factors.add(factor, NONE);
-      expect(await storage.userViews.secondFactorOf(userId)).to.deep.equal({ enrolled: false, recoveryCodesLeft: 0 });
+      expect(await factors.statusOf(userId)).to.deep.equal({ enrolled: false, recoveryCodesLeft: 0 });
       const loaded = (await factors.find(userId)) as TotpFactor;
       loaded.accept(7, T0);
       loaded.replaceRecoveryCodes(['mac-1', 'mac-2', 'mac-3']);
       loaded.useRecoveryCode((mac) => mac === 'mac-2', T0);
       await factors.save(loaded, NONE);
-      expect(await storage.userViews.secondFactorOf(userId)).to.deep.equal({ enrolled: true, recoveryCodesLeft: 2 });
+      expect(await factors.statusOf(userId)).to.deep.equal({ enrolled: true, recoveryCodesLeft: 2 });
     });
   });
 }

@@ -1,8 +1,8 @@
 import { TEST_SCHEMA } from '../support/test-schema.js';
 import { Passkey } from '../../src/domain/passkeys/passkey.js';
 import { StorePasskeyRepository } from '../../src/infrastructure/passkeys/store-passkey.repository.js';
-import { TotpFactor } from '../../src/domain/second-factor.js';
-import { StoreSecondFactorRepository } from '../../src/infrastructure/storage/store-second-factor.repository.js';
+import { TotpFactor } from '../../src/domain/second-factor/second-factor.js';
+import { StoreSecondFactorRepository } from '../../src/infrastructure/second-factor/store-second-factor.repository.js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { EventLog, RecordedEvent } from '../../src/application/ports/event-log.port.js';

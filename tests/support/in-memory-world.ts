@@ -1,8 +1,8 @@
 import type { MfaSettings } from '../../src/application/policies/second-factor.js';
 import type { Ports } from '../../src/application/ports/ports.js';
 import { FakeIdentityProviders } from './fake-providers.js';
-import { KeyedFactorSecrets } from '../../src/infrastructure/security/keyed-factor-secrets.js';
-import { OtpAuthTotp } from '../../src/infrastructure/security/otpauth-totp.js';
+import { KeyedFactorSecrets } from '../../src/infrastructure/second-factor/keyed-factor-secrets.js';
+import { OtpAuthTotp } from '../../src/infrastructure/second-factor/otpauth-totp.js';
 import type { SignInThrottleSettings } from '../../src/application/policies/sign-in-throttle.js';
 import type { Policies } from '../../src/application/registry.js';
 import { loadConfig } from '../../src/infrastructure/config/config.js';
@@ -15,6 +15,9 @@ import { OAUTH_FLOW_REPOSITORY } from '../../src/application/social-sign-in/port
 import { PASSKEY_REPOSITORY } from '../../src/application/passkeys/ports/passkey-repository.port.js';
 import { WEBAUTHN } from '../../src/application/passkeys/ports/webauthn.port.js';
 import { EMAIL_CHANGE_REPOSITORY } from '../../src/application/email-change/ports/email-change-repository.port.js';
+import { SECOND_FACTOR_REPOSITORY } from '../../src/application/second-factor/ports/second-factor-repository.port.js';
+import { TOTP } from '../../src/application/second-factor/ports/totp.port.js';
+import { FACTOR_SECRETS } from '../../src/application/second-factor/ports/factor-secrets.port.js';
 import { CAPABILITIES } from '../../src/capabilities/index.js';
 import { pino } from 'pino';
 import { HmacOneTimeTokens } from '../../src/infrastructure/security/hmac-one-time-tokens.js';
@@ -99,8 +102,6 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
     tokens,
     refreshTokens: new HmacRefreshTokens(Buffer.alloc(32, 7)),
     oneTimeTokens: new HmacOneTimeTokens(Buffer.alloc(32, 9)),
-    totp: new OtpAuthTotp('Account service'),
-    factorSecrets: new KeyedFactorSecrets(Buffer.alloc(32, 11)),
     verifier: new FakeTokenVerifier(tokens),
     publicKeys: { publicKeys: () => [] },
     clock: new ManualClock(),
@@ -125,11 +126,13 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
   const providers = new FakeIdentityProviders();
   const webhookSender = new RecordingWebhookSender();
   const webauthn = new FakeWebAuthn();
+  const totp = new OtpAuthTotp('Account service');
+  const factorSecrets = new KeyedFactorSecrets(Buffer.alloc(32, 11));
   const webhookSettings = { receivers: [{ id: 'hooks', url: 'https://hooks.example/in' }], maxAttempts: 3, baseBackoffMs: 1_000, maxBackoffMs: 60_000, leaseMs: 60_000, sendTimeoutMs: 5_000, batchSize: 20, settleMs: 0 };
   const composition = await compose(config, pino({ level: 'silent' }), {
     storage,
     ports: { ...adapters, ...options.replace, ...options.wrap?.(adapters) },
-    bindings: [bindingOf(IDENTITY_PROVIDERS, providers), bindingOf(WEBAUTHN, webauthn), bindingOf(WEBHOOK_SENDER, webhookSender), bindingOf(WEBHOOK_SETTINGS, webhookSettings)],
+    bindings: [bindingOf(IDENTITY_PROVIDERS, providers), bindingOf(WEBAUTHN, webauthn), bindingOf(TOTP, totp), bindingOf(FACTOR_SECRETS, factorSecrets), bindingOf(WEBHOOK_SENDER, webhookSender), bindingOf(WEBHOOK_SETTINGS, webhookSettings)],
     policies,
   }, CAPABILITIES);
   const { ports, useCases, get } = composition;
@@ -139,7 +142,10 @@ export async function inMemoryWorld(options: WorldOptions = {}) {
   const passkeys = { passkeys: get(PASSKEY_REPOSITORY), webauthn };
   /** The change of address's own port (its manifest binds it). */
   const emailChanges = { emailChanges: get(EMAIL_CHANGE_REPOSITORY) };
-  return { store, tables, ...adapters, ...social, ...passkeys, ...emailChanges, webhookSender, ports: { ...ports, ...social, ...passkeys, ...emailChanges }, get, useCases, ...useCases };
+  /** The second factor's own ports (its manifest binds them), the algorithm and the keyed secrets real ones. */
+  const factors = { secondFactors: get(SECOND_FACTOR_REPOSITORY), totp, factorSecrets };
+  const own = { ...social, ...passkeys, ...emailChanges, ...factors };
+  return { store, tables, ...adapters, ...own, webhookSender, ports: { ...ports, ...own }, get, useCases, ...useCases };
 }
 
 export type InMemoryWorld = ReturnType<typeof inMemoryWorld>;

@@ -104,35 +104,16 @@ export function passwordChangedMail(name: string | null, by: 'reset' | 'owner'):
   };
 }
 
-/** What a second-factor notice reports. */
-export type SecondFactorNotice =
-  | { readonly kind: 'enrolled' }
-  | { readonly kind: 'removed' }
-  | { readonly kind: 'recovery_code_used'; readonly left: number }
-  /** A reset proved the address for the first time: every way in added before it was removed. */
-  | { readonly kind: 'credentials_removed' };
-
 /**
- * The notice after a change to the second factor (never a code or a secret): enrolled, removed, or a recovery code
- * spent, so that a stolen password and session cannot change the factor, nor a stolen recovery code be used, unnoticed.
+ * The notice of a reset that proved the address for the first time: every way in added before it was removed (a
+ * stolen session's factor or passkey cannot outlive the owner's reset), and every session ended.
  */
-export function secondFactorMail(name: string | null, notice: SecondFactorNotice): MailContent {
-  const [subject, body] =
-    notice.kind === 'enrolled'
-      ? ['Two-step sign-in is on', 'an authenticator app was added to your account: signing in now asks for its code. If it was not you, reset your password now and contact us.']
-      : notice.kind === 'credentials_removed'
-        ? [
-            'Your account is yours again',
-            'your password was reset from this mailbox, which proves the address is yours: every passkey, authenticator app and recovery code added to the account before that was removed, and every session ended. Add your own again once you are signed in.',
-          ]
-        : notice.kind === 'removed'
-        ? ['Two-step sign-in is off', 'the authenticator app was removed from your account, with its recovery codes: signing in asks for your password only. If it was not you, reset your password now.']
-        : [
-            'A recovery code was used',
-            `one of your recovery codes was used to sign in or confirm it is you; ${notice.left} unused ${notice.left === 1 ? 'code remains' : 'codes remain'}. If it was not you, reset your password and make new recovery codes now.`,
-          ];
-  return accountNoticeMail(name, subject, body);
-}
+export const credentialsRemovedMail = (name: string | null): MailContent =>
+  accountNoticeMail(
+    name,
+    'Your account is yours again',
+    'your password was reset from this mailbox, which proves the address is yours: every passkey, authenticator app and recovery code added to the account before that was removed, and every session ended. Add your own again once you are signed in.',
+  );
 
 /**
  * A notice of a change to the account (never a code or a secret), greeting `name` (null while the address is

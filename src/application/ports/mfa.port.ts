@@ -1,7 +1,9 @@
-import type { FirstFactor } from '../../domain/second-factor.js';
+import type { FirstFactor } from '../../domain/session.js';
 import type { SecondFactorRequired } from '../shared/auth-result.js';
 import { token } from '../di-token.js';
 import type { RequestMetadata } from './event-log.port.js';
+import type { MfaStatus } from './user-read-model.port.js';
+import { InvalidMfaCode } from '../errors.js';
 
 /** A one-time code presented: a TOTP code, or a recovery code (the field it came in). */
 export interface CodeAnswer {
@@ -28,6 +30,16 @@ export interface Mfa {
    * when the account has no confirmed factor.
    */
   proveCode(code: CodeAnswer, user: { readonly id: string; readonly email: string }, metadata: RequestMetadata): Promise<void>;
+  /** Whether the account has a confirmed factor, and its unused recovery codes (`/auth/me`'s `mfa`): one read, never a secret. */
+  statusOf(userId: string): Promise<MfaStatus>;
 }
+
+/** No second factor: what the core binds unless a capability provides one (no account has one; no code proves anything). */
+export const NO_MFA: Mfa = {
+  requiredFor: () => Promise.resolve(false),
+  challenge: () => Promise.reject(new Error('No capability provides a second factor: requiredFor is false, so no challenge is opened')),
+  proveCode: () => Promise.reject(new InvalidMfaCode('code')),
+  statusOf: () => Promise.resolve({ enrolled: false, recoveryCodesLeft: 0 }),
+};
 
 export const MFA = token<Mfa>('Mfa');

@@ -9,7 +9,6 @@ import { AUTHENTICATORS, type Authenticators } from './authenticators.port.js';
 import { PENDING_CHANGES, type PendingChanges } from './pending-changes.port.js';
 import { MFA, type Mfa } from './mfa.port.js';
 import { EVENT_LOG, type EventLog } from './event-log.port.js';
-import { FACTOR_SECRETS, type FactorSecrets } from './factor-secrets.port.js';
 import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
 import { ID_GENERATOR, type IdGenerator } from './id-generator.port.js';
 import { MAIL_SENDER, type MailSender } from './mail-sender.port.js';
@@ -19,13 +18,11 @@ import { PASSWORD_BLOCKLIST, type PasswordBlocklist } from './password-blocklist
 import { PASSWORD_HASHER, type PasswordHasher } from './password-hasher.port.js';
 import { PUBLIC_KEY_SET, type PublicKeySet } from './public-key-set.port.js';
 import { REFRESH_TOKENS, type RefreshTokens } from './refresh-tokens.port.js';
-import { SECOND_FACTOR_REPOSITORY, type SecondFactorRepository } from './second-factor-repository.port.js';
 import { SESSION_READ_MODEL, type SessionReadModel } from './session-read-model.port.js';
 import { SESSION_REPOSITORY, type SessionRepository } from './session-repository.port.js';
 import { STORE_HEALTH, type StoreHealth } from './store-health.port.js';
 import { TOKEN_ISSUER, type TokenIssuer } from './token-issuer.port.js';
 import { TOKEN_VERIFIER, type TokenVerifier } from './token-verifier.port.js';
-import { TOTP, type Totp } from './totp.port.js';
 import { USER_READ_MODEL, type UserReadModel } from './user-read-model.port.js';
 import { USER_REPOSITORY, type UserRepository } from './user-repository.port.js';
 
@@ -37,7 +34,6 @@ export interface Ports {
   readonly users: UserRepository;
   readonly events: EventLog;
   readonly sessions: SessionRepository;
-  readonly secondFactors: SecondFactorRepository;
   /** The account's second factor as the core's rules reach it (a sign-in's challenge, step-up, a holder's code). */
   readonly mfa: Mfa;
   readonly operatorKeys: OperatorKeys;
@@ -61,8 +57,6 @@ export interface Ports {
   readonly tokens: TokenIssuer;
   readonly refreshTokens: RefreshTokens;
   readonly oneTimeTokens: OneTimeTokens;
-  readonly totp: Totp;
-  readonly factorSecrets: FactorSecrets;
   readonly verifier: TokenVerifier;
   readonly publicKeys: PublicKeySet;
   readonly clock: Clock;
@@ -74,7 +68,6 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   users: USER_REPOSITORY,
   events: EVENT_LOG,
   sessions: SESSION_REPOSITORY,
-  secondFactors: SECOND_FACTOR_REPOSITORY,
   mfa: MFA,
   operatorKeys: OPERATOR_KEYS,
   reauthentications: REAUTHENTICATIONS,
@@ -94,8 +87,6 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   tokens: TOKEN_ISSUER,
   refreshTokens: REFRESH_TOKENS,
   oneTimeTokens: ONE_TIME_TOKENS,
-  totp: TOTP,
-  factorSecrets: FACTOR_SECRETS,
   verifier: TOKEN_VERIFIER,
   publicKeys: PUBLIC_KEY_SET,
   clock: CLOCK,

@@ -54,8 +54,6 @@ export interface UserReadModel {
    * never the aggregate), or null when there is none. Read-only; never throws for an unknown id.
    */
   sessionAccountOf(id: string): Promise<SessionAccount | null>;
-  /** The account's second-factor status (not enrolled, 0 codes, for an unknown id or a pending enrolment). Read-only. */
-  secondFactorOf(id: string): Promise<MfaStatus>;
   /**
    * What the stores hold of the account beyond its resource, sessions and activity (its credentials: the factor's
    * dates and codes left, its passkeys), by kind, as each kind's declaration shows it: never a secret, a key or a MAC.

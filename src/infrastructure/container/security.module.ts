@@ -9,10 +9,6 @@ import { PUBLIC_KEY_SET } from '../../application/ports/public-key-set.port.js';
 import { REFRESH_TOKENS } from '../../application/ports/refresh-tokens.port.js';
 import { TOKEN_ISSUER } from '../../application/ports/token-issuer.port.js';
 import { TOKEN_VERIFIER } from '../../application/ports/token-verifier.port.js';
-import { FACTOR_SECRETS } from '../../application/ports/factor-secrets.port.js';
-import { TOTP } from '../../application/ports/totp.port.js';
-import { KeyedFactorSecrets } from '../security/keyed-factor-secrets.js';
-import { OtpAuthTotp } from '../security/otpauth-totp.js';
 import type { Config } from '../config/config.js';
 import { PrimaryPasswordHasher } from '../cluster/primary-hashing.js';
 import { isOurWorker } from '../cluster/worker.js';
@@ -34,9 +30,7 @@ import { OPERATOR_KEYS } from '../../application/ports/operator-keys.port.js';
 import { REAUTHENTICATIONS } from '../../application/ports/reauthentications.port.js';
 import { AUTHENTICATORS, NO_AUTHENTICATORS } from '../../application/ports/authenticators.port.js';
 import { NOTHING_PENDING, PENDING_CHANGES } from '../../application/ports/pending-changes.port.js';
-import { MFA } from '../../application/ports/mfa.port.js';
-import { SECOND_FACTOR_REPOSITORY } from '../../application/ports/second-factor-repository.port.js';
-import { TotpMfa } from '../../application/policies/second-factor.js';
+import { MFA, NO_MFA } from '../../application/ports/mfa.port.js';
 import { InvalidToken } from '../../application/errors.js';
 import { PersonalDataKeys, personalDataSecret } from '../security/personal-data-keys.js';
 
@@ -65,7 +59,6 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(REFRESH_TOKENS, (get) => new HmacRefreshTokens(refreshTokenKey(get(SERVICE_SECRET))));
   bindPort(ONE_TIME_TOKENS, (get) => new HmacOneTimeTokens(derivedKey(get(SERVICE_SECRET), 'one-time-token-v1')));
   bindPort(PASSWORD_BLOCKLIST, () => new ZxcvbnPasswordBlocklist());
-  bindPort(TOTP, (get) => new OtpAuthTotp(get(CONFIG).sessions.mfaIssuer));
   bindPort(SERVICE_SECRET, (get) => refreshSecret(get(CONFIG), get(SIGNING_KEY)));
   bindPort(STABLE_SECRET, (get) => {
     const config = get(CONFIG);
@@ -81,14 +74,6 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(AUTHENTICATORS, () => NO_AUTHENTICATORS);
   // Without a capability that keeps changes pending (src/capabilities/email-change.ts), a new password ends none.
   bindPort(PENDING_CHANGES, () => NOTHING_PENDING);
-  bindPort(MFA, (get) =>
-    new TotpMfa(
-      { secondFactors: get(SECOND_FACTOR_REPOSITORY), authenticators: get(AUTHENTICATORS), totp: get(TOTP), factorSecrets: get(FACTOR_SECRETS), clock: get(CLOCK), ids: get(ID_GENERATOR) },
-      get(CONFIG).mfa,
-    ),
-  );
-  bindPort(FACTOR_SECRETS, (get) => {
-    const { mfaSecretKey } = get(CONFIG).sessions;
-    return new KeyedFactorSecrets(mfaSecretKey === undefined ? get(SERVICE_SECRET) : Buffer.from(mfaSecretKey, 'utf8'));
-  });
+  // Without a capability that provides a second factor (src/capabilities/second-factor.ts), no account has one.
+  bindPort(MFA, () => NO_MFA);
 });

@@ -1,7 +1,6 @@
 import { ACCOUNT_VIEWS, ENDED_EPOCHS, SESSIONS, UNVERIFIED_ACCOUNTS, USERS } from './account-tables.js';
 import { CLAIMS, COUNTERS, INDEX_COUNTS } from './commit-plan.js';
 import { EVENTS, OUTBOX } from './event-tables.js';
-import { MFA_CHALLENGES, TOTP_FACTORS } from './factor-tables.js';
 import { DATA_KEYS, KEY_CHECK, isSealedAtRest } from './sealing-store.js';
 import { DIRECTORY } from './directory-tables.js';
 import { ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS } from './address-index.js';
@@ -17,7 +16,6 @@ import { type AnyTable, type Change, type Ownership, type ReadOptions, type Stor
  */
 export const TABLES: readonly AnyTable[] = [
   USERS, ACCOUNT_VIEWS, UNVERIFIED_ACCOUNTS, SESSIONS, ENDED_EPOCHS,
-  TOTP_FACTORS, MFA_CHALLENGES,
   EVENTS, OUTBOX, DATA_KEYS, KEY_CHECK, DIRECTORY, ADDRESS_INDEX, ADDRESS_INDEX_PROGRESS,
   CLAIMS, COUNTERS, INDEX_COUNTS,
 ];

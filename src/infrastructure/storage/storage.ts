@@ -14,13 +14,12 @@ export type StorageKeys = PersonalDataKeys | undefined;
 import { StoreAttemptLimits } from './store-attempt-limits.js';
 import { StoreEventLog } from './store-event-log.js';
 import { StoreOutbox } from './store-outbox.js';
-import { StoreSecondFactorRepository } from './store-second-factor.repository.js';
 import { StoreSessionRepository } from './store-session.repository.js';
 import { StoreSessionReadModel, StoreUserReadModel } from './store-read-models.js';
 import { StoreUserRepository } from './store-user.repository.js';
 
 /** The ports every storage technology implements over one store, by their names in `Ports`. */
-export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'secondFactors', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
+export const STORAGE_PORTS = ['users', 'userViews', 'sessionViews', 'events', 'sessions', 'outbox', 'limits', 'storeHealth'] as const satisfies ReadonlyArray<keyof Ports>;
 
 export type StoragePortName = (typeof STORAGE_PORTS)[number];
 
@@ -75,7 +74,6 @@ export const portsOver = (
   userViews: new StoreUserReadModel(store, schema),
   sessionViews: new StoreSessionReadModel(store),
   sessions: new StoreSessionRepository(store),
-  secondFactors: new StoreSecondFactorRepository(store),
   events: new StoreEventLog(store),
   outbox: new StoreOutbox(store),
   };

@@ -1,10 +1,9 @@
-import type { AccountRecords, CredentialView, MfaStatus, SessionAccount, UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
+import type { AccountRecords, CredentialView, SessionAccount, UserReadModel, UserView } from '../../application/ports/user-read-model.port.js';
 import { CORE_SCHEMA, type Schema } from './ownership.js';
 import type { PageRequest } from '../../application/ports/event-log.port.js';
 import type { SessionReadModel, SessionView, SessionViewPage } from '../../application/ports/session-read-model.port.js';
 import { endOf } from '../../domain/session.js';
 import { decodeSessionCursor, encodeSessionCursor } from '../cursor.js';
-import { TOTP_FACTORS } from './factor-tables.js';
 import { DIRECTORY } from './directory-tables.js';
 import { ADDRESS_INDEX, indexListedAccounts, lengthFor, prefixIndexName, termOf } from './address-index.js';
 import { ACCOUNT_VIEWS, type AccountView, SESSIONS, type SessionRecord } from './account-tables.js';
@@ -37,7 +36,6 @@ export class StoreUserReadModel implements UserReadModel {
     return stored && { user: userViewOf(id, stored.value), sessionEpoch: stored.value.sessionEpoch, disabled: stored.value.disabled === true };
   }
 
-  /** From the factor's record, one read by key; only its confirmation and the unused codes are looked at. */
   /** Walks the tables' declarations (`exportedRecordsOf`): a new kind of account state is exported by its declaration. */
   recordsOf(id: string): Promise<AccountRecords> {
     return this.schema.exportedRecordsOf(this.store, id);
@@ -60,12 +58,6 @@ export class StoreUserReadModel implements UserReadModel {
     const from = after === null ? {} : { after: `${encodeIndexKey([term])}\u0001${after}` };
     const page = await this.store.range(ADDRESS_INDEX, prefixIndexName(lengthFor(query)), { prefix: [term], ...from, limit });
     return page.map((entry) => ({ id: entry.value.userId, position: entryOf([entry.value.listedAt], entry.key) }));
-  }
-
-  async secondFactorOf(id: string): Promise<MfaStatus> {
-    const factor = (await this.store.get(TOTP_FACTORS, id))?.value;
-    if (!factor || factor.confirmedAt === null) return { enrolled: false, recoveryCodesLeft: 0 };
-    return { enrolled: true, recoveryCodesLeft: factor.recoveryCodes.filter((code) => code.usedAt === null).length };
   }
 }
 

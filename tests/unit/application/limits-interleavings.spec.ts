@@ -247,7 +247,7 @@ describe('Limits under every interleaving (fast-check scheduler over the in-memo
         const committed: string[] = [];
         const { world, recoveryCodes, challenge, steppedUp, metadata } = await withSecondFactor({
           store: logged(s, armed, committed, (changes) =>
-            (changes.events ?? []).map((event) => event.type).filter((type) => type === 'RecoveryCodeUsed' || type === 'RecoveryCodesRegenerated')),
+            (changes.events ?? []).map((event): string => event.type).filter((type) => type === 'RecoveryCodeUsed' || type === 'RecoveryCodesRegenerated')),
         });
         const { principal } = await steppedUp();
         const mfaToken = await challenge();

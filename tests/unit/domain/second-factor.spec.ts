@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { TotpFactor, challengeOpen, steppedUp } from '../../../src/domain/second-factor.js';
+import { TotpFactor, challengeOpen } from '../../../src/domain/second-factor/second-factor.js';
+import { steppedUp } from '../../../src/domain/session.js';
 
 const T0 = new Date('2026-11-25T12:00:00.000Z');
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Secret } from 'otpauth';
-import { KeyedFactorSecrets } from '../../../src/infrastructure/security/keyed-factor-secrets.js';
+import { KeyedFactorSecrets } from '../../../src/infrastructure/second-factor/keyed-factor-secrets.js';
 
 const secrets = new KeyedFactorSecrets(Buffer.from('a server secret of at least thirty-two bytes'));
 const other = new KeyedFactorSecrets(Buffer.from('another server secret, thirty-two bytes at least'));

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
-import { OtpAuthTotp } from '../../../src/infrastructure/security/otpauth-totp.js';
+import { OtpAuthTotp } from '../../../src/infrastructure/second-factor/otpauth-totp.js';
 
 /** RFC 6238, appendix B: the SHA-1 seed "12345678901234567890"; its 8-digit codes end in the 6-digit ones. */
 const RFC_SECRET = Secret.fromLatin1('12345678901234567890').base32;

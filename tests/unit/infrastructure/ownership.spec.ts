@@ -79,7 +79,7 @@ describe('Ownership: every table says whose records it holds (Table.owner), and 
       if ('index' in owner.account) expect(indexes, name).to.have.property(owner.account.index);
       else expect(SERVICE.tables, name).to.include(owner.account.beside);
     }
-    expect(SERVICE.credentialTables.map((table) => table.name)).to.deep.equal(['totp-factors', 'identities', 'oauth-codes', 'passkeys']);
+    expect(SERVICE.credentialTables.map((table) => table.name)).to.deep.equal(['identities', 'oauth-codes', 'passkeys', 'totp-factors']);
     expect(SERVICE.expiringTables).to.not.include(SESSIONS);
     const ways = SERVICE.waysInto('u-1');
     expect([ways.records.map((term) => term.table.name), ways.ranges.map((term) => `${term.table.name}.${term.index}`)], 'the first factors: no second factor, no one-time code')

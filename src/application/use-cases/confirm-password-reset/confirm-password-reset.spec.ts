@@ -8,7 +8,7 @@ import { rejection } from '../../../../tests/support/rejection.js';
 import { InvalidRefreshToken } from '../../errors.js';
 import { InvalidCredentials } from '../../../domain/domain-error.js';
 import { Passkey } from '../../../domain/passkeys/passkey.js';
-import { TotpFactor } from '../../../domain/second-factor.js';
+import { TotpFactor } from '../../../domain/second-factor/second-factor.js';
 import { verifyAddress } from '../../../../tests/support/verified.js';
 
 const metadata = aRequestMetadata();
@@ -121,7 +121,7 @@ describe('ConfirmPasswordResetHandler', () => {
 
     it('removes the factor, its recovery codes and every passkey with the new password, in one commit, and says so by mail', async () => {
       const { world, token, userId } = await squatted();
-      expect((await world.userViews.secondFactorOf(userId)).enrolled).to.equal(true);
+      expect((await world.ports.mfa.statusOf(userId)).enrolled).to.equal(true);
       await world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata });
 
       expect(await world.ports.secondFactors.find(userId), 'the factor').to.equal(null);

@@ -5,7 +5,7 @@ import type { RecordedEvent } from '../../ports/event-log.port.js';
 import type { OutgoingMail } from '../../ports/mail-sender.port.js';
 import type { Ports } from '../../ports/ports.js';
 import { noticeMayGo } from '../../policies/new-device.js';
-import { CANCEL_SIGN_UP_PAGE, type MailContent, type MailSettings, linkFor, passwordChangedMail, resetMail, secondFactorMail, verificationMail } from '../../policies/mail.js';
+import { CANCEL_SIGN_UP_PAGE, type MailContent, type MailSettings, linkFor, credentialsRemovedMail, passwordChangedMail, resetMail, verificationMail } from '../../policies/mail.js';
 
 export interface DeliverySettings {
   /** How long a claimed mail is reserved for this dispatcher. */
@@ -162,16 +162,10 @@ export class DeliverMailHandler {
         return passwordChangedMail(name, 'reset');
       case 'PasswordChanged':
         return passwordChangedMail(name, 'owner');
-      case 'MfaEnrolled':
-        return secondFactorMail(name, { kind: 'enrolled' });
-      case 'MfaRemoved':
-        return secondFactorMail(name, { kind: 'removed' });
       case 'CredentialsRemoved':
-        return secondFactorMail(name, { kind: 'credentials_removed' });
+        return credentialsRemovedMail(name);
       case 'NewDeviceSignedIn':
         return newDeviceMail(name, { at: event.occurredAt, device: event.payload.device, network: event.payload.network }, `${this.mail.publicAppUrl.replace(/\/+$/, '')}/sessions`);
-      case 'RecoveryCodeUsed':
-        return secondFactorMail(name, { kind: 'recovery_code_used', left: event.payload.left });
       default:
         return null;
     }

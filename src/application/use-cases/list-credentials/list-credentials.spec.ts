@@ -11,7 +11,7 @@ const metadata = aRequestMetadata();
 const PASSWORD = 'analytical engine 1843';
 
 describe('ListCredentialsHandler (listCredentials)', () => {
-  it('lists every way in of every kind, from the tables\' declarations: the password, a linked identity, a passkey, the confirmed authenticator app (a second factor)', async () => {
+  it('lists every way in of every kind, from the tables\' declarations: the password, a linked identity, a passkey, the confirmed authenticator app (a second factor), in the order of the tables', async () => {
     const { world, principal, userId, register } = await withPasskeys();
     const passkey = await register({}, principal, 'Laptop');
     await throughProvider(world, { subject: 'ada-corp', email: 'ada@corp.example' }, { link: principal });
@@ -21,9 +21,9 @@ describe('ListCredentialsHandler (listCredentials)', () => {
     const [identity] = await world.identities.listByUser(userId);
     expect(await world.listCredentials.execute({ userId })).to.deep.equal([
       { kind: 'password', id: 'password', name: null, createdAt: null, lastUsedAt: null, signsIn: true, lastWayIn: false },
-      { kind: 'totp', id: 'totp', name: null, createdAt: world.clock.now(), lastUsedAt: null, signsIn: false, lastWayIn: false },
       { kind: 'identity', id: identity?.id, name: 'corp', createdAt: identity?.createdAt, lastUsedAt: null, signsIn: true, lastWayIn: false },
       { kind: 'passkey', id: passkey.id, name: 'Laptop', createdAt: passkey.createdAt, lastUsedAt: null, signsIn: true, lastWayIn: false },
+      { kind: 'totp', id: 'totp', name: null, createdAt: world.clock.now(), lastUsedAt: null, signsIn: false, lastWayIn: false },
     ]);
   });
 

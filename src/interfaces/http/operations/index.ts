@@ -3,11 +3,6 @@ import { cancelSignUp } from './cancel-sign-up.js';
 import { changePassword } from './change-password.js';
 import { changeProfile } from './change-profile.js';
 import { confirmPasswordReset } from './confirm-password-reset.js';
-import { confirmTotp } from './confirm-totp.js';
-import { enrolTotp } from './enrol-totp.js';
-import { regenerateRecoveryCodes } from './regenerate-recovery-codes.js';
-import { removeTotp } from './remove-totp.js';
-import { verifyMfa } from './verify-mfa.js';
 import { exportAccount } from './export-account.js';
 import { getAccountActivity } from './get-account-activity.js';
 import { listCredentials } from './list-credentials.js';
@@ -19,7 +14,6 @@ import { requestPasswordReset } from './request-password-reset.js';
 import { resendVerification } from './resend-verification.js';
 import { revokeSession } from './revoke-session.js';
 import { signIn } from './sign-in.js';
-import { signInMfa } from './sign-in-mfa.js';
 import { signOut } from './sign-out.js';
 import { signUp } from './sign-up.js';
 import { verifyEmail } from './verify-email.js';
@@ -30,14 +24,12 @@ import { adminGetUser } from './admin-get-user.js';
 import { adminDisableUser } from './admin-disable-user.js';
 import { adminEnableUser } from './admin-enable-user.js';
 import { adminSignOutUser } from './admin-sign-out-user.js';
-import { adminRemoveMfa } from './admin-remove-mfa.js';
 import { adminDeleteUser } from './admin-delete-user.js';
 
 /** THE list of the HTTP operations the service offers (in the OpenAPI document's order): server.ts registers each, the edge and the tests read it. */
 export const OPERATIONS: readonly AnyOperation[] = [
   signUp,
   signIn,
-  signInMfa,
   getCurrentUser,
   changeProfile,
   getAccountActivity,
@@ -54,11 +46,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   verifyEmail,
   resendVerification,
   cancelSignUp,
-  enrolTotp,
-  confirmTotp,
-  verifyMfa,
-  regenerateRecoveryCodes,
-  removeTotp,
   getJwks,
   introspectToken,
   adminListUsers,
@@ -66,6 +53,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   adminDisableUser,
   adminEnableUser,
   adminSignOutUser,
-  adminRemoveMfa,
   adminDeleteUser,
 ];
