@@ -1,5 +1,5 @@
 import { PORT_TOKENS } from '../application/ports/ports.js';
-import { MFA } from '../application/ports/mfa.port.js';
+import { MFA, MFA_STATUS } from '../application/ports/mfa.port.js';
 import { token } from '../application/di-token.js';
 import { SECOND_FACTOR_EVENTS } from '../application/second-factor/events.js';
 import { TotpMfa } from '../application/second-factor/policies/totp.js';
@@ -58,6 +58,8 @@ export const secondFactor: Capability<SecondFactorUseCases, (typeof SECOND_FACTO
         get(CONFIG).mfa,
       ),
     );
+    // The query side reads the factor's record itself: `/auth/me` goes through no policy.
+    bindPort(MFA_STATUS, (get) => get(SECOND_FACTOR_REPOSITORY));
     bindPort(SECOND_FACTOR_USE_CASES, (get) => secondFactorUseCases(portsOf(get), get(POLICIES)));
   },
   useCases: (get) => get(SECOND_FACTOR_USE_CASES),

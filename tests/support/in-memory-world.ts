@@ -48,7 +48,7 @@ import {
 
 
 /** The core's extension points the capabilities provide (their manifests bind them), and the second factor's rules (MFA, over the ports below): the world fakes none of them. */
-type FromCapabilities = 'operatorKeys' | 'reauthentications' | 'authenticators' | 'pendingChanges' | 'notices' | 'mfa';
+type FromCapabilities = 'operatorKeys' | 'reauthentications' | 'authenticators' | 'pendingChanges' | 'notices' | 'mfa' | 'mfaStatus';
 export interface WorldOptions {
   readonly signInThrottle?: SignInThrottleSettings;
   readonly sessions?: Partial<SessionSettings>;

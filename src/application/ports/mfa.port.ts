@@ -30,16 +30,24 @@ export interface Mfa {
    * when the account has no confirmed factor.
    */
   proveCode(code: CodeAnswer, user: { readonly id: string; readonly email: string }, metadata: RequestMetadata): Promise<void>;
-  /** Whether the account has a confirmed factor, and its unused recovery codes (`/auth/me`'s `mfa`): one read, never a secret. */
+}
+
+/** The query side of the second factor: what `/auth/me` and the admin view show of it, read from the store. */
+export interface MfaStatusReadModel {
+  /** Whether the account has a confirmed factor, and its unused recovery codes: one read by key, never a secret. */
   statusOf(userId: string): Promise<MfaStatus>;
 }
+
+/** No second factor to show: what the core binds unless a capability provides one. */
+export const NO_MFA_STATUS: MfaStatusReadModel = { statusOf: () => Promise.resolve({ enrolled: false, recoveryCodesLeft: 0 }) };
+
+export const MFA_STATUS = token<MfaStatusReadModel>('MfaStatusReadModel');
 
 /** No second factor: what the core binds unless a capability provides one (no account has one; no code proves anything). */
 export const NO_MFA: Mfa = {
   requiredFor: () => Promise.resolve(false),
   challenge: () => Promise.reject(new Error('No capability provides a second factor: requiredFor is false, so no challenge is opened')),
   proveCode: () => Promise.reject(new InvalidMfaCode('code')),
-  statusOf: () => Promise.resolve({ enrolled: false, recoveryCodesLeft: 0 }),
 };
 
 export const MFA = token<Mfa>('Mfa');

@@ -7,7 +7,7 @@ import { OPERATOR_KEYS, type OperatorKeys } from './operator-keys.port.js';
 import { REAUTHENTICATIONS, type Reauthentications } from './reauthentications.port.js';
 import { AUTHENTICATORS, type Authenticators } from './authenticators.port.js';
 import { PENDING_CHANGES, type PendingChanges } from './pending-changes.port.js';
-import { MFA, type Mfa } from './mfa.port.js';
+import { MFA, MFA_STATUS, type Mfa, type MfaStatusReadModel } from './mfa.port.js';
 import { EVENT_LOG, type EventLog } from './event-log.port.js';
 import { HASHING_ADMISSION, type HashingAdmission } from './hashing-admission.port.js';
 import { ID_GENERATOR, type IdGenerator } from './id-generator.port.js';
@@ -36,6 +36,8 @@ export interface Ports {
   readonly sessions: SessionRepository;
   /** The account's second factor as the core's rules reach it (a sign-in's challenge, step-up, a holder's code). */
   readonly mfa: Mfa;
+  /** What `/auth/me` and the admin view show of the account's second factor (nothing without a capability that provides one). */
+  readonly mfaStatus: MfaStatusReadModel;
   readonly operatorKeys: OperatorKeys;
   readonly reauthentications: Reauthentications;
   /** An account's authenticators beyond its codes (passkeys), as a capability provides them (none without it). */
@@ -69,6 +71,7 @@ export const PORT_TOKENS: { readonly [K in keyof Ports]: Token<Ports[K]> } = {
   events: EVENT_LOG,
   sessions: SESSION_REPOSITORY,
   mfa: MFA,
+  mfaStatus: MFA_STATUS,
   operatorKeys: OPERATOR_KEYS,
   reauthentications: REAUTHENTICATIONS,
   authenticators: AUTHENTICATORS,

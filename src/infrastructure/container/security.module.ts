@@ -30,7 +30,7 @@ import { OPERATOR_KEYS } from '../../application/ports/operator-keys.port.js';
 import { REAUTHENTICATIONS } from '../../application/ports/reauthentications.port.js';
 import { AUTHENTICATORS, NO_AUTHENTICATORS } from '../../application/ports/authenticators.port.js';
 import { NOTHING_PENDING, PENDING_CHANGES } from '../../application/ports/pending-changes.port.js';
-import { MFA, NO_MFA } from '../../application/ports/mfa.port.js';
+import { MFA, MFA_STATUS, NO_MFA, NO_MFA_STATUS } from '../../application/ports/mfa.port.js';
 import { InvalidToken } from '../../application/errors.js';
 import { PersonalDataKeys, personalDataSecret } from '../security/personal-data-keys.js';
 
@@ -76,4 +76,5 @@ export const securityModule = new ContainerModule(({ bind, isBound }) => {
   bindPort(PENDING_CHANGES, () => NOTHING_PENDING);
   // Without a capability that provides a second factor (src/capabilities/second-factor.ts), no account has one.
   bindPort(MFA, () => NO_MFA);
+  bindPort(MFA_STATUS, () => NO_MFA_STATUS);
 });

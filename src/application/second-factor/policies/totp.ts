@@ -5,7 +5,6 @@ import { InvalidMfaCode } from '../../errors.js';
 import type { Limit } from '../../ports/attempt-limits.port.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
 import type { CodeAnswer, Mfa } from '../../ports/mfa.port.js';
-import type { MfaStatus } from '../../ports/user-read-model.port.js';
 import { type MfaSettings, MFA_METHODS } from '../../policies/second-factor.js';
 import type { SecondFactorRequired } from '../../shared/auth-result.js';
 import { recordedAsDeclared } from '../events.js';
@@ -98,10 +97,6 @@ export class TotpMfa implements Mfa {
 
   challenge(user: Pick<User, 'id' | 'sessionEpoch'>, firstFactor: FirstFactor): Promise<SecondFactorRequired> {
     return openSignInChallenge(this.deps, this.settings, user, firstFactor);
-  }
-
-  statusOf(userId: string): Promise<MfaStatus> {
-    return this.deps.secondFactors.statusOf(userId);
   }
 
   async proveCode(code: CodeAnswer, user: { readonly id: string; readonly email: string }, metadata: RequestMetadata): Promise<void> {

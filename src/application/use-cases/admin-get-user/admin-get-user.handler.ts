@@ -14,13 +14,13 @@ export interface AdminUserDetails {
 
 /** One account as an operator sees it (GET /admin/users/:id): never a secret, a hash or a code. Throws UserNotFound. */
 export class AdminGetUserHandler {
-  constructor(private readonly deps: Pick<Ports, 'userViews' | 'sessionViews' | 'mfa' | 'clock'>) {}
+  constructor(private readonly deps: Pick<Ports, 'userViews' | 'sessionViews' | 'mfaStatus' | 'clock'>) {}
 
   async execute(query: { readonly userId: string }): Promise<AdminUserDetails> {
-    const { userViews, sessionViews, mfa, clock } = this.deps;
+    const { userViews, sessionViews, mfaStatus, clock } = this.deps;
     const account = await userViews.sessionAccountOf(query.userId);
     if (!account) throw new UserNotFound();
-    const [sessions, secondFactor, records] = await Promise.all([sessionViews.live(query.userId, clock.now()), mfa.statusOf(query.userId), userViews.recordsOf(query.userId)]);
+    const [sessions, secondFactor, records] = await Promise.all([sessionViews.live(query.userId, clock.now()), mfaStatus.statusOf(query.userId), userViews.recordsOf(query.userId)]);
     return { user: { ...account.user, disabled: account.disabled }, sessions, secondFactor, records };
   }
 }

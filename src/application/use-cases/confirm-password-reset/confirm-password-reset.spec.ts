@@ -121,7 +121,7 @@ describe('ConfirmPasswordResetHandler', () => {
 
     it('removes the factor, its recovery codes and every passkey with the new password, in one commit, and says so by mail', async () => {
       const { world, token, userId } = await squatted();
-      expect((await world.ports.mfa.statusOf(userId)).enrolled).to.equal(true);
+      expect((await world.ports.mfaStatus.statusOf(userId)).enrolled).to.equal(true);
       await world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata });
 
       expect(await world.ports.secondFactors.find(userId), 'the factor').to.equal(null);

@@ -19,9 +19,9 @@ export interface CurrentUser {
  * again; the second factor's status is one record read by key through the read side, no aggregate. Writes nothing.
  */
 export class GetCurrentUserHandler {
-  constructor(private readonly deps: Pick<Ports, 'mfa'>) {}
+  constructor(private readonly deps: Pick<Ports, 'mfaStatus'>) {}
 
   async execute({ principal }: GetCurrentUserQuery): Promise<CurrentUser> {
-    return { user: principal.account, mfa: await this.deps.mfa.statusOf(principal.userId) };
+    return { user: principal.account, mfa: await this.deps.mfaStatus.statusOf(principal.userId) };
   }
 }
