@@ -127,7 +127,7 @@ describe('Browser (Chromium): passkeys with a virtual authenticator', function (
     const added = await postJson(api(), '/auth/passkeys', { response: created, name: 'Laptop' }, bearer(token));
     expect([added.status, added.body.message]).to.deep.equal([201, 'Passkey added']);
     passkeyId = added.body.data.passkey.id;
-    expect(added.body.data.passkey).to.deep.include({ id: created['id'], name: 'Laptop', lastUsedAt: null, transports: ['internal'], backedUp: false });
+    expect(added.body.data.passkey).to.deep.include({ id: created['id'], name: 'Laptop', lastusedat: null, transports: ['internal'], backedup: false });
     const listed = await http(api(), '/auth/passkeys', { method: 'GET', headers: bearer(token) });
     expect(listed.body.data.passkeys.map((passkey: Json) => passkey['id'])).to.deep.equal([passkeyId]);
     const renamed = await http(api(), `/auth/passkeys/${passkeyId}`, { method: 'PATCH', body: { name: 'Work laptop' }, headers: { ...bearer(token), 'content-type': 'application/json' } });

@@ -6,9 +6,10 @@ import { type TestService, startTestService, tempDir } from '../support/test-ser
 
 const TOO_MANY_ATTEMPTS = {
   message: 'Too many sign-in attempts',
+  code: 'TOO_MANY_ATTEMPTS',
   errors: [{ field: null, message: 'too many failed sign-ins for this email; try again later' }],
 };
-const TOO_MANY_REQUESTS = { message: 'Too many requests', errors: [{ field: null, message: 'rate limit exceeded; try again later' }] };
+const TOO_MANY_REQUESTS = { message: 'Too many requests', code: 'RATE_LIMITED', errors: [{ field: null, message: 'rate limit exceeded; try again later' }] };
 
 describe('HTTP: abuse resistance', () => {
   describe('per-account throttling (THROTTLE_MAX_FAILURES=5 in THROTTLE_WINDOW_SECONDS=900)', () => {
@@ -128,14 +129,14 @@ describe('HTTP: abuse resistance', () => {
     it('refuses a too common password with a 400 entry for password saying why', async () => {
       const res = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: 'common@example.com', password: 'Password123' }));
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: 'Invalid input data', errors: [{ field: 'password', message: 'is too common' }] });
+      expect(res.body).to.deep.equal({ message: 'Invalid input data', code: 'INVALID_INPUT', errors: [{ field: 'password', message: 'is too common' }] });
     });
 
     it('refuses a password equal to the e-mail or its local part with a 400 entry for password', async () => {
       for (const password of ['Grace.Hopper@Example.com', 'GRACE.HOPPER']) {
         const res = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: 'grace.hopper@example.com', password }));
         expect(res.status).to.equal(400);
-        expect(res.body).to.deep.equal({ message: 'Invalid input data', errors: [{ field: 'password', message: 'must not be the same as the email address' }] });
+        expect(res.body).to.deep.equal({ message: 'Invalid input data', code: 'INVALID_INPUT', errors: [{ field: 'password', message: 'must not be the same as the email address' }] });
       }
     });
 

@@ -5,8 +5,8 @@ import { type HttpResponse, http, postJson } from '../support/http-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { aTestKey, claimsFor, hs256WithPublicKey, nowSeconds, signToken, unsignedToken, withClaimChanged } from '../support/tokens.js';
 
-const MISSING = { message: 'Invalid or missing access token', errors: [{ field: null, message: 'an access token is required (Authorization: Bearer <token>)' }] };
-const INVALID = { message: 'Invalid or missing access token', errors: [{ field: null, message: 'the access token is invalid or expired' }] };
+const MISSING = { message: 'Invalid or missing access token', code: 'MISSING_TOKEN', errors: [{ field: null, message: 'an access token is required (Authorization: Bearer <token>)' }] };
+const INVALID = { message: 'Invalid or missing access token', code: 'INVALID_TOKEN', errors: [{ field: null, message: 'the access token is invalid or expired' }] };
 const CHALLENGE = 'Bearer realm="account-service"';
 const INVALID_CHALLENGE = 'Bearer realm="account-service", error="invalid_token"';
 

@@ -47,7 +47,7 @@ describe('HTTP: the admin API, per scope (issue 54)', function () {
     expect(writes.map((operation) => `${operation.method} ${operation.path}`)).to.have.length.of.at.least(5);
     for (const operation of writes) {
       const res = await admin(operation.method, operation.path.replace(':id', id), 'users:read');
-      expect([res.status, res.body], `${operation.method} ${operation.path}`).to.deep.equal([403, { message: ERROR_TABLE.INSUFFICIENT_SCOPE.message, errors: [{ field: null, message: 'this API key lacks the scope users:write' }] }]);
+      expect([res.status, res.body], `${operation.method} ${operation.path}`).to.deep.equal([403, { message: ERROR_TABLE.INSUFFICIENT_SCOPE.message, code: 'INSUFFICIENT_SCOPE', errors: [{ field: null, message: 'this API key lacks the scope users:write' }] }]);
     }
     const details = await admin('GET', `/admin/users/${id}`, 'users:read');
     expect([details.status, details.body.data.user.disabled, details.body.data.sessions.length]).to.deep.equal([200, false, 1]);
@@ -81,7 +81,7 @@ describe('HTTP: the admin API, per scope (issue 54)', function () {
     const owner = await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD }, { 'user-agent': 'owner-browser/1.0' });
     const activity = await http(service.url, '/auth/me/activity', { method: 'GET', headers: bearer(owner.body.data.accesstoken) });
     const byOperator = (activity.body.data.events as Record<string, unknown>[]).filter((entry) => entry['by'] === 'administrator');
-    expect(byOperator.map((entry) => [entry['type'], entry['reason'], entry['clientIp'], entry['userAgent']])).to.deep.equal([
+    expect(byOperator.map((entry) => [entry['type'], entry['reason'], entry['clientip'], entry['useragent']])).to.deep.equal([
       ['sessions_ended', 'admin', null, null],
       ['account_enabled', undefined, null, null],
       ['sessions_ended', 'admin', null, null],

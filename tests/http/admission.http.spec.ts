@@ -33,7 +33,7 @@ describe('HTTP: admission control before hashing routes', () => {
       const res = await postJson(url, path, { email: 'not even valid' });
       expect(res.status, path).to.equal(503);
       expect(res.headers['retry-after']).to.equal('1');
-      expect(res.body).to.deep.equal({ message: 'Service temporarily unavailable', errors: [{ field: null, message: 'try again shortly' }] });
+      expect(res.body).to.deep.equal({ message: 'Service temporarily unavailable', code: 'OVERLOADED', errors: [{ field: null, message: 'try again shortly' }] });
     }
     expect(handled).to.equal(0);
   });

@@ -8,7 +8,7 @@ import { aSignUpBody } from '../support/builders.js';
 import { http, postJson } from '../support/http-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
-const INVALID_CREDENTIALS = { message: 'Invalid email or password', errors: [{ field: null, message: 'email or password is incorrect' }] };
+const INVALID_CREDENTIALS = { message: 'Invalid email or password', code: 'INVALID_CREDENTIALS', errors: [{ field: null, message: 'email or password is incorrect' }] };
 
 describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2, JWT)', () => {
   let service: TestService;
@@ -80,7 +80,7 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
         const body = Buffer.from(JSON.stringify(aSignUpBody({ email: freshEmail() })), contentType.endsWith('utf-16') ? 'utf16le' : 'latin1');
         const res = await http(service.url, '/auth/sign-up', { body, headers: { 'content-type': contentType } });
         expect(res.status, contentType).to.equal(415);
-        expect(res.body).to.deep.equal({ message: 'Unsupported media type', errors: [{ field: null, message: 'Content-Type must be application/json' }] });
+        expect(res.body).to.deep.equal({ message: 'Unsupported media type', code: 'UNSUPPORTED_MEDIA_TYPE', errors: [{ field: null, message: 'Content-Type must be application/json' }] });
       }
     });
 
@@ -98,6 +98,7 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({
         message: 'Invalid input data',
+        code: 'INVALID_INPUT',
         errors: [
           { field: 'name', message: 'is required' },
           { field: 'lastname', message: 'must be a string' },
@@ -112,6 +113,7 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({
         message: 'Invalid input data',
+        code: 'INVALID_INPUT',
         errors: [
           { field: 'email', message: 'is required' },
           { field: 'password', message: 'is required' },
@@ -142,14 +144,14 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
       const form = await http(service.url, '/auth/sign-in', { body: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       for (const res of [plain, missing, form]) {
         expect(res.status).to.equal(415);
-        expect(res.body).to.deep.equal({ message: 'Unsupported media type', errors: [{ field: null, message: 'Content-Type must be application/json' }] });
+        expect(res.body).to.deep.equal({ message: 'Unsupported media type', code: 'UNSUPPORTED_MEDIA_TYPE', errors: [{ field: null, message: 'Content-Type must be application/json' }] });
       }
     });
 
     it('413 for a body over 16 KiB', async () => {
       const res = await signUp(aSignUpBody({ email: freshEmail(), padding: 'x'.repeat(17 * 1024) }));
       expect(res.status).to.equal(413);
-      expect(res.body).to.deep.equal({ message: 'Request body is too large', errors: [{ field: null, message: 'body exceeds the size limit' }] });
+      expect(res.body).to.deep.equal({ message: 'Request body is too large', code: 'BODY_TOO_LARGE', errors: [{ field: null, message: 'body exceeds the size limit' }] });
     });
 
     it('409 for an e-mail already registered, in any case', async () => {
@@ -157,7 +159,7 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
       expect((await signUp(aSignUpBody({ email }))).status).to.equal(201);
       const res = await signUp(aSignUpBody({ email: email.toUpperCase(), password: 'another password 99' }));
       expect(res.status).to.equal(409);
-      expect(res.body).to.deep.equal({ message: 'Email is already registered', errors: [{ field: 'email', message: 'is already registered' }] });
+      expect(res.body).to.deep.equal({ message: 'Email is already registered', code: 'EMAIL_ALREADY_REGISTERED', errors: [{ field: 'email', message: 'is already registered' }] });
     });
 
     it('409 for a look-alike of a registered e-mail (full-width domain or letters, the Kelvin sign), and the look-alike signs in to the one account', async () => {
@@ -169,7 +171,7 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
       for (const lookAlike of [`${local}@${fullWidth('example')}.com`, `${fullWidth(local)}@example.com`, `\u212a${local.slice(1)}@example.com`, `${local}@EXAMPLE\uff0ecom`]) {
         const res = await signUp(aSignUpBody({ email: lookAlike, password: 'another password 99' }));
         expect(res.status, lookAlike).to.equal(409);
-        expect(res.body, lookAlike).to.deep.equal({ message: 'Email is already registered', errors: [{ field: 'email', message: 'is already registered' }] });
+        expect(res.body, lookAlike).to.deep.equal({ message: 'Email is already registered', code: 'EMAIL_ALREADY_REGISTERED', errors: [{ field: 'email', message: 'is already registered' }] });
       }
       const signedIn = await signIn({ email: `\u212a${local.slice(1)}@${fullWidth('example')}.com`, password: aSignUpBody().password });
       expect(signedIn.status, signedIn.text).to.equal(201);
@@ -191,7 +193,7 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
     it('404 for an unknown route or method, in the envelope', async () => {
       for (const res of [await http(service.url, '/auth/nope', { method: 'GET' }), await http(service.url, '/auth/sign-in', { method: 'GET' })]) {
         expect(res.status).to.equal(404);
-        expect(res.body).to.deep.equal({ message: 'Not found', errors: [{ field: null, message: 'no such route or method' }] });
+        expect(res.body).to.deep.equal({ message: 'Not found', code: 'NOT_FOUND', errors: [{ field: null, message: 'no such route or method' }] });
       }
     });
 
@@ -209,7 +211,7 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
           for (const path of ['/auth/nope', '/nowhere']) {
             const res = await http(service.url, path, { method, body, headers });
             expect(res.status, `${method} ${path} ${JSON.stringify(headers)}`).to.equal(404);
-            expect(res.body).to.deep.equal({ message: 'Not found', errors: [{ field: null, message: 'no such route or method' }] });
+            expect(res.body).to.deep.equal({ message: 'Not found', code: 'NOT_FOUND', errors: [{ field: null, message: 'no such route or method' }] });
           }
         }
       }

@@ -119,8 +119,8 @@ describe('HTTP: a credential is added only by whoever holds the account now, and
     expect(exported.status, exported.text).to.equal(200);
     const claims = JSON.parse(Buffer.from(ada.accesstoken.split('.')[1] ?? '', 'base64url').toString()) as { sub: string };
     expect(exported.headers['content-disposition'], 'saved as a file named after the account').to.equal(`attachment; filename="account-${claims.sub}.json"`);
-    expect(exported.body.data.records['totp-factors']).to.deep.equal([]);
+    expect(exported.body.data.records.totpfactors).to.deep.equal([]);
     expect(exported.body.data.records.identities).to.deep.equal([]);
-    expect(exported.body.data.records.passkeys.map((passkey: Record<string, unknown>) => [passkey['id'], passkey['name'], typeof passkey['createdAt']])).to.deep.equal([[response['id'], 'Laptop', 'string']]);
+    expect(exported.body.data.records.passkeys.map((passkey: Record<string, unknown>) => [passkey['id'], passkey['name'], typeof passkey['createdat']])).to.deep.equal([[response['id'], 'Laptop', 'string']]);
   });
 });

@@ -10,7 +10,7 @@ import { http, postJson } from '../support/http-client.js';
 import { httpServerOptions } from '../support/http-server-options.js';
 import { captureLogs } from '../support/log-capture.js';
 
-const SHED_BODY = { message: 'Service temporarily unavailable', errors: [{ field: null, message: 'try again shortly' }] };
+const SHED_BODY = { message: 'Service temporarily unavailable', code: 'OVERLOADED', errors: [{ field: null, message: 'try again shortly' }] };
 const PER_ANSWER = new Set(['x-request-id', 'date', 'content-length', 'content-type', 'connection', 'keep-alive', 'retry-after', 'cache-control']);
 const fixedHeaders = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).filter(([name]) => !PER_ANSWER.has(name)));
 

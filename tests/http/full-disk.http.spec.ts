@@ -77,7 +77,7 @@ describe('HTTP: a really full disk under the embedded store (a tmpfs of 8 MiB)',
     for (const res of refused) {
       expect(res.status).to.equal(503);
       expect(res.headers['retry-after']).to.equal('5');
-      expect(res.body).to.deep.equal({ message: 'Service temporarily unavailable', errors: [{ field: null, message: 'store unavailable' }] });
+      expect(res.body).to.deep.equal({ message: 'Service temporarily unavailable', code: 'STORE_UNAVAILABLE', errors: [{ field: null, message: 'store unavailable' }] });
     }
     expect(await ready(service.url)).to.equal(503);
     expect((await http(service.url, '/health/live', { method: 'GET' })).status).to.equal(200);

@@ -40,7 +40,7 @@ describe('HTTP: /health/live and /health/ready', () => {
       const down = await get(service.url, '/health/ready');
       expect(down.status).to.equal(503);
       expect(down.headers['retry-after']).to.equal('5');
-      expect(down.body).to.deep.equal({ message: 'Service temporarily unavailable', errors: [{ field: null, message: 'store unavailable' }] });
+      expect(down.body).to.deep.equal({ message: 'Service temporarily unavailable', code: 'STORE_UNAVAILABLE', errors: [{ field: null, message: 'store unavailable' }] });
       expect((await get(service.url, '/health/live')).status).to.equal(200);
       store.mode = 'up';
       expect((await get(service.url, '/health/ready')).status).to.equal(200);
@@ -69,7 +69,7 @@ describe('HTTP: /health/live and /health/ready', () => {
       const closing = service.close();
       const ready = await get(service.url, '/health/ready');
       expect(ready.status).to.equal(503);
-      expect(ready.body).to.deep.equal({ message: 'Service temporarily unavailable', errors: [{ field: null, message: 'shutting down' }] });
+      expect(ready.body).to.deep.equal({ message: 'Service temporarily unavailable', code: 'SHUTTING_DOWN', errors: [{ field: null, message: 'shutting down' }] });
       expect((await get(service.url, '/health/live')).status).to.equal(200);
       expect((await postJson(service.url, '/auth/sign-up', aSignUpBody())).status).to.equal(201);
       await closing;

@@ -36,7 +36,7 @@ describe('HTTP: hostile input', () => {
     ]) {
       const res = await http(service.url, '/auth/sign-in', { body: raw, headers: json });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: 'Invalid input data', errors: [{ field: null, message: 'body is not valid JSON' }] });
+      expect(res.body).to.deep.equal({ message: 'Invalid input data', code: 'MALFORMED_BODY', errors: [{ field: null, message: 'body is not valid JSON' }] });
     }
     expect(({} as Record<string, unknown>)['polluted']).to.equal(undefined);
   });
@@ -52,7 +52,7 @@ describe('HTTP: hostile input', () => {
     ];
     for (const res of answers) {
       expect(res.status).to.be.within(400, 499);
-      expect(res.body).to.have.keys('message', 'errors');
+      expect(res.body).to.have.keys('message', 'code', 'errors');
     }
     expect((await postJson(large.url, '/auth/sign-up', aSignUpBody({ email: 'still-up@example.com' }))).status).to.equal(201);
   });
@@ -60,7 +60,7 @@ describe('HTTP: hostile input', () => {
   it('answers a huge body with 413 without reading it all', async () => {
     const res = await http(service.url, '/auth/sign-up', { body: `{"name": "${'x'.repeat(256 * 1024)}"}`, headers: json });
     expect(res.status).to.equal(413);
-    expect(res.body).to.deep.equal({ message: 'Request body is too large', errors: [{ field: null, message: 'body exceeds the size limit' }] });
+    expect(res.body).to.deep.equal({ message: 'Request body is too large', code: 'BODY_TOO_LARGE', errors: [{ field: null, message: 'body exceeds the size limit' }] });
   });
 
   it('refuses bytes that are not valid UTF-8 instead of turning them into U+FFFD', async () => {
@@ -68,7 +68,7 @@ describe('HTTP: hostile input', () => {
       const body = Buffer.concat([Buffer.from('{"name":"Ada","lastname":"Lovelace","email":"a'), bytes, Buffer.from('@example.com","password":"analytical engine 1843"}')]);
       const res = await http(service.url, '/auth/sign-up', { body, headers: json });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: 'Invalid input data', errors: [{ field: null, message: 'body is not valid JSON' }] });
+      expect(res.body).to.deep.equal({ message: 'Invalid input data', code: 'MALFORMED_BODY', errors: [{ field: null, message: 'body is not valid JSON' }] });
     }
   });
 
@@ -78,6 +78,7 @@ describe('HTTP: hostile input', () => {
     expect(res.status).to.equal(400);
     expect(res.body).to.deep.equal({
       message: 'Invalid input data',
+      code: 'INVALID_INPUT',
       errors: [
         { field: 'name', message: 'must be valid Unicode text' },
         { field: 'email', message: 'must be valid Unicode text' },
@@ -101,16 +102,16 @@ describe('HTTP: hostile input', () => {
   it('answers in the documented envelope what is refused before any route: a 100 kB header (431), an over-long path parameter (414), a malformed percent-encoding (400)', async () => {
     const huge = await http(service.url, '/auth/me', { method: 'GET', headers: { authorization: `Bearer ${'a'.repeat(100_000)}` } });
     expect(huge.status).to.equal(431);
-    expect(huge.body).to.deep.equal({ message: 'Request header fields too large', errors: [{ field: null, message: 'the request headers exceed the size limit' }] });
+    expect(huge.body).to.deep.equal({ message: 'Request header fields too large', code: 'HEADERS_TOO_LARGE', errors: [{ field: null, message: 'the request headers exceed the size limit' }] });
     const long = `/auth/sessions/${'a'.repeat(120)}`;
     const tooLong = await http(service.url, long, { method: 'DELETE' });
     expect(tooLong.status).to.equal(414);
-    expect(tooLong.body).to.deep.equal({ message: 'URI too long', errors: [{ field: null, message: 'a path segment exceeds 100 characters' }] });
+    expect(tooLong.body).to.deep.equal({ message: 'URI too long', code: 'URI_TOO_LONG', errors: [{ field: null, message: 'a path segment exceeds 100 characters' }] });
     expect(tooLong.headers['x-request-id']).to.be.a('string');
     for (const path of ['/auth/sessions/%', '/auth/sessions/%E0%A4%A']) {
       const bad = await http(service.url, path, { method: 'DELETE' });
       expect(bad.status, path).to.equal(400);
-      expect(bad.body, path).to.deep.equal({ message: 'Invalid input data', errors: [{ field: null, message: 'the URL is not valid percent-encoding' }] });
+      expect(bad.body, path).to.deep.equal({ message: 'Invalid input data', code: 'MALFORMED_URL', errors: [{ field: null, message: 'the URL is not valid percent-encoding' }] });
       expect(bad.text, 'never echoes the path').to.not.include('%E0');
     }
     expect((await http(service.url, '/health/live', { method: 'GET' })).status, 'still serving').to.equal(200);
@@ -120,6 +121,7 @@ describe('HTTP: hostile input', () => {
     const signIn = await postJson(service.url, '/auth/sign-in', { email: { $gt: '' }, password: { $ne: null } });
     expect(signIn.body).to.deep.equal({
       message: 'Invalid input data',
+      code: 'INVALID_INPUT',
       errors: [
         { field: 'email', message: 'must be a string' },
         { field: 'password', message: 'must be a string' },

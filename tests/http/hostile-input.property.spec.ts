@@ -32,7 +32,7 @@ function expectDocumentedAnswer(res: HttpResponse): void {
     expect(res.body.data.accesstoken).to.be.a('string');
     return;
   }
-  expect(Object.keys(res.body)).to.deep.equal(['message', 'errors']);
+  expect(Object.keys(res.body)).to.deep.equal(['message', 'code', 'errors']);
   expect(res.body.message).to.be.a('string');
   expect(res.body.errors).to.be.an('array').and.satisfy((errors: unknown[]) => errors.every(isFieldIssue));
 }

@@ -36,7 +36,7 @@ describe('HTTP: an unexpected failure', () => {
     const res = await postJson(url, '/auth/sign-up', aSignUpBody(), { 'x-request-id': 'req-500-test' });
 
     expect(res.status).to.equal(500);
-    expect(res.body).to.deep.equal({ message: 'Internal server error', errors: [] });
+    expect(res.body).to.deep.equal({ message: 'Internal server error', code: 'INTERNAL', errors: [] });
     expect(res.text).not.to.match(/driver|db-7|27017|stack/i);
     const logged = logs.lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line['msg'] === 'unexpected error');
     expect(logged).to.include({ reqId: 'req-500-test' });

@@ -36,7 +36,7 @@ describe('HTTP: bounded hashing under a burst far above capacity', () => {
     expect(statuses.filter((status) => status === 201 || status === 401).length, 'some requests are served').to.be.at.least(5);
     for (const res of shed) {
       expect(res.headers['retry-after']).to.equal('1');
-      expect(res.body).to.deep.equal({ message: 'Service temporarily unavailable', errors: [{ field: null, message: 'try again shortly' }] });
+      expect(res.body).to.deep.equal({ message: 'Service temporarily unavailable', code: 'OVERLOADED', errors: [{ field: null, message: 'try again shortly' }] });
     }
 
     const warnings = logs.parsed().filter((line) => line['msg'] === SHED_MESSAGE);

@@ -155,7 +155,7 @@ describe('HTTP: password reset and e-mail verification over real SMTP', () => {
     expect(fieldsOf(missing)).to.deep.equal(['email']);
     const bad = await postJson(service.url, '/auth/password-reset/confirm', { token: 'reset1.forged', newpassword: 'short' });
     expect(bad.status).to.equal(400);
-    expect(Object.keys(bad.body)).to.deep.equal(['message', 'errors']);
+    expect(Object.keys(bad.body)).to.deep.equal(['message', 'code', 'errors']);
     expect(fieldsOf(bad)).to.deep.equal(['token', 'newpassword']);
     const wrongType = await postJson(service.url, '/auth/verify-email', { token: 42 });
     expect(wrongType.status).to.equal(400);
@@ -288,6 +288,7 @@ describe('HTTP: REQUIRE_VERIFIED_EMAIL=true', () => {
     expect(refused.status).to.equal(403);
     expect(refused.body).to.deep.equal({
       message: 'Email address not verified',
+      code: 'EMAIL_NOT_VERIFIED',
       errors: [{ field: 'email', message: 'is not verified yet; follow the link in the verification mail' }],
     });
     await service.deliverMail();

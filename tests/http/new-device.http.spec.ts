@@ -23,9 +23,9 @@ describe('HTTP: a sign-in from a new device mails the owner, once, from the outb
   const noticesTo = async (email: string): Promise<string[]> => {
     const feed = async () => {
       const access = (await postJson(service.url, '/auth/sign-in', { email, password: PASSWORD }, LAPTOP)).body.data.accesstoken as string;
-      return (await http(service.url, '/auth/me/activity?limit=50', { method: 'GET', headers: { authorization: `Bearer ${access}` } })).body.data.events as { type: string; userAgent: string | null }[];
+      return (await http(service.url, '/auth/me/activity?limit=50', { method: 'GET', headers: { authorization: `Bearer ${access}` } })).body.data.events as { type: string; useragent: string | null }[];
     };
-    return (await feed()).filter((event) => event.type === 'new_device_signed_in').map((event) => String(event.userAgent));
+    return (await feed()).filter((event) => event.type === 'new_device_signed_in').map((event) => String(event.useragent));
   };
 
   it('is quiet for the device and network of a live session, and mails once for a new one', async () => {

@@ -84,7 +84,7 @@ describe('HTTP: OpenAPI document for the authenticated routes, the JWKS and rate
       ]);
       const page = await get(service.url, '/auth/me/activity?limit=1', token);
       expectDocumented('/auth/me/activity', page, 200);
-      expect(page.body.data.nextCursor).to.be.a('string');
+      expect(page.body.data.nextcursor).to.be.a('string');
     });
 
     it('401 without a token, with the challenge, on both /auth/me routes', async () => {
@@ -103,7 +103,7 @@ describe('HTTP: OpenAPI document for the authenticated routes, the JWKS and rate
       ]) {
         const res = await get(service.url, `/auth/me/activity?${query}`, token);
         expectDocumented('/auth/me/activity', res, 400);
-        expect(res.body, query).to.deep.equal({ message: 'Invalid input data', errors: [{ field, message }] });
+        expect(res.body, query).to.deep.equal({ message: 'Invalid input data', code: field === 'cursor' ? 'INVALID_CURSOR' : 'INVALID_INPUT', errors: [{ field, message }] });
       }
     });
 
@@ -117,7 +117,7 @@ describe('HTTP: OpenAPI document for the authenticated routes, the JWKS and rate
       const res = { status: 200, headers: { 'cache-control': 'public, max-age=1' }, body: { keys: [] } };
       expect(undocumented(doc, '/.well-known/jwks.json', 'get', res).join('\n')).to.match(/header cache-control/).and.match(/body/);
       const present = { 'x-request-id': 'r1', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '60' };
-      expect(undocumented(doc, '/auth/me', 'get', { status: 401, headers: present, body: { message: 'x', errors: [] } })).to.deep.equal([
+      expect(undocumented(doc, '/auth/me', 'get', { status: 401, headers: present, body: { message: 'x', code: 'INVALID_TOKEN', errors: [] } })).to.deep.equal([
         'header www-authenticate is documented but missing',
       ]);
     });

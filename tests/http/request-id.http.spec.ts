@@ -60,7 +60,7 @@ describe('HTTP: request ids on every response, log line and event', () => {
       const res = await app.inject({ method: 'POST', url: '/auth/sign-up', headers: { 'x-request-id': 'boom-1' }, payload: aSignUpBody() });
       expect(res.statusCode).to.equal(500);
       expect(res.headers['x-request-id']).to.equal('boom-1');
-      expect(res.json()).to.deep.equal({ message: 'Internal server error', errors: [] });
+      expect(res.json()).to.deep.equal({ message: 'Internal server error', code: 'INTERNAL', errors: [] });
       const error = lines.find((line) => line['msg'] === 'unexpected error');
       expect(error?.['reqId']).to.equal('boom-1');
       expect(JSON.stringify(res.json())).to.not.include('exploded');

@@ -35,7 +35,7 @@ describe('HTTP: REQUIRE_VERIFIED_EMAIL=true leaves an unverified account nothing
       ['POST /auth/refresh', await postJson(service.url, '/auth/refresh', { refreshtoken })],
     ] as const) {
       expect(res.status, label).to.equal(403);
-      expect(res.body, label).to.deep.equal({ message: 'Email address not verified', errors: [{ field: 'email', message: 'is not verified yet; follow the link in the verification mail' }] });
+      expect(res.body, label).to.deep.equal({ message: 'Email address not verified', code: 'EMAIL_NOT_VERIFIED', errors: [{ field: 'email', message: 'is not verified yet; follow the link in the verification mail' }] });
     }
     const resent = await http(service.url, '/auth/verify-email/resend', { method: 'POST', headers: bearer(accesstoken) });
     expect(resent.status, resent.text).to.equal(202);

@@ -36,7 +36,7 @@ const isFieldIssue = (entry: unknown): boolean => {
 function expectDocumentedAnswer(res: HttpResponse, where: string): void {
   expect(res.status, `${where}: ${res.text}`).to.satisfy((status: number) => (status >= 200 && status < 300) || (status >= 400 && status < 500));
   if (res.status >= 400) {
-    expect(Object.keys(res.body), where).to.deep.equal(['message', 'errors']);
+    expect(Object.keys(res.body), where).to.deep.equal(['message', 'code', 'errors']);
     expect(res.body.errors, where).to.be.an('array').and.satisfy((errors: unknown[]) => errors.every(isFieldIssue));
   }
 }

@@ -80,7 +80,7 @@ describe('HTTP: secrets never reach the log (LOG_LEVEL=debug)', () => {
 
   it('answers an internal error with the generic 500 body only', () => {
     expect(internalError.status).to.equal(500);
-    expect(internalError.body).to.deep.equal({ message: 'Internal server error', errors: [] });
+    expect(internalError.body).to.deep.equal({ message: 'Internal server error', code: 'INTERNAL', errors: [] });
     expect(internalError.text).not.to.include('store write failed');
   });
 

@@ -10,7 +10,7 @@ const IDLE = 600;
 const MAX = 1800;
 const GRACE = 10;
 const CAP = 5;
-const INVALID_REFRESH = { message: 'Invalid refresh token', errors: [{ field: 'refreshtoken', message: 'is invalid, expired or revoked' }] };
+const INVALID_REFRESH = { message: 'Invalid refresh token', code: 'INVALID_REFRESH_TOKEN', errors: [{ field: 'refreshtoken', message: 'is invalid, expired or revoked' }] };
 const PASSWORD = 'analytical engine 1843';
 
 interface Tokens {
@@ -200,11 +200,11 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
     expect(list.status).to.equal(200);
     expect(list.headers['cache-control']).to.equal('no-store');
     const sessions = list.body.data.sessions;
-    expect(sessions.map((s: { userAgent: string; current: boolean }) => [s.userAgent, s.current])).to.deep.equal([
+    expect(sessions.map((s: { useragent: string; current: boolean }) => [s.useragent, s.current])).to.deep.equal([
       ['second-device', true],
       ['first-device', false],
     ]);
-    expect(Object.keys(sessions[0])).to.deep.equal(['id', 'createdAt', 'lastUsedAt', 'expiresAt', 'clientIp', 'userAgent', 'current']);
+    expect(Object.keys(sessions[0])).to.deep.equal(['id', 'createdat', 'lastusedat', 'expiresat', 'clientip', 'useragent', 'current']);
     expect(list.text).to.not.include(first.refresh).and.not.include(first.access);
 
     const revoke = (access: string, id: string) => http(service.url, `/auth/sessions/${id}`, { method: 'DELETE', headers: bearer(access) });
@@ -218,11 +218,11 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
     const missing = await revoke(stranger.access, '00000000-0000-4000-8000-000000000000');
     expect(notMine.status).to.equal(404);
     expect(notMine.body).to.deep.equal(missing.body);
-    expect(notMine.body).to.deep.equal({ message: 'Session not found', errors: [{ field: null, message: 'no such session' }] });
+    expect(notMine.body).to.deep.equal({ message: 'Session not found', code: 'SESSION_NOT_FOUND', errors: [{ field: null, message: 'no such session' }] });
     expect((await me(second.access)).status).to.equal(200);
   });
 
-  it('pages GET /auth/sessions with limit and cursor, newest first, nextCursor null on the last page; refuses a bad limit or cursor', async () => {
+  it('pages GET /auth/sessions with limit and cursor, newest first, nextcursor null on the last page; refuses a bad limit or cursor', async () => {
     const first = await signUp('device-0');
     const all = [first];
     for (let i = 1; i < 4; i++) {
@@ -230,17 +230,17 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
       all.push({ ...(await signIn(first.email, `device-${i}`)), email: first.email });
     }
     const page = (query: string) => http(service.url, `/auth/sessions${query}`, { method: 'GET', headers: bearer(first.access) });
-    const agents = (res: HttpResponse) => res.body.data.sessions.map((s: { userAgent: string }) => s.userAgent);
+    const agents = (res: HttpResponse) => res.body.data.sessions.map((s: { useragent: string }) => s.useragent);
 
     const one = await page('?limit=3');
     expect(one.status).to.equal(200);
-    expect(Object.keys(one.body.data)).to.deep.equal(['sessions', 'nextCursor']);
+    expect(Object.keys(one.body.data)).to.deep.equal(['sessions', 'nextcursor']);
     expect(agents(one)).to.deep.equal(['device-3', 'device-2', 'device-1']);
-    const two = await page(`?limit=3&cursor=${encodeURIComponent(one.body.data.nextCursor)}`);
+    const two = await page(`?limit=3&cursor=${encodeURIComponent(one.body.data.nextcursor)}`);
     expect(agents(two)).to.deep.equal(['device-0']);
     expect(two.body.data.sessions[0].current).to.equal(true);
-    expect(two.body.data.nextCursor).to.equal(null);
-    expect((await page('')).body.data).to.deep.include({ nextCursor: null });
+    expect(two.body.data.nextcursor).to.equal(null);
+    expect((await page('')).body.data).to.deep.include({ nextcursor: null });
 
     for (const [query, field, message] of [
       ['?limit=0', 'limit', 'must be an integer from 1 to 100'],
@@ -269,7 +269,7 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
     for (const { access } of [refreshedFirst, ...rest]) expect((await me(access)).status).to.equal(200);
     const listed = (await sessionsOf(refreshedFirst.access)).body.data.sessions;
     expect(listed).to.have.length(CAP);
-    expect(listed.map((s: { userAgent: string }) => s.userAgent)).to.not.include('second-device');
+    expect(listed.map((s: { useragent: string }) => s.useragent)).to.not.include('second-device');
     const feed = (await http(service.url, '/auth/me/activity', { method: 'GET', headers: bearer(refreshedFirst.access) })).body.data.events;
     expect(feed[0]).to.deep.include({ type: 'session_revoked', reason: 'evicted' });
     expect(feed.filter((e: { reason?: string }) => e.reason === 'evicted')).to.have.length(1);

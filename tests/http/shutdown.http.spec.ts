@@ -55,6 +55,7 @@ describe('HTTP: a request arriving while the server closes', () => {
       expect(late).to.match(/\r\nx-request-id: late\r\n/i);
       expect(JSON.parse(late?.split('\r\n\r\n')[1] ?? '')).to.deep.equal({
         message: 'Service temporarily unavailable',
+        code: 'SHUTTING_DOWN',
         errors: [{ field: null, message: 'shutting down' }],
       });
       await closing;

@@ -89,7 +89,7 @@ describe('HTTP: a body that stalls mid-way (issue 23, finding 13)', () => {
     const ended = await slowClient(service.url, head + '{"email":"ada@', '');
     expect(ended.answer).to.match(/^HTTP\/1\.1 408 /);
     expect(ended.answer.toLowerCase()).to.include('connection: close');
-    expect(ended.answer).to.include('{"message":"Request timeout","errors":[{"field":null,"message":"the request did not arrive in time"}]}');
+    expect(ended.answer).to.include('{"message":"Request timeout","code":"REQUEST_TIMEOUT","errors":[{"field":null,"message":"the request did not arrive in time"}]}');
     expect(ended.afterMs).to.be.within(800, 800 + 1000 + SLACK_MS);
   });
 });

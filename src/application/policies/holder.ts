@@ -1,4 +1,4 @@
-import { InvalidInput } from '../../domain/domain-error.js';
+import { type FieldIssue, InvalidInput } from '../../domain/domain-error.js';
 import { PlainPassword } from '../../domain/password.js';
 import type { User } from '../../domain/user.js';
 import { rawText, requireAll } from '../../domain/validation.js';
@@ -100,6 +100,13 @@ export async function proveHolder(
  * What a credential's second step (a passkey posted after its options) checks again: the address still proven and
  * the step-up still fresh if the account has a factor now (one turned on since the first step asks for it too).
  */
+/**
+ * The issue of a body that carries no proof at all, for a command that refuses its other fields first: named on
+ * `currentpassword`, as proveHolder names it, so that one 400 lists every field the body lacks.
+ */
+export const missingProof = (proof: HolderProof): readonly FieldIssue[] =>
+  [proof.currentPassword, proof.code, proof.passkey, proof.oauthCode].some(given) ? [] : [{ field: 'currentpassword', message: 'is required' }];
+
 export async function requireHolderStill(
   deps: Pick<Ports, 'mfa' | 'clock'>,
   mfa: MfaSettings,

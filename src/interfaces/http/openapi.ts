@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { withSources } from './docs-csp.js';
 import { applyConventions } from './openapi-conventions.js';
 import { resourceSchemas } from './resource-schemas.js';
-import { SECURITY_SCHEMES, SHARED_SCHEMAS } from './shared/openapi-schemas.js';
+import { SECURITY_SCHEMES, SHARED_SCHEMAS, errorEnvelopeSchema } from './shared/openapi-schemas.js';
 import { operationComponents } from './shared/operation-schema.js';
 import { type AnyOperation, TAGS } from './shared/operation.js';
 
@@ -27,7 +27,8 @@ export interface OpenApiOptions {
  * The UI runs under helmet's policy, plus the hashes of any inline script swagger-ui publishes, on /docs only.
  */
 export function registerOpenApi(app: FastifyInstance, operations: readonly AnyOperation[], options: OpenApiOptions = {}): void {
-  for (const schema of [...SHARED_SCHEMAS, ...resourceSchemas(options.activityTypes), ...operationComponents(operations)]) app.addSchema(schema);
+  const ownCodes = operations.flatMap((operation) => Object.keys(operation.ownErrors ?? {}));
+  for (const schema of [errorEnvelopeSchema(ownCodes), ...SHARED_SCHEMAS, ...resourceSchemas(options.activityTypes), ...operationComponents(operations)]) app.addSchema(schema);
   const server = options.publicUrl === undefined ? { url: '/', description: 'The host serving this document' } : { url: options.publicUrl };
   void app.register(swagger, {
     openapi: {

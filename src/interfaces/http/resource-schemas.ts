@@ -9,7 +9,7 @@ import type { JsonSchema } from './shared/yup-json-schema.js';
  * (componentRef) and never import the resources through them, which keeps the HTTP layer's import chains short.
  */
 
-const nextCursor: JsonSchema = { type: ['string', 'null'], description: 'The cursor of the next page; null on the last page' };
+const nextcursor: JsonSchema = { type: ['string', 'null'], description: 'The cursor of the next page; null on the last page' };
 
 /**
  * The resources and `data` payloads clients handle, each a named component so that every operation answering one
@@ -42,16 +42,16 @@ export const resourceSchemas = (activityTypes: readonly string[] = []): readonly
   namedSchema('SessionPage', {
     description: 'One page of live sessions, newest first.',
     type: 'object',
-    required: ['sessions', 'nextCursor'],
+    required: ['sessions', 'nextcursor'],
     additionalProperties: false,
-    properties: { sessions: { type: 'array', items: componentRef('SessionEntry') }, nextCursor },
+    properties: { sessions: { type: 'array', items: componentRef('SessionEntry') }, nextcursor },
   }),
   namedSchema('ActivityEvent', { description: 'One entry of the account\'s security activity.', ...activityEntrySchema(activityTypesWith(activityTypes)) }),
   namedSchema('ActivityPage', {
     description: 'One page of security activity, newest first.',
     type: 'object',
-    required: ['events', 'nextCursor'],
+    required: ['events', 'nextcursor'],
     additionalProperties: false,
-    properties: { events: { type: 'array', items: componentRef('ActivityEvent') }, nextCursor },
+    properties: { events: { type: 'array', items: componentRef('ActivityEvent') }, nextcursor },
   }),
 ];

@@ -42,6 +42,6 @@ describe('An error whose code the table does not hold (a capability answering of
     const { mapError } = await import('../../../src/interfaces/http/shared/error-mapper.js');
     const { ApiKeyNotFound } = await import('../../../src/application/api-keys/errors.js');
     const mapped = mapError(new ApiKeyNotFound());
-    expect([mapped.code, mapped.status, mapped.body]).to.deep.equal(['INTERNAL', 500, { message: ERROR_TABLE.INTERNAL.message, errors: ERROR_TABLE.INTERNAL.issues }]);
+    expect([mapped.code, mapped.status, mapped.body]).to.deep.equal(['INTERNAL', 500, { message: ERROR_TABLE.INTERNAL.message, code: 'INTERNAL', errors: ERROR_TABLE.INTERNAL.issues }]);
   });
 });

@@ -46,10 +46,11 @@ export function allowedRedirect(raw: unknown, settings: OAuthPolicySettings): Pa
 
 /** The app's PKCE challenge: S256 only, 43 to 128 base64url characters. */
 export function appChallenge(challenge: unknown, method: unknown): Parsed<string> {
-  if (method !== 'S256') return invalid('code_challenge_method', 'must be S256');
   const text = rawText('code_challenge', challenge === '' ? undefined : challenge);
-  if (!text.ok) return text;
-  return PKCE_CHALLENGE.test(text.value) ? valid(text.value) : invalid('code_challenge', 'must be 43 to 128 base64url characters');
+  const parsed = text.ok && !PKCE_CHALLENGE.test(text.value) ? invalid<string>('code_challenge', 'must be 43 to 128 base64url characters') : text;
+  if (method === 'S256') return parsed;
+  // Both fields' issues at once, as every 400 lists every offending field.
+  return { ok: false, issues: [{ field: 'code_challenge_method', message: 'must be S256' }, ...(parsed.ok ? [] : parsed.issues)] };
 }
 
 /** The app's URL with these parameters added to its own query. */

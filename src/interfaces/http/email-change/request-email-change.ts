@@ -2,8 +2,8 @@ import { object } from 'yup';
 import { emailField } from '../shared/field-docs.js';
 import { emptyData } from '../shared/openapi-schemas.js';
 import { defineEmailChangeOperation } from './define-operation.js';
-import { optionalText } from '../shared/request-body.js';
-import { holderProofDocs, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
+import { text } from '../shared/request-body.js';
+import { holderProofDocs, HOLDER_PROOFS, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
 
 export const requestEmailChange = defineEmailChangeOperation({
   method: 'POST',
@@ -19,7 +19,8 @@ export const requestEmailChange = defineEmailChangeOperation({
   hashes: true,
   rateLimit: 'reset',
   body: {
-    schema: object({ newemail: optionalText(), ...holderProofFields }),
+    schema: object({ newemail: text(), ...holderProofFields }),
+    oneOf: HOLDER_PROOFS,
     docs: { newemail: { ...emailField, description: 'The address to move to' }, ...holderProofDocs("The account's password, counted like a password change") },
   },
   success: { status: 202, message: 'A confirmation link is on its way to the new address', description: 'Recorded; both mails leave from the outbox', data: emptyData },

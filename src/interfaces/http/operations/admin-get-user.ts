@@ -1,3 +1,4 @@
+import { withApiNames } from '../shared/api-names.js';
 import { sessionResource } from '../shared/session-resource.js';
 import { ADMIN_USER_DETAILS, USER_ID_PARAMS } from '../shared/admin-resource.js';
 import { componentRef } from '../shared/openapi-schemas.js';
@@ -18,6 +19,7 @@ export const adminGetUser = defineOperation({
   errors: ['USER_NOT_FOUND', 'STORE_UNAVAILABLE'],
   run: async ({ params }, { adminGetUser }) => {
     const details = await adminGetUser.execute({ userId: params['id'] ?? '' });
-    return { ...details, sessions: details.sessions.map(sessionResource) };
+    const { user, sessions, secondFactor, records } = details;
+    return { user, sessions: sessions.map(sessionResource), secondfactor: { enrolled: secondFactor.enrolled, recoverycodesleft: secondFactor.recoveryCodesLeft }, records: withApiNames(records) };
   },
 });

@@ -17,8 +17,9 @@ export const adminListUsers = defineOperation({
   success: { status: 200, message: 'Users retrieved successfully', description: 'One page of accounts', data: componentRef('AdminUserPage') },
   schemas: [ADMIN_USER, ADMIN_USER_PAGE],
   errors: ['INVALID_INPUT', 'INVALID_CURSOR', 'STORE_UNAVAILABLE'],
-  run: ({ query }, { adminListUsers }) => {
+  run: async ({ query }, { adminListUsers }) => {
     const { query: prefix } = (query ?? {}) as Record<string, unknown>;
-    return adminListUsers.execute({ ...parsePageQuery(query, ADMIN_PAGE_MAX), query: typeof prefix === 'string' ? prefix : undefined });
+    const page = await adminListUsers.execute({ ...parsePageQuery(query, ADMIN_PAGE_MAX), query: typeof prefix === 'string' ? prefix : undefined });
+    return { users: page.users, nextcursor: page.nextCursor };
   },
 });

@@ -1,6 +1,6 @@
 import { object } from 'yup';
 import { defineOperation } from '../shared/operation.js';
-import { holderProofDocs, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
+import { holderProofDocs, HOLDER_PROOFS, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
 
 export const deleteAccount = defineOperation({
   method: 'DELETE',
@@ -16,6 +16,7 @@ export const deleteAccount = defineOperation({
   hashes: true,
   body: {
     schema: object(holderProofFields),
+    oneOf: HOLDER_PROOFS,
     optional: true,
     docs: holderProofDocs("The account's password, counted like a password change; an account without one sends a proof made for this request instead (`code`, `passkey`, or `oauthcode` with `code_verifier`)"),
   },

@@ -2,25 +2,26 @@ import { activityResource } from '../shared/activity-resource.js';
 import { USER_REF, componentRef, namedSchema } from '../shared/openapi-schemas.js';
 import { defineOperation } from '../shared/operation.js';
 import { sessionResource } from '../shared/session-resource.js';
+import { withApiNames } from '../shared/api-names.js';
 
 /** `data` of the export: a named component (the generated client's type of the whole export). */
 export const ACCOUNT_EXPORT = namedSchema('AccountExport', {
   description: 'Everything the service shows about an account.',
   type: 'object',
-  required: ['exportedAt', 'user', 'sessions', 'activity', 'activityTruncated', 'records'],
+  required: ['exportedat', 'user', 'sessions', 'activity', 'activitytruncated', 'records'],
   additionalProperties: false,
   properties: {
-    exportedAt: { type: 'string', format: 'date-time' },
+    exportedat: { type: 'string', format: 'date-time' },
     user: { $ref: USER_REF },
     sessions: { type: 'array', items: componentRef('Session') },
     activity: { type: 'array', items: componentRef('ActivityEvent') },
-    activityTruncated: { type: 'boolean', description: 'True when older activity exists beyond the entries included' },
+    activitytruncated: { type: 'boolean', description: 'True when older activity exists beyond the entries included' },
     records: {
       type: 'object',
       description:
-        'The rest the service holds of the account, by kind (`totp-factors`: when added and confirmed, recovery codes left; `passkeys`: ' +
-        'id, name, dates, transports, backup state; `identities`: provider, address shown, when linked; `pending-email-changes`: the address a change waits to move to), each kind always present; ' +
-        'never a secret, key or code',
+        'The rest the service holds of the account, by kind (`totpfactors`: when added and confirmed, recovery codes left; `passkeys`: ' +
+        'id, name, dates, transports, backup state; `identities`: provider, address shown, when linked; `pendingemailchanges`: the address a change waits to move to), each kind always present; ' +
+        'never a secret, key or code. Every key follows the API\'s naming rule (lower case, no separators)',
       additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: true } },
     },
   },
@@ -46,12 +47,12 @@ export const exportAccount = defineOperation({
   run: async ({ principal }, { exportAccount }) => {
     const exported = await exportAccount.execute({ userId: principal.userId });
     return {
-      exportedAt: exported.exportedAt.toISOString(),
+      exportedat: exported.exportedAt.toISOString(),
       user: exported.user,
       sessions: exported.sessions.map(sessionResource),
       activity: exported.activity.map(activityResource),
-      activityTruncated: exported.activityTruncated,
-      records: exported.records,
+      activitytruncated: exported.activityTruncated,
+      records: withApiNames(exported.records),
     };
   },
 });

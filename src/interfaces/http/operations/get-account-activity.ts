@@ -16,12 +16,12 @@ export const getAccountActivity = defineOperation({
   success: {
     status: 200,
     message: 'Account activity retrieved successfully',
-    description: 'One page of activity; nextCursor is null on the last page',
+    description: 'One page of activity; nextcursor is null on the last page',
     data: componentRef('ActivityPage'),
   },
   errors: ['INVALID_INPUT', 'INVALID_CURSOR', 'STORE_UNAVAILABLE'],
   run: async ({ principal, query }, { getAccountActivity }) => {
     const page = await getAccountActivity.execute({ userId: principal.userId, ...parsePageQuery(query, ACTIVITY_PAGE_MAX) });
-    return { events: page.entries.map(activityResource), nextCursor: page.nextCursor };
+    return { events: page.entries.map(activityResource), nextcursor: page.nextCursor };
   },
 });

@@ -1,3 +1,4 @@
+import { rawText, requireAll } from '../../../domain/validation.js';
 import { object } from 'yup';
 import { namedSchema, componentRef } from '../shared/openapi-schemas.js';
 import { defineOperation } from '../shared/operation.js';
@@ -39,6 +40,7 @@ export const introspectToken = defineOperation({
   },
   success: { status: 200, envelope: false, description: 'The introspection answer', cacheControl: 'no-store', body: componentRef('Introspection') },
   schemas: [INTROSPECTION],
-  errors: ['STORE_UNAVAILABLE'],
-  run: ({ body }, { introspectToken }) => introspectToken.execute({ token: typeof body.token === 'string' ? body.token : '' }),
+  errors: ['INVALID_INPUT', 'STORE_UNAVAILABLE'],
+  // RFC 7662 section 2.1: `token` is required; a request without one is refused, not answered inactive.
+  run: ({ body }, { introspectToken }) => introspectToken.execute({ token: requireAll({ token: rawText('token', body.token) }).token }),
 });

@@ -16,12 +16,12 @@ export const listSessions = defineOperation({
   success: {
     status: 200,
     message: 'Sessions retrieved successfully',
-    description: 'One page of live sessions, the caller\'s marked current; nextCursor is null on the last page',
+    description: 'One page of live sessions, the caller\'s marked current; nextcursor is null on the last page',
     data: componentRef('SessionPage'),
   },
   errors: ['INVALID_INPUT', 'INVALID_CURSOR', 'STORE_UNAVAILABLE'],
   run: async ({ principal, query }, { listSessions }) => {
     const page = await listSessions.execute({ principal, ...parsePageQuery(query, SESSIONS_PAGE_MAX) });
-    return { sessions: page.sessions.map((session) => ({ ...sessionResource(session), current: session.current })), nextCursor: page.nextCursor };
+    return { sessions: page.sessions.map((session) => ({ ...sessionResource(session), current: session.current })), nextcursor: page.nextCursor };
   },
 });

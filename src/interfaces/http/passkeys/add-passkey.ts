@@ -13,7 +13,7 @@ export const addPasskey = definePasskeysOperation({
   auth: 'bearer',
   hashes: false,
   body: {
-    schema: object({ response: object(), name: optionalText() }),
+    schema: object({ response: object().required('is required'), name: optionalText() }),
     docs: { response: webAuthnResponseDocs, name: { minLength: 1, maxLength: 64, description: 'What the owner calls it ("Passkey" when absent)' } },
   },
   success: { status: 201, message: 'Passkey added', description: 'Registered: it signs in from now on; a notice mail goes to the address', data: { type: 'object', required: ['passkey'], additionalProperties: false, properties: { passkey: passkeySchema } } },

@@ -1,7 +1,7 @@
 import { object } from 'yup';
 import { definePasskeysOperation } from './define-operation.js';
 import { ceremonyOptionsSchema } from './passkey-resource.js';
-import { holderProofDocs, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
+import { holderProofDocs, HOLDER_PROOFS, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
 
 export const passkeyRegistrationOptions = definePasskeysOperation({
   method: 'POST',
@@ -13,6 +13,7 @@ export const passkeyRegistrationOptions = definePasskeysOperation({
   hashes: true,
   body: {
     schema: object(holderProofFields),
+    oneOf: HOLDER_PROOFS,
     docs: holderProofDocs('The account\'s password, checked like a password change: counted on this session'),
   },
   success: {

@@ -4,15 +4,15 @@ import type { JsonSchema } from '../shared/yup-json-schema.js';
 /** A passkey as the API shows it (never its key). */
 export const passkeySchema: JsonSchema = {
   type: 'object',
-  required: ['id', 'name', 'createdAt', 'lastUsedAt', 'transports', 'backedUp'],
+  required: ['id', 'name', 'createdat', 'lastusedat', 'transports', 'backedup'],
   additionalProperties: false,
   properties: {
     id: { type: 'string', description: 'The credential id (base64url), as `navigator.credentials` names it' },
     name: { type: 'string', minLength: 1, maxLength: 64 },
-    createdAt: { type: 'string', format: 'date-time' },
-    lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'The last sign-in or step-up with it; null before any' },
+    createdat: { type: 'string', format: 'date-time' },
+    lastusedat: { type: ['string', 'null'], format: 'date-time', description: 'The last sign-in or step-up with it; null before any' },
     transports: { type: 'array', items: { type: 'string' }, description: 'How the browser reaches it (internal, hybrid, usb, nfc, ble)' },
-    backedUp: { type: 'boolean', description: 'Synced by its provider to other devices (a multi-device passkey, backed up)' },
+    backedup: { type: 'boolean', description: 'Synced by its provider to other devices (a multi-device passkey, backed up)' },
   },
 };
 
@@ -20,10 +20,10 @@ export const passkeySchema: JsonSchema = {
 export const passkeyResource = (passkey: PasskeyResource) => ({
   id: passkey.id,
   name: passkey.name,
-  createdAt: passkey.createdAt.toISOString(),
-  lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null,
+  createdat: passkey.createdAt.toISOString(),
+  lastusedat: passkey.lastUsedAt?.toISOString() ?? null,
   transports: passkey.transports,
-  backedUp: passkey.backedUp,
+  backedup: passkey.backedUp,
 });
 
 /** Options a browser passes to navigator.credentials (PublicKeyCredential.parse*OptionsFromJSON). */

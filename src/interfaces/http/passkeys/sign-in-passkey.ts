@@ -14,7 +14,7 @@ export const signInPasskey = definePasskeysOperation({
   auth: 'none',
   hashes: false,
   observedAs: 'sign_in_passkey',
-  body: { schema: object({ response: object() }), docs: { response: webAuthnResponseDocs } },
+  body: { schema: object({ response: object().required('is required') }), docs: { response: webAuthnResponseDocs } },
   success: {
     status: 201,
     message: 'User created successfully',

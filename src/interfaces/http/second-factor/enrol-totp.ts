@@ -1,6 +1,6 @@
 import { object } from 'yup';
 import { defineSecondFactorOperation } from './define-operation.js';
-import { holderProofDocs, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
+import { holderProofDocs, HOLDER_PROOFS, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
 
 export const enrolTotp = defineSecondFactorOperation({
   method: 'POST',
@@ -16,6 +16,7 @@ export const enrolTotp = defineSecondFactorOperation({
   hashes: true,
   body: {
     schema: object(holderProofFields),
+    oneOf: HOLDER_PROOFS,
     docs: holderProofDocs('The account\'s password, checked like a password change: counted on this session'),
   },
   success: {

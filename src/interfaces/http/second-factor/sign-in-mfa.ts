@@ -18,6 +18,7 @@ export const signInMfa = defineSecondFactorOperation({
   hashes: false,
   body: {
     schema: object({ mfatoken: text(), code: optionalText(), recoverycode: optionalText(), response: object() }),
+    oneOf: [['code'], ['recoverycode'], ['response']],
     docs: {
       mfatoken: { minLength: 1, maxLength: 128, description: 'From the 202 answer of POST /auth/sign-in' },
       code: { pattern: '^\\d{6}$', description: 'The 6-digit code the app shows now; each is accepted once' },

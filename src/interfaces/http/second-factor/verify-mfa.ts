@@ -17,6 +17,7 @@ export const verifyMfa = defineSecondFactorOperation({
   hashes: false,
   body: {
     schema: object({ code: optionalText(), recoverycode: optionalText(), response: object() }),
+    oneOf: [['code'], ['recoverycode'], ['response']],
     docs: {
       code: { pattern: '^\\d{6}$', description: 'The 6-digit code the app shows now; each is accepted once' },
       recoverycode: { minLength: 1, maxLength: 64, description: 'One of the recovery codes, each usable once' },

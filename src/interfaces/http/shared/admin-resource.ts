@@ -20,26 +20,26 @@ export const ADMIN_USER = namedSchema('AdminUser', {
 });
 
 export const ADMIN_USER_PAGE = namedSchema('AdminUserPage', {
-  description: 'One page of accounts; a page may hold fewer than `limit` while `nextCursor` is set (at most 1000 accounts are looked at per request).',
+  description: 'One page of accounts; a page may hold fewer than `limit` while `nextcursor` is set (at most 1000 accounts are looked at per request).',
   type: 'object',
-  required: ['users', 'nextCursor'],
+  required: ['users', 'nextcursor'],
   additionalProperties: false,
-  properties: { users: { type: 'array', items: componentRef('AdminUser') }, nextCursor: { type: ['string', 'null'] } },
+  properties: { users: { type: 'array', items: componentRef('AdminUser') }, nextcursor: { type: ['string', 'null'] } },
 });
 
 export const ADMIN_USER_DETAILS = namedSchema('AdminUserDetails', {
   description: 'One account: its resource, live sessions, second-factor status and records (passkeys, identities, factor, pending change of address).',
   type: 'object',
-  required: ['user', 'sessions', 'secondFactor', 'records'],
+  required: ['user', 'sessions', 'secondfactor', 'records'],
   additionalProperties: false,
   properties: {
     user: componentRef('AdminUser'),
     sessions: { type: 'array', items: componentRef('Session') },
-    secondFactor: {
+    secondfactor: {
       type: 'object',
-      required: ['enrolled', 'recoveryCodesLeft'],
+      required: ['enrolled', 'recoverycodesleft'],
       additionalProperties: false,
-      properties: { enrolled: { type: 'boolean' }, recoveryCodesLeft: { type: 'integer', minimum: 0 } },
+      properties: { enrolled: { type: 'boolean' }, recoverycodesleft: { type: 'integer', minimum: 0 } },
     },
     records: { type: 'object', additionalProperties: { type: 'array', items: { type: 'object' } } },
   },

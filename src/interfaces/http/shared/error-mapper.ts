@@ -10,9 +10,10 @@ declare module 'fastify' {
   }
 }
 
-/** The documented error envelope. */
+/** The documented error envelope: the contract's `message` and `errors`, and the stable `code` of the refusal. */
 export interface ErrorEnvelope {
   readonly message: string;
+  readonly code: string;
   readonly errors: readonly FieldIssue[];
 }
 
@@ -91,7 +92,7 @@ const codeOf = (error: unknown): ErrorCode => {
 /** The answer for any error: its row of the table, the error's own field issues when it has some. Never throws. */
 export function mapError(error: unknown): MappedError {
   if (error instanceof DeclaredError) {
-    return { code: error.code, status: error.row.status, body: { message: error.row.message, errors: error.issues.length > 0 ? error.issues : error.row.issues }, headers: {} };
+    return { code: error.code, status: error.row.status, body: { message: error.row.message, code: error.code, errors: error.issues.length > 0 ? error.issues : error.row.issues }, headers: {} };
   }
   const code = codeOf(error);
   const row = ERROR_TABLE[code];
@@ -101,7 +102,7 @@ export function mapError(error: unknown): MappedError {
     const value = headerValue(header, code, error);
     if (value !== null) headers[header] = value;
   }
-  return { code, status: row.status, body: { message: row.message, errors: own.length > 0 ? own : row.issues }, headers };
+  return { code, status: row.status, body: { message: row.message, code, errors: own.length > 0 ? own : row.issues }, headers };
 }
 
 /** Sends the mapped answer and remembers its code on the reply. */

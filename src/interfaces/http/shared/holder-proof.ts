@@ -18,6 +18,12 @@ export const holderProofFields = {
   code_verifier: optionalText(),
 };
 
+/**
+ * The proofs a body may carry, one of them: the password, a code, a passkey's answer, or a re-authentication's code
+ * with its verifier (the body's `oneOf`, so that a generated client asks for one; `{}` is refused on `currentpassword`).
+ */
+export const HOLDER_PROOFS = [['currentpassword'], ['code'], ['passkey'], ['oauthcode', 'code_verifier']] as const;
+
 /** The OpenAPI descriptions of holderProofFields; `password` describes `currentpassword` for this operation. */
 export const holderProofDocs = (password: string): Record<keyof typeof holderProofFields, JsonSchema> => ({
   currentpassword: presentedPassword(password),

@@ -27,17 +27,27 @@ const fieldIssue: JsonSchema = {
   },
 };
 
-/** Shared components: the one error envelope, its field issue and the user resource (the rest: resourceSchemas in resource-schemas.ts). */
-export const SHARED_SCHEMAS: readonly JsonSchema[] = [
-  {
-    $id: 'ErrorEnvelope',
-    title: 'ErrorEnvelope',
-    description: 'Every error answer: a message and one entry per offending field.',
-    type: 'object',
-    required: ['message', 'errors'],
-    additionalProperties: false,
-    properties: { message: { type: 'string' }, errors: { type: 'array', items: componentRef('FieldIssue') } },
+/**
+ * The one error envelope. Its `code` lists every code an answer can carry: the core's table and the codes the
+ * capabilities' operations declare (`ownErrors`), so a generated client gets them as a union.
+ */
+export const errorEnvelopeSchema = (ownCodes: readonly string[] = []): JsonSchema => ({
+  $id: 'ErrorEnvelope',
+  title: 'ErrorEnvelope',
+  description: 'Every error answer: the message, the stable code of the refusal and one entry per offending field.',
+  type: 'object',
+  required: ['message', 'code', 'errors'],
+  additionalProperties: false,
+  properties: {
+    message: { type: 'string', description: 'For people; a 400 always says "Invalid input data". Match on `code`, never on this text' },
+    code: { type: 'string', enum: [...new Set([...Object.keys(ERROR_TABLE), ...ownCodes])], description: 'What was refused, stable across releases: the table in docs/api.md' },
+    errors: { type: 'array', items: componentRef('FieldIssue') },
   },
+  examples: [{ message: 'Invalid input data', code: 'INVALID_INPUT', errors: [{ field: 'email', message: 'is required' }] }],
+});
+
+/** Shared components: the field issue of the error envelope and the user resource (the rest: resourceSchemas in resource-schemas.ts). */
+export const SHARED_SCHEMAS: readonly JsonSchema[] = [
   fieldIssue,
   {
     $id: 'User',

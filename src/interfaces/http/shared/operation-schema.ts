@@ -48,10 +48,17 @@ const envelopeSchema = (success: Pick<Extract<Success, { message: string }>, 'me
   properties: { message: { type: 'string', const: success.message }, data: success.data },
 });
 
-const bodySchema = (body: NonNullable<AnyOperation['body']>): JsonSchema => ({
-  ...yupToJsonSchema(body.schema, (body.docs ?? {}) as Readonly<Record<string, JsonSchema>>),
-  ...(body.description === undefined ? {} : { description: body.description }),
-});
+const bodySchema = (body: NonNullable<AnyOperation['body']>): JsonSchema => {
+  const schema = yupToJsonSchema(body.schema, (body.docs ?? {}) as Readonly<Record<string, JsonSchema>>);
+  const properties = (schema['properties'] ?? {}) as Readonly<Record<string, JsonSchema>>;
+  // Each choice names its fields (with their schemas, so that a generated client types the union); the body's type is the parent's.
+  const choice = (fields: readonly string[]): JsonSchema => ({ required: [...fields], properties: Object.fromEntries(fields.map((field) => [field, properties[field] ?? {}])) });
+  return {
+    ...schema,
+    ...(body.oneOf === undefined ? {} : { oneOf: body.oneOf.map(choice) }),
+    ...(body.description === undefined ? {} : { description: body.description }),
+  };
+};
 
 /**
  * The named components the operations' entries refer to: each request body (`<OperationId>Request`), each success

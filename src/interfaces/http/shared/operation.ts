@@ -35,6 +35,12 @@ export interface BodyDeclaration<B extends object> {
   readonly docs?: { readonly [K in keyof B]?: JsonSchema };
   /** Named examples for the OpenAPI document. */
   readonly examples?: Readonly<Record<string, { readonly summary: string; readonly value: unknown }>>;
+  /**
+   * The body carries exactly one of these groups of fields (each group's fields together), e.g. a code, a recovery
+   * code or a passkey's answer: documented as `oneOf`, so that a generated client asks for one of them. When none is
+   * sent, the 400 names the first group's fields.
+   */
+  readonly oneOf?: readonly (readonly (keyof B & string)[])[];
   /** The body may be left out entirely (then no Content-Type is needed and every field is absent). */
   readonly optional?: boolean;
   /** Also read as `application/x-www-form-urlencoded` (RFC 7662 introspection); every other operation refuses it (415). */

@@ -30,6 +30,6 @@ export const pageQuerySchema = (max: number, fallback: number): JsonSchema => ({
   type: 'object',
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: max, default: fallback, description: 'Page size' },
-    cursor: { type: 'string', minLength: 1, maxLength: CURSOR_MAX_LENGTH, description: 'The nextCursor of the previous page (opaque)' },
+    cursor: { type: 'string', minLength: 1, maxLength: CURSOR_MAX_LENGTH, description: 'The nextcursor of the previous page (opaque)' },
   },
 });

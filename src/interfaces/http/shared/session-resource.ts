@@ -4,15 +4,15 @@ import type { JsonSchema } from './yup-json-schema.js';
 /** A signed-in device as the API shows it. */
 export const sessionSchema: JsonSchema = {
   type: 'object',
-  required: ['id', 'createdAt', 'lastUsedAt', 'expiresAt', 'clientIp', 'userAgent'],
+  required: ['id', 'createdat', 'lastusedat', 'expiresat', 'clientip', 'useragent'],
   additionalProperties: false,
   properties: {
     id: { type: 'string', format: 'uuid' },
-    createdAt: { type: 'string', format: 'date-time', description: 'Sign-up or sign-in' },
-    lastUsedAt: { type: 'string', format: 'date-time', description: 'Last refresh' },
-    expiresAt: { type: 'string', format: 'date-time', description: 'When it ends unless refreshed (idle or absolute deadline)' },
-    clientIp: { type: ['string', 'null'] },
-    userAgent: { type: ['string', 'null'] },
+    createdat: { type: 'string', format: 'date-time', description: 'Sign-up or sign-in' },
+    lastusedat: { type: 'string', format: 'date-time', description: 'Last refresh' },
+    expiresat: { type: 'string', format: 'date-time', description: 'When it ends unless refreshed (idle or absolute deadline)' },
+    clientip: { type: ['string', 'null'] },
+    useragent: { type: ['string', 'null'] },
   },
 };
 
@@ -26,9 +26,9 @@ export const sessionEntry: JsonSchema = {
 /** A session view as the API shows it (dates as ISO 8601). */
 export const sessionResource = (session: SessionView) => ({
   id: session.id,
-  createdAt: session.createdAt.toISOString(),
-  lastUsedAt: session.lastUsedAt.toISOString(),
-  expiresAt: session.expiresAt.toISOString(),
-  clientIp: session.clientIp,
-  userAgent: session.userAgent,
+  createdat: session.createdAt.toISOString(),
+  lastusedat: session.lastUsedAt.toISOString(),
+  expiresat: session.expiresAt.toISOString(),
+  clientip: session.clientIp,
+  useragent: session.userAgent,
 });

@@ -2,7 +2,7 @@ import { object } from 'yup';
 import { SECOND_FACTOR_REQUIRED, signedInOrChallenged } from '../shared/auth-result.js';
 import { sessionTokensData } from '../shared/openapi-schemas.js';
 import { defineSocialOperation } from './define-operation.js';
-import { optionalText } from '../shared/request-body.js';
+import { text } from '../shared/request-body.js';
 
 export const exchangeOauthCode = defineSocialOperation({
   method: 'POST',
@@ -14,7 +14,7 @@ export const exchangeOauthCode = defineSocialOperation({
   hashes: false,
   observedAs: 'sign_in_oauth',
   body: {
-    schema: object({ code: optionalText(), code_verifier: optionalText() }),
+    schema: object({ code: text(), code_verifier: text() }),
     docs: {
       code: { description: 'The `code` the flow returned to redirect_to: spent by the first attempt, right verifier or not' },
       code_verifier: { minLength: 43, maxLength: 128, description: 'The verifier whose S256 was the code_challenge the flow started with' },

@@ -2,8 +2,8 @@ import { SOCIAL_SIGN_IN_ERRORS } from './errors.js';
 import { object } from 'yup';
 import { FLOW_LIFETIME, FLOW_RETURN, flowFields, providerParams } from './oauth-docs.js';
 import { defineSocialOperation } from './define-operation.js';
-import { optionalText } from '../shared/request-body.js';
-import { holderProofDocs, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
+import { text } from '../shared/request-body.js';
+import { holderProofDocs, HOLDER_PROOFS, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
 
 export const linkIdentity = defineSocialOperation({
   method: 'POST',
@@ -16,7 +16,8 @@ export const linkIdentity = defineSocialOperation({
   hashes: true,
   params: providerParams,
   body: {
-    schema: object({ redirect_to: optionalText(), code_challenge: optionalText(), code_challenge_method: optionalText(), ...holderProofFields }),
+    schema: object({ redirect_to: text(), code_challenge: text(), code_challenge_method: text(), ...holderProofFields }),
+    oneOf: HOLDER_PROOFS,
     docs: { ...flowFields, ...holderProofDocs("The account's password, counted like a password change; an account without one sends a proof made for this request instead (`code`, `passkey`, or `oauthcode` with `code_verifier`)") },
   },
   success: {

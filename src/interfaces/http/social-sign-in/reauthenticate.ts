@@ -3,7 +3,7 @@ import { object } from 'yup';
 import { REAUTH_ACTIONS } from '../../../application/registry.js';
 import { FLOW_RETURN, flowFields, providerParams } from './oauth-docs.js';
 import { defineSocialOperation } from './define-operation.js';
-import { optionalText } from '../shared/request-body.js';
+import { text } from '../shared/request-body.js';
 
 export const reauthenticate = defineSocialOperation({
   method: 'POST',
@@ -17,7 +17,7 @@ export const reauthenticate = defineSocialOperation({
   hashes: false,
   params: providerParams,
   body: {
-    schema: object({ redirect_to: optionalText(), code_challenge: optionalText(), code_challenge_method: optionalText(), action: optionalText() }),
+    schema: object({ redirect_to: text(), code_challenge: text(), code_challenge_method: text(), action: text() }),
     docs: { ...flowFields, action: { enum: [...REAUTH_ACTIONS], description: 'What the proof is for: the request that will carry the code' } },
   },
   success: {

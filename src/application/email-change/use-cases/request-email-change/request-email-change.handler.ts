@@ -3,7 +3,7 @@ import { Email } from '../../../../domain/email.js';
 import { emailChangeRequested } from '../../../../domain/email-change/email-change.js';
 import { requireAll } from '../../../../domain/validation.js';
 import type { EmailChangePorts } from '../../ports/email-change-ports.js';
-import { type HolderProof, proveHolder } from '../../../policies/holder.js';
+import { type HolderProof, missingProof, proveHolder } from '../../../policies/holder.js';
 import { type MailSettings, mailLimit } from '../../../policies/mail.js';
 import type { MfaSettings } from '../../../policies/second-factor.js';
 import type { SessionSettings } from '../../../policies/sessions.js';
@@ -29,7 +29,9 @@ export class RequestEmailChangeHandler {
   /** Throws InvalidInput (`newemail`, or the current address again), then what proveHolder throws. */
   async execute(command: RequestEmailChangeCommand): Promise<void> {
     const { oneTimeTokens, limits, clock, ids } = this.deps;
-    const { newEmail } = requireAll({ newEmail: Email.parse(command.newEmail, 'newemail') });
+    const parsed = Email.parse(command.newEmail, 'newemail');
+    if (!parsed.ok) throw new InvalidInput([...parsed.issues, ...missingProof(command)]);
+    const { newEmail } = requireAll({ newEmail: parsed });
     const user = await proveHolder(this.deps, this.settings, command, 'change-email');
     if (newEmail.value === user.email.value) throw new InvalidInput([{ field: 'newemail', message: "is already the account's address" }]);
     const binding = oneTimeTokens.bindingFor('email-change', { id: user.id, email: user.email.value, passwordHash: user.passwordHash, newEmail: newEmail.value });

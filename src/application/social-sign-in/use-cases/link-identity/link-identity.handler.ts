@@ -1,5 +1,6 @@
 import type { SocialSignInPorts } from '../../ports/social-sign-in-ports.js';
-import { type HolderProof, proveHolder } from '../../../policies/holder.js';
+import { type HolderProof, missingProof, proveHolder } from '../../../policies/holder.js';
+import { InvalidInput } from '../../../../domain/domain-error.js';
 import { type FlowRequest, type FlowStarted, type OAuthPolicySettings, checkFlowRequest, startFlow } from '../../policies/oauth.js';
 import type { MfaSettings } from '../../../policies/second-factor.js';
 import type { SessionSettings } from '../../../policies/sessions.js';
@@ -23,7 +24,13 @@ export class LinkIdentityHandler {
    * (EmailNotVerified, StepUpRequired, RecentSignInRequired, InvalidInput on `currentpassword`), before any flow starts.
    */
   async execute(command: LinkIdentityCommand): Promise<FlowStarted> {
-    const request = checkFlowRequest(this.deps, this.settings.oauth, command);
+    let request;
+    try {
+      request = checkFlowRequest(this.deps, this.settings.oauth, command);
+    } catch (error) {
+      if (error instanceof InvalidInput) throw new InvalidInput([...error.issues, ...missingProof(command)]);
+      throw error;
+    }
     const user = await proveHolder(this.deps, this.settings, command, 'link-identity');
     return startFlow(this.deps, request, { userId: user.id, sessionId: command.principal.sessionId });
   }
