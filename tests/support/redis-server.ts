@@ -14,12 +14,12 @@ const freePort = (): Promise<number> =>
     });
   });
 
-/** A real redis-server on a free local port, nothing saved to disk; `stop` and `start` again on the same port. */
-export async function startRedis(port?: number): Promise<{ readonly url: string; readonly port: number; stop(): Promise<void> }> {
+/** A real redis-server on a free local port, nothing saved to disk; `stop` and `start` again on the same port; `args` added (`--requirepass x`). */
+export async function startRedis(port?: number, args: readonly string[] = []): Promise<{ readonly url: string; readonly port: number; stop(): Promise<void> }> {
   const chosen = port ?? (await freePort());
-  const child: ChildProcess = spawn('redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn('redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args], { stdio: 'ignore' });
   for (let i = 0; i < 100; i++) {
-    if (spawnSync('redis-cli', ['-p', String(chosen), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG') break;
+    if (/^(PONG|NOAUTH)/.test(spawnSync('redis-cli', ['-p', String(chosen), 'ping'], { encoding: 'utf8' }).stdout.trim())) break;
     await sleep(50);
   }
   return {

@@ -48,6 +48,7 @@ const readySchema: FastifySchema = {
   response: {
     200: {
       ...ready,
+      required: ['status', 'rateLimits', 'checks'],
       properties: {
         ...ready.properties,
         rateLimits: {
@@ -55,11 +56,25 @@ const readySchema: FastifySchema = {
           enum: ['per-process', 'shared', 'fail-open'],
           description: 'Where the per-client limits count: each process (RATE_LIMIT_STORE=memory), Redis (shared), or nowhere while Redis does not answer (fail-open; still ready)',
         },
+        checks: {
+          type: 'object',
+          description: 'Each part the service depends on: `ok`, or `degraded` while it serves without it (the per-client limits failing open while Redis does not answer)',
+          required: ['store', 'limits'],
+          additionalProperties: false,
+          properties: {
+            store: { type: 'string', const: 'ok', description: 'The store commits a write (else the answer is 503)' },
+            limits: { type: 'string', enum: ['ok', 'degraded'], description: '`degraded` while the per-client limits let every request through (rateLimits `fail-open`)' },
+          },
+        },
       },
     },
     ...errorResponses(['STORE_UNAVAILABLE', ...ALWAYS_POSSIBLE_ERRORS]),
   },
 };
+
+/** The 200 answer: ready, where the limits count, and each check (`degraded`: serving without what it checks). */
+const readyAnswer = (rateLimits: RateLimitsState) =>
+  ({ status: 'ready', rateLimits, checks: { store: 'ok', limits: rateLimits === 'fail-open' ? 'degraded' : 'ok' } }) as const;
 
 /** Why the service is not ready, as the error it answers with; null when it is ready. */
 async function notReady(deps: HealthDependencies): Promise<Error | null> {
@@ -68,14 +83,18 @@ async function notReady(deps: HealthDependencies): Promise<Error | null> {
   return healthy ? null : new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS);
 }
 
-/** GET /health/live (the process answers) and GET /health/ready (the store accepts a write, and not shutting down). */
+/**
+ * GET /health/live (the process answers) and GET /health/ready (the store accepts a write, and not shutting down).
+ * A fail-open rate-limit store keeps the service ready (it still serves every request): 200 with `checks.limits`
+ * `degraded`, for a dashboard or an alert, never a 503 that would take every instance out of the load balancer at once.
+ */
 export function healthRoutes(deps: HealthDependencies) {
   return (app: FastifyInstance): void => {
     app.get('/health/live', { config: OPERATIONS_ROUTE_CONFIG, schema: liveSchema }, async () => ({ status: 'live' }));
 
     app.get('/health/ready', { config: OPERATIONS_ROUTE_CONFIG, schema: readySchema }, async (_request, reply) => {
       const reason = await notReady(deps);
-      return reason === null ? { status: 'ready', rateLimits: deps.rateLimits?.() ?? 'per-process' } : sendError(reply, reason);
+      return reason === null ? readyAnswer(deps.rateLimits?.() ?? 'per-process') : sendError(reply, reason);
     });
   };
 }
