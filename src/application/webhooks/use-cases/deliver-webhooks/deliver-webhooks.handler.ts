@@ -17,10 +17,25 @@ export interface WebhookSettings {
   readonly settleMs: number;
 }
 
+/** The delivery that failed in a run, for the log line: never the payload. */
+export interface WebhookFailure {
+  readonly eventId: string;
+  /** Failed deliveries of this event so far, this one included. */
+  readonly attempts: number;
+  /** Why, in words (`the receiver answered 503`, `no answer within 5000 ms`, `no answer: connect ECONNREFUSED ...`). */
+  readonly error: string;
+  /** The receiver's status, when it answered. */
+  readonly status?: number;
+  /** When it is tried again; null when it was given up (a dead letter). */
+  readonly nextAttemptAt: Date | null;
+}
+
 export interface WebhookReport {
   readonly delivered: number;
   readonly retried: number;
   readonly deadLettered: number;
+  /** Present when the run ended on a failure (retried or dead-lettered). */
+  readonly failure?: WebhookFailure;
 }
 
 const NOTHING: WebhookReport = { delivered: 0, retried: 0, deadLettered: 0 };
@@ -65,12 +80,15 @@ export class DeliverWebhooksHandler {
       } catch (error) {
         const attempts = headAttempts + 1;
         const text = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+        const status = (error as { status?: unknown } | null)?.status;
+        const failed = { eventId: event.eventId, attempts, error: text, ...(typeof status === 'number' ? { status } : {}) };
         if (attempts >= this.settings.maxAttempts) {
           await webhookFeed.release(receiver.id, { position: next, attempts: 0, nextAttemptAt: 0 }, { eventId: event.eventId, at: clock.now(), error: text });
-          return { delivered, retried: 0, deadLettered: 1 };
+          return { delivered, retried: 0, deadLettered: 1, failure: { ...failed, nextAttemptAt: null } };
         }
-        await webhookFeed.release(receiver.id, this.retry(position, attempts));
-        return { delivered, retried: 1, deadLettered: 0 };
+        const cursor = this.retry(position, attempts);
+        await webhookFeed.release(receiver.id, cursor);
+        return { delivered, retried: 1, deadLettered: 0, failure: { ...failed, nextAttemptAt: new Date(cursor.nextAttemptAt) } };
       }
     }
     await webhookFeed.release(receiver.id, { position, attempts: headAttempts, nextAttemptAt: 0 });

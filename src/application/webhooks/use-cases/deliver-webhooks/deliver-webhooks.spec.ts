@@ -29,13 +29,20 @@ describe('DeliverWebhooksHandler (deliverWebhooks)', () => {
     await verifiedSignUp(world);
     const sender = world.webhookSender;
     sender.failing = 1;
-    expect(await world.deliverWebhooks.execute(receiver)).to.deep.equal({ delivered: 0, retried: 1, deadLettered: 0 });
+    const failedAt = world.clock.now().getTime();
+    const registered = world.store.events.find((event) => event.type === 'UserRegistered')?.eventId;
+    expect(await world.deliverWebhooks.execute(receiver), 'the failure told, with the next attempt after the first backoff (1 s)').to.deep.equal({
+      delivered: 0,
+      retried: 1,
+      deadLettered: 0,
+      failure: { eventId: registered, attempts: 1, error: 'the receiver answered 500', nextAttemptAt: new Date(failedAt + 1000) },
+    });
     expect(await world.deliverWebhooks.execute(receiver), 'not before its backoff').to.deep.equal({ delivered: 0, retried: 0, deadLettered: 0 });
     world.clock.advance(1000);
     expect((await world.deliverWebhooks.execute(receiver)).delivered).to.equal(2);
     expect(sender.sent.map((sent) => sent.message.type)).to.deep.equal(['user.created', 'user.email_verified']);
 
-    expect(sender.sent[0]?.message.id, 'the webhook id is the event id, the same on every attempt').to.equal(world.store.events.find((event) => event.type === 'UserRegistered')?.eventId);
+    expect(sender.sent[0]?.message.id, 'the webhook id is the event id, the same on every attempt').to.equal(registered);
 
     world.clock.advance(1000);
     await verifiedSignUp(world, aSignUpCommand({ email: 'grace@example.com' }));
@@ -46,6 +53,7 @@ describe('DeliverWebhooksHandler (deliverWebhooks)', () => {
       world.clock.advance(60_000);
     }
     expect(outcomes.map((outcome) => [outcome.retried, outcome.deadLettered])).to.deep.equal([[1, 0], [1, 0], [0, 1]]);
+    expect(outcomes.map((outcome) => [outcome.failure?.attempts, outcome.failure?.nextAttemptAt === null])).to.deep.equal([[1, false], [2, false], [3, true]]);
     sender.failing = 0;
     expect((await world.deliverWebhooks.execute(receiver)).delivered, 'the stream goes on after the dead letter').to.be.greaterThan(0);
   });
