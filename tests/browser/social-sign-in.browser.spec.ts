@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { type OidcTestProvider, startOidcTestProvider } from '../support/oidc-test-provider.js';
@@ -10,51 +11,23 @@ import { type TestService, startTestService } from '../support/test-service.js';
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** The app's start page: a PKCE verifier kept in this tab, its S256 challenge sent to the service's authorize. */
-const startPage = (api: string) => `<!doctype html>
-<title>Example app</title>
-<p>Signing in with corpâ€¦</p>
-<script type="module">
-  const API = ${JSON.stringify(api)};
-  const base64url = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
-  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
-  sessionStorage.setItem('code_verifier', verifier);
-  const challenge = base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
-  const query = new URLSearchParams({ redirect_to: location.origin + '/signed-in', code_challenge: challenge, code_challenge_method: 'S256' });
-  location.assign(API + '/auth/oauth/corp/authorize?' + query);
-</script>
-`;
+const ROOT = join(import.meta.dirname, '..', '..');
+const DOC = readFileSync(join(ROOT, 'docs', 'social-sign-in.md'), 'utf8');
 
-/** The app's return page: the one-time `code` (or `error`) and the tab's verifier exchanged for the sign-in. */
-const signedInPage = (api: string) => `<!doctype html>
-<title>Example app: signed in</title>
-<pre id="result">â€¦</pre>
-<script type="module">
-  const API = ${JSON.stringify(api)};
-  const result = document.getElementById('result');
-  const show = (status, value) => {
-    result.textContent = JSON.stringify(value);
-    result.dataset.status = status;
-  };
-  const params = new URLSearchParams(location.search);
-  if (params.has('error')) {
-    show('error', { error: params.get('error') });
-  } else {
-    const response = await fetch(API + '/auth/oauth/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code: params.get('code'), code_verifier: sessionStorage.getItem('code_verifier') }),
-    });
-    const body = await response.json();
-    if (response.status === 201) {
-      const payload = body.data.accesstoken.split('.')[1].replaceAll('-', '+').replaceAll('_', '/');
-      show(response.status, { email: body.data.user.email, amr: JSON.parse(atob(payload)).amr });
-    } else {
-      show(response.status, { message: body.message, errors: body.errors });
-    }
-  }
-</script>
-`;
+/**
+ * The app's page as docs/social-sign-in.md ("The app's code") writes it, with this test's service and provider in
+ * its `API` and `PROVIDER`: the one ```js block of that section, else the test fails naming what it missed.
+ */
+const appPage = (api: string, provider: string): string => {
+  const section = DOC.slice(DOC.indexOf("## The app's code"), DOC.indexOf('## Which account'));
+  const script = /^```js\n([\s\S]*?)^```$/m.exec(section)?.[1];
+  expect(script, "docs/social-sign-in.md: a ```js block under \"The app's code\"").to.be.a('string');
+  const withApi = script!.replace(/^const API = '[^']*';/m, `const API = ${JSON.stringify(api)};`);
+  const withProvider = withApi.replace(/^const PROVIDER = '[^']*';/m, `const PROVIDER = ${JSON.stringify(provider)};`);
+  expect(withApi, "the doc's page sets `const API = '...';`").to.not.equal(script);
+  expect(withProvider, "the doc's page sets `const PROVIDER = '...';`").to.not.equal(withApi);
+  return `<!doctype html>\n<title>Example app</title>\n<script type="module">\n${withProvider}</script>\n`;
+};
 
 const listen = async (server: Server): Promise<number> => {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -77,9 +50,10 @@ describe('Browser (Chromium): social sign-in as a single-page app does it, app â
   let corp: OidcTestProvider | undefined;
   let api = '';
   let app = '';
+  let appHtml = '';
   const appServer = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://app').pathname;
-    const page = path === '/' ? startPage(api) : path === '/signed-in' ? signedInPage(api) : null;
+    const page = path === '/' ? appHtml : null;
     if (page === null) response.writeHead(404).end();
     else response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page);
   });
@@ -92,13 +66,14 @@ describe('Browser (Chromium): social sign-in as a single-page app does it, app â
     app = `http://127.0.0.1:${await listen(appServer)}`;
     const port = await freePort();
     api = `http://127.0.0.1:${port}`;
+    appHtml = appPage(api, 'corp');
     corp = await startOidcTestProvider({ redirectUris: [`${api}/auth/oauth/corp/callback`] });
     service = await startTestService({
       STORAGE: 'memory',
       PORT: String(port),
       PUBLIC_API_URL: api,
       OAUTH_PROVIDERS: 'corp',
-      OAUTH_REDIRECT_URLS: `${app}/signed-in`,
+      OAUTH_REDIRECT_URLS: `${app}/`,
       OAUTH_CORP_ISSUER: corp.issuer,
       OAUTH_CORP_CLIENT_ID: corp.clientId,
       OAUTH_CORP_CLIENT_SECRET: corp.clientSecret,
@@ -121,13 +96,13 @@ describe('Browser (Chromium): social sign-in as a single-page app does it, app â
     return `${origin === app ? 'app' : origin === api ? 'service' : origin} ${pathname}`;
   };
 
-  const resultOf = async (page: Page): Promise<{ status: string | null; value: unknown }> => {
-    const result = page.locator('#result[data-status]');
-    await result.waitFor();
-    return { status: await result.getAttribute('data-status'), value: JSON.parse((await result.textContent()) ?? 'null') as unknown };
+  /** What the doc's page shows once it has an outcome: the JSON its `show` writes into the body. */
+  const resultOf = async (page: Page): Promise<unknown> => {
+    await page.waitForFunction("document.body !== null && (document.body.textContent ?? '').startsWith('{')");
+    return JSON.parse((await page.textContent('body')) ?? 'null') as unknown;
   };
 
-  it("signs in in the browser with the provider's account (amr oauth), no token in any URL; a reload cannot spend the code again", async () => {
+  it("signs in with the doc's page (amr oauth), no token in any URL, the code forgotten; the code's URL again cannot spend it", async () => {
     const email = `browser-${Date.now()}@example.com`;
     corp!.setAccount('browser-sub', { email, email_verified: true, given_name: 'Grace', family_name: 'Hopper' });
     corp!.autoLogin('browser-sub');
@@ -143,27 +118,28 @@ describe('Browser (Chromium): social sign-in as a single-page app does it, app â
     const exchanged = page.waitForResponse((response) => response.url() === `${api}/auth/oauth/token` && response.request().method() === 'POST');
 
     await page.goto(`${app}/`);
-    await page.waitForURL((url) => url.origin === app && url.pathname === '/signed-in');
-    const signedIn = await resultOf(page);
     const tokens = ((await (await exchanged).json()) as { data: { accesstoken: string; refreshtoken: string } }).data;
+    const signedIn = await resultOf(page);
 
-    const landed = new URL(page.url());
+    const landed = new URL(urls.find((url) => url.startsWith(`${app}/?`)) ?? `${app}/`);
     expect([...landed.searchParams.keys()], landed.href).to.deep.equal(['code']);
     expect(landed.searchParams.get('code'), 'a one-time code, not a JWT').to.match(/^[^.]{16,}$/);
-    expect(signedIn).to.deep.equal({ status: '201', value: { email, amr: ['oauth'] } });
-    expect(trail).to.deep.equal(['app /', 'service /auth/oauth/corp/authorize', 'provider', 'service /auth/oauth/corp/callback', 'app /signed-in']);
-    expect(tokens.accesstoken.split('.')).to.have.length(3);
+    expect(page.url(), 'the page forgot the code in the address bar').to.equal(`${app}/`);
+    expect(signedIn).to.deep.equal({ status: 201, email });
+    const amr = (JSON.parse(Buffer.from(tokens.accesstoken.split('.')[1]!, 'base64url').toString('utf8')) as { amr: string[] }).amr;
+    expect(amr).to.deep.equal(['oauth']);
+    expect(trail).to.deep.equal(['app /', 'service /auth/oauth/corp/authorize', 'provider', 'service /auth/oauth/corp/callback', 'app /']);
     expect(tokens.refreshtoken).to.have.length.above(16);
     for (const url of urls) {
       expect(url.includes(tokens.accesstoken) || url.includes(tokens.refreshtoken), url).to.equal(false);
       expect(url, 'no JWT (access or ID token) in a URL').to.not.match(/eyJ[\w-]+\.[\w-]+\./);
     }
 
-    await page.reload();
-    expect(page.url()).to.equal(landed.href);
+    await page.goto(landed.href);
     expect(await resultOf(page)).to.deep.equal({
-      status: '400',
-      value: { message: 'Invalid input data', errors: [{ field: 'code', message: 'is invalid, expired or already used' }] },
+      status: 400,
+      message: 'Invalid input data',
+      errors: [{ field: 'code', message: 'is invalid, expired or already used' }],
     });
     await page.close();
   });
