@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { spawnService } from '../support/child-service.js';
+import { compileService, spawnService } from '../support/child-service.js';
 import { startTestService, tempDir } from '../support/test-service.js';
 
 const startFailure = async (env: Record<string, string>): Promise<string> => {
@@ -14,6 +15,8 @@ const startFailure = async (env: Record<string, string>): Promise<string> => {
   }
   throw new Error('the service started');
 };
+
+const SIGNING_KEY = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
 const isRoot = () => process.getuid?.() === 0;
 
@@ -97,4 +100,24 @@ describe('HTTP: start-up failures name the variable and the reason, on one line'
     expect(lines[0]).to.include('SMTP_URL is required when NODE_ENV=production').and.include('MAIL_TRANSPORT=file');
     expect(existsSync(join(scratch, 'mail'))).to.equal(false);
   });
+
+  for (const [dataDir, env] of [
+    ['/proc/x', {}],
+    ['/proc/x/y', { NODE_ENV: 'production', JWT_PRIVATE_KEY: SIGNING_KEY, PERSONAL_DATA_KEY: 'a key of 32 characters or more, for the test', MAIL_TRANSPORT: 'file' }],
+  ] as const) {
+    it(`DATA_DIR=${dataDir}${'NODE_ENV' in env ? ' in production' : ''} (a directory that refuses new entries): exit code 1 within 5 s, naming DATA_DIR`, async function () {
+      if (!existsSync('/proc/self')) this.skip();
+      this.timeout(60_000);
+      await compileService();
+      const started = Date.now();
+      const error = await spawnService({ ...env, DATA_DIR: dataDir }).then(
+        () => new Error('the service started'),
+        (failure: Error) => failure,
+      );
+      expect(Date.now() - started).to.be.below(5_000);
+      const lines = error.message.replace(/^service exited with 1: /, '').split('\n').filter((line) => line.includes('failed to start'));
+      expect(error.message).to.match(/^service exited with 1: /);
+      expect(lines).to.deep.equal([`account-service failed to start: DATA_DIR=${dataDir}: does not exist and cannot be created (ENOENT)`]);
+    });
+  }
 });

@@ -1,5 +1,5 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /** A start-up failure of one setting: its message names the variable, its value and the reason, on one line. */
 export class StartupError extends Error {
@@ -26,12 +26,30 @@ const reasonOf = (error: unknown): string => {
 };
 
 /**
+ * Creates `dir` and its missing parents, one at a time. Not `mkdirSync(dir, { recursive: true })`: where a directory
+ * refuses a new entry with ENOENT although it exists (/proc, /sys), Node's recursive mkdir retries forever.
+ */
+export function makeDirectory(dir: string): void {
+  const parent = dirname(resolve(dir));
+  try {
+    mkdirSync(dir);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
+    if (code !== 'ENOENT' || parent === resolve(dir) || existsSync(parent)) throw error;
+  }
+  makeDirectory(parent);
+  makeDirectory(dir);
+}
+
+/**
  * Makes sure DATA_DIR is a writable directory, creating it when missing, by writing and removing a small probe
  * file. Throws StartupError naming DATA_DIR otherwise.
  */
 export function ensureWritableDataDir(dataDir: string): void {
   try {
-    mkdirSync(dataDir, { recursive: true });
+    makeDirectory(dataDir);
     if (!statSync(dataDir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
     const probe = join(dataDir, `.write-probe-${process.pid}`);
     const fd = openSync(probe, 'w', 0o600);
