@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { type Config, loadConfig } from './infrastructure/config/config.js';
+import { type Config, ConfigError, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, type Graph, type Lifecycle, compose } from './infrastructure/container/composition.js';
 import { CAPABILITIES } from './capabilities/index.js';
 import { type Capability, capabilityActivityTypes } from './infrastructure/container/capability.js';
@@ -114,9 +114,13 @@ const warnOnSmallThreadPool = (service: RunningService) => {
   }
 };
 
-/** Ends a start that failed with one line, exit 1: the same from a single process and from the primary of WORKERS. */
+/**
+ * Ends a start that failed, exit 1: the same from a single process and from the primary of WORKERS. One line, except
+ * for a configuration with several problems: one line each, under the first.
+ */
 const failedToStart = (error: unknown): never => {
-  process.stderr.write(`account-service failed to start: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')}\n`);
+  const text = error instanceof ConfigError ? error.message : (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+  process.stderr.write(`account-service failed to start: ${text}\n`);
   process.exit(1);
 };
 

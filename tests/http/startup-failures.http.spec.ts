@@ -80,7 +80,7 @@ describe('HTTP: start-up failures name the variable and the reason, on one line'
       expect(error.message).to.match(/^service exited with 1: /);
       const lines = error.message.split('\n').filter((line) => line.includes('failed to start'));
       expect(lines).to.have.length(1);
-      expect(lines[0]).to.include('PERSONAL_DATA_KEY is not the key this store').and.not.include('another key');
+      expect(lines[0]).to.include('PERSONAL_DATA_KEY is not the key this store').and.include('docs/security.md').and.not.include('another key');
       const second = await startTestService({ DATA_DIR: scratch, PERSONAL_DATA_KEY: 'the key every instance is given, 32+' });
       await second.close();
     } finally {
@@ -88,16 +88,20 @@ describe('HTTP: start-up failures name the variable and the reason, on one line'
     }
   });
 
-  it('production without SMTP_URL: one line naming SMTP_URL and MAIL_TRANSPORT=file, exit code 1, no mail directory made', async function () {
+  it('production with nothing set: every missing setting at once, a line each, keys with their commands, exit code 1, no mail directory made', async function () {
     this.timeout(30_000);
-    const error = await spawnService({ DATA_DIR: scratch, NODE_ENV: 'production', JWT_PRIVATE_KEY_FILE: join(process.cwd(), 'missing-key.pem') }).then(
+    const error = await spawnService({ DATA_DIR: scratch, NODE_ENV: 'production' }).then(
       () => new Error('the service started'),
       (failure: Error) => failure,
     );
     expect(error.message).to.match(/^service exited with 1: /);
-    const lines = error.message.replace(/^service exited with 1: /, '').split('\n').filter((line) => line.includes('failed to start'));
-    expect(lines).to.have.length(1);
-    expect(lines[0]).to.include('SMTP_URL is required when NODE_ENV=production').and.include('MAIL_TRANSPORT=file');
+    const output = error.message.replace(/^service exited with 1: /, '').split('\n');
+    const first = output.findIndex((line) => line.includes('failed to start'));
+    expect(output.filter((line) => line.includes('failed to start'))).to.deep.equal(['account-service failed to start: Invalid configuration, 3 problems:']);
+    const problems = output.slice(first + 1, first + 4);
+    expect(problems[0]).to.match(/^ {2}- SMTP_URL is required when NODE_ENV=production/).and.include('MAIL_TRANSPORT=file');
+    expect(problems[1]).to.match(/^ {2}- JWT_PRIVATE_KEY_FILE \(or JWT_PRIVATE_KEY\) is required/).and.include('openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt > jwt.pem');
+    expect(problems[2]).to.match(/^ {2}- PERSONAL_DATA_KEY \(or PERSONAL_DATA_KEY_FILE\) is required/).and.include('openssl rand -base64 48');
     expect(existsSync(join(scratch, 'mail'))).to.equal(false);
   });
 

@@ -12,3 +12,6 @@ export const configFailure = (env: Record<string, string>): string => {
   }
   throw new Error('expected a ConfigError');
 };
+
+/** The two keys production needs, given as files outside any DATA_DIR a test uses (loadConfig only checks where they are). */
+export const PRODUCTION_KEYS = { JWT_PRIVATE_KEY_FILE: '/run/secrets/jwt.pem', PERSONAL_DATA_KEY_FILE: '/run/secrets/personal-data.key' } as const;

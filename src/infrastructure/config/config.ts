@@ -1,14 +1,15 @@
 import { availableParallelism } from 'node:os';
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { type AnySchema, type InferType, type Schema, mixed, number, object, string } from 'yup';
-import { ConfigError } from './config-error.js';
+import { type AnySchema, type InferType, type Schema, ValidationError, mixed, number, object, string } from 'yup';
+import { ConfigError, collecting } from './config-error.js';
+import { KEY_COMMANDS, ruleProblems } from './config-rules.js';
 import { type TrustProxy, corsOriginsOf, durationMs, trustProxyOf } from './network-settings.js';
 
 const port = (fallback: number) => number().integer().min(0).max(65535).default(fallback);
 /** A fallback given as a function is computed at start (it depends on the machine): the docs then say what it is. */
 const positiveInt = (fallback: number | (() => number), max: number) => number().integer().min(1).max(max).default(fallback);
 const optionalText = () => string().trim().optional();
+/** A secret of 32 characters or more: its message names the command that makes one (docs/security.md). */
+const secret = (variable: string) => string().trim().min(32, `${variable} must be at least 32 characters (make one with: ${KEY_COMMANDS.secret})`).optional();
 export const readableBy = (read: (raw: string) => unknown, expected: string) =>
   string()
     .trim()
@@ -65,9 +66,9 @@ export const CONFIG_SCHEMA = object({
   SESSION_IDLE_TIMEOUT_SECONDS: positiveInt(14 * 86_400, 365 * 86_400),
   SESSION_MAX_LIFETIME_SECONDS: positiveInt(30 * 86_400, 365 * 86_400),
   REFRESH_REUSE_GRACE_SECONDS: number().integer().min(0).max(300).default(10),
-  REFRESH_TOKEN_SECRET: string().trim().min(32, 'REFRESH_TOKEN_SECRET must be at least 32 characters').optional(),
-  MFA_SECRET_KEY: string().trim().min(32, 'MFA_SECRET_KEY must be at least 32 characters').optional(),
-  PERSONAL_DATA_KEY: string().trim().min(32, 'PERSONAL_DATA_KEY must be at least 32 characters').optional(),
+  REFRESH_TOKEN_SECRET: secret('REFRESH_TOKEN_SECRET'),
+  MFA_SECRET_KEY: secret('MFA_SECRET_KEY'),
+  PERSONAL_DATA_KEY: secret('PERSONAL_DATA_KEY'),
   PERSONAL_DATA_KEY_FILE: optionalText(),
   MFA_ISSUER: string().trim().min(1).max(64).default('Account service'),
   MFA_CHALLENGE_SECONDS: positiveInt(300, 900),
@@ -238,108 +239,46 @@ export interface HttpTimeouts {
 }
 
 
-const validate = <T>(raw: Record<string, string | undefined>, shape: Schema<T>): T => {
+/**
+ * The environment validated by `shape`, every refusal added to `problems` (and its variable to `invalid`); a refused
+ * variable then takes its default, so that the rules across variables are still checked.
+ */
+const validate = <T>(raw: Record<string, string | undefined>, shape: Schema<T>, problems: string[], invalid = new Set<string>()): T => {
   const present = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''));
   try {
     return shape.validateSync(present, { abortEarly: false, stripUnknown: true });
   } catch (error) {
-    const errors = (error as { errors?: string[] }).errors ?? [String(error)];
-    throw new ConfigError(`Invalid configuration: ${errors.join('; ')}`);
+    if (!(error instanceof ValidationError)) throw error;
+    problems.push(...error.errors);
+    for (const refused of error.inner) invalid.add(refused.path ?? '');
+  }
+  try {
+    return shape.validateSync(Object.fromEntries(Object.entries(present).filter(([name]) => !invalid.has(name))), { stripUnknown: true });
+  } catch {
+    throw new ConfigError(problems);
   }
 };
+
+const httpTimeouts = (env: Env): HttpTimeouts => ({
+  headers: env.HEADERS_TIMEOUT_MS,
+  request: env.REQUEST_TIMEOUT_MS,
+  connection: env.IDLE_TIMEOUT_MS,
+  keepAlive: env.KEEP_ALIVE_TIMEOUT_MS,
+  checkInterval: env.TIMEOUT_CHECK_INTERVAL_MS,
+});
 
 /** STORAGE when set; otherwise MongoDB whenever MONGODB_URI is set, else the embedded LMDB store. */
-const storageKind = (env: Env): StorageKind => {
-  const kind = env.STORAGE ?? (env.MONGODB_URI === undefined ? 'lmdb' : 'mongodb');
-  if (kind === 'mongodb' && env.MONGODB_URI === undefined) throw new ConfigError('Invalid configuration: MONGODB_URI is required when STORAGE=mongodb');
-  return kind;
-};
-
-/** Workers share one store, so more than one needs a store outside the process (the in-memory one is per process). */
-const workersOf = (env: Env): number => {
-  if (env.WORKERS > 1 && storageKind(env) === 'memory') {
-    throw new ConfigError('Invalid configuration: WORKERS above 1 needs a store the workers share (STORAGE=lmdb or mongodb), not STORAGE=memory');
-  }
-  return env.WORKERS;
-};
-
-const httpTimeouts = (env: Env): HttpTimeouts => {
-  if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
-    throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
-  }
-  return {
-    headers: env.HEADERS_TIMEOUT_MS,
-    request: env.REQUEST_TIMEOUT_MS,
-    connection: env.IDLE_TIMEOUT_MS,
-    keepAlive: env.KEEP_ALIVE_TIMEOUT_MS,
-    checkInterval: env.TIMEOUT_CHECK_INTERVAL_MS,
-  };
-};
-
-/** The real path of `path` (symbolic links resolved), for the part of it that exists; the rest appended as written. */
-const realPathOf = (path: string): string => {
-  const absolute = resolve(path);
-  try {
-    return realpathSync(absolute);
-  } catch {
-    const parent = dirname(absolute);
-    return parent === absolute ? absolute : join(realPathOf(parent), basename(absolute));
-  }
-};
-
-const inside = (dir: string, file: string): boolean => {
-  const path = relative(realPathOf(dir), realPathOf(file));
-  return path !== '' && !path.startsWith('..') && !isAbsolute(path);
-};
+const storageKind = (env: Env): StorageKind => env.STORAGE ?? (env.MONGODB_URI === undefined ? 'lmdb' : 'mongodb');
 
 /**
- * How mails leave: SMTP when SMTP_URL is set, files under DATA_DIR/mail otherwise, except in production, where
- * files would hold live reset and verification links that nobody reads: there, no SMTP_URL is a refusal to start
- * unless MAIL_TRANSPORT=file says files are meant.
+ * How mails leave: SMTP when SMTP_URL is set, files under DATA_DIR/mail otherwise (MAIL_TRANSPORT=file: files even
+ * with SMTP_URL). Production without SMTP_URL is refused by the rules (config-rules.ts) unless MAIL_TRANSPORT=file.
  */
-const mailTransportOf = (env: Env): 'smtp' | 'file' => {
-  if (env.MAIL_TRANSPORT === 'file') return 'file';
-  if (env.SMTP_URL !== undefined) return 'smtp';
-  if (env.MAIL_TRANSPORT === 'smtp') throw new ConfigError('Invalid configuration: SMTP_URL is required when MAIL_TRANSPORT=smtp');
-  if (env.NODE_ENV === 'production') {
-    throw new ConfigError(
-      'Invalid configuration: SMTP_URL is required when NODE_ENV=production (without it, reset and verification links would be written to DATA_DIR/mail, where nobody reads them); set MAIL_TRANSPORT=file to mean that',
-    );
-  }
-  return 'file';
-};
+const mailTransportOf = (env: Env): 'smtp' | 'file' => (env.MAIL_TRANSPORT !== 'file' && env.SMTP_URL !== undefined ? 'smtp' : 'file');
 
-/**
- * In production, the JWT signing key may not live inside DATA_DIR (unless ALLOW_SIGNING_KEY_IN_DATA_DIR=true): without
- * REFRESH_TOKEN_SECRET every token key is derived from it, so a copy of DATA_DIR would be enough to mint refresh
- * tokens, rebuild reset links and sign access tokens. The personal-data key may not lie there either, whatever that
- * setting says: beside the store, it would open every sealed field of a copy of it. It is given once, as a value or a file.
- */
-const keysOutsideDataDir = (env: Env): void => {
-  if (env.PERSONAL_DATA_KEY !== undefined && env.PERSONAL_DATA_KEY_FILE !== undefined) {
-    throw new ConfigError('Invalid configuration: set PERSONAL_DATA_KEY or PERSONAL_DATA_KEY_FILE, not both');
-  }
-  if (env.NODE_ENV !== 'production') return;
-  const file = env.JWT_PRIVATE_KEY_FILE;
-  if (env.ALLOW_SIGNING_KEY_IN_DATA_DIR !== 'true' && file !== undefined && inside(env.DATA_DIR, file)) {
-    throw new ConfigError(
-      `Invalid configuration: JWT_PRIVATE_KEY_FILE (${file}) is inside DATA_DIR (${env.DATA_DIR}): a copy of DATA_DIR would hold every key. ` +
-        'Keep the key elsewhere (a secret mount), or set ALLOW_SIGNING_KEY_IN_DATA_DIR=true if that directory is protected like the key itself',
-    );
-  }
-  const personal = env.PERSONAL_DATA_KEY_FILE;
-  if (personal !== undefined && inside(env.DATA_DIR, personal)) {
-    throw new ConfigError(`Invalid configuration: PERSONAL_DATA_KEY_FILE (${personal}) is inside DATA_DIR (${env.DATA_DIR}): a copy of DATA_DIR would open every sealed field. Keep the key elsewhere (a secret mount)`);
-  }
-};
-
-/** Reads and validates the configuration from environment variables. Throws ConfigError. */
-/** RATE_LIMIT_STORE=redis needs REDIS_URL. */
-const rateLimitStoreOf = (env: { readonly RATE_LIMIT_STORE: string; readonly REDIS_URL?: string | undefined }): Config['rateLimit']['store'] => {
-  if (env.RATE_LIMIT_STORE !== 'redis') return { kind: 'memory' };
-  if (env.REDIS_URL === undefined) throw new ConfigError('Invalid configuration: REDIS_URL is required when RATE_LIMIT_STORE=redis');
-  return { kind: 'redis', url: env.REDIS_URL };
-};
+/** RATE_LIMIT_STORE=redis with REDIS_URL (the rules refuse it without). */
+const rateLimitStoreOf = (env: Env): Config['rateLimit']['store'] =>
+  env.RATE_LIMIT_STORE === 'redis' && env.REDIS_URL !== undefined ? { kind: 'redis', url: env.REDIS_URL } : { kind: 'memory' };
 
 /** A capability's settings as loadConfig validates them: each variable's schema (its manifest adds what it means). */
 export type SettingSchemas = Readonly<Record<string, { readonly schema: AnySchema }>>;
@@ -362,19 +301,24 @@ export interface CapabilityConfig {
 }
 
 /**
- * The configuration from the environment, validated whole: the core's variables (CONFIG_SCHEMA) and those of every
- * capability whose settings are given (the composition roots pass their manifests'). Throws ConfigError naming each
- * wrong variable.
+ * The configuration from the environment, validated whole: the core's variables (CONFIG_SCHEMA), the rules across
+ * them (config-rules.ts) and those of every capability whose settings are given (the composition roots pass their
+ * manifests'). Throws one ConfigError listing every problem found, each naming its variable.
  */
 export function loadConfig(raw: Record<string, string | undefined> = process.env, capabilities: readonly CapabilityConfig[] = []): Config {
-  const config = coreConfigOf(raw, capabilities.map((capability) => capability.settings));
-  const derived = capabilities.flatMap(({ derived }) => (derived === undefined ? [] : [[derived.key, derived.derive(raw, config)] as const]));
+  const problems: string[] = [];
+  const config = coreConfigOf(raw, capabilities.map((capability) => capability.settings), problems);
+  const derived = capabilities.flatMap(({ derived }) =>
+    derived === undefined ? [] : collecting(problems, () => [[derived.key, derived.derive(raw, config)] as const], []),
+  );
+  if (problems.length > 0) throw new ConfigError(problems);
   return { ...config, derived: Object.fromEntries(derived) };
 }
 
-function coreConfigOf(raw: Record<string, string | undefined>, capabilitySettings: readonly SettingSchemas[]): Config {
-  const env = validate(raw, CONFIG_SCHEMA);
-  keysOutsideDataDir(env);
+function coreConfigOf(raw: Record<string, string | undefined>, capabilitySettings: readonly SettingSchemas[], problems: string[]): Config {
+  const invalid = new Set<string>();
+  const env = validate(raw, CONFIG_SCHEMA, problems, invalid);
+  problems.push(...ruleProblems(env, (variable) => invalid.has(variable) || (env as Record<string, unknown>)[variable] !== undefined));
   return {
     derived: {},
     env: env.NODE_ENV,
@@ -386,7 +330,7 @@ function coreConfigOf(raw: Record<string, string | undefined>, capabilitySetting
       timeoutsMs: httpTimeouts(env),
       maxConnections: env.MAX_CONNECTIONS,
     },
-    workers: workersOf(env),
+    workers: env.WORKERS,
     corsOrigins: corsOriginsOf(env.CORS_ORIGINS ?? '') ?? [],
     publicApiUrl: env.PUBLIC_API_URL,
     storage: {
@@ -436,7 +380,7 @@ function coreConfigOf(raw: Record<string, string | undefined>, capabilitySetting
       newDeviceNotice: env.NEW_DEVICE_NOTICE === 'true',
     },
     retention: { days: env.EVENT_RETENTION_DAYS, sweepIntervalSeconds: env.EVENT_SWEEP_INTERVAL_SECONDS },
-    capabilities: validate(raw, object(Object.assign({}, ...capabilitySettings.map((settings) => Object.fromEntries(Object.entries(settings).map(([name, setting]) => [name, setting.schema])))) as Record<string, Schema>)),
+    capabilities: validate(raw, object(Object.assign({}, ...capabilitySettings.map((settings) => Object.fromEntries(Object.entries(settings).map(([name, setting]) => [name, setting.schema])))) as Record<string, Schema>), problems),
     rateLimit: {
       max: env.RATE_LIMIT_MAX,
       windowMs: durationMs(env.RATE_LIMIT_WINDOW) ?? 60_000,

@@ -36,7 +36,8 @@ export class PersonalDataKeyMismatch extends Error {
   constructor() {
     super(
       'PERSONAL_DATA_KEY is not the key this store\'s personal data is sealed under (another instance, or an earlier start, used another): ' +
-        'give every instance the same key; a process with another one would write what no other can read',
+        'give every instance the same key, the one this DATA_DIR or database was first started with (docs/security.md, "A production personal-data key"); ' +
+        'a process with another one would write what no other can read. A new key (openssl rand -base64 48) is only for an empty store',
     );
     this.name = 'PersonalDataKeyMismatch';
   }

@@ -15,8 +15,26 @@ export interface WebhookConfig {
 }
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
+const SECRET_FORM = '`whsec_` followed by base64 of at least 24 random bytes; make one with: echo "whsec_$(openssl rand -base64 32)"';
 
-/** WEBHOOK_URL (comma-separated http(s) URLs) and WEBHOOK_SECRET, required together. Throws ConfigError naming the setting. */
+const isHttpUrl = (url: string): boolean => {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+};
+
+/** What is wrong with WEBHOOK_URL's receivers and WEBHOOK_SECRET, each naming its variable (never the secret's value). */
+const webhookProblems = (urls: readonly string[], secret: string | undefined): string[] => [
+  ...urls.filter((url) => !isHttpUrl(url)).map((url) => `WEBHOOK_URL holds ${JSON.stringify(url)}, not an http(s) URL`),
+  ...(urls.length === 0 || (secret !== undefined && SECRET.test(secret))
+    ? []
+    : [secret === undefined ? `WEBHOOK_SECRET is required when WEBHOOK_URL is set: ${SECRET_FORM}` : `WEBHOOK_SECRET is set but not of the expected form: ${SECRET_FORM}`]),
+];
+
+/** WEBHOOK_URL (comma-separated http(s) URLs) and WEBHOOK_SECRET, required together. Throws one ConfigError naming every wrong setting. */
 export function webhookSettingsOf(env: {
   readonly WEBHOOK_URL?: string | undefined;
   readonly WEBHOOK_SECRET?: string | undefined;
@@ -25,18 +43,8 @@ export function webhookSettingsOf(env: {
   readonly WEBHOOK_POLL_INTERVAL_MS: number;
 }): WebhookConfig {
   const urls = (env.WEBHOOK_URL ?? '').split(',').map((url) => url.trim()).filter((url) => url.length > 0);
-  for (const url of urls) {
-    let parsed: URL | null = null;
-    try {
-      parsed = new URL(url);
-    } catch {
-      parsed = null;
-    }
-    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) throw new ConfigError(`Invalid configuration: WEBHOOK_URL holds ${JSON.stringify(url)}, not an http(s) URL`);
-  }
-  if (urls.length > 0 && !SECRET.test(env.WEBHOOK_SECRET ?? '')) {
-    throw new ConfigError('Invalid configuration: WEBHOOK_SECRET (whsec_ and at least 24 bytes in base64) is required when WEBHOOK_URL is set');
-  }
+  const problems = webhookProblems(urls, env.WEBHOOK_SECRET);
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     receivers: [...new Set(urls)].map((url) => ({ id: createHash('sha256').update(url).digest('hex').slice(0, 24), url })),
     secret: urls.length > 0 ? (env.WEBHOOK_SECRET ?? '') : '',
@@ -59,7 +67,7 @@ export const WEBHOOK_VARIABLES = {
   WEBHOOK_SECRET: {
     schema: string().trim().optional(),
     section: 'Webhooks',
-    meaning: 'the key webhooks are signed with (`whsec_` and at least 24 bytes in base64, as Standard Webhooks libraries make it); required with `WEBHOOK_URL`',
+    meaning: 'the key webhooks are signed with: `whsec_` followed by base64 of at least 24 random bytes, as Standard Webhooks libraries make it (`echo "whsec_$(openssl rand -base64 32)"`); required with `WEBHOOK_URL`',
     whenUnset: 'none (required when `WEBHOOK_URL` is set)',
   },
   WEBHOOK_MAX_ATTEMPTS: {

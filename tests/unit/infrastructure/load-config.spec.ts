@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../../src/infrastructure/config/config.js';
-import { configFailure } from '../../support/config-failure.js';
+import { PRODUCTION_KEYS, configFailure } from '../../support/config-failure.js';
 import { CAPABILITIES } from '../../../src/capabilities/index.js';
 import { derivedOf } from '../../../src/infrastructure/container/capability.js';
 import { WEBAUTHN } from '../../../src/infrastructure/passkeys/webauthn-settings.js';
@@ -12,7 +12,7 @@ const failure = configFailure;
 
 describe('loadConfig', () => {
   describe('the signing key and DATA_DIR in production', () => {
-    const production = { NODE_ENV: 'production', DATA_DIR: '/var/lib/accounts', SMTP_URL: 'smtp://relay.example:587' };
+    const production = { NODE_ENV: 'production', DATA_DIR: '/var/lib/accounts', SMTP_URL: 'smtp://relay.example:587', ...PRODUCTION_KEYS };
 
     it('refuses a JWT_PRIVATE_KEY_FILE inside DATA_DIR, naming both and the way out', () => {
       for (const file of ['/var/lib/accounts/jwt.pem', '/var/lib/accounts/keys/../keys/jwt.pem', '/var/lib/accounts/sub/jwt.pem']) {
@@ -58,15 +58,15 @@ describe('loadConfig', () => {
 
   describe('mail in production', () => {
     it('refuses to start without SMTP_URL, naming it and the way to mean files', () => {
-      const message = failure({ NODE_ENV: 'production', DATA_DIR: '/var/lib/accounts' });
+      const message = failure({ NODE_ENV: 'production', DATA_DIR: '/var/lib/accounts', ...PRODUCTION_KEYS });
       expect(message).to.include('SMTP_URL is required when NODE_ENV=production').and.include('MAIL_TRANSPORT=file');
       expect(message.split('\n')).to.have.length(1);
     });
 
     it('sends by SMTP when SMTP_URL is set, writes files when MAIL_TRANSPORT=file says so, and writes files outside production', () => {
-      expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://relay.example:587' }).mail.transport).to.equal('smtp');
-      expect(loadConfig({ NODE_ENV: 'production', MAIL_TRANSPORT: 'file' }).mail.transport).to.equal('file');
-      expect(loadConfig({ NODE_ENV: 'production', MAIL_TRANSPORT: 'file', SMTP_URL: 'smtp://relay.example:587' }).mail.transport).to.equal('file');
+      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_KEYS, SMTP_URL: 'smtp://relay.example:587' }).mail.transport).to.equal('smtp');
+      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_KEYS, MAIL_TRANSPORT: 'file' }).mail.transport).to.equal('file');
+      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_KEYS, MAIL_TRANSPORT: 'file', SMTP_URL: 'smtp://relay.example:587' }).mail.transport).to.equal('file');
       expect(loadConfig({}).mail.transport).to.equal('file');
       expect(failure({ MAIL_TRANSPORT: 'smtp' })).to.include('SMTP_URL is required when MAIL_TRANSPORT=smtp');
     });
@@ -77,7 +77,7 @@ describe('loadConfig', () => {
 
     it('defaults to 7 days with REQUIRE_VERIFIED_EMAIL=true (such an account holds nothing but a resend), to never (0) without it', () => {
       expect(ttl({ REQUIRE_VERIFIED_EMAIL: 'true' })).to.equal(7 * 86_400);
-      expect(ttl({ NODE_ENV: 'production', SMTP_URL: 'smtp://relay.example:587', REQUIRE_VERIFIED_EMAIL: 'true' })).to.equal(7 * 86_400);
+      expect(ttl({ NODE_ENV: 'production', ...PRODUCTION_KEYS, SMTP_URL: 'smtp://relay.example:587', REQUIRE_VERIFIED_EMAIL: 'true' })).to.equal(7 * 86_400);
       expect(ttl({})).to.equal(0);
       expect(ttl({ REQUIRE_VERIFIED_EMAIL: 'false' })).to.equal(0);
     });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../../src/infrastructure/config/config.js';
-import { configFailure } from '../../support/config-failure.js';
+import { PRODUCTION_KEYS, configFailure } from '../../support/config-failure.js';
 import { CAPABILITIES } from '../../../src/capabilities/index.js';
 import { derivedOf } from '../../../src/infrastructure/container/capability.js';
 import { OAUTH } from '../../../src/infrastructure/social-sign-in/oauth-settings.js';
@@ -37,14 +37,14 @@ describe('the social sign-in settings', () => {
   it('take an http issuer only outside production, and in production need PUBLIC_API_URL', () => {
     const local = { ...corp, OAUTH_CORP_ISSUER: 'http://localhost:4000' };
     expect(oauthOf(local).providers[0]?.issuer).to.equal('http://localhost:4000');
-    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://relay.example:587', PUBLIC_APP_URL: 'https://app.example.com' };
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://relay.example:587', ...PRODUCTION_KEYS, PUBLIC_APP_URL: 'https://app.example.com' };
     expect(failure({ ...production, ...corp })).to.include('PUBLIC_API_URL is required');
     expect(failure({ ...production, ...local, PUBLIC_API_URL: 'https://api.example.com' })).to.include('OAUTH_CORP_ISSUER must be an https URL in production');
   });
 
   it("take redirect URLs without query or fragment, http only for localhost in production, or an app's own scheme", () => {
     expect(oauthOf({ OAUTH_REDIRECT_URLS: 'https://app.example.com/cb, com.example.app:/done' }).redirectUrls).to.deep.equal(['https://app.example.com/cb', 'com.example.app:/done']);
-    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://relay.example:587' };
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://relay.example:587', ...PRODUCTION_KEYS };
     expect(oauthOf({ ...production, OAUTH_REDIRECT_URLS: 'http://localhost:5173/cb' }).redirectUrls).to.deep.equal(['http://localhost:5173/cb']);
     for (const url of ['http://app.example.com/cb', 'javascript:alert(1)', 'https://app.example.com/cb?next=1', 'https://app.example.com/cb#x', 'not a url']) {
       expect(failure({ ...production, OAUTH_REDIRECT_URLS: url }), url).to.include('OAUTH_REDIRECT_URLS holds');
