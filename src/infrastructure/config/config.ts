@@ -32,7 +32,7 @@ export type StorageKind = (typeof STORAGE_KINDS)[number];
 export const CONFIG_SCHEMA = object({
   NODE_ENV: string().oneOf(['development', 'production', 'test']).default('development'),
   PORT: port(3000),
-  HOST: string().trim().min(1).default('0.0.0.0'),
+  HOST: string().trim().min(1).default('127.0.0.1'),
   DATA_DIR: string().trim().min(1).default('./data'),
   MIN_FREE_DISK_BYTES: number().integer().min(0).default(64 * 1024 * 1024),
   STORAGE: mixed<StorageKind>().oneOf(STORAGE_KINDS).optional(),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../src/infrastructure/config/config.js';
 import { CAPABILITIES } from '../../../src/capabilities/index.js';
+import { imageEnvironment, readCompose } from '../../support/compose-file.js';
 
 /** The ConfigError this environment makes loadConfig throw, with the manifests every composition root gives it. */
 const refusal = (env: Record<string, string>): ConfigError => {
@@ -89,6 +90,23 @@ describe('Configuration problems, reported all at once', () => {
       expect(error.problems).to.have.length(2);
       expect(error.problems[0]).to.include('WEBHOOK_URL holds "ftp://hooks.example/in", not an http(s) URL');
       expect(error.problems[1]).to.include('WEBHOOK_SECRET is set but not of the expected form');
+    });
+  });
+
+  describe('HOST', () => {
+    it('is 127.0.0.1 by default: a development start is reachable from this machine only', () => {
+      expect(loadConfig({}).http.host).to.equal('127.0.0.1');
+      expect(loadConfig({ HOST: '0.0.0.0' }).http.host).to.equal('0.0.0.0');
+    });
+
+    it('is 0.0.0.0 in the image and set so in every instance of the Compose files', () => {
+      const image = imageEnvironment('Dockerfile');
+      expect(image['HOST']).to.equal('0.0.0.0');
+      for (const path of ['docker-compose.yml', 'docs/scale-out/compose.yaml']) {
+        const instances = Object.entries(readCompose(path).services).filter(([, service]) => service.build !== undefined);
+        expect(instances, path).to.not.be.empty;
+        for (const [name, service] of instances) expect(service.environment?.['HOST'], `${path}: ${name}`).to.equal('0.0.0.0');
+      }
     });
   });
 });

@@ -108,7 +108,7 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config.http).to.deep.equal({
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       bodyLimitBytes: 16384,
       shutdownDrainMs: 0,
       timeoutsMs: { headers: 10_000, request: 30_000, connection: 30_000, keepAlive: 5_000, checkInterval: 1_000 },
