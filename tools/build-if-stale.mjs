@@ -1,5 +1,6 @@
-// `npm start`'s prestart: compiles src/ to dist/ only when dist/main.js or dist/start.cjs is missing or older than anything the build
-// reads (src/**, tsconfig*.json, package-lock.json). A current build starts at once; `npm run build` always compiles.
+// `npm start`'s prestart and `npm run admin`'s: compiles src/ to dist/ only when an entry point (dist/main.js,
+// dist/start.cjs, dist/admin.js, dist/admin.cjs) is missing or older than anything the build reads (src/**,
+// tsconfig*.json, package-lock.json). A current build starts at once; `npm run build` always compiles.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ const mtime = (path) => {
 const newest = (path) =>
   statSync(path).isDirectory() ? Math.max(-1, ...readdirSync(path).map((name) => newest(join(path, name)))) : mtime(path);
 
-const built = Math.min(mtime(join('dist', 'main.js')), mtime(join('dist', 'start.cjs')));
+const built = Math.min(...['main.js', 'start.cjs', 'admin.js', 'admin.cjs'].map((entry) => mtime(join('dist', entry))));
 const inputs = Math.max(newest('src'), ...['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map(mtime));
 if (built >= inputs) {
   process.stdout.write('build: dist/ is current, not rebuilding\n');

@@ -9,15 +9,12 @@ import { API_KEYS } from '../infrastructure/api-keys/api-key-tables.js';
 import { KeyedApiKeys } from '../infrastructure/api-keys/keyed-api-keys.js';
 import { StoreApiKeyRepository } from '../infrastructure/api-keys/store-api-key.repository.js';
 import { number } from 'yup';
-import { type Capability, settingsOf } from '../infrastructure/container/capability.js';
+import { type Capability, defineCommand, settingsOf } from '../infrastructure/container/capability.js';
 import { CONFIG, STABLE_SECRET, STORAGE } from '../infrastructure/container/tokens.js';
 import { derivedKey } from '../infrastructure/security/hmac-refresh-tokens.js';
 
-/** The value after `--<name>` in `args`, or undefined. */
-const option = (args: readonly string[], name: string): string | undefined => {
-  const at = args.indexOf(`--${name}`);
-  return at < 0 ? undefined : args[at + 1];
-};
+/** Declares a command of this capability (`npm run admin -- <name>`). */
+const command = defineCommand<ApiKeyUseCases>();
 
 /** The API keys' use cases, made once in the container: the registry's and the core's OPERATOR_KEYS share them. */
 const API_KEY_USE_CASES = token<ApiKeyUseCases>('ApiKeyUseCases');
@@ -55,26 +52,31 @@ export const apiKeys: Capability<ApiKeyUseCases> = {
   },
   useCases: (get) => get(API_KEY_USE_CASES),
   commands: [
-    {
+    command({
       name: 'create-key',
-      usage: 'create-key --scopes <users:read,users:write,introspect> [--name <name>]   make an API key; prints it once',
-      run: async ({ createApiKey }, args, metadata) => ({
-        out: await createApiKey.execute({ name: option(args, 'name') ?? 'unnamed', scopes: option(args, 'scopes') ?? '', metadata }),
+      summary: 'make an API key; prints it once (ask_<id>.<secret>), with what list-keys shows',
+      options: {
+        scopes: { value: 'SCOPES', required: true, description: 'what it may do, comma-separated: users:read, users:write, introspect' },
+        name: { value: 'NAME', description: 'who or what holds it, shown by list-keys (default: unnamed)' },
+      },
+      run: async ({ createApiKey }, { scopes, name }, metadata) => ({
+        out: await createApiKey.execute({ name: name ?? 'unnamed', scopes, metadata }),
         notice: 'Keep the key now: it is shown this once, and the service keeps only a keyed hash of it.',
       }),
-    },
-    {
+    }),
+    command({
       name: 'revoke-key',
-      usage: 'revoke-key <id>                                                            revoke an API key at once, everywhere',
-      run: async ({ revokeApiKey }, [id = ''], metadata) => {
+      summary: 'revoke an API key at once, on every instance; prints {"revoked": id}',
+      arguments: [{ name: 'id', description: "the key's id (list-keys shows it)" }],
+      run: async ({ revokeApiKey }, { id }, metadata) => {
         await revokeApiKey.execute({ id, metadata });
         return { out: { revoked: id } };
       },
-    },
-    {
+    }),
+    command({
       name: 'list-keys',
-      usage: 'list-keys                                                                  every key, never a secret',
+      summary: 'every key, oldest first, revoked ones included; never a secret',
       run: async ({ listApiKeys }) => ({ out: await listApiKeys.execute() }),
-    },
+    }),
   ],
 };

@@ -7,21 +7,10 @@ import type { AnyTable } from '../storage/store.js';
 import type { EventProjection } from '../storage/store.js';
 import type { BindPort, PortGetter } from './bind-port.js';
 import type { PeriodicJob } from '../jobs/periodic-job.js';
+import type { AdminCommand } from './admin-command.js';
 
-/** One command of `npm run admin` a capability adds: its name, its usage line, and what it does with the use cases. */
-export interface AdminCommand<U> {
-  readonly name: string;
-  readonly usage: string;
-  /** Runs with the arguments after the command's name; returns what it prints on stdout, and a notice for stderr. */
-  run(useCases: U, args: readonly string[], metadata: AdminMetadata): Promise<{ readonly out: unknown; readonly notice?: string }>;
-}
-
-/** Who the command line acts as: a request id of its own, no client address. */
-export interface AdminMetadata {
-  readonly requestId: string;
-  readonly clientIp: null;
-  readonly userAgent: null;
-}
+export type { AdminCommand, AdminMetadata } from './admin-command.js';
+export { defineCommand } from './admin-command.js';
 
 /**
  * What a capability adds to the service, declared once (its manifest, `src/capabilities/<name>.ts`). The composition
@@ -69,7 +58,7 @@ export interface Capability<U extends object = object, Op = never> {
   readonly useCases: (get: PortGetter) => U;
   /** Its periodic jobs, run with the core's by the one runner (started and stopped with the service). */
   readonly jobs?: (get: PortGetter) => readonly PeriodicJob[];
-  /** Its commands for `npm run admin`. */
+  /** Its commands for `npm run admin`, each declared with `defineCommand` (its arguments, options and what it runs). */
   readonly commands: readonly AdminCommand<U>[];
 }
 
