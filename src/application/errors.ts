@@ -63,7 +63,7 @@ export class InvalidRefreshToken extends ApplicationError {
   readonly code = 'INVALID_REFRESH_TOKEN';
 
   constructor() {
-    super('Invalid refresh token', [{ field: 'refreshtoken', message: 'is invalid, expired or revoked' }]);
+    super('Invalid refresh token', [{ field: 'refreshtoken', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or revoked' }]);
   }
 }
 
@@ -102,7 +102,7 @@ export class InvalidMfaToken extends ApplicationError {
   readonly code = 'INVALID_MFA_TOKEN';
 
   constructor() {
-    super('Invalid or expired sign-in challenge', [{ field: 'mfatoken', message: 'is invalid, expired, used or ended: sign in again' }]);
+    super('Invalid or expired sign-in challenge', [{ field: 'mfatoken', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired, used or ended: sign in again' }]);
   }
 }
 
@@ -111,7 +111,7 @@ export class InvalidMfaCode extends ApplicationError {
   readonly code = 'INVALID_MFA_CODE';
 
   constructor(field: 'code' | 'recoverycode') {
-    super('Invalid code', [{ field, message: 'is incorrect or already used' }]);
+    super('Invalid code', [{ field, code: 'INCORRECT', message: 'is incorrect or already used' }]);
   }
 }
 
@@ -139,7 +139,7 @@ export class PasskeyRejected extends ApplicationError {
   readonly code = 'PASSKEY_REJECTED';
 
   constructor(reason: string) {
-    super('Invalid input data', [{ field: 'response', message: reason }]);
+    super('Invalid input data', [{ field: 'response', code: 'REJECTED', message: reason }]);
   }
 }
 
@@ -195,7 +195,7 @@ export class UserNotFound extends ApplicationError {
   readonly code = 'USER_NOT_FOUND';
 
   constructor() {
-    super('User not found', [{ field: 'id', message: 'no account has this id' }]);
+    super('User not found', [{ field: 'id', code: 'UNKNOWN', message: 'no account has this id' }]);
   }
 }
 
@@ -204,7 +204,7 @@ export class EmailNotVerified extends ApplicationError {
   readonly code = 'EMAIL_NOT_VERIFIED';
 
   constructor() {
-    super('Email address not verified', [{ field: 'email', message: 'is not verified yet; follow the link in the verification mail' }]);
+    super('Email address not verified', [{ field: 'email', code: 'NOT_VERIFIED', message: 'is not verified yet; follow the link in the verification mail' }]);
   }
 }
 

@@ -1,8 +1,40 @@
-/** One problem with one input field; `field` is null when the body as a whole is at fault. */
-export interface FieldIssue {
-  readonly field: string | null;
-  readonly message: string;
-}
+/**
+ * What is wrong with one field, stable across releases: a client matches it (or shows its own text for it); the
+ * message beside it is for people.
+ */
+export const FIELD_ISSUE_CODES = {
+  REQUIRED: 'absent, null or empty',
+  NOT_A_STRING: 'another JSON type than a string',
+  TOO_SHORT: 'shorter than its minimum',
+  TOO_LONG: 'longer than its maximum',
+  INVALID_FORMAT: 'not of its form (an address, a URL, a code, a token, an integer)',
+  INVALID_CHARACTERS: 'holds control, invisible, unassigned or unpaired characters',
+  NOT_ONE_OF: 'not one of the values it may take',
+  OUT_OF_RANGE: 'a number outside its range, or not a number',
+  TOO_COMMON: 'a password too common to be safe',
+  SAME_AS_EMAIL: "a password equal to the account's address",
+  ALREADY_USED: "an address or a provider's account another account holds",
+  LIMIT_REACHED: 'one more than the account may have',
+  UNCHANGED: 'the value it already has',
+  INCORRECT: 'a current password or code that is wrong',
+  INVALID_OR_EXPIRED: 'a token, link, code or challenge that is unknown, expired or already used',
+  MISMATCH: 'does not match what it must match (a verifier and its challenge)',
+  NOT_ALLOWED: 'a value this service is not configured to accept (a return URL, a provider)',
+  NOT_VERIFIED: 'an address nobody has proved yet',
+  REJECTED: "a passkey's answer the service refused (the message says why)",
+  ONE_OF_SEVERAL: 'send exactly one of the fields its message names',
+  UNKNOWN: 'names nothing the account or the service has',
+} as const;
+
+export type FieldIssueCode = keyof typeof FIELD_ISSUE_CODES;
+
+/**
+ * One problem with one input field, with its code; `field` is null (and there is no field code: the envelope's
+ * `code` says it) when the body or the request as a whole is at fault.
+ */
+export type FieldIssue =
+  | { readonly field: string; readonly code: FieldIssueCode; readonly message: string }
+  | { readonly field: null; readonly message: string; readonly code?: undefined };
 
 /**
  * Every code a business-rule failure can carry. Stable and machine-readable: the HTTP adapter's error table is
@@ -42,7 +74,7 @@ export class EmailAlreadyRegistered extends DomainError {
   readonly code = 'EMAIL_ALREADY_REGISTERED';
 
   constructor() {
-    super('Email is already registered', [{ field: 'email', message: 'is already registered' }]);
+    super('Email is already registered', [{ field: 'email', code: 'ALREADY_USED', message: 'is already registered' }]);
   }
 }
 

@@ -43,16 +43,16 @@ export class Email {
   static parse(input: unknown, field = 'email'): Parsed<Email> {
     const raw = rawText(field, input);
     if (!raw.ok) return raw;
-    if (hasLoneSurrogate(raw.value)) return invalid(field, 'must be valid Unicode text');
+    if (hasLoneSurrogate(raw.value)) return invalid(field, 'INVALID_CHARACTERS', 'must be valid Unicode text');
     const text = raw.value.trim().normalize('NFKC');
-    if (text.length === 0) return invalid(field, 'is required');
-    if (UNSEEN.test(raw.value.trim()) || UNSEEN.test(text)) return invalid(field, 'must not contain control, invisible or unassigned characters');
+    if (text.length === 0) return invalid(field, 'REQUIRED', 'is required');
+    if (UNSEEN.test(raw.value.trim()) || UNSEEN.test(text)) return invalid(field, 'INVALID_CHARACTERS', 'must not contain control, invisible or unassigned characters');
     const at = text.lastIndexOf('@');
     const domain = at < 0 || !DOMAIN_TEXT.test(text.slice(at + 1)) ? null : mappedDomain(text.slice(at + 1));
     const value = at < 0 ? text.toLowerCase() : `${text.slice(0, at).toLowerCase()}@${domain ?? text.slice(at + 1).toLowerCase()}`;
-    if (value.length > EMAIL_MAX_LENGTH) return invalid(field, `must be at most ${EMAIL_MAX_LENGTH} characters`);
+    if (value.length > EMAIL_MAX_LENGTH) return invalid(field, 'TOO_LONG', `must be at most ${EMAIL_MAX_LENGTH} characters`);
     if (domain === null || !EMAIL_SHAPE.test(value) || value.indexOf('@') > LOCAL_PART_MAX_LENGTH || value.includes('..')) {
-      return invalid(field, 'must be a valid email address');
+      return invalid(field, 'INVALID_FORMAT', 'must be a valid email address');
     }
     return valid(new Email(value));
   }
@@ -67,7 +67,7 @@ export class Email {
     if (!parsed.ok || typeof input !== 'string') return parsed;
     const trimmed = input.trim();
     const local = trimmed.slice(0, trimmed.lastIndexOf('@'));
-    return local.normalize('NFKC') === local && local.toLowerCase() === parsed.value.localPart ? parsed : invalid(field, 'must not change under Unicode normalisation');
+    return local.normalize('NFKC') === local && local.toLowerCase() === parsed.value.localPart ? parsed : invalid(field, 'INVALID_CHARACTERS', 'must not change under Unicode normalisation');
   }
 
   /** Rebuilds an address that was validated before it was stored. */

@@ -19,11 +19,11 @@ export class PlainPassword {
     if (!parsed.ok) return parsed;
     const value = parsed.value.value;
     if (codePoints(value) < PASSWORD_MIN_LENGTH) {
-      return invalid(field, `must be at least ${PASSWORD_MIN_LENGTH} characters`);
+      return invalid(field, 'TOO_SHORT', `must be at least ${PASSWORD_MIN_LENGTH} characters`);
     }
     const lowered = value.toLowerCase();
     if (email && (lowered === email.value || lowered === email.localPart)) {
-      return invalid(field, 'must not be the same as the email address');
+      return invalid(field, 'SAME_AS_EMAIL', 'must not be the same as the email address');
     }
     return parsed;
   }
@@ -32,11 +32,11 @@ export class PlainPassword {
   static parse(input: unknown, field = 'password'): Parsed<PlainPassword> {
     const raw = rawText(field, input);
     if (!raw.ok) return raw;
-    if (hasLoneSurrogate(raw.value)) return invalid(field, 'must be valid Unicode text');
+    if (hasLoneSurrogate(raw.value)) return invalid(field, 'INVALID_CHARACTERS', 'must be valid Unicode text');
     const value = raw.value.normalize('NFKC');
-    if (value.length === 0) return invalid(field, 'is required');
+    if (value.length === 0) return invalid(field, 'REQUIRED', 'is required');
     if (codePoints(value) > PASSWORD_MAX_LENGTH) {
-      return invalid(field, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
+      return invalid(field, 'TOO_LONG', `must be at most ${PASSWORD_MAX_LENGTH} characters`);
     }
     return valid(new PlainPassword(value));
   }

@@ -9,11 +9,11 @@ export class PersonName {
   static parse(field: string, input: unknown): Parsed<PersonName> {
     const raw = rawText(field, input);
     if (!raw.ok) return raw;
-    if (hasLoneSurrogate(raw.value)) return invalid(field, 'must be valid Unicode text');
+    if (hasLoneSurrogate(raw.value)) return invalid(field, 'INVALID_CHARACTERS', 'must be valid Unicode text');
     const value = raw.value.trim().normalize('NFC');
-    if (value.length === 0) return invalid(field, 'is required');
-    if ([...value].length > NAME_MAX_LENGTH) return invalid(field, `must be at most ${NAME_MAX_LENGTH} characters`);
-    if (CONTROL_CHARACTERS.test(value)) return invalid(field, 'must not contain control characters');
+    if (value.length === 0) return invalid(field, 'REQUIRED', 'is required');
+    if ([...value].length > NAME_MAX_LENGTH) return invalid(field, 'TOO_LONG', `must be at most ${NAME_MAX_LENGTH} characters`);
+    if (CONTROL_CHARACTERS.test(value)) return invalid(field, 'INVALID_CHARACTERS', 'must not contain control characters');
     return valid(new PersonName(value));
   }
 

@@ -1,13 +1,13 @@
-import { type FieldIssue, InvalidInput } from './domain-error.js';
+import { type FieldIssue, type FieldIssueCode, InvalidInput } from './domain-error.js';
 
 /** The outcome of parsing one raw input into a value object. */
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: FieldIssue[] };
 
 export const valid = <T>(value: T): Parsed<T> => ({ ok: true, value });
 
-export const invalid = <T>(field: string, ...messages: string[]): Parsed<T> => ({
+export const invalid = <T>(field: string, code: FieldIssueCode, message: string): Parsed<T> => ({
   ok: false,
-  issues: messages.map((message) => ({ field, message })),
+  issues: [{ field, code, message }],
 });
 
 type ParsedValues<T extends Record<string, Parsed<unknown>>> = { [K in keyof T]: T[K] extends Parsed<infer V> ? V : never };
@@ -30,8 +30,8 @@ export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/u;
  * "is required", another JSON type as "must be a string", so that every field's issue is found in one pass.
  */
 export const rawText = (field: string, raw: unknown): Parsed<string> => {
-  if (raw === undefined || raw === null) return invalid(field, 'is required');
-  return typeof raw === 'string' ? valid(raw) : invalid(field, 'must be a string');
+  if (raw === undefined || raw === null) return invalid(field, 'REQUIRED', 'is required');
+  return typeof raw === 'string' ? valid(raw) : invalid(field, 'NOT_A_STRING', 'must be a string');
 };
 
 /** True for a string holding an unpaired UTF-16 surrogate (not representable as UTF-8). */

@@ -139,7 +139,7 @@ describe('Browser (Chromium): social sign-in as a single-page app does it, app â
     expect(await resultOf(page)).to.deep.equal({
       status: 400,
       message: 'Invalid input data',
-      errors: [{ field: 'code', message: 'is invalid, expired or already used' }],
+      errors: [{ field: 'code', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }],
     });
     await page.close();
   });

@@ -129,14 +129,14 @@ describe('HTTP: abuse resistance', () => {
     it('refuses a too common password with a 400 entry for password saying why', async () => {
       const res = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: 'common@example.com', password: 'Password123' }));
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: 'Invalid input data', code: 'INVALID_INPUT', errors: [{ field: 'password', message: 'is too common' }] });
+      expect(res.body).to.deep.equal({ message: 'Invalid input data', code: 'INVALID_INPUT', errors: [{ field: 'password', code: 'TOO_COMMON', message: 'is too common' }] });
     });
 
     it('refuses a password equal to the e-mail or its local part with a 400 entry for password', async () => {
       for (const password of ['Grace.Hopper@Example.com', 'GRACE.HOPPER']) {
         const res = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: 'grace.hopper@example.com', password }));
         expect(res.status).to.equal(400);
-        expect(res.body).to.deep.equal({ message: 'Invalid input data', code: 'INVALID_INPUT', errors: [{ field: 'password', message: 'must not be the same as the email address' }] });
+        expect(res.body).to.deep.equal({ message: 'Invalid input data', code: 'INVALID_INPUT', errors: [{ field: 'password', code: 'SAME_AS_EMAIL', message: 'must not be the same as the email address' }] });
       }
     });
 

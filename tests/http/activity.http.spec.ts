@@ -81,7 +81,7 @@ describe('HTTP: GET /auth/me/activity', () => {
       expect(res.status).to.equal(400);
       // A cursor of the right shape that the store cannot read is its own refusal; any other bad value is invalid input.
       const code = query === 'cursor=bm90LWEtY3Vyc29y' ? 'INVALID_CURSOR' : 'INVALID_INPUT';
-      expect(res.body).to.deep.equal({ message: 'Invalid input data', code, errors: [{ field, message }] });
+      expect(res.body).to.deep.equal({ message: 'Invalid input data', code, errors: [{ field, code: field === 'cursor' ? 'INVALID_FORMAT' : 'OUT_OF_RANGE', message }] });
     });
   }
 

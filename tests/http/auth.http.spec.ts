@@ -100,10 +100,10 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
         message: 'Invalid input data',
         code: 'INVALID_INPUT',
         errors: [
-          { field: 'name', message: 'is required' },
-          { field: 'lastname', message: 'must be a string' },
-          { field: 'email', message: 'must be a valid email address' },
-          { field: 'password', message: 'must be at least 8 characters' },
+          { field: 'name', code: 'REQUIRED', message: 'is required' },
+          { field: 'lastname', code: 'NOT_A_STRING', message: 'must be a string' },
+          { field: 'email', code: 'INVALID_FORMAT', message: 'must be a valid email address' },
+          { field: 'password', code: 'TOO_SHORT', message: 'must be at least 8 characters' },
         ],
       });
     });
@@ -115,8 +115,8 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
         message: 'Invalid input data',
         code: 'INVALID_INPUT',
         errors: [
-          { field: 'email', message: 'is required' },
-          { field: 'password', message: 'is required' },
+          { field: 'email', code: 'REQUIRED', message: 'is required' },
+          { field: 'password', code: 'REQUIRED', message: 'is required' },
         ],
       });
     });
@@ -159,7 +159,7 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
       expect((await signUp(aSignUpBody({ email }))).status).to.equal(201);
       const res = await signUp(aSignUpBody({ email: email.toUpperCase(), password: 'another password 99' }));
       expect(res.status).to.equal(409);
-      expect(res.body).to.deep.equal({ message: 'Email is already registered', code: 'EMAIL_ALREADY_REGISTERED', errors: [{ field: 'email', message: 'is already registered' }] });
+      expect(res.body).to.deep.equal({ message: 'Email is already registered', code: 'EMAIL_ALREADY_REGISTERED', errors: [{ field: 'email', code: 'ALREADY_USED', message: 'is already registered' }] });
     });
 
     it('409 for a look-alike of a registered e-mail (full-width domain or letters, the Kelvin sign), and the look-alike signs in to the one account', async () => {
@@ -171,7 +171,7 @@ describe('HTTP: POST /auth/sign-up and /auth/sign-in (real server, LMDB, argon2,
       for (const lookAlike of [`${local}@${fullWidth('example')}.com`, `${fullWidth(local)}@example.com`, `\u212a${local.slice(1)}@example.com`, `${local}@EXAMPLE\uff0ecom`]) {
         const res = await signUp(aSignUpBody({ email: lookAlike, password: 'another password 99' }));
         expect(res.status, lookAlike).to.equal(409);
-        expect(res.body, lookAlike).to.deep.equal({ message: 'Email is already registered', code: 'EMAIL_ALREADY_REGISTERED', errors: [{ field: 'email', message: 'is already registered' }] });
+        expect(res.body, lookAlike).to.deep.equal({ message: 'Email is already registered', code: 'EMAIL_ALREADY_REGISTERED', errors: [{ field: 'email', code: 'ALREADY_USED', message: 'is already registered' }] });
       }
       const signedIn = await signIn({ email: `\u212a${local.slice(1)}@${fullWidth('example')}.com`, password: aSignUpBody().password });
       expect(signedIn.status, signedIn.text).to.equal(201);

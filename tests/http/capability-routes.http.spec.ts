@@ -12,7 +12,7 @@ class FixtureRefused extends ApplicationError<'FIXTURE_REFUSED'> {
   readonly code = 'FIXTURE_REFUSED';
 
   constructor() {
-    super('Fixture refused', [{ field: 'id', message: 'the fixture refuses this id' }]);
+    super('Fixture refused', [{ field: 'id', code: 'UNKNOWN', message: 'the fixture refuses this id' }]);
   }
 }
 
@@ -86,7 +86,7 @@ describe("HTTP: a capability's operations and its own errors, from its manifest 
 
   it('answers its declared error as its row says, with the issues of the error; an undeclared one is a 500 showing nothing', async () => {
     const refused = await get('/auth/fixture/no');
-    expect([refused.status, refused.body]).to.deep.equal([409, { message: 'Fixture refused', code: 'FIXTURE_REFUSED', errors: [{ field: 'id', message: 'the fixture refuses this id' }] }]);
+    expect([refused.status, refused.body]).to.deep.equal([409, { message: 'Fixture refused', code: 'FIXTURE_REFUSED', errors: [{ field: 'id', code: 'UNKNOWN', message: 'the fixture refuses this id' }] }]);
     const fault = await get('/auth/fixture/fault');
     expect(fault.status).to.equal(500);
     expect(JSON.stringify(fault.body)).not.to.include('never shown');

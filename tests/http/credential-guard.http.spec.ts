@@ -67,9 +67,9 @@ describe('HTTP: a credential is added only by whoever holds the account now, and
     const ada = await verified('stolen');
     for (const path of ['/auth/mfa/totp', '/auth/passkeys/registration-options']) {
       const none = await postJson(service.url, path, {}, bearer(ada.accesstoken));
-      expect([none.status, none.body.errors], path).to.deep.equal([400, [{ field: 'currentpassword', message: 'is required' }]]);
+      expect([none.status, none.body.errors], path).to.deep.equal([400, [{ field: 'currentpassword', code: 'REQUIRED', message: 'is required' }]]);
       const wrong = await postJson(service.url, path, { currentpassword: 'a guess of the thief' }, bearer(ada.accesstoken));
-      expect([wrong.status, wrong.body.errors], path).to.deep.equal([400, [{ field: 'currentpassword', message: 'is incorrect' }]]);
+      expect([wrong.status, wrong.body.errors], path).to.deep.equal([400, [{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]]);
     }
     const guesses = await Promise.all(Array.from({ length: 6 }, () => postJson(service.url, '/auth/mfa/totp', { currentpassword: 'another guess' }, bearer(ada.accesstoken))));
     expect(guesses.map((res) => res.status).sort(), 'PASSWORD_CHANGE_MAX_FAILURES (5) per session, two spent above').to.deep.equal([400, 400, 400, 401, 401, 401]);

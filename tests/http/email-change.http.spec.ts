@@ -65,7 +65,7 @@ describe('HTTP: a change of address, its "this was not me", and two accounts rac
     const reset = await postJson(service.url, '/auth/password-reset/confirm', { token: await mailedToken(service, ada.email, 'Reset your password'), newpassword: 'a brand new passphrase 1815' });
     expect(reset.status, reset.text).to.equal(200);
     const confirm = await postJson(service.url, '/auth/email/confirm', { token: await mailedToken(service, intruders, 'Confirm your new e-mail address') });
-    expect([confirm.status, confirm.body.errors]).to.deep.equal([400, [{ field: 'token', message: 'is invalid, expired or already used' }]]);
+    expect([confirm.status, confirm.body.errors]).to.deep.equal([400, [{ field: 'token', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }]]);
     expect((await postJson(service.url, '/auth/sign-in', { email: ada.email, password: 'a brand new passphrase 1815' })).status).to.equal(201);
     expect((await postJson(service.url, '/auth/sign-in', { email: intruders, password: 'a brand new passphrase 1815' })).status).to.equal(401);
   });

@@ -25,7 +25,7 @@ describe('HTTP: /health/live and /health/ready', () => {
       expect(await get(service.url, '/health/live')).to.include({ status: 200 }).and.have.nested.property('body.status', 'live');
       const ready = await get(service.url, '/health/ready');
       expect(ready.status).to.equal(200);
-      expect(ready.body).to.deep.equal({ status: 'ready', rateLimits: 'per-process', checks: { store: 'ok', limits: 'ok' } });
+      expect(ready.body).to.deep.equal({ status: 'ready', ratelimits: 'per-process', checks: { store: 'ok', limits: 'ok' } });
       expect(ready.headers['x-request-id']).to.be.a('string');
     } finally {
       await service.dispose();

@@ -80,9 +80,9 @@ describe('HTTP: hostile input', () => {
       message: 'Invalid input data',
       code: 'INVALID_INPUT',
       errors: [
-        { field: 'name', message: 'must be valid Unicode text' },
-        { field: 'email', message: 'must be valid Unicode text' },
-        { field: 'password', message: 'must be valid Unicode text' },
+        { field: 'name', code: 'INVALID_CHARACTERS', message: 'must be valid Unicode text' },
+        { field: 'email', code: 'INVALID_CHARACTERS', message: 'must be valid Unicode text' },
+        { field: 'password', code: 'INVALID_CHARACTERS', message: 'must be valid Unicode text' },
       ],
     });
   });
@@ -94,7 +94,7 @@ describe('HTTP: hostile input', () => {
       for (const email of [`victim${char}@example.com`, `victim@exam${char}ple.com`]) {
         const res = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email }));
         expect(res.status, `U+${char.codePointAt(0)?.toString(16)} in ${email.indexOf(char) < 6 ? 'the local part' : 'the domain'}`).to.equal(400);
-        expect(res.body.errors).to.deep.equal([{ field: 'email', message: 'must not contain control, invisible or unassigned characters' }]);
+        expect(res.body.errors).to.deep.equal([{ field: 'email', code: 'INVALID_CHARACTERS', message: 'must not contain control, invisible or unassigned characters' }]);
       }
     }
   });
@@ -123,15 +123,15 @@ describe('HTTP: hostile input', () => {
       message: 'Invalid input data',
       code: 'INVALID_INPUT',
       errors: [
-        { field: 'email', message: 'must be a string' },
-        { field: 'password', message: 'must be a string' },
+        { field: 'email', code: 'NOT_A_STRING', message: 'must be a string' },
+        { field: 'password', code: 'NOT_A_STRING', message: 'must be a string' },
       ],
     });
     const signUp = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email: { $regex: '.*' }, name: ['Ada'] }));
     expectBodyLevel400(signUp);
     expect(signUp.body.errors).to.deep.equal([
-      { field: 'name', message: 'must be a string' },
-      { field: 'email', message: 'must be a string' },
+      { field: 'name', code: 'NOT_A_STRING', message: 'must be a string' },
+      { field: 'email', code: 'NOT_A_STRING', message: 'must be a string' },
     ]);
   });
 });

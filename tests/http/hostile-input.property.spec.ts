@@ -1,3 +1,4 @@
+import { FIELD_ISSUE_CODES } from '../../src/domain/domain-error.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { type HttpResponse, http } from '../support/http-client.js';
@@ -18,9 +19,12 @@ const withExpectedKeys = fc.record(
   { requiredKeys: [] },
 );
 
+/** An entry naming a field carries that field's code (one of the documented ones); one about the whole body has none. */
 const isFieldIssue = (entry: unknown): boolean => {
-  const issue = entry as { field?: unknown; message?: unknown };
-  return (typeof issue.field === 'string' || issue.field === null) && typeof issue.message === 'string' && Object.keys(issue).length === 2;
+  const issue = entry as { field?: unknown; code?: unknown; message?: unknown };
+  if (typeof issue.message !== 'string') return false;
+  if (issue.field === null) return Object.keys(issue).sort().join() === 'field,message';
+  return typeof issue.field === 'string' && typeof issue.code === 'string' && Object.hasOwn(FIELD_ISSUE_CODES, issue.code) && Object.keys(issue).length === 3;
 };
 
 /** 2xx with the success envelope, or 4xx with the error envelope; anything else fails the property. */

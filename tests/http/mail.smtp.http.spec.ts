@@ -86,7 +86,7 @@ describe('HTTP: password reset and e-mail verification over real SMTP', () => {
 
     const again = await postJson(service.url, '/auth/verify-email', { token });
     expect(again.status).to.equal(400);
-    expect(again.body.errors).to.deep.equal([{ field: 'token', message: 'is invalid, expired or already used' }]);
+    expect(again.body.errors).to.deep.equal([{ field: 'token', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }]);
   });
 
   it('reset end to end: 202, the mailed link sets a new password and proves the address, every session ends, a notice follows; the link works once', async () => {
@@ -122,7 +122,7 @@ describe('HTTP: password reset and e-mail verification over real SMTP', () => {
     expect(lastMailTo(first.email, 'Your password was changed').parsed.text).to.include('every device was signed out');
     const reused = await postJson(service.url, '/auth/password-reset/confirm', { token, newpassword: 'a third long passphrase' });
     expect(reused.status).to.equal(400);
-    expect(reused.body.errors).to.deep.equal([{ field: 'token', message: 'is invalid, expired or already used' }]);
+    expect(reused.body.errors).to.deep.equal([{ field: 'token', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }]);
   });
 
   it('refuses a wrong password for a verified account (401, the one body), and lets the right one in', async () => {
@@ -289,7 +289,7 @@ describe('HTTP: REQUIRE_VERIFIED_EMAIL=true', () => {
     expect(refused.body).to.deep.equal({
       message: 'Email address not verified',
       code: 'EMAIL_NOT_VERIFIED',
-      errors: [{ field: 'email', message: 'is not verified yet; follow the link in the verification mail' }],
+      errors: [{ field: 'email', code: 'NOT_VERIFIED', message: 'is not verified yet; follow the link in the verification mail' }],
     });
     await service.deliverMail();
     const token = tokenInText(inbox.received.at(-1)?.parsed.text);

@@ -76,7 +76,7 @@ describe('HTTP: a second factor (TOTP, recovery codes, step-up)', function () {
     expect(enrolment.body.data.qrcode).to.match(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(enrolment.headers['cache-control']).to.equal('no-store');
     const wrong = await postJson(service.url, '/auth/mfa/totp/confirm', { code: '000000' }, bearer(access));
-    expect([wrong.status, wrong.body.errors]).to.deep.equal([400, [{ field: 'code', message: 'is incorrect or already used' }]]);
+    expect([wrong.status, wrong.body.errors]).to.deep.equal([400, [{ field: 'code', code: 'INCORRECT', message: 'is incorrect or already used' }]]);
     const confirmed = await postJson(service.url, '/auth/mfa/totp/confirm', { code: code(enrolment.body.data.secret) }, bearer(access));
     expect([confirmed.status, confirmed.body.message]).to.deep.equal([200, 'Second factor enrolled']);
     expect(confirmed.body.data.recoverycodes).to.have.length(10);
@@ -121,14 +121,14 @@ describe('HTTP: a second factor (TOTP, recovery codes, step-up)', function () {
     const first = mfatokenOf(await signIn(service.url, ada.email));
     expect((await postJson(service.url, '/auth/sign-in/mfa', { mfatoken: first, code: used })).status).to.equal(201);
     const replayed = await postJson(service.url, '/auth/sign-in/mfa', { mfatoken: mfatokenOf(await signIn(service.url, ada.email)), code: used });
-    expect([replayed.status, replayed.body.message, replayed.body.errors]).to.deep.equal([401, 'Invalid code', [{ field: 'code', message: 'is incorrect or already used' }]]);
+    expect([replayed.status, replayed.body.message, replayed.body.errors]).to.deep.equal([401, 'Invalid code', [{ field: 'code', code: 'INCORRECT', message: 'is incorrect or already used' }]]);
     const answered = await postJson(service.url, '/auth/sign-in/mfa', { mfatoken: first, recoverycode: ada.recoveryCodes[0] });
     expect([answered.status, answered.body.message]).to.deep.equal([401, 'Invalid or expired sign-in challenge']);
     const recovered = await postJson(service.url, '/auth/sign-in/mfa', { mfatoken: mfatokenOf(await signIn(service.url, ada.email)), recoverycode: ada.recoveryCodes[0] });
     expect(recovered.status, recovered.text).to.equal(201);
     expect(claimsOf(recovered.body.data.accesstoken)['amr']).to.deep.equal(['pwd', 'otp']);
     const reused = await postJson(service.url, '/auth/sign-in/mfa', { mfatoken: mfatokenOf(await signIn(service.url, ada.email)), recoverycode: ada.recoveryCodes[0] });
-    expect([reused.status, reused.body.errors]).to.deep.equal([401, [{ field: 'recoverycode', message: 'is incorrect or already used' }]]);
+    expect([reused.status, reused.body.errors]).to.deep.equal([401, [{ field: 'recoverycode', code: 'INCORRECT', message: 'is incorrect or already used' }]]);
     const me = await http(service.url, '/auth/me', { method: 'GET', headers: bearer(recovered.body.data.accesstoken) });
     expect(me.body.data.mfa).to.deep.equal({ enrolled: true, recoverycodesleft: 9 });
     expect(await subjectsTo(ada.email)).to.include('A recovery code was used');
@@ -259,7 +259,7 @@ describe('HTTP: one code answered on many requests at once, under the default th
       const answers = await Promise.all(challenges.map((mfatoken) => postJson(service.url, '/auth/sign-in/mfa', { mfatoken, recoverycode: ada.recoveryCodes[1] })));
       expect(answers.map((res) => res.status).sort()).to.deep.equal([201, ...Array<number>(parallel - 1).fill(401)]);
       for (const refused of answers.filter((res) => res.status === 401)) {
-        expect(refused.body.errors).to.deep.equal([{ field: 'recoverycode', message: 'is incorrect or already used' }]);
+        expect(refused.body.errors).to.deep.equal([{ field: 'recoverycode', code: 'INCORRECT', message: 'is incorrect or already used' }]);
       }
       const winner = answers.find((res) => res.status === 201);
       expect(await failuresOf(winner?.body.data.accesstoken)).to.deep.equal([]);

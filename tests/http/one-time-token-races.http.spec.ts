@@ -6,7 +6,7 @@ import { type SmtpInbox, startSmtpInbox } from '../support/smtp-inbox.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 const ROUNDS = 20;
-const REFUSED = { message: 'Invalid input data', code: 'INVALID_INPUT', errors: [{ field: 'token', message: 'is invalid, expired or already used' }] };
+const REFUSED = { message: 'Invalid input data', code: 'INVALID_INPUT', errors: [{ field: 'token', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }] };
 
 /** The loser of a race on one token: the token's documented 400, never a 5xx. */
 const refusedToken = (res: HttpResponse | undefined, label: string) => {

@@ -103,7 +103,7 @@ describe('HTTP: OpenAPI document for the authenticated routes, the JWKS and rate
       ]) {
         const res = await get(service.url, `/auth/me/activity?${query}`, token);
         expectDocumented('/auth/me/activity', res, 400);
-        expect(res.body, query).to.deep.equal({ message: 'Invalid input data', code: field === 'cursor' ? 'INVALID_CURSOR' : 'INVALID_INPUT', errors: [{ field, message }] });
+        expect(res.body, query).to.deep.equal({ message: 'Invalid input data', code: field === 'cursor' ? 'INVALID_CURSOR' : 'INVALID_INPUT', errors: [{ field, code: field === 'cursor' ? 'INVALID_FORMAT' : 'OUT_OF_RANGE', message }] });
       }
     });
 

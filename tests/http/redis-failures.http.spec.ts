@@ -44,7 +44,7 @@ describe('HTTP: a REDIS_URL that does not work (RATE_LIMIT_STORE=redis, issue 63
     expect(startMs, 'the start does not wait for a Redis that refused').to.be.below(4_000);
     const [warning] = warnings(logs);
     expect(warning, logs.lines.join('')).to.include({ redis: `redis://127.0.0.1:${port}`, cause: `connect ECONNREFUSED 127.0.0.1:${port}`, code: 'ECONNREFUSED' });
-    expect(await readiness(service)).to.deep.equal({ status: 200, body: { status: 'ready', rateLimits: 'fail-open', checks: { store: 'ok', limits: 'degraded' } } });
+    expect(await readiness(service)).to.deep.equal({ status: 200, body: { status: 'ready', ratelimits: 'fail-open', checks: { store: 'ok', limits: 'degraded' } } });
     expect(logs.lines.join(''), 'one line for the outage, not one per retry').to.not.include(PASSWORD);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(warnings(logs), 'retries of the same cause add no line').to.have.length(1);
@@ -71,7 +71,7 @@ describe('HTTP: a REDIS_URL that does not work (RATE_LIMIT_STORE=redis, issue 63
       expect(warning?.['redis']).to.equal(`redis://127.0.0.1:${redis!.port}`);
       expect(String(warning?.['cause'])).to.match(/^WRONGPASS /);
       expect(logs.lines.join('')).to.not.include(wrong).and.not.include(PASSWORD);
-      expect((await readiness(service)).body).to.deep.include({ rateLimits: 'fail-open', checks: { store: 'ok', limits: 'degraded' } });
+      expect((await readiness(service)).body).to.deep.include({ ratelimits: 'fail-open', checks: { store: 'ok', limits: 'degraded' } });
     });
 
     it('no password at all: logs NOAUTH', async () => {
@@ -96,7 +96,7 @@ describe('HTTP: a REDIS_URL that does not work (RATE_LIMIT_STORE=redis, issue 63
       const { service, logs } = await startOn(`redis://:${PASSWORD}@127.0.0.1:${redis!.port}`);
       services.push(service);
       expect(warnings(logs)).to.deep.equal([]);
-      expect(await readiness(service)).to.deep.equal({ status: 200, body: { status: 'ready', rateLimits: 'shared', checks: { store: 'ok', limits: 'ok' } } });
+      expect(await readiness(service)).to.deep.equal({ status: 200, body: { status: 'ready', ratelimits: 'shared', checks: { store: 'ok', limits: 'ok' } } });
     });
   });
 });

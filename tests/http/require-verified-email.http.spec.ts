@@ -35,7 +35,7 @@ describe('HTTP: REQUIRE_VERIFIED_EMAIL=true leaves an unverified account nothing
       ['POST /auth/refresh', await postJson(service.url, '/auth/refresh', { refreshtoken })],
     ] as const) {
       expect(res.status, label).to.equal(403);
-      expect(res.body, label).to.deep.equal({ message: 'Email address not verified', code: 'EMAIL_NOT_VERIFIED', errors: [{ field: 'email', message: 'is not verified yet; follow the link in the verification mail' }] });
+      expect(res.body, label).to.deep.equal({ message: 'Email address not verified', code: 'EMAIL_NOT_VERIFIED', errors: [{ field: 'email', code: 'NOT_VERIFIED', message: 'is not verified yet; follow the link in the verification mail' }] });
     }
     const resent = await http(service.url, '/auth/verify-email/resend', { method: 'POST', headers: bearer(accesstoken) });
     expect(resent.status, resent.text).to.equal(202);
@@ -106,7 +106,7 @@ describe('HTTP: REQUIRE_VERIFIED_EMAIL=true leaves an unverified account nothing
     expect((await postJson(service.url, '/auth/verify-email/resend', {})).status, 'no token and no address').to.equal(401);
     const malformed = await postJson(service.url, '/auth/verify-email/resend', { email: 'not an address' });
     expect(malformed.status).to.equal(400);
-    expect(malformed.body.errors).to.deep.equal([{ field: 'email', message: 'must be a valid email address' }]);
+    expect(malformed.body.errors).to.deep.equal([{ field: 'email', code: 'INVALID_FORMAT', message: 'must be a valid email address' }]);
   });
 
   it("an unverified account's refresh answers 403 and changes nothing: asked again with the same token it is 403 again, never taken for reuse", async () => {

@@ -10,7 +10,7 @@ const IDLE = 600;
 const MAX = 1800;
 const GRACE = 10;
 const CAP = 5;
-const INVALID_REFRESH = { message: 'Invalid refresh token', code: 'INVALID_REFRESH_TOKEN', errors: [{ field: 'refreshtoken', message: 'is invalid, expired or revoked' }] };
+const INVALID_REFRESH = { message: 'Invalid refresh token', code: 'INVALID_REFRESH_TOKEN', errors: [{ field: 'refreshtoken', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or revoked' }] };
 const PASSWORD = 'analytical engine 1843';
 
 interface Tokens {
@@ -91,7 +91,7 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
 
   it('a missing refreshtoken is a 400; an unknown or forged one is a 401 with one body for all', async () => {
     expect((await postJson(service.url, '/auth/refresh', {})).status).to.equal(400);
-    expect((await refresh('')).body.errors).to.deep.equal([{ field: 'refreshtoken', message: 'is required' }]);
+    expect((await refresh('')).body.errors).to.deep.equal([{ field: 'refreshtoken', code: 'REQUIRED', message: 'is required' }]);
     const { refresh: real } = await signUp();
     const forged = `${real.slice(0, -4)}AAAA`;
     const unknown = real.replace(/^rt1\.[0-9a-f-]{36}/, 'rt1.00000000-0000-4000-8000-000000000000');
@@ -175,7 +175,7 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
     const { access } = await signUp();
     const res = await postJson(service.url, '/auth/sign-out', { scope: null }, bearer(access));
     expect(res.status).to.equal(400);
-    expect(res.body.errors).to.deep.equal([{ field: 'scope', message: 'must be one of local, others, global' }]);
+    expect(res.body.errors).to.deep.equal([{ field: 'scope', code: 'NOT_ONE_OF', message: 'must be one of local, others, global' }]);
     expect((await me(access)).status).to.equal(200);
     expect((await postJson(service.url, '/auth/sign-out', {}, bearer(access))).status).to.equal(204);
     expect((await me(access)).status).to.equal(401);
@@ -249,7 +249,7 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
     ]) {
       const res = await page(query ?? '');
       expect(res.status, query).to.equal(400);
-      expect(res.body.errors, query).to.deep.equal([{ field, message }]);
+      expect(res.body.errors, query).to.deep.equal([{ field, code: field === 'cursor' ? 'INVALID_FORMAT' : 'OUT_OF_RANGE', message }]);
     }
   });
 
@@ -282,7 +282,7 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
 
     const weak = await change({ currentpassword: PASSWORD, newpassword: 'password123' });
     expect(weak.status).to.equal(400);
-    expect(weak.body.errors).to.deep.equal([{ field: 'newpassword', message: 'is too common' }]);
+    expect(weak.body.errors).to.deep.equal([{ field: 'newpassword', code: 'TOO_COMMON', message: 'is too common' }]);
     const res = await change({ currentpassword: PASSWORD, newpassword: 'a brand new passphrase' });
     expect(res.status).to.equal(200);
     expect(res.body.message).to.equal('Password changed successfully');
@@ -300,7 +300,7 @@ describe('HTTP: sessions (refresh, sign-out, devices, password change) on a cloc
     const wrong = () => postJson(service.url, '/auth/password', { currentpassword: 'not it at all', newpassword: 'another new passphrase' }, bearer(access));
     const first = await wrong();
     expect(first.status).to.equal(400);
-    expect(first.body.errors).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    expect(first.body.errors).to.deep.equal([{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]);
     for (let i = 0; i < 4; i++) expect((await wrong()).status).to.equal(400);
     expect((await wrong()).status, 'the session ended: its token is refused').to.equal(401);
     expect((await me(access)).status).to.equal(401);

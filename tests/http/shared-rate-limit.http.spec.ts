@@ -51,7 +51,7 @@ describe('HTTP: per-client limits shared through a real Redis (RATE_LIMIT_STORE=
     expect(during.every((answer) => answer.status === 400), during.map((answer) => answer.status).join(',')).to.equal(true);
     expect((await http(services[0]!.url, '/metrics', { method: 'GET' })).text).to.match(/account_rate_limit_store_up 0/);
     const readiness = await http(services[1]!.url, '/health/ready', { method: 'GET' });
-    expect([readiness.status, readiness.body.rateLimits, readiness.body.checks], 'still ready, and says which').to.deep.equal([200, 'fail-open', { store: 'ok', limits: 'degraded' }]);
+    expect([readiness.status, readiness.body.ratelimits, readiness.body.checks], 'still ready, and says which').to.deep.equal([200, 'fail-open', { store: 'ok', limits: 'degraded' }]);
     redis = await startRedis(port);
     const deadline = Date.now() + 10_000;
     let limited = false;
@@ -62,6 +62,6 @@ describe('HTTP: per-client limits shared through a real Redis (RATE_LIMIT_STORE=
     }
     expect(limited, 'the shared limit is back').to.equal(true);
     const back = (await http(services[0]!.url, '/health/ready', { method: 'GET' })).body;
-    expect([back.rateLimits, back.checks]).to.deep.equal(['shared', { store: 'ok', limits: 'ok' }]);
+    expect([back.ratelimits, back.checks]).to.deep.equal(['shared', { store: 'ok', limits: 'ok' }]);
   });
 });

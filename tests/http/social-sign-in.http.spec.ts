@@ -250,7 +250,7 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     expect(Object.keys(params)).to.deep.equal(['code']);
     expect((await get(service, '/auth/identities', bearer(access))).body.data.identities, 'nothing linked at the callback').to.deep.equal([]);
     const exchanged = await exchange(params['code'], victimsApp.verifier);
-    expect([exchanged.status, exchanged.body.errors]).to.deep.equal([400, [{ field: 'code_verifier', message: 'does not match the code_challenge' }]]);
+    expect([exchanged.status, exchanged.body.errors]).to.deep.equal([400, [{ field: 'code_verifier', code: 'MISMATCH', message: 'does not match the code_challenge' }]]);
     expect((await get(service, '/auth/identities', bearer(access))).body.data.identities, 'nor at a failed exchange').to.deep.equal([]);
     const victim = await signedIn('csrf-victim-sub', { email: victimAddress, email_verified: true });
     expect(victim.user.email, "the victim's provider sign-in reaches the victim's own account").to.equal(victimAddress);
@@ -298,7 +298,7 @@ describe('HTTP: social sign-in against a real OpenID provider, a rogue one and a
     };
     const forDeletion = await reauth('delete-account');
     const misused = await postJson(service.url, '/auth/email', { newemail: fresh('moved'), ...forDeletion }, bearer(access));
-    expect([misused.status, misused.body.errors], 'a proof serves its own action only').to.deep.equal([400, [{ field: 'oauthcode', message: 'is invalid, expired or already used' }]]);
+    expect([misused.status, misused.body.errors], 'a proof serves its own action only').to.deep.equal([400, [{ field: 'oauthcode', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }]]);
     const enrolment = await postJson(service.url, '/auth/mfa/totp', await reauth('enrol-totp'), bearer(access));
     expect(enrolment.status, enrolment.text).to.equal(200);
     const secret: string = enrolment.body.data.secret;

@@ -1,3 +1,4 @@
+import { FIELD_ISSUE_CODES } from '../../src/domain/domain-error.js';
 import { ACTIVITY_REASONS, activityTypesWith } from '../../src/interfaces/http/shared/activity-types.js';
 import { AUTH_OUTCOMES, ERROR_TABLE, type ErrorRow } from '../../src/interfaces/http/shared/error-table.js';
 import { code, table } from './markdown.js';
@@ -23,6 +24,11 @@ export function renderErrorCodes(rows: Rows = ALL_ROWS): string {
     ['code', 'status', 'message'],
     byStatus(rows).map(([errorCode, row]) => [code(errorCode), String(row.status), row.message]),
   );
+}
+
+/** Every code an entry of `errors` may carry, with what it means. */
+export function renderFieldIssueCodes(): string {
+  return table(['code', 'the field is'], Object.entries(FIELD_ISSUE_CODES).map(([fieldCode, meaning]) => [code(fieldCode), meaning]));
 }
 
 /** The `type` and `reason` values GET /auth/me/activity can answer, as the OpenAPI enums list them. */

@@ -1,4 +1,4 @@
-import { renderActivityTypes, renderErrorCodes, renderMetricOutcomes } from './code-tables.js';
+import { renderActivityTypes, renderErrorCodes, renderFieldIssueCodes, renderMetricOutcomes } from './code-tables.js';
 import { renderConfigTable } from './config-table.js';
 
 /** Renders the markdown of one region from the code's own tables. */
@@ -10,6 +10,7 @@ export type RegionGenerator = () => string;
  */
 export const REGION_GENERATORS: Readonly<Record<string, RegionGenerator>> = {
   'error-codes': () => renderErrorCodes(),
+  'field-issue-codes': () => renderFieldIssueCodes(),
   'activity-types': () => renderActivityTypes(),
   'metric-outcomes': () => renderMetricOutcomes(),
   'config-table': () => renderConfigTable(),

@@ -8,6 +8,6 @@ export class ApiKeyNotFound extends ApplicationError<ApiKeyErrorCode> {
   readonly code = 'API_KEY_NOT_FOUND';
 
   constructor() {
-    super('API key not found', [{ field: 'id', message: 'no live API key has this id' }]);
+    super('API key not found', [{ field: 'id', code: 'UNKNOWN', message: 'no live API key has this id' }]);
   }
 }

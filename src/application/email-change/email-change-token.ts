@@ -7,7 +7,7 @@ import type { EmailChangePorts } from './ports/email-change-ports.js';
 const REFUSED = 'is invalid, expired or already used';
 
 /** The one refusal of a change-of-address link, whatever the reason (it tells nobody about any other account). */
-export const refusedLink = (): InvalidInput => new InvalidInput([{ field: 'token', message: REFUSED }]);
+export const refusedLink = (): InvalidInput => new InvalidInput([{ field: 'token', code: 'INVALID_OR_EXPIRED', message: REFUSED }]);
 
 /**
  * The account and its pending change that a change-of-address link (`email-change` to confirm, `email-cancel` to

@@ -90,7 +90,7 @@ export async function proveHolder(
   if (!(await hasher.verify(user.passwordHash, password))) {
     user.recordFailedSignIn(clock.now(), 'wrong_current_password');
     await countWrongCurrentPassword(deps, settings.sessions, principal, recordEvents(user.pullEvents(), ids, metadata), metadata);
-    throw new InvalidInput([{ field: 'currentpassword', message: 'is incorrect' }]);
+    throw new InvalidInput([{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]);
   }
   await limits.clear(limit.key);
   return user;
@@ -105,7 +105,7 @@ export async function proveHolder(
  * `currentpassword`, as proveHolder names it, so that one 400 lists every field the body lacks.
  */
 export const missingProof = (proof: HolderProof): readonly FieldIssue[] =>
-  [proof.currentPassword, proof.code, proof.passkey, proof.oauthCode].some(given) ? [] : [{ field: 'currentpassword', message: 'is required' }];
+  [proof.currentPassword, proof.code, proof.passkey, proof.oauthCode].some(given) ? [] : [{ field: 'currentpassword', code: 'REQUIRED', message: 'is required' }];
 
 export async function requireHolderStill(
   deps: Pick<Ports, 'mfa' | 'clock'>,
@@ -157,8 +157,8 @@ async function proveReauthentication(deps: HolderDeps, proof: HolderProof, actio
   const input = requireAll({ code: rawText('oauthcode', proof.oauthCode), verifier: rawText('code_verifier', proof.codeVerifier || undefined) });
   const expected = { userId: user.id, sessionId: proof.principal.sessionId, epoch: user.sessionEpoch, action };
   const redeemed = await deps.reauthentications.redeem(input.code, input.verifier, expected);
-  if (redeemed === 'code') throw new InvalidInput([{ field: 'oauthcode', message: SPENT }]);
-  if (redeemed === 'verifier') throw new InvalidInput([{ field: 'code_verifier', message: 'does not match the code_challenge' }]);
+  if (redeemed === 'code') throw new InvalidInput([{ field: 'oauthcode', code: 'INVALID_OR_EXPIRED', message: SPENT }]);
+  if (redeemed === 'verifier') throw new InvalidInput([{ field: 'code_verifier', code: 'MISMATCH', message: 'does not match the code_challenge' }]);
 }
 
 const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';

@@ -7,4 +7,4 @@ import type { PasswordBlocklist } from '../ports/password-blocklist.port.js';
  * refused when it is too common. Returns the parse result unchanged otherwise, so its issues join the others.
  */
 export const uncommon = (blocklist: PasswordBlocklist, password: Parsed<PlainPassword>, field = 'password'): Parsed<PlainPassword> =>
-  password.ok && blocklist.isCommon(password.value) ? invalid(field, 'is too common') : password;
+  password.ok && blocklist.isCommon(password.value) ? invalid(field, 'TOO_COMMON', 'is too common') : password;

@@ -54,10 +54,10 @@ export interface FactorInput {
 export function parseFactorAnswer(input: FactorInput, authenticators = false): Parsed<FactorAnswer> {
   const sent = [given(input.code), given(input.recoveryCode), authenticators && given(input.response)].filter(Boolean).length;
   const choices = authenticators ? 'a code, a recovery code or a passkey answer (response)' : 'a code or a recovery code';
-  if (sent !== 1) return invalid('code', sent === 0 ? `send ${choices}` : `send ${choices}, only one`);
+  if (sent !== 1) return invalid('code', 'ONE_OF_SEVERAL', sent === 0 ? `send ${choices}` : `send ${choices}, only one`);
   if (authenticators && given(input.response)) return valid({ kind: 'authenticator', response: input.response });
   const [kind, raw] = given(input.code) ? (['code', input.code] as const) : (['recoverycode', input.recoveryCode] as const);
-  return typeof raw === 'string' ? valid({ kind, answer: raw.trim() }) : invalid(kind, 'must be a string');
+  return typeof raw === 'string' ? valid({ kind, answer: raw.trim() }) : invalid(kind, 'NOT_A_STRING', 'must be a string');
 }
 
 /** The one answer of a command that must carry a factor, parsed, or InvalidInput. */

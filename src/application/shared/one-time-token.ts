@@ -19,11 +19,11 @@ export async function redeem(
   const text = rawText('token', raw === '' ? undefined : raw);
   if (!text.ok) return text;
   const claim = deps.oneTimeTokens.read(text.value);
-  if (!claim || claim.purpose !== purpose) return invalid('token', REFUSED);
+  if (!claim || claim.purpose !== purpose) return invalid('token', 'INVALID_OR_EXPIRED', REFUSED);
   const user = await deps.users.findById(claim.userId);
-  if (!user || !deps.oneTimeTokens.matches(text.value, bindingOf(deps.oneTimeTokens, purpose, user))) return invalid('token', REFUSED);
+  if (!user || !deps.oneTimeTokens.matches(text.value, bindingOf(deps.oneTimeTokens, purpose, user))) return invalid('token', 'INVALID_OR_EXPIRED', REFUSED);
   const age = deps.clock.now().getTime() - claim.issuedAt.getTime();
-  return age >= 0 && age <= ttlSeconds * 1000 ? valid(user) : invalid('token', REFUSED);
+  return age >= 0 && age <= ttlSeconds * 1000 ? valid(user) : invalid('token', 'INVALID_OR_EXPIRED', REFUSED);
 }
 
 /**
@@ -32,7 +32,7 @@ export async function redeem(
  */
 export async function redeemUnverified(deps: Pick<Ports, 'users' | 'oneTimeTokens' | 'clock'>, raw: unknown, ttlSeconds: number): Promise<User> {
   const account = await redeem(deps, 'verify', raw, ttlSeconds);
-  return requireAll({ user: account.ok && account.value.emailVerified ? invalid<User>('token', REFUSED) : account }).user;
+  return requireAll({ user: account.ok && account.value.emailVerified ? invalid<User>('token', 'INVALID_OR_EXPIRED', REFUSED) : account }).user;
 }
 
 export const bindingOf = (tokens: OneTimeTokens, purpose: OneTimePurpose, user: User): string =>

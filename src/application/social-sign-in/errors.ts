@@ -8,7 +8,7 @@ export class ProviderNotFound extends ApplicationError<SocialSignInErrorCode> {
   readonly code = 'PROVIDER_NOT_FOUND';
 
   constructor() {
-    super('Identity provider not found', [{ field: 'provider', message: 'is not a configured identity provider' }]);
+    super('Identity provider not found', [{ field: 'provider', code: 'NOT_ALLOWED', message: 'is not a configured identity provider' }]);
   }
 }
 

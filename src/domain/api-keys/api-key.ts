@@ -22,14 +22,14 @@ export function parseScopes(list: string): ApiKeyScope[] {
   const named = list.split(',').map((scope) => scope.trim()).filter((scope) => scope.length > 0);
   const unknown = named.filter((scope) => !(API_KEY_SCOPES as readonly string[]).includes(scope));
   if (named.length === 0 || unknown.length > 0) {
-    throw new InvalidInput([{ field: 'scopes', message: `must name one or more of ${API_KEY_SCOPES.join(', ')}${unknown.length > 0 ? ` (not ${unknown.join(', ')})` : ''}` }]);
+    throw new InvalidInput([{ field: 'scopes', code: 'NOT_ONE_OF', message: `must name one or more of ${API_KEY_SCOPES.join(', ')}${unknown.length > 0 ? ` (not ${unknown.join(', ')})` : ''}` }]);
   }
   return [...new Set(named)] as ApiKeyScope[];
 }
 
 /** A key's name as given (letters, digits, spaces, `._-`, 64 at most); throws InvalidInput naming `name`. */
 export function parseKeyName(name: string): string {
-  if (!NAME.test(name)) throw new InvalidInput([{ field: 'name', message: 'must be 1 to 64 letters, digits, spaces, dots, dashes or underscores' }]);
+  if (!NAME.test(name)) throw new InvalidInput([{ field: 'name', code: 'INVALID_FORMAT', message: 'must be 1 to 64 letters, digits, spaces, dots, dashes or underscores' }]);
   return name;
 }
 

@@ -104,10 +104,10 @@ export interface WebAuthnChallenge {
 /** A passkey's name as its owner types it: trimmed, 1 to PASSKEY_NAME_MAX_LENGTH characters, no control characters; `fallback` when absent. */
 export function parsePasskeyName(raw: unknown, fallback: string | null): Parsed<string> {
   if ((raw === undefined || raw === null) && fallback !== null) return valid(fallback);
-  if (typeof raw !== 'string') return invalid('name', raw === undefined || raw === null ? 'is required' : 'must be a string');
+  if (typeof raw !== 'string') return raw === undefined || raw === null ? invalid('name', 'REQUIRED', 'is required') : invalid('name', 'NOT_A_STRING', 'must be a string');
   const name = raw.trim();
-  if (name.length === 0) return invalid('name', 'must not be empty');
-  if ([...name].length > PASSKEY_NAME_MAX_LENGTH) return invalid('name', `must be at most ${PASSKEY_NAME_MAX_LENGTH} characters`);
-  if (CONTROL_CHARACTERS.test(name) || hasLoneSurrogate(name)) return invalid('name', 'must not contain control characters');
+  if (name.length === 0) return invalid('name', 'REQUIRED', 'must not be empty');
+  if ([...name].length > PASSKEY_NAME_MAX_LENGTH) return invalid('name', 'TOO_LONG', `must be at most ${PASSKEY_NAME_MAX_LENGTH} characters`);
+  if (CONTROL_CHARACTERS.test(name) || hasLoneSurrogate(name)) return invalid('name', 'INVALID_CHARACTERS', 'must not contain control characters');
   return valid(name);
 }

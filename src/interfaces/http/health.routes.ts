@@ -48,10 +48,10 @@ const readySchema: FastifySchema = {
   response: {
     200: {
       ...ready,
-      required: ['status', 'rateLimits', 'checks'],
+      required: ['status', 'ratelimits', 'checks'],
       properties: {
         ...ready.properties,
-        rateLimits: {
+        ratelimits: {
           type: 'string',
           enum: ['per-process', 'shared', 'fail-open'],
           description: 'Where the per-client limits count: each process (RATE_LIMIT_STORE=memory), Redis (shared), or nowhere while Redis does not answer (fail-open; still ready)',
@@ -63,7 +63,7 @@ const readySchema: FastifySchema = {
           additionalProperties: false,
           properties: {
             store: { type: 'string', const: 'ok', description: 'The store commits a write (else the answer is 503)' },
-            limits: { type: 'string', enum: ['ok', 'degraded'], description: '`degraded` while the per-client limits let every request through (rateLimits `fail-open`)' },
+            limits: { type: 'string', enum: ['ok', 'degraded'], description: '`degraded` while the per-client limits let every request through (ratelimits `fail-open`)' },
           },
         },
       },
@@ -74,7 +74,7 @@ const readySchema: FastifySchema = {
 
 /** The 200 answer: ready, where the limits count, and each check (`degraded`: serving without what it checks). */
 const readyAnswer = (rateLimits: RateLimitsState) =>
-  ({ status: 'ready', rateLimits, checks: { store: 'ok', limits: rateLimits === 'fail-open' ? 'degraded' : 'ok' } }) as const;
+  ({ status: 'ready', ratelimits: rateLimits, checks: { store: 'ok', limits: rateLimits === 'fail-open' ? 'degraded' : 'ok' } }) as const;
 
 /** Why the service is not ready, as the error it answers with; null when it is ready. */
 async function notReady(deps: HealthDependencies): Promise<Error | null> {

@@ -8,7 +8,7 @@ import { tokenIn } from '../../support/mail-world.js';
 
 const metadata = aRequestMetadata();
 const HOUR = 3_600_000;
-const REFUSED = [{ field: 'token', message: 'is invalid, expired or already used' }];
+const REFUSED = [{ field: 'token', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }];
 
 /** The store with every call's start and result ordered by fast-check's scheduler: reads and commits interleave as it chooses. */
 const scheduled = (s: fc.Scheduler, armed: { on: boolean }) => (store: Store): Store => ({

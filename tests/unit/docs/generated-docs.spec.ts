@@ -151,7 +151,7 @@ describe('Generated docs: the pages say what the code says', () => {
     });
 
     it('offers exactly the documented region names', () => {
-      expect(Object.keys(REGION_GENERATORS).sort()).to.deep.equal(['activity-types', 'config-table', 'error-codes', 'metric-outcomes']);
+      expect(Object.keys(REGION_GENERATORS).sort()).to.deep.equal(['activity-types', 'config-table', 'error-codes', 'field-issue-codes', 'metric-outcomes']);
       expect(REGION_GENERATORS['config-table']?.()).to.equal(renderConfigTable());
     });
   });

@@ -11,7 +11,7 @@ const framesOf = (error: Error): string[] => (error.stack ?? '').split('\n').sli
  */
 describe('error answers and their stacks', () => {
   it('a domain error, an application error without a cause and a transport error carry no stack frames', () => {
-    expect(framesOf(new InvalidInput([{ field: 'email', message: 'is required' }]))).to.deep.equal([]);
+    expect(framesOf(new InvalidInput([{ field: 'email', code: 'REQUIRED', message: 'is required' }]))).to.deep.equal([]);
     expect(framesOf(new InvalidCredentials())).to.deep.equal([]);
     expect(framesOf(new InvalidToken())).to.deep.equal([]);
     expect(framesOf(new HttpError('MISSING_TOKEN'))).to.deep.equal([]);

@@ -120,14 +120,14 @@ describe('PersonName', () => {
   });
 
   it('requires at least one character after trimming', () => {
-    expect(PersonName.parse('name', '   ')).to.deep.equal({ ok: false, issues: [{ field: 'name', message: 'is required' }] });
+    expect(PersonName.parse('name', '   ')).to.deep.equal({ ok: false, issues: [{ field: 'name', code: 'REQUIRED', message: 'is required' }] });
   });
 
   it(`allows ${NAME_MAX_LENGTH} characters (counted as code points) and not more`, () => {
     expect(PersonName.parse('name', '😀'.repeat(NAME_MAX_LENGTH)).ok).to.equal(true);
     expect(PersonName.parse('lastname', 'x'.repeat(NAME_MAX_LENGTH + 1))).to.deep.equal({
       ok: false,
-      issues: [{ field: 'lastname', message: `must be at most ${NAME_MAX_LENGTH} characters` }],
+      issues: [{ field: 'lastname', code: 'TOO_LONG', message: `must be at most ${NAME_MAX_LENGTH} characters` }],
     });
   });
 

@@ -37,20 +37,20 @@ export function allowedRedirect(raw: unknown, settings: OAuthPolicySettings): Pa
   try {
     url = new URL(text.value);
   } catch {
-    return invalid('redirect_to', 'must be an absolute URL');
+    return invalid('redirect_to', 'INVALID_FORMAT', 'must be an absolute URL');
   }
   const allowed = settings.redirectUrls.some((entry) => placeOf(new URL(entry)) === placeOf(url));
-  if (!allowed || url.hash !== '' || url.username !== '' || url.password !== '') return invalid('redirect_to', 'is not an allowed return URL (OAUTH_REDIRECT_URLS)');
+  if (!allowed || url.hash !== '' || url.username !== '' || url.password !== '') return invalid('redirect_to', 'NOT_ALLOWED', 'is not an allowed return URL (OAUTH_REDIRECT_URLS)');
   return valid(url.href);
 }
 
 /** The app's PKCE challenge: S256 only, 43 to 128 base64url characters. */
 export function appChallenge(challenge: unknown, method: unknown): Parsed<string> {
   const text = rawText('code_challenge', challenge === '' ? undefined : challenge);
-  const parsed = text.ok && !PKCE_CHALLENGE.test(text.value) ? invalid<string>('code_challenge', 'must be 43 to 128 base64url characters') : text;
+  const parsed = text.ok && !PKCE_CHALLENGE.test(text.value) ? invalid<string>('code_challenge', 'INVALID_FORMAT', 'must be 43 to 128 base64url characters') : text;
   if (method === 'S256') return parsed;
   // Both fields' issues at once, as every 400 lists every offending field.
-  return { ok: false, issues: [{ field: 'code_challenge_method', message: 'must be S256' }, ...(parsed.ok ? [] : parsed.issues)] };
+  return { ok: false, issues: [{ field: 'code_challenge_method', code: 'NOT_ONE_OF', message: 'must be S256' }, ...(parsed.ok ? [] : parsed.issues)] };
 }
 
 /** The app's URL with these parameters added to its own query. */

@@ -45,7 +45,7 @@ export class AdminListUsersHandler {
 
   async execute(request: AdminListUsersQuery): Promise<AdminUserPage> {
     const prefix = (request.query ?? '').trim().toLowerCase();
-    if (prefix.length > QUERY_MAX_LENGTH) throw new InvalidInput([{ field: 'query', message: `must be at most ${QUERY_MAX_LENGTH} characters` }]);
+    if (prefix.length > QUERY_MAX_LENGTH) throw new InvalidInput([{ field: 'query', code: 'TOO_LONG', message: `must be at most ${QUERY_MAX_LENGTH} characters` }]);
     const limit = request.limit ?? ADMIN_PAGE_DEFAULT;
     let after = request.cursor === undefined ? null : decodeCursor(request.cursor);
     const users: AdminUserResource[] = [];

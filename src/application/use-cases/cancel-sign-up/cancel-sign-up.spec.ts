@@ -5,7 +5,7 @@ import { issuesOf, tokenIn, worldWithAda } from '../../../../tests/support/mail-
 import { rejection } from '../../../../tests/support/rejection.js';
 
 const metadata = aRequestMetadata();
-const REFUSED = [{ field: 'token', message: 'is invalid, expired or already used' }];
+const REFUSED = [{ field: 'token', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }];
 
 describe('CancelSignUpHandler ("not me")', () => {
   it('erases the unverified account from the token of its verification mail: sessions end, the address is free, the log keeps only a pseudonymous SignUpCancelled', async () => {

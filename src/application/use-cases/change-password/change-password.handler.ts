@@ -61,7 +61,7 @@ export class ChangePasswordHandler {
         if (!(await hasher.verify(user.passwordHash, input.current))) {
           user.recordFailedSignIn(clock.now(), 'wrong_current_password');
           await countWrongCurrentPassword(this.deps, this.settings, command.principal, recordEvents(user.pullEvents(), ids, command.metadata), command.metadata);
-          throw new InvalidInput([{ field: 'currentpassword', message: 'is incorrect' }]);
+          throw new InvalidInput([{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]);
         }
         verified = user.passwordHash;
       }

@@ -53,7 +53,7 @@ describe('ChangePasswordHandler (changePassword)', () => {
     const error = await rejection(change('not the password', NEW));
 
     expect(error).to.be.instanceOf(InvalidInput);
-    expect((error as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    expect((error as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]);
     expect(types()).to.deep.equal([...before, 'SignInFailed']);
     expect(world.store.events.at(-1)?.payload).to.deep.equal({ email: 'ada@example.com', reason: 'wrong_current_password' });
     expect((await world.authenticate.execute({ accessToken: phone.accessToken })).userId).to.equal(laptop.user.id);
@@ -67,8 +67,8 @@ describe('ChangePasswordHandler (changePassword)', () => {
     const short = await rejection(change(OLD, 'short'));
 
     expect(common).to.be.instanceOf(InvalidInput);
-    expect((common as InvalidInput).issues).to.deep.equal([{ field: 'newpassword', message: 'is too common' }]);
-    expect((short as InvalidInput).issues).to.deep.equal([{ field: 'newpassword', message: 'must be at least 8 characters' }]);
+    expect((common as InvalidInput).issues).to.deep.equal([{ field: 'newpassword', code: 'TOO_COMMON', message: 'is too common' }]);
+    expect((short as InvalidInput).issues).to.deep.equal([{ field: 'newpassword', code: 'TOO_SHORT', message: 'must be at least 8 characters' }]);
     expect(types()).to.deep.equal(before);
     expect(world.hasher.verifications).to.equal(1);
   });
@@ -92,7 +92,7 @@ describe('ChangePasswordHandler (changePassword)', () => {
     expect(await world.authenticate.execute({ accessToken: laptop.accessToken })).to.deep.equal(principal);
 
     const fifth = await rejection(change('not the password', NEW));
-    expect((fifth as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    expect((fifth as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]);
     expect(await rejection(world.authenticate.execute({ accessToken: laptop.accessToken }))).to.be.instanceOf(InvalidToken);
     expect((await world.authenticate.execute({ accessToken: phone.accessToken })).userId).to.equal(laptop.user.id);
     const revoked = world.store.events.flatMap((event) => (event.type === 'SessionRevoked' ? [event.payload] : []));

@@ -33,8 +33,8 @@ describe('ChangeProfileHandler', () => {
 
     expect(error).to.be.instanceOf(InvalidInput);
     expect((error as InvalidInput).issues).to.deep.equal([
-      { field: 'name', message: 'is required' },
-      { field: 'lastname', message: 'must be a string' },
+      { field: 'name', code: 'REQUIRED', message: 'is required' },
+      { field: 'lastname', code: 'NOT_A_STRING', message: 'must be a string' },
     ]);
     expect(await world.ports.userViews.findById(user.id)).to.deep.equal(user);
   });

@@ -46,7 +46,7 @@ describe('ConfirmPasswordResetHandler', () => {
     const { world, token } = await resetLink();
     await world.confirmPasswordReset.execute({ token, newPassword: NEW_PASSWORD, metadata });
     const error = await rejection(world.confirmPasswordReset.execute({ token, newPassword: 'yet another long passphrase', metadata }));
-    expect(issuesOf(error)).to.deep.equal([{ field: 'token', message: 'is invalid, expired or already used' }]);
+    expect(issuesOf(error)).to.deep.equal([{ field: 'token', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }]);
   });
 
   it('refuses a token past PASSWORD_RESET_TTL_SECONDS, and accepts it just before', async () => {

@@ -32,7 +32,7 @@ describe('DeleteAccountHandler (deleteAccount)', () => {
     const unverified = await world.signUp.execute(aSignUpCommand({ email: 'eve@example.com' }));
     const eve = await world.authenticate.execute({ accessToken: unverified.accessToken });
     const wrong = await rejection(world.deleteAccount.execute(aHolderProof(eve, 'not it')));
-    expect((wrong as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    expect((wrong as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]);
     await world.deleteAccount.execute(aHolderProof(eve));
     expect(await world.users.findByEmail('eve@example.com'), 'an unverified account may delete itself too').to.equal(null);
     await world.deliverMail.execute();

@@ -85,7 +85,7 @@ describe('RefreshHandler (refreshSession)', () => {
     const forged = first.refreshToken.replace(/\.[A-Za-z0-9_-]{43}$/, `.${'A'.repeat(43)}`);
 
     expect(missing).to.be.instanceOf(InvalidInput);
-    expect((missing as InvalidInput).issues).to.deep.equal([{ field: 'refreshtoken', message: 'is required' }]);
+    expect((missing as InvalidInput).issues).to.deep.equal([{ field: 'refreshtoken', code: 'REQUIRED', message: 'is required' }]);
     expect(forged).to.not.equal(first.refreshToken);
     expect(await rejection(refresh(forged))).to.be.instanceOf(InvalidRefreshToken);
   });

@@ -37,7 +37,7 @@ export class SignOutHandler {
   /** Throws InvalidInput for an unknown scope (null included), StepUpRequired (`others`, `global`). Idempotent: signing out an ended session again changes nothing. */
   async execute(command: SignOutCommand): Promise<void> {
     const scope = command.scope === undefined ? 'local' : command.scope;
-    if (!isScope(scope)) throw new InvalidInput([{ field: 'scope', message: `must be one of ${SIGN_OUT_SCOPES.join(', ')}` }]);
+    if (!isScope(scope)) throw new InvalidInput([{ field: 'scope', code: 'NOT_ONE_OF', message: `must be one of ${SIGN_OUT_SCOPES.join(', ')}` }]);
     const { userId, sessionId } = command.principal;
     const { users, sessions, clock, ids } = this.deps;
     if (scope === 'local') {

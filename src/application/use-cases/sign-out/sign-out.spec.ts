@@ -93,7 +93,7 @@ describe('SignOutHandler (signOut)', () => {
     const error = await rejection(signOut('everywhere'));
 
     expect(error).to.be.instanceOf(InvalidInput);
-    expect((error as InvalidInput).issues).to.deep.equal([{ field: 'scope', message: 'must be one of local, others, global' }]);
+    expect((error as InvalidInput).issues).to.deep.equal([{ field: 'scope', code: 'NOT_ONE_OF', message: 'must be one of local, others, global' }]);
     expect(await live()).to.deep.equal(['laptop', 'phone', 'tablet', 'grace']);
     expect(revocations()).to.deep.equal([]);
   });
@@ -103,7 +103,7 @@ describe('SignOutHandler (signOut)', () => {
     const error = await rejection(signOut(null));
 
     expect(error).to.be.instanceOf(InvalidInput);
-    expect((error as InvalidInput).issues).to.deep.equal([{ field: 'scope', message: 'must be one of local, others, global' }]);
+    expect((error as InvalidInput).issues).to.deep.equal([{ field: 'scope', code: 'NOT_ONE_OF', message: 'must be one of local, others, global' }]);
     expect(await live()).to.deep.equal(['laptop', 'phone', 'tablet', 'grace']);
     expect(revocations()).to.deep.equal([]);
   });

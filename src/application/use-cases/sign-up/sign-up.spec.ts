@@ -44,13 +44,13 @@ describe('SignUpHandler', () => {
 
   it('refuses a password equal to the e-mail local part', async () => {
     const error = await rejection((await inMemoryWorld()).signUp.execute(aSignUpCommand({ email: 'adalovelace@example.com', password: 'ADALOVELACE' })));
-    expect((error as InvalidInput).issues).to.deep.equal([{ field: 'password', message: 'must not be the same as the email address' }]);
+    expect((error as InvalidInput).issues).to.deep.equal([{ field: 'password', code: 'SAME_AS_EMAIL', message: 'must not be the same as the email address' }]);
   });
 
   it('refuses a too common password, in any case, listed with the other invalid fields', async () => {
     const world = await inMemoryWorld();
     const common = await rejection(world.signUp.execute(aSignUpCommand({ password: 'PassWord123' })));
-    expect((common as InvalidInput).issues).to.deep.equal([{ field: 'password', message: 'is too common' }]);
+    expect((common as InvalidInput).issues).to.deep.equal([{ field: 'password', code: 'TOO_COMMON', message: 'is too common' }]);
 
     const both = await rejection(world.signUp.execute(aSignUpCommand({ name: '', password: 'iloveyou2' })));
     expect((both as InvalidInput).issues.map((issue) => `${issue.field}: ${issue.message}`)).to.deep.equal(['name: is required', 'password: is too common']);

@@ -19,7 +19,7 @@ describe('VerifyEmailHandler', () => {
     expect(user.emailverified).to.equal(true);
     expect((await world.users.findById(user.id))?.emailVerified).to.equal(true);
     expect(world.store.events.filter((event) => event.type === 'EmailVerified')).to.have.length(1);
-    expect(issuesOf(await rejection(world.verifyEmail.execute({ token, metadata })))).to.deep.equal([{ field: 'token', message: 'is invalid, expired or already used' }]);
+    expect(issuesOf(await rejection(world.verifyEmail.execute({ token, metadata })))).to.deep.equal([{ field: 'token', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }]);
   });
 
   it('refuses a verification token past EMAIL_VERIFICATION_TTL_SECONDS, and a reset token', async () => {

@@ -72,7 +72,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     description: "The request's headers exceed Node's limit (16 KiB by default); the connection is closed",
   },
   INVALID_CURSOR: {
-    status: 400, message: INVALID_INPUT_MESSAGE, issues: [{ field: 'cursor', message: 'is not a valid cursor' }], outcome: 'invalid_input',
+    status: 400, message: INVALID_INPUT_MESSAGE, issues: [{ field: 'cursor', code: 'INVALID_FORMAT', message: 'is not a valid cursor' }], outcome: 'invalid_input',
     description: 'The cursor is not one this service issued',
   },
   INVALID_CREDENTIALS: {

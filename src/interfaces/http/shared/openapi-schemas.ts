@@ -1,3 +1,4 @@
+import { FIELD_ISSUE_CODES } from '../../../domain/domain-error.js';
 import { ERROR_TABLE, type ErrorCode, type ErrorHeader, type ErrorRow } from './error-table.js';
 import type { JsonSchema } from './yup-json-schema.js';
 
@@ -23,7 +24,8 @@ const fieldIssue: JsonSchema = {
   additionalProperties: false,
   properties: {
     field: { type: ['string', 'null'], description: 'The offending input field, or null when the body as a whole is at fault.' },
-    message: { type: 'string' },
+    code: { type: 'string', enum: Object.keys(FIELD_ISSUE_CODES), description: 'What is wrong with the field, stable (docs/api.md); present whenever `field` is not null' },
+    message: { type: 'string', description: 'For people' },
   },
 };
 
@@ -43,7 +45,7 @@ export const errorEnvelopeSchema = (ownCodes: readonly string[] = []): JsonSchem
     code: { type: 'string', enum: [...new Set([...Object.keys(ERROR_TABLE), ...ownCodes])], description: 'What was refused, stable across releases: the table in docs/api.md' },
     errors: { type: 'array', items: componentRef('FieldIssue') },
   },
-  examples: [{ message: 'Invalid input data', code: 'INVALID_INPUT', errors: [{ field: 'email', message: 'is required' }] }],
+  examples: [{ message: 'Invalid input data', code: 'INVALID_INPUT', errors: [{ field: 'email', code: 'REQUIRED', message: 'is required' }] }],
 });
 
 /** Shared components: the field issue of the error envelope and the user resource (the rest: resourceSchemas in resource-schemas.ts). */

@@ -17,9 +17,9 @@ export function parsePageQuery(query: unknown, max: number): PageQuery {
   const { limit, cursor } = (query ?? {}) as Record<string, unknown>;
   const issues: FieldIssue[] = [];
   const limitValue = typeof limit === 'string' && /^\d{1,6}$/.test(limit) ? Number(limit) : NaN;
-  if (limit !== undefined && !(limitValue >= 1 && limitValue <= max)) issues.push({ field: 'limit', message: `must be an integer from 1 to ${max}` });
+  if (limit !== undefined && !(limitValue >= 1 && limitValue <= max)) issues.push({ field: 'limit', code: 'OUT_OF_RANGE', message: `must be an integer from 1 to ${max}` });
   if (cursor !== undefined && (typeof cursor !== 'string' || cursor === '' || cursor.length > CURSOR_MAX_LENGTH)) {
-    issues.push({ field: 'cursor', message: CURSOR_RULE });
+    issues.push({ field: 'cursor', code: 'INVALID_FORMAT', message: CURSOR_RULE });
   }
   if (issues.length > 0) throw new InvalidInput(issues);
   return { limit: limit === undefined ? undefined : limitValue, cursor: cursor as string | undefined };

@@ -7,7 +7,7 @@ import { changeRequested, mailedTo } from '../../../../../tests/support/email-ch
 import { verifiedSignUp } from '../../../../../tests/support/verified.js';
 
 const metadata = aRequestMetadata();
-const SPENT = [{ field: 'token', message: 'is invalid, expired or already used' }];
+const SPENT = [{ field: 'token', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }];
 
 describe('ConfirmEmailChangeHandler (confirmEmailChange)', () => {
   it('moves the account to the new address at once, verified; the old address signs in no more, and its links stop working', async () => {

@@ -33,7 +33,7 @@ export class RequestEmailChangeHandler {
     if (!parsed.ok) throw new InvalidInput([...parsed.issues, ...missingProof(command)]);
     const { newEmail } = requireAll({ newEmail: parsed });
     const user = await proveHolder(this.deps, this.settings, command, 'change-email');
-    if (newEmail.value === user.email.value) throw new InvalidInput([{ field: 'newemail', message: "is already the account's address" }]);
+    if (newEmail.value === user.email.value) throw new InvalidInput([{ field: 'newemail', code: 'UNCHANGED', message: "is already the account's address" }]);
     const binding = oneTimeTokens.bindingFor('email-change', { id: user.id, email: user.email.value, passwordHash: user.passwordHash, newEmail: newEmail.value });
     const at = clock.now();
     const events = recordedAsDeclared(emailChangeRequested(user.id, user.email.value, newEmail.value, binding, at, user.sessionEpoch), ids, command.metadata);

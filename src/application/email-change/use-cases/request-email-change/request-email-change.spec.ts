@@ -26,9 +26,9 @@ describe('RequestEmailChangeHandler (requestEmailChange)', () => {
     expect(await rejection(world.requestEmailChange.execute({ ...aHolderProof(eve), newEmail: 'x@example.com' }))).to.be.instanceOf(EmailNotVerified);
     const { principal } = await verifiedSignUp(world);
     const wrong = await rejection(world.requestEmailChange.execute({ ...aHolderProof(principal, 'not it'), newEmail: 'x@example.com' }));
-    expect((wrong as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    expect((wrong as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]);
     const same = await rejection(world.requestEmailChange.execute({ ...aHolderProof(principal), newEmail: ' ADA@example.com' }));
-    expect((same as InvalidInput).issues).to.deep.equal([{ field: 'newemail', message: "is already the account's address" }]);
+    expect((same as InvalidInput).issues).to.deep.equal([{ field: 'newemail', code: 'UNCHANGED', message: "is already the account's address" }]);
     const malformed = await rejection(world.requestEmailChange.execute({ ...aHolderProof(principal), newEmail: 'not an address' }));
     expect((malformed as InvalidInput).issues.map((issue) => issue.field)).to.deep.equal(['newemail']);
   });

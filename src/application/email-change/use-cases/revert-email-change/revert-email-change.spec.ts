@@ -8,7 +8,7 @@ import { changeRequested, mailedTo } from '../../../../../tests/support/email-ch
 import { verifiedSignUp } from '../../../../../tests/support/verified.js';
 
 const metadata = aRequestMetadata();
-const SPENT = [{ field: 'token', message: 'is invalid, expired or already used' }];
+const SPENT = [{ field: 'token', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }];
 const NOTICE = 'Your e-mail address was changed';
 type World = Awaited<ReturnType<typeof inMemoryWorld>>;
 

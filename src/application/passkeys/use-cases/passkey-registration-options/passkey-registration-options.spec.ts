@@ -33,7 +33,7 @@ describe('PasskeyRegistrationOptionsHandler (passkeyRegistrationOptions)', () =>
     expect(await rejection(world.passkeyRegistrationOptions.execute(aHolderProof(unverified)))).to.be.instanceOf(EmailNotVerified);
     await verifyAddress(world, signedUp.user.id);
     const principal = await world.authenticate.execute({ accessToken: signedUp.accessToken });
-    expect(issuesOf(await rejection(world.passkeyRegistrationOptions.execute(aHolderProof(principal, 'not the password at all'))))).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    expect(issuesOf(await rejection(world.passkeyRegistrationOptions.execute(aHolderProof(principal, 'not the password at all'))))).to.deep.equal([{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]);
     expect(await world.passkeyRegistrationOptions.execute(aHolderProof(principal))).to.have.property('challenge');
   });
 });

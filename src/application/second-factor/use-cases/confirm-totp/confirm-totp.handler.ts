@@ -1,4 +1,4 @@
-import { InvalidInput } from '../../../../domain/domain-error.js';
+import { type FieldIssue, InvalidInput } from '../../../../domain/domain-error.js';
 import { mfaEnrolled } from '../../../../domain/second-factor/second-factor.js';
 import { rawText, requireAll } from '../../../../domain/validation.js';
 import { InvalidToken } from '../../../errors.js';
@@ -16,7 +16,7 @@ export interface ConfirmTotpCommand {
   readonly metadata: RequestMetadata;
 }
 
-const INCORRECT = [{ field: 'code', message: 'is incorrect or already used' }];
+const INCORRECT: readonly FieldIssue[] = [{ field: 'code', code: 'INCORRECT', message: 'is incorrect or already used' }];
 
 /**
  * Confirms the signed-in account's pending TOTP enrolment with a code from the authenticator: the code's time step

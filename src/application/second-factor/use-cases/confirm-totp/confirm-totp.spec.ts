@@ -6,7 +6,7 @@ import { rejection } from '../../../../../tests/support/rejection.js';
 import { codeOf, enrolled } from '../../../../../tests/support/totp.js';
 
 const metadata = aRequestMetadata();
-const INCORRECT = [{ field: 'code', message: 'is incorrect or already used' }];
+const INCORRECT = [{ field: 'code', code: 'INCORRECT', message: 'is incorrect or already used' }];
 
 describe('ConfirmTotpHandler', () => {
   it('confirms with a code: ten recovery codes once, stored as MACs, MfaEnrolled with no secret; the same code never again', async () => {
@@ -29,7 +29,7 @@ describe('ConfirmTotpHandler', () => {
     const { world, principal, enrolment } = await enrolled();
     const now = world.clock.now();
     for (const code of ['000000', codeOf(enrolment.secret, now, 2), codeOf(enrolment.secret, now, -2), '', 'abcdef']) {
-      const expected = code === '' ? [{ field: 'code', message: 'is required' }] : INCORRECT;
+      const expected = code === '' ? [{ field: 'code', code: 'REQUIRED', message: 'is required' }] : INCORRECT;
       expect(issuesOf(await rejection(world.confirmTotp.execute({ principal, code, metadata }))), JSON.stringify(code)).to.deep.equal(expected);
     }
     expect((await world.confirmTotp.execute({ principal, code: codeOf(enrolment.secret, now, -1), metadata })).recoveryCodes).to.have.length(10);

@@ -11,7 +11,7 @@ import { rejection } from '../../../../../tests/support/rejection.js';
 import { codeOf, enrolled } from '../../../../../tests/support/totp.js';
 
 const metadata = aRequestMetadata();
-const INCORRECT = [{ field: 'code', message: 'is incorrect or already used' }];
+const INCORRECT = [{ field: 'code', code: 'INCORRECT', message: 'is incorrect or already used' }];
 
 describe('EnrolTotpHandler', () => {
   it('enrols: a secret and its otpauth URI once, stored only sealed, unconfirmed until a code arrives', async () => {
@@ -40,8 +40,8 @@ describe('EnrolTotpHandler', () => {
     expect(await rejection(world.enrolTotp.execute(aHolderProof(unverified))), 'an address nobody proved').to.be.instanceOf(EmailNotVerified);
     await verifyAddress(world, signedUp.user.id);
     const principal = await world.authenticate.execute({ accessToken: signedUp.accessToken });
-    expect(issuesOf(await rejection(world.enrolTotp.execute({ principal, currentPassword: undefined, metadata })))).to.deep.equal([{ field: 'currentpassword', message: 'is required' }]);
-    expect(issuesOf(await rejection(world.enrolTotp.execute(aHolderProof(principal, 'not the password at all'))))).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    expect(issuesOf(await rejection(world.enrolTotp.execute({ principal, currentPassword: undefined, metadata })))).to.deep.equal([{ field: 'currentpassword', code: 'REQUIRED', message: 'is required' }]);
+    expect(issuesOf(await rejection(world.enrolTotp.execute(aHolderProof(principal, 'not the password at all'))))).to.deep.equal([{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]);
     expect(world.store.events.filter((event) => event.type === 'SignInFailed').map((event) => event.payload)).to.deep.equal([{ email: 'ada@example.com', reason: 'wrong_current_password' }]);
     expect(await world.ports.secondFactors.find(principal.userId), 'nothing enrolled').to.equal(null);
     expect((await world.enrolTotp.execute(aHolderProof(principal))).secret).to.match(/^[A-Z2-7]{32}$/);

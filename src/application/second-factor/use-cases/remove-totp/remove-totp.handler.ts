@@ -43,7 +43,7 @@ export class RemoveTotpHandler {
     const user = await users.findById(command.principal.userId);
     if (!user) throw new InvalidToken();
     if (await limits.take(passwordCheckLimit(command.principal.sessionId, this.sessions), clock.now())) throw new InvalidToken();
-    if (!(await hasher.verify(user.passwordHash, password))) throw new InvalidInput([{ field: 'currentpassword', message: 'is incorrect' }]);
+    if (!(await hasher.verify(user.passwordHash, password))) throw new InvalidInput([{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]);
     await untilCommitted(async () => {
       const factor = await secondFactors.find(user.id);
       if (!factor?.confirmed) throw new MfaNotEnrolled();

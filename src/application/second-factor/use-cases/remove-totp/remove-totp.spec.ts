@@ -14,7 +14,7 @@ describe('RemoveTotpHandler (removeTotp)', () => {
     const remove = (principal: typeof passwordOnly, currentPassword: string, totp: string) => world.removeTotp.execute({ principal, currentPassword, code: totp, metadata });
     expect(await rejection(remove(passwordOnly, PASSWORD, code()))).to.be.instanceOf(StepUpRequired);
     const { principal } = await steppedUp();
-    expect(issuesOf(await rejection(remove(principal, 'not the password', code())))).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    expect(issuesOf(await rejection(remove(principal, 'not the password', code())))).to.deep.equal([{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]);
     expect(await rejection(remove(principal, PASSWORD, code(-1))), 'the step the step-up used').to.be.instanceOf(InvalidMfaCode);
     expect(await rejection(remove(principal, PASSWORD, ''))).to.be.instanceOf(InvalidInput);
     await remove(principal, PASSWORD, code());

@@ -35,7 +35,7 @@ describe('SignInMfaHandler (signInMfa)', () => {
     expect(await rejection(world.signInMfa.execute({ mfaToken, code: code(1), metadata })), 'the same challenge again').to.be.instanceOf(InvalidMfaToken);
     const replay = await rejection(world.signInMfa.execute({ mfaToken: await challenge(), code: code(), metadata }));
     expect(replay, 'the same code on a new challenge').to.be.instanceOf(InvalidMfaCode);
-    expect(issuesOf(replay)).to.deep.equal([{ field: 'code', message: 'is incorrect or already used' }]);
+    expect(issuesOf(replay)).to.deep.equal([{ field: 'code', code: 'INCORRECT', message: 'is incorrect or already used' }]);
   });
 
   it('a recovery code completes it once (RecoveryCodeUsed with the count left, never the code); used again it is refused', async () => {
@@ -47,7 +47,7 @@ describe('SignInMfaHandler (signInMfa)', () => {
     expect(used.map((event) => [event.aggregateId, event.payload])).to.deep.equal([[userId, { email: 'ada@example.com', left: 9 }]]);
     expect(JSON.stringify(world.store.events)).to.not.include(recoveryCodes[3]);
     const again = await rejection(world.signInMfa.execute({ mfaToken: await challenge(), recoveryCode, metadata }));
-    expect(issuesOf(again)).to.deep.equal([{ field: 'recoverycode', message: 'is incorrect or already used' }]);
+    expect(issuesOf(again)).to.deep.equal([{ field: 'recoverycode', code: 'INCORRECT', message: 'is incorrect or already used' }]);
   });
 
   it('five wrong codes end the challenge: the sixth answer, even the right code, finds it ended; each wrong code is a SignInFailed', async () => {
@@ -95,10 +95,10 @@ describe('SignInMfaHandler (signInMfa)', () => {
   it('asks for exactly one answer and the challenge: a code or a recovery code', async () => {
     const { world, challenge, code, metadata } = await withSecondFactor();
     const mfaToken = await challenge();
-    expect(issuesOf(await rejection(world.signInMfa.execute({ mfaToken, metadata })))).to.deep.equal([{ field: 'code', message: 'send a code, a recovery code or a passkey answer (response)' }]);
+    expect(issuesOf(await rejection(world.signInMfa.execute({ mfaToken, metadata })))).to.deep.equal([{ field: 'code', code: 'ONE_OF_SEVERAL', message: 'send a code, a recovery code or a passkey answer (response)' }]);
     const both = await rejection(world.signInMfa.execute({ mfaToken, code: code(), recoveryCode: 'abcde-fghij', metadata }));
     expect(both).to.be.instanceOf(InvalidInput);
-    expect(issuesOf(both)).to.deep.equal([{ field: 'code', message: 'send a code, a recovery code or a passkey answer (response), only one' }]);
+    expect(issuesOf(both)).to.deep.equal([{ field: 'code', code: 'ONE_OF_SEVERAL', message: 'send a code, a recovery code or a passkey answer (response), only one' }]);
     expect(issuesOf(await rejection(world.signInMfa.execute({ mfaToken: 42, code: code(), metadata })))[0]?.field).to.equal('mfatoken');
   });
 

@@ -40,7 +40,7 @@ export class CompleteOAuthHandler {
     const { providers, oauthFlows, clock } = this.deps;
     const { state } = requireAll({ state: rawText('state', command.query['state'] || undefined) });
     const flow = await oauthFlows.take(providers.idOf(state));
-    if (!flow || flow.provider !== command.provider || flow.expiresAt.getTime() <= clock.now().getTime()) throw new InvalidInput([{ field: 'state', message: SPENT }]);
+    if (!flow || flow.provider !== command.provider || flow.expiresAt.getTime() <= clock.now().getTime()) throw new InvalidInput([{ field: 'state', code: 'INVALID_OR_EXPIRED', message: SPENT }]);
     const found = flow;
     let profile;
     try {

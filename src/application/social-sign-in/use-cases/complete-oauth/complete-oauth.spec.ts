@@ -44,7 +44,7 @@ describe('CompleteOAuthHandler (completeOauth)', () => {
     const query = world.providers.signIn('corp', state, { subject: 'ada-1' });
     expect((await world.completeOauth.execute({ provider: 'corp', query, metadata })).location).to.include('code=');
     const replayed = await rejection(world.completeOauth.execute({ provider: 'corp', query, metadata }));
-    expect((replayed as InvalidInput).issues).to.deep.equal([{ field: 'state', message: 'is unknown, expired or already used' }]);
+    expect((replayed as InvalidInput).issues).to.deep.equal([{ field: 'state', code: 'INVALID_OR_EXPIRED', message: 'is unknown, expired or already used' }]);
     const mixedUp = await startedState(world, 'corp');
     expect(await rejection(world.completeOauth.execute({ provider: 'github', query: world.providers.signIn('github', mixedUp, { subject: 'x' }), metadata }))).to.be.instanceOf(InvalidInput);
     const late = await startedState(world);

@@ -52,7 +52,7 @@ describe('LinkIdentityHandler (linkIdentity)', () => {
     expect(await rejection(world.linkIdentity.execute(linkRequest(evePrincipal)))).to.be.instanceOf(EmailNotVerified);
     const { principal } = await verifiedSignUp(world);
     const wrong = await rejection(world.linkIdentity.execute(linkRequest(principal, 'not the password')));
-    expect((wrong as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', message: 'is incorrect' }]);
+    expect((wrong as InvalidInput).issues).to.deep.equal([{ field: 'currentpassword', code: 'INCORRECT', message: 'is incorrect' }]);
     expect(await rejection(world.linkIdentity.execute({ ...linkRequest(principal), provider: 'nope' }))).to.be.instanceOf(ProviderNotFound);
     const factor = await withSecondFactor();
     const refused = await rejection(factor.world.linkIdentity.execute({ ...aFlowRequest(aPkcePair().challenge), ...aHolderProof(factor.passwordOnly) }));
@@ -69,7 +69,7 @@ describe('LinkIdentityHandler (linkIdentity)', () => {
     expect(await rejection(world.linkIdentity.execute(linkRequest(principal, ''))), 'a token seconds old proves nothing').to.be.instanceOf(RecentSignInRequired);
     const forDeletion = await reauthenticated(world, principal, ada, 'delete-account');
     const wrongAction = await rejection(world.linkIdentity.execute({ ...linkRequest(principal, ''), oauthCode: forDeletion.oauthCode, codeVerifier: forDeletion.codeVerifier }));
-    expect((wrongAction as InvalidInput).issues).to.deep.equal([{ field: 'oauthcode', message: 'is invalid, expired or already used' }]);
+    expect((wrongAction as InvalidInput).issues).to.deep.equal([{ field: 'oauthcode', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }]);
     const proof = await reauthenticated(world, principal, ada, 'link-identity');
     const stranger = await reauthenticated(world, principal, { subject: 'someone-else' }, 'link-identity');
     expect(stranger.params, "another provider account is no proof of this account's holder").to.deep.equal({ error: 'access_denied' });

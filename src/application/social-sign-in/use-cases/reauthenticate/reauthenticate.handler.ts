@@ -1,4 +1,4 @@
-import { InvalidInput } from '../../../../domain/domain-error.js';
+import { type FieldIssue, InvalidInput } from '../../../../domain/domain-error.js';
 import { REAUTH_ACTIONS, type ReauthAction } from '../../../ports/reauthentications.port.js';
 import type { SocialSignInPorts } from '../../ports/social-sign-in-ports.js';
 import { type FlowRequest, type FlowStarted, type OAuthPolicySettings, checkFlowRequest, startFlow } from '../../policies/oauth.js';
@@ -41,4 +41,4 @@ export class ReauthenticateHandler {
   }
 }
 
-const actionIssue = { field: 'action', message: `must be one of ${REAUTH_ACTIONS.join(', ')}` };
+const actionIssue: FieldIssue = { field: 'action', code: 'NOT_ONE_OF', message: `must be one of ${REAUTH_ACTIONS.join(', ')}` };

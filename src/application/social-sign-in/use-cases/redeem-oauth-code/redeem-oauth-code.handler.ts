@@ -1,4 +1,4 @@
-import { InvalidInput } from '../../../../domain/domain-error.js';
+import { type FieldIssue, InvalidInput } from '../../../../domain/domain-error.js';
 import { rawText, requireAll } from '../../../../domain/validation.js';
 import { EmailNotVerified } from '../../../errors.js';
 import type { RequestMetadata } from '../../../ports/event-log.port.js';
@@ -19,12 +19,12 @@ export interface RedeemOAuthCodeCommand {
 const SPENT = 'is invalid, expired or already used';
 
 /** Why a link code's exchange linked nothing (its identity taken meanwhile, its session ended, the cap reached). */
-const LINK_REFUSED: Record<Exclude<Awaited<ReturnType<typeof completeLink>>, 'linked'>, string> = {
-  identity_in_use: 'links a provider account that another account holds now; nothing was linked',
-  access_denied: 'links for a session that has ended; nothing was linked',
-  identity_limit: 'links beyond the 20 identities an account may have; nothing was linked',
-  account_exists: SPENT,
-  email_required: SPENT,
+const LINK_REFUSED: Record<Exclude<Awaited<ReturnType<typeof completeLink>>, 'linked'>, FieldIssue> = {
+  identity_in_use: { field: 'code', code: 'ALREADY_USED', message: 'links a provider account that another account holds now; nothing was linked' },
+  access_denied: { field: 'code', code: 'INVALID_OR_EXPIRED', message: 'links for a session that has ended; nothing was linked' },
+  identity_limit: { field: 'code', code: 'LIMIT_REACHED', message: 'links beyond the 20 identities an account may have; nothing was linked' },
+  account_exists: { field: 'code', code: 'INVALID_OR_EXPIRED', message: SPENT },
+  email_required: { field: 'code', code: 'INVALID_OR_EXPIRED', message: SPENT },
 };
 
 /**
@@ -52,11 +52,11 @@ export class RedeemOAuthCodeHandler {
     const input = requireAll({ code: rawText('code', command.code || undefined), verifier: rawText('code_verifier', command.codeVerifier || undefined) });
     const code = await oauthFlows.redeem(providers.idOf(input.code));
     const user = code && (await users.findById(code.userId));
-    if (!code || !user || code.reauth || code.expiresAt.getTime() <= clock.now().getTime() || user.sessionEpoch !== code.epoch) throw new InvalidInput([{ field: 'code', message: SPENT }]);
-    if ((await providers.s256(input.verifier)) !== code.codeChallenge) throw new InvalidInput([{ field: 'code_verifier', message: 'does not match the code_challenge' }]);
+    if (!code || !user || code.reauth || code.expiresAt.getTime() <= clock.now().getTime() || user.sessionEpoch !== code.epoch) throw new InvalidInput([{ field: 'code', code: 'INVALID_OR_EXPIRED', message: SPENT }]);
+    if ((await providers.s256(input.verifier)) !== code.codeChallenge) throw new InvalidInput([{ field: 'code_verifier', code: 'MISMATCH', message: 'does not match the code_challenge' }]);
     if (this.requireVerifiedEmail && !user.emailVerified) throw new EmailNotVerified();
     const linked = await completeLink(this.deps, code, command.metadata);
-    if (linked !== 'linked') throw new InvalidInput([{ field: 'code', message: LINK_REFUSED[linked] }]);
+    if (linked !== 'linked') throw new InvalidInput([LINK_REFUSED[linked]]);
     const identity = { id: code.identityId, userId: code.userId, provider: code.provider };
     if (await this.deps.mfa.requiredFor(user.id)) {
       await users.save(user, recordedAsDeclared([signedInWithProvider(identity, user.email.value, clock.now())], this.deps.ids, command.metadata));
@@ -66,7 +66,7 @@ export class RedeemOAuthCodeHandler {
       amr: ['oauth'],
       metadata: command.metadata,
       epoch: code.epoch,
-      refused: () => new InvalidInput([{ field: 'code', message: SPENT }]),
+      refused: () => new InvalidInput([{ field: 'code', code: 'INVALID_OR_EXPIRED', message: SPENT }]),
       record: (account, at) => recordedAsDeclared([signedInWithProvider(identity, account.email.value, at)], this.deps.ids, command.metadata),
     });
   }

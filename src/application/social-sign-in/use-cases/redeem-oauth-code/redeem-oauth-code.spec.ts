@@ -10,7 +10,7 @@ import { withSecondFactor } from '../../../../../tests/support/totp.js';
 import { tokenIn } from '../../../../../tests/support/mail-world.js';
 
 const metadata = aRequestMetadata();
-const SPENT = [{ field: 'code', message: 'is invalid, expired or already used' }];
+const SPENT = [{ field: 'code', code: 'INVALID_OR_EXPIRED', message: 'is invalid, expired or already used' }];
 const issuesOf = async (promise: Promise<unknown>) => ((await rejection(promise)) as InvalidInput).issues;
 
 describe('RedeemOAuthCodeHandler (redeemOauthCode)', () => {
@@ -30,7 +30,7 @@ describe('RedeemOAuthCodeHandler (redeemOauthCode)', () => {
     await world.redeemOauthCode.execute({ code: first.params['code'], codeVerifier: first.verifier, metadata });
     expect(await issuesOf(world.redeemOauthCode.execute({ code: first.params['code'], codeVerifier: first.verifier, metadata }))).to.deep.equal(SPENT);
     const second = await throughProvider(world, { subject: 'ada-1' });
-    expect(await issuesOf(world.redeemOauthCode.execute({ code: second.params['code'], codeVerifier: first.verifier, metadata }))).to.deep.equal([{ field: 'code_verifier', message: 'does not match the code_challenge' }]);
+    expect(await issuesOf(world.redeemOauthCode.execute({ code: second.params['code'], codeVerifier: first.verifier, metadata }))).to.deep.equal([{ field: 'code_verifier', code: 'MISMATCH', message: 'does not match the code_challenge' }]);
     expect(await issuesOf(world.redeemOauthCode.execute({ code: second.params['code'], codeVerifier: second.verifier, metadata }))).to.deep.equal(SPENT);
     const third = await throughProvider(world, { subject: 'ada-1' });
     world.clock.advance(60_001);
