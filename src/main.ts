@@ -48,7 +48,7 @@ interface HttpPart extends Lifecycle {
 /** Builds the HTTP part from the graph: the one place the interfaces meet the composition. */
 const httpPart =
   (options: StartOptions, capabilities: readonly ServiceCapability[]) =>
-  ({ config, logger, useCases, metrics, rateLimitStore }: Graph): HttpPart => {
+  ({ config, logger, useCases, metrics, rateLimitStore, rawRoutes }: Graph): HttpPart => {
     const shutdown = new ShutdownState();
     const app = buildHttpServer({
       logger,
@@ -62,6 +62,7 @@ const httpPart =
       useCases,
       capabilityOperations: capabilities.flatMap((capability) => capability.operations ?? []),
       capabilityActivityTypes: capabilityActivityTypes(capabilities),
+      rawRoutes,
       operations: {
         shutdown,
         observer: metrics,

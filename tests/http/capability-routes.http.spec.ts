@@ -47,6 +47,21 @@ const fixture: ServiceCapability = {
   bind: () => undefined,
   useCases: fixtureUseCases,
   commands: [],
+  // A protocol engine's way in: it reads the body itself, whatever its type, and writes its own answer.
+  rawRoutes: () => [
+    {
+      methods: ['GET', 'POST'],
+      path: '/fixture-engine/*',
+      handle: async (request, response) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of request) chunks.push(chunk as Buffer);
+        const body = Buffer.concat(chunks).toString('utf8');
+        if (request.url === '/fixture-engine/page') response.setHeader('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+        response.writeHead(request.url === '/fixture-engine/missing' ? 404 : 200, { 'content-type': 'text/plain; charset=utf-8' });
+        response.end(`${request.method ?? ''} ${request.url ?? ''} ${request.headers['content-type'] ?? '-'} ${body}`);
+      },
+    },
+  ],
   operations: [
     defineOperation<Record<string, never>, 'bearer', ReturnType<typeof fixtureUseCases>>({
       method: 'GET',
@@ -106,5 +121,24 @@ describe("HTTP: a capability's operations and its own errors, from its manifest 
     } finally {
       await plain.dispose();
     }
+  });
+
+  it("serves its raw routes as they arrive: the body unread, any type, the handler's answer with the service's headers", async () => {
+    const form = await http(service.url, '/fixture-engine/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=abc' });
+    expect([form.status, form.text]).to.deep.equal([200, 'POST /fixture-engine/token application/x-www-form-urlencoded grant_type=authorization_code&code=abc']);
+    expect(form.headers['x-request-id']).to.be.a('string');
+    expect(form.headers['x-content-type-options']).to.equal('nosniff');
+    const json = await http(service.url, '/fixture-engine/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"not":"parsed by the service"' });
+    expect([json.status, json.text]).to.deep.equal([200, 'POST /fixture-engine/token application/json {"not":"parsed by the service"']);
+    const page = await http(service.url, '/fixture-engine/page', { method: 'GET' });
+    expect(page.headers['content-security-policy']).to.equal("default-src 'none'; frame-ancestors 'none'");
+    expect((await http(service.url, '/fixture-engine/missing', { method: 'GET' })).status).to.equal(404);
+  });
+
+  it('keeps the raw routes out of the OpenAPI document, and answers a path outside them as ever (404 envelope)', async () => {
+    const doc = (await http(service.url, '/docs/json', { method: 'GET' })).body as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith('/fixture-engine'))).to.deep.equal([]);
+    const elsewhere = await http(service.url, '/fixture-engines', { method: 'GET' });
+    expect([elsewhere.status, elsewhere.body.code]).to.deep.equal([404, 'NOT_FOUND']);
   });
 });

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnySchema, InferType } from 'yup';
 import type { Config, DerivedSettings } from '../config/config.js';
 import type { ConfigDescription } from '../config/config-descriptions.js';
@@ -11,6 +12,13 @@ import type { AdminCommand } from './admin-command.js';
 
 export type { AdminCommand, AdminMetadata } from './admin-command.js';
 export { defineCommand } from './admin-command.js';
+
+/** A path a capability answers itself: its methods, its path (Fastify's syntax: a trailing `*` covers what follows) and the handler. */
+export interface RawRoute {
+  readonly methods: readonly ('GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS')[];
+  readonly path: string;
+  readonly handle: (request: IncomingMessage, response: ServerResponse) => Promise<void> | void;
+}
 
 /**
  * What a capability adds to the service, declared once (its manifest, `src/capabilities/<name>.ts`). The composition
@@ -56,6 +64,12 @@ export interface Capability<U extends object = object, Op = never> {
   readonly bind: (bindPort: BindPort) => void;
   /** Its use cases, made from what the container holds. */
   readonly useCases: (get: PortGetter) => U;
+  /**
+   * Paths it answers itself, a protocol engine with its own parsing (the OpenID provider's endpoints): the request as
+   * it arrived, its body unread, and the response to write. Served by the HTTP server beside the operations, with its
+   * limits and lifecycle, outside the operations' envelope and OpenAPI document.
+   */
+  readonly rawRoutes?: (get: PortGetter) => readonly RawRoute[];
   /** Its periodic jobs, run with the core's by the one runner (started and stopped with the service). */
   readonly jobs?: (get: PortGetter) => readonly PeriodicJob[];
   /** Its commands for `npm run admin`, each declared with `defineCommand` (its arguments, options and what it runs). */

@@ -15,7 +15,7 @@ import type { Storage, StorageKeys } from '../storage/storage.js';
 import { type Schema, schemaOf } from '../storage/ownership.js';
 import type { SharedRateLimitStore } from '../rate-limit/redis-rate-limit-store.js';
 import { applicationModule, policiesOf } from './application.module.js';
-import { type Capability, type CapabilityUseCases, capabilityNotices } from './capability.js';
+import { type Capability, type CapabilityUseCases, type RawRoute, capabilityNotices } from './capability.js';
 import { CAPABILITY_NOTICES } from '../../application/ports/capability-notices.port.js';
 import { type PortGetter, corePorts, portBinder, portGetter } from './bind-port.js';
 import { coreModule } from './core.module.js';
@@ -40,6 +40,8 @@ export interface Graph {
   readonly logger: Logger;
   readonly useCases: UseCases;
   readonly metrics: PrometheusMetrics;
+  /** The paths the capabilities answer themselves (their manifests' `rawRoutes`). */
+  readonly rawRoutes: readonly RawRoute[];
 }
 
 export interface CompositionOverrides<H extends Lifecycle = Lifecycle> {
@@ -155,7 +157,18 @@ export async function compose<H extends Lifecycle = Lifecycle, const C extends r
       storageModule(storage),
       new ContainerModule(({ bind }) => {
         const { http } = overrides;
-        if (http) portBinder(bind)(HTTP, (read) => http({ config: read(CONFIG), logger: read(LOGGER), useCases: allUseCases(), metrics: read(METRICS), rateLimitStore: read(RATE_LIMIT_STORE) ?? undefined }));
+        if (http) {
+          portBinder(bind)(HTTP, (read) =>
+            http({
+              config: read(CONFIG),
+              logger: read(LOGGER),
+              useCases: allUseCases(),
+              metrics: read(METRICS),
+              rateLimitStore: read(RATE_LIMIT_STORE) ?? undefined,
+              rawRoutes: capabilities.flatMap((capability) => capability.rawRoutes?.(get) ?? []),
+            }),
+          );
+        }
       }),
     );
     rateLimitStore = get(RATE_LIMIT_STORE) ?? undefined;

@@ -6,6 +6,8 @@ declare module 'fastify' {
     optionalBody?: boolean;
     /** The operation also reads `application/x-www-form-urlencoded` (RFC 7662 introspection). */
     formBody?: boolean;
+    /** A capability's raw route (RawRoute): its handler reads the body itself, whatever its type. */
+    raw?: boolean;
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
@@ -58,6 +58,8 @@ export interface HttpServerOptions {
   readonly capabilityOperations?: readonly AnyOperation[];
   /** The event types the capabilities show in the account's activity (their manifests' `activity`): documented beside the core's. */
   readonly capabilityActivityTypes?: readonly string[];
+  /** The paths the capabilities answer themselves (their manifests' `rawRoutes`). */
+  readonly rawRoutes?: readonly RawRoute[];
 }
 
 export interface HttpTimeoutsMs {
@@ -217,7 +219,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   app.addHook('preParsing', (request, _reply, payload, done) => {
     // An unknown route answers 404 whatever it was sent: Fastify would parse its body first (a 415 or 400 instead).
     if (request.is404 && request.method !== 'GET' && request.method !== 'HEAD') return done(new HttpError('NOT_FOUND'));
-    if (!BODY_METHODS.has(request.method)) return done(null, payload);
+    if (!BODY_METHODS.has(request.method) || request.routeOptions.config.raw === true) return done(null, payload);
     const bodyless = request.headers['content-length'] === undefined || request.headers['content-length'] === '0';
     const skip = request.routeOptions.config.optionalBody === true && bodyless && request.headers['transfer-encoding'] === undefined;
     const type = request.headers['content-type'] ?? '';
@@ -258,5 +260,40 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   void app.register(async (open) => {
     for (const operation of operations.filter((op) => !op.path.startsWith(RATE_LIMITED_PREFIX))) registerOperation(open, operation, useCases, registerOptions);
   });
+  registerRawRoutes(app, options.rawRoutes ?? []);
   return app;
+}
+
+/** A path a capability answers itself (the OpenID provider's endpoints), as its manifest declares it. */
+export interface RawRoute {
+  readonly methods: readonly ('GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS')[];
+  readonly path: string;
+  readonly handle: (request: IncomingMessage, response: ServerResponse) => Promise<void> | void;
+}
+
+/**
+ * Serves the raw routes in a scope of their own: no body parser reads their body (the handler does), and the answer is
+ * the handler's, written on the response that already carries the service's headers (security headers, request id),
+ * which it may replace (a page's own Content-Security-Policy). Shutdown, connection limits and timeouts are the server's.
+ */
+function registerRawRoutes(app: FastifyInstance, routes: readonly RawRoute[]): void {
+  if (routes.length === 0) return;
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    for (const route of routes) {
+      scope.route({
+        method: [...route.methods],
+        url: route.path,
+        config: { raw: true },
+        // Not an operation of the documented API: the engine publishes its own metadata.
+        schema: { hide: true },
+        handler: async (request, reply) => {
+          for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+          reply.hijack();
+          await route.handle(request.raw, reply.raw);
+        },
+      });
+    }
+  });
 }
