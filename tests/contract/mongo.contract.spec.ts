@@ -16,6 +16,7 @@ import { secondFactorContract } from './second-factor.contract.js';
 import { passkeyContract } from './passkey.contract.js';
 import { identityContract } from './identity.contract.js';
 import { oauthFlowContract } from './oauth-flow.contract.js';
+import { oidcAdapterContract } from './oidc-adapter.contract.js';
 import { webhookFeedContract } from './webhook-feed.contract.js';
 import { outboxContract } from './outbox.contract.js';
 import { readModelContract } from './read-model.contract.js';
@@ -67,6 +68,7 @@ describeWithMongo('MongoDB adapters', (target) => {
   passkeyContract('mongodb', mongo);
   identityContract('mongodb', mongo);
   oauthFlowContract('mongodb', mongo);
+  oidcAdapterContract('mongodb', mongo);
   webhookFeedContract('mongodb', mongo);
 
   describe('MongoDB only', () => {

@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PORT_TOKENS } from '../application/ports/ports.js';
+import { token } from '../application/di-token.js';
+import { OIDC_CLIENTS as OIDC_CLIENTS_PORT } from '../application/oidc-provider/ports/oidc-clients.port.js';
+import { type OidcProviderUseCases, oidcProviderUseCases } from '../application/oidc-provider/oidc-provider-use-cases.js';
+import { type Capability, type RawRoute, defineCommand } from '../infrastructure/container/capability.js';
+import { StoreOidcClients } from '../infrastructure/oidc-provider/store-oidc-clients.js';
+import { CONFIG, SIGNING_KEY, STABLE_SECRET, STORAGE } from '../infrastructure/container/tokens.js';
+import { OIDC_ACCOUNT_STATE, OIDC_CLIENTS, OIDC_STATE } from '../infrastructure/oidc-provider/oidc-tables.js';
+import { OIDC_PREFIX, type OpenIdProvider, openIdProvider } from '../infrastructure/oidc-provider/openid-provider.js';
+import { derivedKey } from '../infrastructure/security/hmac-refresh-tokens.js';
+
+/** The engine, made once in the container. */
+const OPENID_PROVIDER = token<OpenIdProvider>('OpenIdProvider');
+const command = defineCommand<OidcProviderUseCases>();
+
+const DISCOVERY = '/.well-known/openid-configuration';
+
+/** RFC 8414's document is the provider's own discovery document, at its own path (the same issuer, the same endpoints). */
+const asDiscovery = (handle: OpenIdProvider['handle']) => (request: IncomingMessage, response: ServerResponse) => {
+  request.url = DISCOVERY;
+  handle(request, response);
+};
+
+/**
+ * The service as an OpenID Provider (issue 64): other apps sign people in through it (authorization code with PKCE,
+ * refresh, PAR, the device flow, DPoP), its ID tokens signed with the service's key, its state in the project's store.
+ * Served on raw routes: the engine (oidc-provider) parses and answers its own protocol.
+ */
+export const oidcProvider: Capability<OidcProviderUseCases> = {
+  name: 'oidc-provider',
+  squad: '@account-service/identity',
+  folders: ['src/application/oidc-provider', 'src/infrastructure/oidc-provider'],
+  tables: [OIDC_ACCOUNT_STATE, OIDC_STATE, OIDC_CLIENTS],
+  events: {},
+  settings: {},
+  errors: { CLIENT_NOT_FOUND: 'no app is registered with this id: answered by `npm run admin -- remove-client` only' },
+  bind: (bindPort) => {
+    bindPort(OIDC_CLIENTS_PORT, (get) => {
+      const { clientStorage, validateClient } = get(OPENID_PROVIDER);
+      return new StoreOidcClients(get(STORAGE).store, clientStorage, validateClient);
+    });
+    bindPort(OPENID_PROVIDER, (get) => {
+      const config = get(CONFIG);
+      const issuer = config.publicApiUrl ?? `http://localhost:${config.http.port}`;
+      const secret = get(STABLE_SECRET);
+      const userViews = get(PORT_TOKENS.userViews);
+      return openIdProvider(
+        get(STORAGE).store,
+        {
+          issuer,
+          signingKey: get(SIGNING_KEY),
+          cookieKeys: [derivedKey(secret, 'oidc-cookies-v1').toString('base64url')],
+          clientSecretKey: derivedKey(secret, 'oidc-client-secret-v1'),
+          interactionUrl: (uid) => `${OIDC_PREFIX}/interaction/${uid}`,
+          secure: issuer.startsWith('https:'),
+        },
+        async (accountId) => {
+          const user = await userViews.findById(accountId);
+          if (!user) return null;
+          return { email: user.email, email_verified: user.emailverified, given_name: user.name, family_name: user.lastname, name: `${user.name} ${user.lastname}` };
+        },
+      );
+    });
+  },
+  useCases: (get) => oidcProviderUseCases({ clients: get(OIDC_CLIENTS_PORT), clock: get(PORT_TOKENS.clock) }),
+  commands: [
+    command({
+      name: 'create-client',
+      summary: 'register an app that signs people in through the provider; prints its client_id and, unless --public, its client_secret (once)',
+      options: {
+        name: { value: 'NAME', required: true, description: "the app's name, shown to the people it asks to sign in" },
+        redirectUri: { value: 'URI', required: true, repeatable: true, description: 'where the provider may send a code back, matched exactly; repeat for several' },
+        postLogoutRedirectUri: { value: 'URI', repeatable: true, description: 'where the provider may send the browser after a sign-out the app asked for' },
+        public: { description: 'a public client (single-page, mobile or command-line app): no secret, PKCE alone' },
+        firstParty: { description: "an app of the service's own: no consent is asked" },
+        grant: { value: 'GRANT', repeatable: true, choices: ['device'], description: 'also the device flow (RFC 8628): device' },
+      },
+      run: async ({ createClient }, input) => {
+        const registered = await createClient.execute({
+          name: input.name,
+          redirectUris: input.redirectUri,
+          postLogoutRedirectUris: input.postLogoutRedirectUri,
+          public: input.public,
+          firstParty: input.firstParty,
+          deviceGrant: input.grant.includes('device'),
+        });
+        return { out: registered, ...(registered.client_secret === undefined ? {} : { notice: 'Keep the client_secret now: it is shown this once.' }) };
+      },
+    }),
+    command({
+      name: 'list-clients',
+      summary: 'every registered app, oldest first; never a secret',
+      run: async ({ listClients }) => ({ out: await listClients.execute() }),
+    }),
+    command({
+      name: 'remove-client',
+      summary: 'remove an app: its codes and tokens stop working; prints {"removed": id}',
+      arguments: [{ name: 'id', description: "the app's client_id (list-clients shows it)" }],
+      run: async ({ removeClient }, { id }) => ({ out: await removeClient.execute(id) }),
+    }),
+  ],
+  rawRoutes: (get): RawRoute[] => {
+    const { handle } = get(OPENID_PROVIDER);
+    return [
+      { methods: ['GET', 'POST', 'OPTIONS'], path: `${OIDC_PREFIX}/*`, handle },
+      { methods: ['GET', 'OPTIONS'], path: DISCOVERY, handle },
+      { methods: ['GET', 'OPTIONS'], path: '/.well-known/oauth-authorization-server', handle: asDiscovery(handle) },
+    ];
+  },
+};

@@ -1,0 +1,131 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KeyObject } from 'node:crypto';
+import Provider, { errors } from 'oidc-provider';
+import type { Store } from '../storage/store.js';
+import { ClientSecretBox, StoreOidcAdapter } from './store-oidc-adapter.js';
+
+/** The endpoints the engine serves, under one prefix of their own beside the service's `/auth/*` API. */
+export const OIDC_PREFIX = '/oidc';
+export const OIDC_ROUTES = {
+  authorization: `${OIDC_PREFIX}/auth`,
+  token: `${OIDC_PREFIX}/token`,
+  userinfo: `${OIDC_PREFIX}/me`,
+  jwks: `${OIDC_PREFIX}/jwks`,
+  end_session: `${OIDC_PREFIX}/session/end`,
+  revocation: `${OIDC_PREFIX}/token/revocation`,
+  introspection: `${OIDC_PREFIX}/token/introspection`,
+  pushed_authorization_request: `${OIDC_PREFIX}/request`,
+  device_authorization: `${OIDC_PREFIX}/device/auth`,
+  code_verification: `${OIDC_PREFIX}/device`,
+  registration: `${OIDC_PREFIX}/reg`,
+  backchannel_authentication: `${OIDC_PREFIX}/backchannel`,
+  challenge: `${OIDC_PREFIX}/challenge`,
+} as const;
+
+/** The scopes the provider grants, and the claims each adds to the ID token and userinfo. */
+export const OIDC_SCOPES = ['openid', 'email', 'profile', 'offline_access'] as const;
+const CLAIMS = { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name', 'name'] };
+
+/** What the provider shows of an account: its claims, or null when there is no such account (any more). */
+export type AccountClaims = (accountId: string) => Promise<Readonly<Record<string, unknown>> | null>;
+
+export interface OpenIdProviderSettings {
+  /** The issuer, exactly: PUBLIC_API_URL, or http://localhost:{PORT}. */
+  readonly issuer: string;
+  /** The service's signing key: the ID tokens are signed with it, and its JWKS is the provider's. */
+  readonly signingKey: { readonly kid: string; readonly privateKey: KeyObject };
+  /** Keys of the engine's cookies (derived from the service's secret), the newest first. */
+  readonly cookieKeys: readonly string[];
+  /** The key client secrets are sealed under at rest. */
+  readonly clientSecretKey: Buffer;
+  /** Where the engine sends a browser to sign in or consent (the pages: `{uid}` is the interaction). */
+  readonly interactionUrl: (uid: string) => string;
+  readonly secure: boolean;
+}
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+
+/**
+ * The page a browser sees when the request cannot go back to an app (an unknown client, a redirect URI not
+ * registered): what went wrong, in words, with no script; never a redirect to an address nobody registered.
+ */
+export const errorPage = (error: string, description: string | undefined): string =>
+  [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<title>Sign-in error</title></head>',
+    '<body><main><h1>This sign-in cannot go on</h1>',
+    `<p>${escapeHtml(description ?? 'The request was refused.')}</p>`,
+    `<p>Error code: <code>${escapeHtml(error)}</code></p>`,
+    '<p>Go back to the app you came from and try again.</p></main></body></html>',
+  ].join('\n');
+
+/** The engine as the service sees it: a handler of raw requests, its issuer, and what registering an app needs. */
+export interface OpenIdProvider {
+  readonly handle: (request: IncomingMessage, response: ServerResponse) => void;
+  readonly issuer: string;
+  /** The engine's storage of clients (the Client model). */
+  readonly clientStorage: StoreOidcAdapter;
+  /** The engine's check of a client's metadata: throws what it refuses. */
+  readonly validateClient: (metadata: Record<string, unknown>) => Promise<void>;
+}
+
+/**
+ * The service as an OpenID Provider: panva's oidc-provider (OpenID Certified), configured where its defaults differ
+ * from what the service promises (docs/oidc-provider.md): PKCE with S256 for every client, the service's ES256 key,
+ * `iss` on every authorization response, PAR, the device flow and DPoP on, its state in the project's store (never
+ * the engine's memory adapter), secrets of clients sealed and tokens stored as hashes only.
+ */
+export function openIdProvider(store: Store, settings: OpenIdProviderSettings, accountClaims: AccountClaims): OpenIdProvider {
+  const secrets = new ClientSecretBox(settings.clientSecretKey);
+  const jwk = { ...settings.signingKey.privateKey.export({ format: 'jwk' }), kid: settings.signingKey.kid, alg: 'ES256', use: 'sig' };
+  const provider = new Provider(settings.issuer, {
+    adapter: (model: string) => new StoreOidcAdapter(store, model, secrets, errors.InvalidGrant),
+    jwks: { keys: [jwk] },
+    routes: OIDC_ROUTES,
+    scopes: [...OIDC_SCOPES],
+    claims: CLAIMS,
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    // What an operator says of an app beyond the standard metadata: whether it is the service's own, and since when.
+    extraClientMetadata: {
+      properties: ['first_party', 'created_at'],
+      validator: (_ctx: unknown, key: string, value: unknown) => {
+        if (key === 'first_party' && value !== undefined && typeof value !== 'boolean') throw new errors.InvalidClientMetadata('first_party must be a boolean');
+      },
+    },
+    pkce: { required: () => true },
+    enabledJWA: { idTokenSigningAlgValues: ['ES256'], dPoPSigningAlgValues: ['ES256', 'EdDSA', 'RS256', 'PS256'] },
+    responseTypes: ['code'],
+    clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'ES256' },
+    ttl: { AuthorizationCode: 60, AccessToken: 900, IdToken: 900, Interaction: 600, Session: 14 * 86_400, Grant: 30 * 86_400, DeviceCode: 600, PushedAuthorizationRequest: 60, RefreshToken: 30 * 86_400 },
+    cookies: { keys: [...settings.cookieKeys], long: { httpOnly: true, sameSite: 'lax', secure: settings.secure }, short: { httpOnly: true, sameSite: 'lax', secure: settings.secure } },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      introspection: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: true },
+      pushedAuthorizationRequests: { enabled: true },
+      deviceFlow: { enabled: true },
+      dPoP: { enabled: true },
+    },
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = errorPage(String(out.error), out.error_description === undefined ? undefined : String(out.error_description));
+    },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => settings.interactionUrl(interaction.uid) },
+    findAccount: async (_ctx: unknown, sub: string) => {
+      const claims = await accountClaims(sub);
+      return claims === null ? undefined : { accountId: sub, claims: () => ({ sub, ...claims }) };
+    },
+  });
+  provider.proxy = true;
+  const callback = provider.callback();
+  return {
+    handle: (request, response) => void callback(request, response),
+    issuer: settings.issuer,
+    clientStorage: new StoreOidcAdapter(store, 'Client', secrets, errors.InvalidGrant),
+    validateClient: (metadata) => provider.Client.validate(metadata as never),
+  };
+}
