@@ -5,7 +5,8 @@ import { OIDC_CLIENTS as OIDC_CLIENTS_PORT } from '../application/oidc-provider/
 import { type OidcProviderUseCases, oidcProviderUseCases } from '../application/oidc-provider/oidc-provider-use-cases.js';
 import { type Capability, type RawRoute, defineCommand } from '../infrastructure/container/capability.js';
 import { StoreOidcClients } from '../infrastructure/oidc-provider/store-oidc-clients.js';
-import { CONFIG, SIGNING_KEY, STABLE_SECRET, STORAGE } from '../infrastructure/container/tokens.js';
+import { CONFIG, SIGNING_KEY, STABLE_SECRET, STORAGE, USE_CASES } from '../infrastructure/container/tokens.js';
+import { type PasswordSignIn, interactionPages } from '../interfaces/http/oidc-provider/interaction-pages.js';
 import { OIDC_ACCOUNT_STATE, OIDC_CLIENTS, OIDC_STATE } from '../infrastructure/oidc-provider/oidc-tables.js';
 import { OIDC_PREFIX, type OpenIdProvider, openIdProvider } from '../infrastructure/oidc-provider/openid-provider.js';
 import { derivedKey } from '../infrastructure/security/hmac-refresh-tokens.js';
@@ -30,7 +31,7 @@ const asDiscovery = (handle: OpenIdProvider['handle']) => (request: IncomingMess
 export const oidcProvider: Capability<OidcProviderUseCases> = {
   name: 'oidc-provider',
   squad: '@account-service/identity',
-  folders: ['src/application/oidc-provider', 'src/infrastructure/oidc-provider'],
+  folders: ['src/application/oidc-provider', 'src/infrastructure/oidc-provider', 'src/interfaces/http/oidc-provider'],
   tables: [OIDC_ACCOUNT_STATE, OIDC_STATE, OIDC_CLIENTS],
   events: {},
   settings: {},
@@ -101,8 +102,22 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
     }),
   ],
   rawRoutes: (get): RawRoute[] => {
-    const { handle } = get(OPENID_PROVIDER);
+    const { handle, interactions } = get(OPENID_PROVIDER);
+    const useCases = get(USE_CASES);
+    // A sign-in at the pages is the service's own sign-in (its throttle, no enumeration, its notices and events).
+    const signIn: PasswordSignIn = async (email, password, request) => {
+      const metadata = { requestId: String(request.headers['x-request-id'] ?? 'oidc-pages'), clientIp: request.socket.remoteAddress ?? null, userAgent: request.headers['user-agent']?.slice(0, 512) ?? null };
+      try {
+        const outcome = await useCases.signIn.execute({ email, password, metadata });
+        return 'mfaToken' in outcome ? 'second-factor' : { accountId: outcome.user.id };
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'INVALID_CREDENTIALS' || (error as { code?: unknown }).code === 'TOO_MANY_ATTEMPTS' || (error as { code?: unknown }).code === 'INVALID_INPUT') return 'refused';
+        throw error;
+      }
+    };
+    const pages = interactionPages(interactions, signIn, derivedKey(get(STABLE_SECRET), 'oidc-pages-csrf-v1'), OIDC_PREFIX);
     return [
+      { methods: ['GET', 'POST'], path: `${OIDC_PREFIX}/interaction/*`, handle: pages },
       { methods: ['GET', 'POST', 'OPTIONS'], path: `${OIDC_PREFIX}/*`, handle },
       { methods: ['GET', 'OPTIONS'], path: DISCOVERY, handle },
       { methods: ['GET', 'OPTIONS'], path: '/.well-known/oauth-authorization-server', handle: asDiscovery(handle) },

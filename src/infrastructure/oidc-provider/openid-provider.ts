@@ -24,7 +24,8 @@ export const OIDC_ROUTES = {
 
 /** The scopes the provider grants, and the claims each adds to the ID token and userinfo. */
 export const OIDC_SCOPES = ['openid', 'email', 'profile', 'offline_access'] as const;
-const CLAIMS = { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name', 'name'] };
+// `acr`, `amr` and `auth_time` come with `openid` itself: how and when the person signed in, in every ID token.
+const CLAIMS = { acr: null, amr: null, auth_time: null, sid: null, openid: ['sub', 'acr', 'amr', 'auth_time'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name', 'name'] };
 
 /** What the provider shows of an account: its claims, or null when there is no such account (any more). */
 export type AccountClaims = (accountId: string) => Promise<Readonly<Record<string, unknown>> | null>;
@@ -42,6 +43,8 @@ export interface OpenIdProviderSettings {
   readonly interactionUrl: (uid: string) => string;
   readonly secure: boolean;
 }
+
+const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
@@ -61,6 +64,30 @@ export const errorPage = (error: string, description: string | undefined): strin
     '<p>Go back to the app you came from and try again.</p></main></body></html>',
   ].join('\n');
 
+/** What a page of the provider needs to know of the interaction it shows (oidc-provider's `interactionDetails`). */
+export interface InteractionView {
+  readonly uid: string;
+  /** `login`: nobody is signed in at the pages (or the app asked again); `consent`: the app asks for scopes not granted yet. */
+  readonly prompt: string;
+  readonly clientName: string;
+  readonly firstParty: boolean;
+  /** The scopes the app asks for (consent shows those not granted yet). */
+  readonly scopes: readonly string[];
+  /** Who is signed in at the pages, once someone is. */
+  readonly accountId: string | null;
+}
+
+/** The interaction's steps, as the pages complete them. */
+export interface Interactions {
+  details(request: IncomingMessage, response: ServerResponse): Promise<InteractionView>;
+  /** The person proved who they are (`amr`: how); the engine goes on (to consent, or back to the app). */
+  signedIn(request: IncomingMessage, response: ServerResponse, accountId: string, amr: readonly string[]): Promise<void>;
+  /** The person allows what the app asks (every scope and claim the prompt lists); back to the app with a code. */
+  allowed(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  /** The person refused: back to the app with `error=access_denied`. */
+  denied(request: IncomingMessage, response: ServerResponse): Promise<void>;
+}
+
 /** The engine as the service sees it: a handler of raw requests, its issuer, and what registering an app needs. */
 export interface OpenIdProvider {
   readonly handle: (request: IncomingMessage, response: ServerResponse) => void;
@@ -69,6 +96,7 @@ export interface OpenIdProvider {
   readonly clientStorage: StoreOidcAdapter;
   /** The engine's check of a client's metadata: throws what it refuses. */
   readonly validateClient: (metadata: Record<string, unknown>) => Promise<void>;
+  readonly interactions: Interactions;
 }
 
 /**
@@ -97,6 +125,8 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
     pkce: { required: () => true },
     enabledJWA: { idTokenSigningAlgValues: ['ES256'], dPoPSigningAlgValues: ['ES256', 'EdDSA', 'RS256', 'PS256'] },
     responseTypes: ['code'],
+    // The ID token carries the claims of its scopes (email, profile), as the service promises, not only userinfo.
+    conformIdTokenClaims: false,
     clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'ES256' },
     ttl: { AuthorizationCode: 60, AccessToken: 900, IdToken: 900, Interaction: 600, Session: 14 * 86_400, Grant: 30 * 86_400, DeviceCode: 600, PushedAuthorizationRequest: 60, RefreshToken: 30 * 86_400 },
     cookies: { keys: [...settings.cookieKeys], long: { httpOnly: true, sameSite: 'lax', secure: settings.secure }, short: { httpOnly: true, sameSite: 'lax', secure: settings.secure } },
@@ -122,7 +152,43 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
   });
   provider.proxy = true;
   const callback = provider.callback();
+  const interactions: Interactions = {
+    details: async (request, response) => {
+      const interaction = await provider.interactionDetails(request, response);
+      const clientId = textOf(interaction.params['client_id']);
+      const client = await provider.Client.find(clientId);
+      const metadata = (client?.metadata() ?? {}) as Record<string, unknown>;
+      return {
+        uid: interaction.uid,
+        prompt: interaction.prompt.name,
+        clientName: typeof metadata['client_name'] === 'string' ? metadata['client_name'] : clientId,
+        firstParty: metadata['first_party'] === true,
+        scopes: textOf(interaction.params['scope']).split(' ').filter((scope) => scope !== ''),
+        accountId: interaction.session?.accountId ?? null,
+      };
+    },
+    signedIn: async (request, response, accountId, amr) => {
+      await provider.interactionFinished(request, response, { login: { accountId, amr: [...amr] } }, { mergeWithLastSubmission: false });
+    },
+    allowed: async (request, response) => {
+      const interaction = await provider.interactionDetails(request, response);
+      const accountId = interaction.session?.accountId;
+      const clientId = textOf(interaction.params['client_id']);
+      if (accountId === undefined) throw new errors.AccessDenied('nobody is signed in');
+      const grant = (interaction.grantId === undefined ? undefined : await provider.Grant.find(interaction.grantId)) ?? new provider.Grant({ accountId, clientId });
+      const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+      if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
+      if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
+      for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+      const grantId = await grant.save();
+      await provider.interactionFinished(request, response, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    },
+    denied: async (request, response) => {
+      await provider.interactionFinished(request, response, { error: 'access_denied', error_description: 'The person refused' }, { mergeWithLastSubmission: false });
+    },
+  };
   return {
+    interactions,
     handle: (request, response) => void callback(request, response),
     issuer: settings.issuer,
     clientStorage: new StoreOidcAdapter(store, 'Client', secrets, errors.InvalidGrant),

@@ -1,0 +1,123 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** What the pages know of an interaction (the engine's details, as the capability hands them over). */
+export interface InteractionView {
+  readonly uid: string;
+  readonly prompt: string;
+  readonly clientName: string;
+  readonly firstParty: boolean;
+  readonly scopes: readonly string[];
+  readonly accountId: string | null;
+}
+
+/** The engine's side of the pages: the interaction, and each way it ends. */
+export interface InteractionSteps {
+  details(request: IncomingMessage, response: ServerResponse): Promise<InteractionView>;
+  signedIn(request: IncomingMessage, response: ServerResponse, accountId: string, amr: readonly string[]): Promise<void>;
+  allowed(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  denied(request: IncomingMessage, response: ServerResponse): Promise<void>;
+}
+
+/** A password sign-in as `POST /auth/sign-in` makes it (its throttle, its no-enumeration rule, its notices). */
+export type PasswordSignIn = (email: string, password: string, request: IncomingMessage) => Promise<{ readonly accountId: string } | 'refused' | 'second-factor'>;
+
+const FORM_LIMIT_BYTES = 16 * 1024;
+const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem}label{display:block;margin-top:1rem}input{display:block;width:100%;padding:.5rem;font:inherit}button{margin-top:1.25rem;padding:.5rem 1rem;font:inherit}';
+/**
+ * The pages run no script and load nothing from elsewhere; their one style is allowed by its hash; no one frames them.
+ * No `form-action`: Chromium applies it to the redirects after a form is posted, and a sign-in ends in a redirect to
+ * the app's registered address (the engine checks it, exactly).
+ */
+export const PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'`;
+
+const SCOPE_TEXT: Readonly<Record<string, string>> = {
+  openid: 'Know who you are (your account id)',
+  email: 'See your e-mail address',
+  profile: 'See your name',
+  offline_access: 'Stay signed in when you are away (a refresh token)',
+};
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+
+const page = (title: string, body: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+
+/**
+ * The OpenID provider's pages (issue 64): sign-in (*Email*, *Password*, *Sign in*) and consent (*Allow*, *Deny*),
+ * server-rendered, no script, real labels, a CSRF token on every form (an HMAC of the interaction under the service's
+ * secret), their own Content-Security-Policy with `frame-ancestors 'none'`. A wrong password and an unknown address
+ * read the same.
+ */
+export function interactionPages(steps: InteractionSteps, signIn: PasswordSignIn, csrfKey: Buffer, prefix: string) {
+  const csrfOf = (uid: string): string => createHmac('sha256', csrfKey).update(`oidc-interaction:${uid}`).digest('base64url');
+  const csrfHolds = (uid: string, sent: string | undefined): boolean => {
+    const expected = Buffer.from(csrfOf(uid));
+    const given = Buffer.from(sent ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  const send = (response: ServerResponse, status: number, html: string): void => {
+    response.statusCode = status;
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    response.setHeader('cache-control', 'no-store');
+    response.setHeader('content-security-policy', PAGE_CSP);
+    response.end(html);
+  };
+  const signInPage = (view: InteractionView, refused: boolean): string =>
+    page(
+      `Sign in to ${view.clientName}`,
+      `<h1>Sign in</h1><p>to continue to <strong>${escapeHtml(view.clientName)}</strong></p>` +
+        (refused ? '<p role="alert">Wrong e-mail or password.</p>' : '') +
+        `<form method="post" action="${prefix}/interaction/${escapeHtml(view.uid)}/login">` +
+        `<input type="hidden" name="csrf" value="${csrfOf(view.uid)}">` +
+        '<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>' +
+        '<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>' +
+        '<button type="submit">Sign in</button></form>',
+    );
+  const consentPage = (view: InteractionView): string =>
+    page(
+      `Allow ${view.clientName}?`,
+      `<h1>Allow ${escapeHtml(view.clientName)}?</h1><p>${escapeHtml(view.clientName)} asks to:</p><ul>` +
+        view.scopes.map((scope) => `<li>${escapeHtml(SCOPE_TEXT[scope] ?? scope)}</li>`).join('') +
+        `</ul><form method="post" action="${prefix}/interaction/${escapeHtml(view.uid)}/consent">` +
+        `<input type="hidden" name="csrf" value="${csrfOf(view.uid)}">` +
+        '<button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button></form>',
+    );
+  const refusedPage = (status: number, text: string): string => page('Sign-in error', `<h1>This sign-in cannot go on</h1><p>${escapeHtml(text)}</p><p>Go back to the app you came from and try again.</p>`);
+
+  const formOf = async (request: IncomingMessage): Promise<URLSearchParams | null> => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size > FORM_LIMIT_BYTES) return null;
+      chunks.push(chunk as Buffer);
+    }
+    return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  };
+
+  return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const path = new URL(request.url ?? '/', 'http://pages').pathname.slice(`${prefix}/interaction/`.length).split('/');
+    const [uid = '', action] = path;
+    let view: InteractionView;
+    try {
+      view = await steps.details(request, response);
+    } catch {
+      return send(response, 400, refusedPage(400, 'This sign-in expired or was opened in another browser.'));
+    }
+    if (view.uid !== uid) return send(response, 400, refusedPage(400, 'This sign-in expired or was opened in another browser.'));
+    if (request.method === 'GET' && action === undefined) return send(response, 200, view.prompt === 'consent' ? consentPage(view) : signInPage(view, false));
+    if (request.method !== 'POST') return send(response, 405, refusedPage(405, 'Not a step of this sign-in.'));
+    const form = await formOf(request);
+    if (form === null || !csrfHolds(uid, form.get('csrf') ?? undefined)) return send(response, 403, refusedPage(403, 'This form expired: open the sign-in again.'));
+    if (action === 'login') {
+      const outcome = await signIn(form.get('email') ?? '', form.get('password') ?? '', request);
+      if (outcome === 'refused') return send(response, 401, signInPage(view, true));
+      if (outcome === 'second-factor') return send(response, 403, refusedPage(403, 'This account signs in with a second factor, which these pages do not ask yet.'));
+      return steps.signedIn(request, response, outcome.accountId, ['pwd']);
+    }
+    if (action === 'consent' && view.prompt === 'consent') return form.get('decision') === 'allow' ? steps.allowed(request, response) : steps.denied(request, response);
+    return send(response, 400, refusedPage(400, 'Not a step of this sign-in.'));
+  };
+}

@@ -1,0 +1,139 @@
+import { expect } from 'chai';
+import { createServer } from 'node:net';
+import * as client from 'openid-client';
+import { admin } from '../support/api-keys.js';
+import { postJson } from '../support/http-client.js';
+import { type TestService, startTestService } from '../support/test-service.js';
+
+const APP = 'https://app.example.com/callback';
+const PASSWORD = 'correct-horse-battery-staple';
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+
+/** A browser as far as the flow needs one: its cookies, and no following of redirects (each step is looked at). */
+class Browser {
+  private readonly cookies = new Map<string, string>();
+  constructor(private readonly origin: string) {}
+
+  async go(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const response = await fetch(new URL(url, this.origin), { method: init.method ?? 'GET', headers, redirect: 'manual', ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}) });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ''] = cookie.split(';');
+      const at = pair.indexOf('=');
+      const [name, value] = [pair.slice(0, at), pair.slice(at + 1)];
+      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(cookie)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  /** Follows redirects within the service; the first page, or the address outside it (the app's) it ends at. */
+  async follow(response: Response): Promise<{ readonly page: Response | null; readonly url: URL | null }> {
+    let current = response;
+    for (let hops = 0; hops < 10; hops += 1) {
+      const location = current.headers.get('location');
+      if (location === null) return { page: current, url: null };
+      const next = new URL(location, this.origin);
+      if (next.origin !== this.origin) return { page: null, url: next };
+      current = await this.go(next.href);
+    }
+    throw new Error('too many redirects');
+  }
+}
+
+const csrfIn = (html: string): string => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+const actionIn = (html: string): string => /<form method="post" action="([^"]+)"/.exec(html)?.[1] ?? '';
+
+describe('HTTP: an app signs a person in through the service (OpenID Connect code flow with openid-client, issue 64)', function () {
+  this.timeout(60_000);
+  let service: TestService;
+  let issuer = '';
+  let config: client.Configuration;
+  let userId = '';
+  const email = 'grace@example.com';
+  before(async () => {
+    const port = await freePort();
+    issuer = `http://127.0.0.1:${port}`;
+    service = await startTestService({ PORT: String(port), PUBLIC_API_URL: issuer, RATE_LIMIT_MAX: '10000' });
+    userId = (await postJson(service.url, '/auth/sign-up', { name: 'Grace', lastname: 'Hopper', email, password: PASSWORD })).body.data.user.id as string;
+    const made = JSON.parse((await admin(service.dataDir, ['create-client', '--name', 'Notebook', '--redirect-uri', APP])).out[0] ?? '{}') as { client_id: string; client_secret: string };
+    config = await client.discovery(new URL(issuer), made.client_id, made.client_secret, undefined, { execute: [client.allowInsecureRequests] });
+  });
+  after(async () => service.dispose());
+
+  /** Starts a flow as an app does: PKCE, state and nonce, and the browser at the authorization endpoint. */
+  const start = async (browser: Browser, scope = 'openid email profile') => {
+    const verifier = client.randomPKCECodeVerifier();
+    const checks = { verifier, state: client.randomState(), nonce: client.randomNonce() };
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: checks.state, nonce: checks.nonce });
+    const { page, url: left } = await browser.follow(await browser.go(url.href));
+    return { checks, page: page as Response, left };
+  };
+
+  it('signs in at its page, asks consent once, and hands the app a code the app turns into an ID token for the account', async () => {
+    const browser = new Browser(issuer);
+    const { checks, page } = await start(browser);
+    const signInHtml = await page.text();
+    expect(page.status).to.equal(200);
+    expect(signInHtml).to.include('<label for="email">Email</label>').and.include('<label for="password">Password</label>').and.include('>Sign in</button>');
+    expect(page.headers.get('content-security-policy')).to.include("frame-ancestors 'none'").and.not.include('unsafe-inline');
+    const consent = await browser.follow(await browser.go(actionIn(signInHtml), { method: 'POST', form: { csrf: csrfIn(signInHtml), email, password: PASSWORD } }));
+    const consentHtml = await (consent.page as Response).text();
+    expect(consentHtml).to.include('Allow Notebook?').and.include('See your e-mail address').and.include('>Deny</button>');
+    const back = await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'allow' } }));
+    const redirect = back.url as URL;
+    expect(`${redirect.origin}${redirect.pathname}`).to.equal(APP);
+    expect([redirect.searchParams.get('state'), redirect.searchParams.get('iss')]).to.deep.equal([checks.state, issuer]);
+    const tokens = await client.authorizationCodeGrant(config, redirect, { pkceCodeVerifier: checks.verifier, expectedState: checks.state, expectedNonce: checks.nonce });
+    const claims = tokens.claims();
+    expect(claims).to.include({ iss: issuer, sub: userId, aud: config.clientMetadata().client_id, email, email_verified: false, given_name: 'Grace', family_name: 'Hopper', name: 'Grace Hopper', nonce: checks.nonce });
+    expect(claims?.['amr']).to.deep.equal(['pwd']);
+    expect(claims?.['auth_time']).to.be.a('number');
+    const info = await client.fetchUserInfo(config, tokens.access_token, userId);
+    expect(info).to.include({ sub: userId, email });
+    // Consent is remembered for this account and app, and the pages' session too: the next flow comes back with a code at once.
+    const next = await start(browser);
+    expect(next.page, 'no page: signed in, consent given').to.equal(null);
+    expect(next.left?.searchParams.get('code')).to.be.a('string');
+    // The first code is spent: the same redirect again is invalid_grant, and the grant it came from is revoked with
+    // every token of it: the next flow asks consent again.
+    const again = await client.authorizationCodeGrant(config, redirect, { pkceCodeVerifier: checks.verifier, expectedState: checks.state, expectedNonce: checks.nonce }).catch((error: unknown) => error);
+    expect((again as { error?: string }).error).to.equal('invalid_grant');
+    const revoked = await client.fetchUserInfo(config, tokens.access_token, userId).catch((error: unknown) => error);
+    expect(revoked).to.be.instanceOf(Error);
+    const afterReuse = await start(browser);
+    expect(afterReuse.page && /<h1>[^<]*/.exec(await afterReuse.page.text())?.[0]).to.equal('<h1>Allow Notebook?');
+  });
+
+  it('reads a wrong password and an unknown address alike, and refuses a form without its CSRF token', async () => {
+    const browser = new Browser(issuer);
+    const { page } = await start(browser);
+    const html = await page.text();
+    const wrong = await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email, password: 'not the password' } });
+    const unknown = await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email: 'nobody@example.com', password: 'not the password' } });
+    const [wrongText, unknownText] = [await wrong.text(), await unknown.text()];
+    expect([wrong.status, unknown.status]).to.deep.equal([401, 401]);
+    expect(wrongText).to.include('Wrong e-mail or password.');
+    expect(wrongText).to.equal(unknownText);
+    const forged = await browser.go(actionIn(html), { method: 'POST', form: { email, password: PASSWORD } });
+    expect(forged.status).to.equal(403);
+  });
+
+  it('sends the app error=access_denied when the person denies', async () => {
+    const browser = new Browser(issuer);
+    const { checks, page } = await start(browser, 'openid');
+    const html = await page.text();
+    const consent = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email, password: PASSWORD } }));
+    const consentHtml = await (consent.page as Response).text();
+    const back = await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'deny' } }));
+    expect([back.url?.searchParams.get('error'), back.url?.searchParams.get('state')]).to.deep.equal(['access_denied', checks.state]);
+  });
+});
