@@ -56,9 +56,11 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
           interactionUrl: (uid) => `${OIDC_PREFIX}/interaction/${uid}`,
           secure: issuer.startsWith('https:'),
         },
+        // One account, one truth: a deleted or disabled account is no account to the provider (no code, no userinfo).
         async (accountId) => {
-          const user = await userViews.findById(accountId);
-          if (!user) return null;
+          const account = await userViews.sessionAccountOf(accountId);
+          if (!account || account.disabled) return null;
+          const { user } = account;
           return { email: user.email, email_verified: user.emailverified, given_name: user.name, family_name: user.lastname, name: `${user.name} ${user.lastname}` };
         },
       );

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createServer } from 'node:net';
 import * as client from 'openid-client';
 import { admin } from '../support/api-keys.js';
-import { postJson } from '../support/http-client.js';
+import { http, postJson } from '../support/http-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 const APP = 'https://app.example.com/callback';
@@ -135,5 +135,45 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     const consentHtml = await (consent.page as Response).text();
     const back = await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'deny' } }));
     expect([back.url?.searchParams.get('error'), back.url?.searchParams.get('state')]).to.deep.equal(['access_denied', checks.state]);
+  });
+
+  it('asks no consent of a first-party app: signed in, the browser goes back with a code at once', async () => {
+    const made = JSON.parse((await admin(service.dataDir, ['create-client', '--name', 'Our own', '--redirect-uri', APP, '--first-party'])).out[0] ?? '{}') as { client_id: string; client_secret: string };
+    const own = await client.discovery(new URL(issuer), made.client_id, made.client_secret, undefined, { execute: [client.allowInsecureRequests] });
+    const browser = new Browser(issuer);
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(own, { redirect_uri: APP, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st-own' });
+    const { page } = await browser.follow(await browser.go(url.href));
+    const html = await (page as Response).text();
+    const back = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email, password: PASSWORD } }));
+    expect(back.page, 'no consent page').to.equal(null);
+    expect(back.url?.searchParams.get('code')).to.be.a('string');
+    const tokens = await client.authorizationCodeGrant(own, back.url as URL, { pkceCodeVerifier: verifier, expectedState: 'st-own' });
+    expect(tokens.claims()?.sub).to.equal(userId);
+  });
+
+  it('one account, one truth: a disabled account gets no code at the pages, and its tokens no userinfo', async () => {
+    const other = 'ada.disabled@example.com';
+    const otherId = (await postJson(service.url, '/auth/sign-up', { name: 'Ada', lastname: 'Lovelace', email: other, password: PASSWORD })).body.data.user.id as string;
+    const browser = new Browser(issuer);
+    const { checks, page } = await start(browser);
+    const html = await page.text();
+    const consent = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email: other, password: PASSWORD } }));
+    const consentHtml = await (consent.page as Response).text();
+    const back = await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'allow' } }));
+    const tokens = await client.authorizationCodeGrant(config, back.url as URL, { pkceCodeVerifier: checks.verifier, expectedState: checks.state, expectedNonce: checks.nonce });
+    expect(tokens.claims()?.sub).to.equal(otherId);
+    const key = JSON.parse((await admin(service.dataDir, ['create-key', '--scopes', 'users:write'])).out[0] ?? '{}') as { key: string };
+    const disabled = await http(service.url, `/admin/users/${otherId}/disable`, { method: 'POST', headers: { authorization: `Bearer ${key.key}` } });
+    expect(disabled.status).to.be.within(200, 299);
+    const info = await client.fetchUserInfo(config, tokens.access_token, otherId).catch((error: unknown) => error);
+    expect(info).to.be.instanceOf(Error);
+    // At the pages, its right password is refused as any wrong one.
+    const fresh = new Browser(issuer);
+    const again = await start(fresh);
+    const againHtml = await again.page.text();
+    const refused = await fresh.go(actionIn(againHtml), { method: 'POST', form: { csrf: csrfIn(againHtml), email: other, password: PASSWORD } });
+    expect(refused.status).to.equal(401);
+    expect(await refused.text()).to.include('Wrong e-mail or password.');
   });
 });

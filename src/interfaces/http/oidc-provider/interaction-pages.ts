@@ -107,6 +107,8 @@ export function interactionPages(steps: InteractionSteps, signIn: PasswordSignIn
       return send(response, 400, refusedPage(400, 'This sign-in expired or was opened in another browser.'));
     }
     if (view.uid !== uid) return send(response, 400, refusedPage(400, 'This sign-in expired or was opened in another browser.'));
+    // An app of the service's own (`--first-party`) asks no consent: what it asks is allowed at once.
+    if (request.method === 'GET' && action === undefined && view.prompt === 'consent' && view.firstParty) return steps.allowed(request, response);
     if (request.method === 'GET' && action === undefined) return send(response, 200, view.prompt === 'consent' ? consentPage(view) : signInPage(view, false));
     if (request.method !== 'POST') return send(response, 405, refusedPage(405, 'Not a step of this sign-in.'));
     const form = await formOf(request);
