@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyObject } from 'node:crypto';
 import Provider, { errors } from 'oidc-provider';
+import type { InteractionSteps } from '../../application/oidc-provider/ports/interaction-steps.port.js';
 import type { Store } from '../storage/store.js';
 import { ClientSecretBox, StoreOidcAdapter } from './store-oidc-adapter.js';
 
@@ -64,29 +65,8 @@ export const errorPage = (error: string, description: string | undefined): strin
     '<p>Go back to the app you came from and try again.</p></main></body></html>',
   ].join('\n');
 
-/** What a page of the provider needs to know of the interaction it shows (oidc-provider's `interactionDetails`). */
-export interface InteractionView {
-  readonly uid: string;
-  /** `login`: nobody is signed in at the pages (or the app asked again); `consent`: the app asks for scopes not granted yet. */
-  readonly prompt: string;
-  readonly clientName: string;
-  readonly firstParty: boolean;
-  /** The scopes the app asks for (consent shows those not granted yet). */
-  readonly scopes: readonly string[];
-  /** Who is signed in at the pages, once someone is. */
-  readonly accountId: string | null;
-}
-
-/** The interaction's steps, as the pages complete them. */
-export interface Interactions {
-  details(request: IncomingMessage, response: ServerResponse): Promise<InteractionView>;
-  /** The person proved who they are (`amr`: how); the engine goes on (to consent, or back to the app). */
-  signedIn(request: IncomingMessage, response: ServerResponse, accountId: string, amr: readonly string[]): Promise<void>;
-  /** The person allows what the app asks (every scope and claim the prompt lists); back to the app with a code. */
-  allowed(request: IncomingMessage, response: ServerResponse): Promise<void>;
-  /** The person refused: back to the app with `error=access_denied`. */
-  denied(request: IncomingMessage, response: ServerResponse): Promise<void>;
-}
+/** The interaction's steps, as the pages complete them, on Node's request and response. */
+export type Interactions = InteractionSteps<IncomingMessage, ServerResponse>;
 
 /** The engine as the service sees it: a handler of raw requests, its issuer, and what registering an app needs. */
 export interface OpenIdProvider {

@@ -1,23 +1,9 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { InteractionSteps, InteractionView } from '../../../application/oidc-provider/ports/interaction-steps.port.js';
 
-/** What the pages know of an interaction (the engine's details, as the capability hands them over). */
-export interface InteractionView {
-  readonly uid: string;
-  readonly prompt: string;
-  readonly clientName: string;
-  readonly firstParty: boolean;
-  readonly scopes: readonly string[];
-  readonly accountId: string | null;
-}
-
-/** The engine's side of the pages: the interaction, and each way it ends. */
-export interface InteractionSteps {
-  details(request: IncomingMessage, response: ServerResponse): Promise<InteractionView>;
-  signedIn(request: IncomingMessage, response: ServerResponse, accountId: string, amr: readonly string[]): Promise<void>;
-  allowed(request: IncomingMessage, response: ServerResponse): Promise<void>;
-  denied(request: IncomingMessage, response: ServerResponse): Promise<void>;
-}
+/** The engine's side of the pages, on Node's request and response. */
+export type Steps = InteractionSteps<IncomingMessage, ServerResponse>;
 
 /** A password sign-in as `POST /auth/sign-in` makes it (its throttle, its no-enumeration rule, its notices). */
 export type PasswordSignIn = (email: string, password: string, request: IncomingMessage) => Promise<{ readonly accountId: string } | 'refused' | 'second-factor'>;
@@ -50,7 +36,7 @@ const page = (title: string, body: string): string =>
  * secret), their own Content-Security-Policy with `frame-ancestors 'none'`. A wrong password and an unknown address
  * read the same.
  */
-export function interactionPages(steps: InteractionSteps, signIn: PasswordSignIn, csrfKey: Buffer, prefix: string) {
+export function interactionPages(steps: Steps, signIn: PasswordSignIn, csrfKey: Buffer, prefix: string) {
   const csrfOf = (uid: string): string => createHmac('sha256', csrfKey).update(`oidc-interaction:${uid}`).digest('base64url');
   const csrfHolds = (uid: string, sent: string | undefined): boolean => {
     const expected = Buffer.from(csrfOf(uid));
