@@ -103,6 +103,32 @@ describe('HTTP: the service as an OpenID Provider, its metadata and its refusals
       // Its secret authenticates it: a wrong one is invalid_client, the right one gets as far as the code (unknown here).
       expect((await tokenWith(String(client['client_id']), 'wrong')).body.error).to.equal('invalid_client');
       expect((await tokenWith(String(client['client_id']), String(client['client_secret']))).body.error).to.equal('invalid_grant');
+      // client_secret_post as well as client_secret_basic: the secret in the body authenticates it too.
+      const posted = await http(service.url, '/oidc/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'unknown', redirect_uri: APP, code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', client_id: String(client['client_id']), client_secret: String(client['client_secret']) }).toString(),
+      });
+      expect(posted.body.error).to.equal('invalid_grant');
+      const postedWrong = await http(service.url, '/oidc/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'unknown', redirect_uri: APP, code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', client_id: String(client['client_id']), client_secret: 'wrong' }).toString(),
+      });
+      expect([postedWrong.status, postedWrong.body.error]).to.deep.equal([401, 'invalid_client']);
+    });
+
+    it('requires PKCE with S256 of every client: none, or plain, goes back to the app as invalid_request', async () => {
+      const made = JSON.parse((await admin(service.dataDir, ['create-client', '--name', 'Strict', '--redirect-uri', APP])).out[0] ?? '{}') as Record<string, unknown>;
+      const ask = (extra: Record<string, string>) =>
+        http(service.url, `/oidc/auth?${new URLSearchParams({ client_id: String(made['client_id']), redirect_uri: APP, response_type: 'code', scope: 'openid', state: 'st-2', ...extra }).toString()}`, { method: 'GET' });
+      for (const [label, extra] of [['no challenge', {}], ['plain', { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }]] as const) {
+        const refused = await ask(extra);
+        const back = new URL(String(refused.headers['location']));
+        expect(`${back.origin}${back.pathname}`, label).to.equal(APP);
+        expect([back.searchParams.get('error'), back.searchParams.get('state'), back.searchParams.get('iss')], label).to.deep.equal(['invalid_request', 'st-2', issuer]);
+        expect(back.searchParams.get('code'), label).to.equal(null);
+      }
     });
 
     it('refuses a redirect URI the client did not register with an error page, never a redirect', async () => {
