@@ -58,6 +58,7 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
   let issuer = '';
   let config: client.Configuration;
   let userId = '';
+  let credentials = '';
   const email = 'grace@example.com';
   before(async () => {
     const port = await freePort();
@@ -66,6 +67,7 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     userId = (await postJson(service.url, '/auth/sign-up', { name: 'Grace', lastname: 'Hopper', email, password: PASSWORD })).body.data.user.id as string;
     const made = JSON.parse((await admin(service.dataDir, ['create-client', '--name', 'Notebook', '--redirect-uri', APP])).out[0] ?? '{}') as { client_id: string; client_secret: string };
     config = await client.discovery(new URL(issuer), made.client_id, made.client_secret, undefined, { execute: [client.allowInsecureRequests] });
+    credentials = Buffer.from(`${encodeURIComponent(made.client_id)}:${encodeURIComponent(made.client_secret)}`).toString('base64');
   });
   after(async () => service.dispose());
 
@@ -175,5 +177,50 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     const refused = await fresh.go(actionIn(againHtml), { method: 'POST', form: { csrf: csrfIn(againHtml), email: other, password: PASSWORD } });
     expect(refused.status).to.equal(401);
     expect(await refused.text()).to.include('Wrong e-mail or password.');
+  });
+
+  it('refuses an exchange from another redirect URI or with a wrong verifier (invalid_grant)', async () => {
+    const browser = new Browser(issuer);
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope: 'openid offline_access', prompt: 'consent', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });
+    const first = await browser.follow(await browser.go(url.href));
+    const html = await (first.page as Response).text();
+    const consent = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email, password: PASSWORD } }));
+    const consentHtml = await (consent.page as Response).text();
+    expect(consentHtml).to.include('Stay signed in when you are away');
+    const back = await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'allow' } }));
+    const redirect = back.url as URL;
+    const exchange = (redirectUri: string, codeVerifier: string) =>
+      http(service.url, '/oidc/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${credentials}` },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: redirect.searchParams.get('code') ?? '', redirect_uri: redirectUri, code_verifier: codeVerifier }).toString(),
+      });
+    const otherRedirect = await exchange('https://app.example.com/other', verifier);
+    expect([otherRedirect.status, otherRedirect.body.error]).to.deep.equal([400, 'invalid_grant']);
+    const wrongVerifier = await exchange(APP, client.randomPKCECodeVerifier());
+    expect([wrongVerifier.status, wrongVerifier.body.error]).to.deep.equal([400, 'invalid_grant']);
+  });
+
+  it('issues a refresh token for offline_access, rotates it on each use, and ends the grant when an old one comes back', async () => {
+    const browser = new Browser(issuer);
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope: 'openid offline_access', prompt: 'consent', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });
+    const first = await browser.follow(await browser.go(url.href));
+    const html = await (first.page as Response).text();
+    const consent = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email, password: PASSWORD } }));
+    const consentHtml = await (consent.page as Response).text();
+    const back = await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'allow' } }));
+    const tokens = await client.authorizationCodeGrant(config, back.url as URL, { pkceCodeVerifier: verifier, expectedState: state });
+    expect(tokens.refresh_token).to.be.a('string');
+    const rotated = await client.refreshTokenGrant(config, tokens.refresh_token as string);
+    expect(rotated.refresh_token).to.be.a('string').and.not.equal(tokens.refresh_token);
+    expect(rotated.claims()?.sub).to.equal(userId);
+    const reused = await client.refreshTokenGrant(config, tokens.refresh_token as string).catch((error: unknown) => error);
+    expect((reused as { error?: string }).error).to.equal('invalid_grant');
+    const afterReuse = await client.refreshTokenGrant(config, rotated.refresh_token as string).catch((error: unknown) => error);
+    expect((afterReuse as { error?: string }).error, 'the grant ended with the reuse').to.equal('invalid_grant');
   });
 });

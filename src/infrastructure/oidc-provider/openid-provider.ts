@@ -103,6 +103,9 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
       },
     },
     pkce: { required: () => true },
+    // Refresh tokens for `offline_access`, and for the service's own apps; each rotated on use (a reused one revokes the grant).
+    issueRefreshToken: (_ctx, client, source) => client.grantTypeAllowed('refresh_token') && (source.scopes.has('offline_access') || client.metadata()['first_party'] === true),
+    rotateRefreshToken: () => true,
     enabledJWA: { idTokenSigningAlgValues: ['ES256'], dPoPSigningAlgValues: ['ES256', 'EdDSA', 'RS256', 'PS256'] },
     responseTypes: ['code'],
     // The ID token carries the claims of its scopes (email, profile), as the service promises, not only userinfo.
