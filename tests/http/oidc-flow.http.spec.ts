@@ -223,4 +223,25 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     const afterReuse = await client.refreshTokenGrant(config, rotated.refresh_token as string).catch((error: unknown) => error);
     expect((afterReuse as { error?: string }).error, 'the grant ended with the reuse').to.equal('invalid_grant');
   });
+
+  it('prompt=none: login_required without a session, a code with one; prompt=login asks the password again', async () => {
+    const ask = async (browser: Browser, prompt: string) => {
+      const verifier = client.randomPKCECodeVerifier();
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope: 'openid', prompt, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: `st-${prompt}` });
+      return browser.follow(await browser.go(url.href));
+    };
+    const stranger = await ask(new Browser(issuer), 'none');
+    expect([stranger.url?.searchParams.get('error'), stranger.url?.searchParams.get('state')]).to.deep.equal(['login_required', 'st-none']);
+    // A browser signed in at the pages, consent given.
+    const browser = new Browser(issuer);
+    const { page } = await start(browser, 'openid');
+    const html = await page.text();
+    const consent = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email, password: PASSWORD } }));
+    const consentHtml = await (consent.page as Response).text();
+    await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'allow' } }));
+    const silent = await ask(browser, 'none');
+    expect([silent.page, typeof silent.url?.searchParams.get('code')]).to.deep.equal([null, 'string']);
+    const again = await ask(browser, 'login');
+    expect(again.page && /<h1>[^<]*/.exec(await again.page.text())?.[0]).to.equal('<h1>Sign in');
+  });
 });
