@@ -6,7 +6,7 @@ import { type OidcProviderUseCases, oidcProviderUseCases } from '../application/
 import { type Capability, type RawRoute, defineCommand } from '../infrastructure/container/capability.js';
 import { StoreOidcClients } from '../infrastructure/oidc-provider/store-oidc-clients.js';
 import { CONFIG, SIGNING_KEY, STABLE_SECRET, STORAGE, USE_CASES } from '../infrastructure/container/tokens.js';
-import { type PasswordSignIn, interactionPages } from '../interfaces/http/oidc-provider/interaction-pages.js';
+import { type PasswordSignIn, enginePages, interactionPages } from '../interfaces/http/oidc-provider/interaction-pages.js';
 import { OIDC_ACCOUNT_STATE, OIDC_CLIENTS, OIDC_STATE } from '../infrastructure/oidc-provider/oidc-tables.js';
 import { OIDC_PREFIX, type OpenIdProvider, openIdProvider } from '../infrastructure/oidc-provider/openid-provider.js';
 import { derivedKey } from '../infrastructure/security/hmac-refresh-tokens.js';
@@ -54,6 +54,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
           cookieKeys: [derivedKey(secret, 'oidc-cookies-v1').toString('base64url')],
           clientSecretKey: derivedKey(secret, 'oidc-client-secret-v1'),
           interactionUrl: (uid) => `${OIDC_PREFIX}/interaction/${uid}`,
+          pages: enginePages,
           secure: issuer.startsWith('https:'),
         },
         // One account, one truth: a deleted or disabled account is no account to the provider (no code, no userinfo).

@@ -244,4 +244,32 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     const again = await ask(browser, 'login');
     expect(again.page && /<h1>[^<]*/.exec(await again.page.text())?.[0]).to.equal('<h1>Sign in');
   });
+
+  it('RP-initiated logout: a confirmation page of its own, then back to the registered address; prompt=none then needs a sign-in', async () => {
+    const SIGNED_OUT = 'https://app.example.com/signed-out';
+    const made = JSON.parse((await admin(service.dataDir, ['create-client', '--name', 'Leaving', '--redirect-uri', APP, '--post-logout-redirect-uri', SIGNED_OUT, '--first-party'])).out[0] ?? '{}') as { client_id: string; client_secret: string };
+    const app = await client.discovery(new URL(issuer), made.client_id, made.client_secret, undefined, { execute: [client.allowInsecureRequests] });
+    const browser = new Browser(issuer);
+    const flow = async (prompt?: string) => {
+      const verifier = client.randomPKCECodeVerifier();
+      const url = client.buildAuthorizationUrl(app, { redirect_uri: APP, scope: 'openid', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st-out', ...(prompt === undefined ? {} : { prompt }) });
+      return { verifier, outcome: await browser.follow(await browser.go(url.href)) };
+    };
+    const { verifier, outcome } = await flow();
+    const html = await (outcome.page as Response).text();
+    const signedIn = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email, password: PASSWORD } }));
+    const tokens = await client.authorizationCodeGrant(app, signedIn.url as URL, { pkceCodeVerifier: verifier, expectedState: 'st-out' });
+    const endSession = client.buildEndSessionUrl(app, { id_token_hint: tokens.id_token as string, post_logout_redirect_uri: SIGNED_OUT, state: 'bye' });
+    const confirm = await browser.go(endSession.href);
+    const confirmHtml = await confirm.text();
+    expect(confirm.status).to.equal(200);
+    expect(confirmHtml).to.include('<h1>Sign out?').and.include('>Sign out</button>').and.not.include('googleapis').and.not.include('<script');
+    expect(confirm.headers.get('content-security-policy')).to.include("frame-ancestors 'none'");
+    const formAction = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(confirmHtml)?.[1] ?? '';
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirmHtml)?.[1] ?? '';
+    const left = await browser.follow(await browser.go(formAction, { method: 'POST', form: { xsrf, logout: 'yes' } }));
+    expect([`${left.url?.origin}${left.url?.pathname}`, left.url?.searchParams.get('state')]).to.deep.equal([SIGNED_OUT, 'bye']);
+    const silent = await flow('none');
+    expect(silent.outcome.url?.searchParams.get('error')).to.equal('login_required');
+  });
 });

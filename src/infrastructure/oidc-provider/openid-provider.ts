@@ -42,6 +42,8 @@ export interface OpenIdProviderSettings {
   readonly clientSecretKey: Buffer;
   /** Where the engine sends a browser to sign in or consent (the pages: `{uid}` is the interaction). */
   readonly interactionUrl: (uid: string) => string;
+  /** The pages the engine itself shows (the pages' module renders them), with their own Content-Security-Policy. */
+  readonly pages: EnginePages;
   readonly secure: boolean;
 }
 
@@ -64,6 +66,14 @@ export const errorPage = (error: string, description: string | undefined): strin
     `<p>Error code: <code>${escapeHtml(error)}</code></p>`,
     '<p>Go back to the app you came from and try again.</p></main></body></html>',
   ].join('\n');
+
+/** The pages the engine shows itself, rendered as the provider's other pages are. */
+export interface EnginePages {
+  readonly csp: string;
+  /** The sign-out confirmation around the engine's own form (its id `op.logoutForm` and its xsrf token). */
+  signOut(form: string): string;
+  signedOut(): string;
+}
 
 /** The interaction's steps, as the pages complete them, on Node's request and response. */
 export type Interactions = InteractionSteps<IncomingMessage, ServerResponse>;
@@ -118,13 +128,26 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
       revocation: { enabled: true },
       introspection: { enabled: true },
       userinfo: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => {
+          ctx.type = 'html';
+          ctx.set('content-security-policy', settings.pages.csp);
+          ctx.body = settings.pages.signOut(form);
+        },
+        postLogoutSuccessSource: (ctx) => {
+          ctx.type = 'html';
+          ctx.set('content-security-policy', settings.pages.csp);
+          ctx.body = settings.pages.signedOut();
+        },
+      },
       pushedAuthorizationRequests: { enabled: true },
       deviceFlow: { enabled: true },
       dPoP: { enabled: true },
     },
     renderError: (ctx, out) => {
       ctx.type = 'html';
+      ctx.set('content-security-policy', settings.pages.csp);
       ctx.body = errorPage(String(out.error), out.error_description === undefined ? undefined : String(out.error_description));
     },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => settings.interactionUrl(interaction.uid) },

@@ -31,6 +31,21 @@ const page = (title: string, body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 
 /**
+ * The pages the engine shows itself: the sign-out confirmation (around its form: its `op.logoutForm` and xsrf token;
+ * *Sign out* and *Stay signed in*), and the page after it, with the same look and policy as the others.
+ */
+export const enginePages = {
+  csp: PAGE_CSP,
+  signOut: (form: string): string =>
+    page(
+      'Sign out?',
+      `<h1>Sign out?</h1><p>You will be signed out of this service's sign-in pages; apps you use may keep their own session.</p>${form}` +
+        '<button type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button> <button type="submit" form="op.logoutForm">Stay signed in</button>',
+    ),
+  signedOut: (): string => page('Signed out', '<h1>Signed out</h1><p>You are signed out of the sign-in pages.</p>'),
+};
+
+/**
  * The OpenID provider's pages (issue 64): sign-in (*Email*, *Password*, *Sign in*) and consent (*Allow*, *Deny*),
  * server-rendered, no script, real labels, a CSRF token on every form (an HMAC of the interaction under the service's
  * secret), their own Content-Security-Policy with `frame-ancestors 'none'`. A wrong password and an unknown address
