@@ -179,7 +179,8 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     expect(await refused.text()).to.include('Wrong e-mail or password.');
   });
 
-  it('refuses an exchange from another redirect URI or with a wrong verifier (invalid_grant)', async () => {
+  /** A flow asking `offline_access` (with `prompt=consent`, as OpenID Connect requires), signed in and allowed: the consent page and the redirect back. */
+  const offlineFlow = async () => {
     const browser = new Browser(issuer);
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
@@ -188,9 +189,13 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     const html = await (first.page as Response).text();
     const consent = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email, password: PASSWORD } }));
     const consentHtml = await (consent.page as Response).text();
-    expect(consentHtml).to.include('Stay signed in when you are away');
     const back = await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'allow' } }));
-    const redirect = back.url as URL;
+    return { verifier, state, consentHtml, redirect: back.url as URL };
+  };
+
+  it('refuses an exchange from another redirect URI or with a wrong verifier (invalid_grant)', async () => {
+    const { verifier, consentHtml, redirect } = await offlineFlow();
+    expect(consentHtml).to.include('Stay signed in when you are away');
     const exchange = (redirectUri: string, codeVerifier: string) =>
       http(service.url, '/oidc/token', {
         method: 'POST',
@@ -204,16 +209,8 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
   });
 
   it('issues a refresh token for offline_access, rotates it on each use, and ends the grant when an old one comes back', async () => {
-    const browser = new Browser(issuer);
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope: 'openid offline_access', prompt: 'consent', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });
-    const first = await browser.follow(await browser.go(url.href));
-    const html = await (first.page as Response).text();
-    const consent = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email, password: PASSWORD } }));
-    const consentHtml = await (consent.page as Response).text();
-    const back = await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'allow' } }));
-    const tokens = await client.authorizationCodeGrant(config, back.url as URL, { pkceCodeVerifier: verifier, expectedState: state });
+    const { verifier, state, redirect } = await offlineFlow();
+    const tokens = await client.authorizationCodeGrant(config, redirect, { pkceCodeVerifier: verifier, expectedState: state });
     expect(tokens.refresh_token).to.be.a('string');
     const rotated = await client.refreshTokenGrant(config, tokens.refresh_token as string);
     expect(rotated.refresh_token).to.be.a('string').and.not.equal(tokens.refresh_token);

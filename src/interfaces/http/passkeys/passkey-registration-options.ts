@@ -1,7 +1,6 @@
-import { object } from 'yup';
 import { definePasskeysOperation } from './define-operation.js';
 import { ceremonyOptionsSchema } from './passkey-resource.js';
-import { holderProofDocs, HOLDER_PROOFS, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
+import { holderProofBody, holderProofOf } from '../shared/holder-proof.js';
 
 export const passkeyRegistrationOptions = definePasskeysOperation({
   method: 'POST',
@@ -11,11 +10,7 @@ export const passkeyRegistrationOptions = definePasskeysOperation({
   tag: 'passkeys',
   auth: 'bearer',
   hashes: true,
-  body: {
-    schema: object(holderProofFields),
-    oneOf: HOLDER_PROOFS,
-    docs: holderProofDocs('The account\'s password, checked like a password change: counted on this session'),
-  },
+  body: holderProofBody('The account\'s password, checked like a password change: counted on this session'),
   success: {
     status: 200,
     message: 'Passkey registration options',

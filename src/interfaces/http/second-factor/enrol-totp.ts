@@ -1,6 +1,5 @@
-import { object } from 'yup';
 import { defineSecondFactorOperation } from './define-operation.js';
-import { holderProofDocs, HOLDER_PROOFS, holderProofFields, holderProofOf } from '../shared/holder-proof.js';
+import { holderProofBody, holderProofOf } from '../shared/holder-proof.js';
 
 export const enrolTotp = defineSecondFactorOperation({
   method: 'POST',
@@ -14,11 +13,7 @@ export const enrolTotp = defineSecondFactorOperation({
   tag: 'mfa',
   auth: 'bearer',
   hashes: true,
-  body: {
-    schema: object(holderProofFields),
-    oneOf: HOLDER_PROOFS,
-    docs: holderProofDocs('The account\'s password, checked like a password change: counted on this session'),
-  },
+  body: holderProofBody('The account\'s password, checked like a password change: counted on this session'),
   success: {
     status: 200,
     message: 'Authenticator enrolment started',

@@ -33,6 +33,9 @@ export const holderProofDocs = (password: string): Record<keyof typeof holderPro
   code_verifier: { minLength: 43, maxLength: 128, description: "With `oauthcode`: the verifier whose S256 was that re-authentication's code_challenge" },
 });
 
+/** The body of an operation that asks only a proof of the holder: its fields, the choice of one, their docs. */
+export const holderProofBody = (password: string) => ({ schema: object(holderProofFields), oneOf: HOLDER_PROOFS, docs: holderProofDocs(password) });
+
 /** What the use case reads of those fields. */
 export const holderProofOf = (body: { readonly [K in keyof typeof holderProofFields]: unknown }) => ({
   currentPassword: body.currentpassword,
