@@ -1,56 +1,12 @@
 import { expect } from 'chai';
-import { createServer } from 'node:net';
 import * as client from 'openid-client';
 import { admin } from '../support/api-keys.js';
 import { http, postJson } from '../support/http-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
+import { Browser, actionIn, csrfIn, freePort } from '../support/oidc-browser.js';
 
 const APP = 'https://app.example.com/callback';
 const PASSWORD = 'correct-horse-battery-staple';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-
-/** A browser as far as the flow needs one: its cookies, and no following of redirects (each step is looked at). */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-  constructor(private readonly origin: string) {}
-
-  async go(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
-    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
-    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(new URL(url, this.origin), { method: init.method ?? 'GET', headers, redirect: 'manual', ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}) });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair = ''] = cookie.split(';');
-      const at = pair.indexOf('=');
-      const [name, value] = [pair.slice(0, at), pair.slice(at + 1)];
-      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(cookie)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return response;
-  }
-
-  /** Follows redirects within the service; the first page, or the address outside it (the app's) it ends at. */
-  async follow(response: Response): Promise<{ readonly page: Response | null; readonly url: URL | null }> {
-    let current = response;
-    for (let hops = 0; hops < 10; hops += 1) {
-      const location = current.headers.get('location');
-      if (location === null) return { page: current, url: null };
-      const next = new URL(location, this.origin);
-      if (next.origin !== this.origin) return { page: null, url: next };
-      current = await this.go(next.href);
-    }
-    throw new Error('too many redirects');
-  }
-}
-
-const csrfIn = (html: string): string => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-const actionIn = (html: string): string => /<form method="post" action="([^"]+)"/.exec(html)?.[1] ?? '';
 
 describe('HTTP: an app signs a person in through the service (OpenID Connect code flow with openid-client, issue 64)', function () {
   this.timeout(60_000);
