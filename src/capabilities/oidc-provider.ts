@@ -57,12 +57,19 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
           pages: enginePages,
           secure: issuer.startsWith('https:'),
         },
-        // One account, one truth: a deleted or disabled account is no account to the provider (no code, no userinfo).
-        async (accountId) => {
-          const account = await userViews.sessionAccountOf(accountId);
-          if (!account || account.disabled) return null;
-          const { user } = account;
-          return { email: user.email, email_verified: user.emailverified, given_name: user.name, family_name: user.lastname, name: `${user.name} ${user.lastname}` };
+        // One account, one truth: a deleted or disabled account is no account to the provider (no code, no userinfo),
+        // and what ends its sessions (its epoch moves) ends what the provider holds of it (docs/oidc-provider.md).
+        {
+          claims: async (accountId) => {
+            const account = await userViews.sessionAccountOf(accountId);
+            if (!account || account.disabled) return null;
+            const { user } = account;
+            return { email: user.email, email_verified: user.emailverified, given_name: user.name, family_name: user.lastname, name: `${user.name} ${user.lastname}` };
+          },
+          epoch: async (accountId) => {
+            const account = await userViews.sessionAccountOf(accountId);
+            return account && !account.disabled ? account.sessionEpoch : null;
+          },
         },
       );
     });

@@ -13,11 +13,13 @@ export function oidcAdapterContract(adapter: string, makeStorage: StorageFactory
   describe(`OpenID provider storage contract: ${adapter}`, () => {
     let storage: StorageUnderTest;
     let now = Date.parse('2026-12-07T10:00:00.000Z');
+    let epoch: number | null = 0;
     const box = new ClientSecretBox(Buffer.alloc(32, 7));
-    const model = (name: string) => new StoreOidcAdapter(storage.store, name, box, UsedCode, () => now);
+    const model = (name: string) => new StoreOidcAdapter(storage.store, name, box, UsedCode, async () => epoch, () => now);
     beforeEach(async () => {
       storage = await makeStorage();
       now = Date.parse('2026-12-07T10:00:00.000Z');
+      epoch = 0;
     });
     afterEach(async () => storage.dispose());
 
@@ -30,6 +32,25 @@ export function oidcAdapterContract(adapter: string, makeStorage: StorageFactory
       const stored = await storage.store.get(OIDC_ACCOUNT_STATE, lookupKey('AuthorizationCode', id));
       expect(stored?.value.payload).to.be.a('string').and.not.include(id);
       expect(await model('AccessToken').find(id), 'another model').to.equal(undefined);
+    });
+
+    it("ends an account's records when its sessions end (its epoch moves), and keeps their epoch when the engine writes them again", async () => {
+      const grants = model('Grant');
+      const sessions = model('Session');
+      const [grant, session, later] = [unique('grant'), unique('session'), unique('grant')];
+      await grants.upsert(grant, { accountId: 'acc-e', clientId: 'app' }, 600);
+      await sessions.upsert(session, { uid: 'su-1', accountId: 'acc-e' }, 600);
+      await sessions.upsert(session, { uid: 'su-1', accountId: 'acc-e', authorizations: {} }, 600);
+      expect(await grants.find(grant)).to.deep.include({ accountId: 'acc-e' });
+      expect(await sessions.findByUid('su-1')).to.deep.include({ accountId: 'acc-e' });
+      epoch = 1;
+      // Written again after the epoch moved (the engine touches a session on each request): still of the old epoch.
+      await sessions.upsert(session, { uid: 'su-1', accountId: 'acc-e', authorizations: { app: {} } }, 600);
+      expect([await grants.find(grant), await sessions.find(session), await sessions.findByUid('su-1')]).to.deep.equal([undefined, undefined, undefined]);
+      await grants.upsert(later, { accountId: 'acc-e', clientId: 'app' }, 600);
+      expect(await grants.find(later), 'written in the new epoch').to.deep.include({ clientId: 'app' });
+      epoch = null;
+      expect(await grants.find(later), 'an account deleted or disabled').to.equal(undefined);
     });
 
     it("keeps a signed-in account's state as the account's, and moves a record there once it names one", async () => {

@@ -2,11 +2,13 @@ import { expect } from 'chai';
 import * as client from 'openid-client';
 import { admin } from '../support/api-keys.js';
 import { http, postJson } from '../support/http-client.js';
+import { mailedToken } from '../support/verify-by-mail.js';
 import { type TestService, startTestService } from '../support/test-service.js';
-import { Browser, actionIn, csrfIn, freePort } from '../support/oidc-browser.js';
+import { Browser, actionIn, csrfIn, freePort, registerApp } from '../support/oidc-browser.js';
 
 const APP = 'https://app.example.com/callback';
 const PASSWORD = 'correct-horse-battery-staple';
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('HTTP: an app signs a person in through the service (OpenID Connect code flow with openid-client, issue 64)', function () {
   this.timeout(60_000);
@@ -136,18 +138,54 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
   });
 
   /** A flow asking `offline_access` (with `prompt=consent`, as OpenID Connect requires), signed in and allowed: the consent page and the redirect back. */
-  const offlineFlow = async () => {
-    const browser = new Browser(issuer);
+  const offlineFlow = async (who = email, browser = new Browser(issuer)) => {
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope: 'openid offline_access', prompt: 'consent', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });
     const first = await browser.follow(await browser.go(url.href));
     const html = await (first.page as Response).text();
-    const consent = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email, password: PASSWORD } }));
+    const consent = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email: who, password: PASSWORD } }));
     const consentHtml = await (consent.page as Response).text();
     const back = await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'allow' } }));
     return { verifier, state, consentHtml, redirect: back.url as URL };
   };
+
+  const introspect = async (token: string) =>
+    (await http(service.url, '/oidc/token/introspection', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${credentials}` }, body: new URLSearchParams({ token }).toString() })).body as { active: boolean; sub?: string };
+
+  /** What ends every session of an account, each as the account's owner (or the service) does it. */
+  const enders: Record<string, (who: { email: string; access: string }) => Promise<number>> = {
+    'a sign-out everywhere': async ({ access }) => (await postJson(service.url, '/auth/sign-out', { scope: 'global' }, bearer(access))).status,
+    'a password change': async ({ access }) => (await postJson(service.url, '/auth/password', { currentpassword: PASSWORD, newpassword: 'a different passphrase 1843' }, bearer(access))).status,
+    'a reset by the address owner': async ({ email: address }) => {
+      await postJson(service.url, '/auth/password-reset', { email: address });
+      return (await postJson(service.url, '/auth/password-reset/confirm', { token: await mailedToken(service, address, 'Reset your password'), newpassword: 'a different passphrase 1843' })).status;
+    },
+    'the account deleted': async ({ access }) => (await http(service.url, '/auth/me', { method: 'DELETE', body: { currentpassword: PASSWORD }, headers: { ...bearer(access), 'content-type': 'application/json' } })).status,
+  };
+  for (const [ender, end] of Object.entries(enders)) {
+    it(`one account, one truth: ${ender} ends the provider's session, grants and tokens (introspection, refresh, userinfo)`, async () => {
+      const address = `truth.${ender.replace(/\W+/g, '-')}@example.com`;
+      const up = await postJson(service.url, '/auth/sign-up', { name: 'Ada', lastname: 'Lovelace', email: address, password: PASSWORD });
+      const browser = new Browser(issuer);
+      const { verifier, state, redirect } = await offlineFlow(address, browser);
+      const tokens = await client.authorizationCodeGrant(config, redirect, { pkceCodeVerifier: verifier, expectedState: state });
+      expect([(await introspect(tokens.access_token)).active, (await introspect(tokens.refresh_token as string)).active]).to.deep.equal([true, true]);
+      const stranger = await registerApp(service.dataDir, issuer, ['--name', 'Stranger', '--redirect-uri', APP]);
+      const strangers = Buffer.from(`${stranger.client_id}:${stranger.client_secret ?? ''}`).toString('base64');
+      const seenByStranger = await http(service.url, '/oidc/token/introspection', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${strangers}` }, body: new URLSearchParams({ token: tokens.access_token }).toString() });
+      expect(seenByStranger.body, "another app's token").to.deep.equal({ active: false });
+      expect(await end({ email: address, access: up.body.data.accesstoken as string })).to.be.within(200, 204);
+      expect([(await introspect(tokens.access_token)).active, (await introspect(tokens.refresh_token as string)).active], 'introspection').to.deep.equal([false, false]);
+      const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token as string).catch((error: unknown) => error);
+      expect((refreshed as { error?: string }).error, 'refresh').to.equal('invalid_grant');
+      const info = await http(service.url, '/oidc/me', { headers: bearer(tokens.access_token) });
+      expect(info.status, 'userinfo').to.equal(401);
+      // The pages' session ended too: a silent request needs a sign-in again.
+      const silent = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope: 'openid', prompt: 'none', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st-ended' });
+      expect((await browser.follow(await browser.go(silent.href))).url?.searchParams.get('error'), 'prompt=none').to.equal('login_required');
+    });
+  }
 
   it('refuses an exchange from another redirect URI or with a wrong verifier (invalid_grant)', async () => {
     const { verifier, consentHtml, redirect } = await offlineFlow();
@@ -177,7 +215,7 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     expect((afterReuse as { error?: string }).error, 'the grant ended with the reuse').to.equal('invalid_grant');
   });
 
-  it('prompt=none: login_required without a session, a code with one; prompt=login asks the password again', async () => {
+  it('prompt=none: login_required without a session, a code with one; prompt=login and max_age ask the password again', async () => {
     const ask = async (browser: Browser, prompt: string) => {
       const verifier = client.randomPKCECodeVerifier();
       const url = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope: 'openid', prompt, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: `st-${prompt}` });
@@ -196,6 +234,16 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     expect([silent.page, typeof silent.url?.searchParams.get('code')]).to.deep.equal([null, 'string']);
     const again = await ask(browser, 'login');
     expect(again.page && /<h1>[^<]*/.exec(await again.page.text())?.[0]).to.equal('<h1>Sign in');
+    // max_age: a sign-in older than it is asked again (0: always); a recent enough one is not.
+    const aged = async (maxAge: number) => {
+      const verifier = client.randomPKCECodeVerifier();
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope: 'openid', max_age: String(maxAge), code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st-age' });
+      return browser.follow(await browser.go(url.href));
+    };
+    const recent = await aged(3600);
+    expect([recent.page, typeof recent.url?.searchParams.get('code')]).to.deep.equal([null, 'string']);
+    const tooOld = await aged(0);
+    expect(tooOld.page && /<h1>[^<]*/.exec(await tooOld.page.text())?.[0]).to.equal('<h1>Sign in');
   });
 
   it('RP-initiated logout: a confirmation page of its own, then back to the registered address; prompt=none then needs a sign-in', async () => {

@@ -13,6 +13,8 @@ export interface OidcRecord {
   readonly expiresAt: number | null;
   /** Whose it is, once a person signed in (the account id, the `sub`); absent before. */
   readonly accountId?: string;
+  /** The account's session epoch when the record was first written: it lives while the account's is the same. */
+  readonly epoch?: number;
   /** The hashed ids the engine looks records up by besides their own. */
   readonly grantId?: string;
   readonly uid?: string;

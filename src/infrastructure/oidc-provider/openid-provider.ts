@@ -3,7 +3,7 @@ import type { KeyObject } from 'node:crypto';
 import Provider, { errors } from 'oidc-provider';
 import type { InteractionSteps } from '../../application/oidc-provider/ports/interaction-steps.port.js';
 import type { Store } from '../storage/store.js';
-import { ClientSecretBox, StoreOidcAdapter } from './store-oidc-adapter.js';
+import { type AccountEpoch, ClientSecretBox, StoreOidcAdapter } from './store-oidc-adapter.js';
 
 /** The endpoints the engine serves, under one prefix of their own beside the service's `/auth/*` API. */
 export const OIDC_PREFIX = '/oidc';
@@ -30,6 +30,12 @@ const CLAIMS = { acr: null, amr: null, auth_time: null, sid: null, openid: ['sub
 
 /** What the provider shows of an account: its claims, or null when there is no such account (any more). */
 export type AccountClaims = (accountId: string) => Promise<Readonly<Record<string, unknown>> | null>;
+
+/** The accounts as the provider reads them: their claims, and the epoch that ends what the provider holds of each. */
+export interface ProviderAccounts {
+  readonly claims: AccountClaims;
+  readonly epoch: AccountEpoch;
+}
 
 export interface OpenIdProviderSettings {
   /** The issuer, exactly: PUBLIC_API_URL, or http://localhost:{PORT}. */
@@ -95,11 +101,11 @@ export interface OpenIdProvider {
  * `iss` on every authorization response, PAR, the device flow and DPoP on, its state in the project's store (never
  * the engine's memory adapter), secrets of clients sealed and tokens stored as hashes only.
  */
-export function openIdProvider(store: Store, settings: OpenIdProviderSettings, accountClaims: AccountClaims): OpenIdProvider {
+export function openIdProvider(store: Store, settings: OpenIdProviderSettings, accounts: ProviderAccounts): OpenIdProvider {
   const secrets = new ClientSecretBox(settings.clientSecretKey);
   const jwk = { ...settings.signingKey.privateKey.export({ format: 'jwk' }), kid: settings.signingKey.kid, alg: 'ES256', use: 'sig' };
   const provider = new Provider(settings.issuer, {
-    adapter: (model: string) => new StoreOidcAdapter(store, model, secrets, errors.InvalidGrant),
+    adapter: (model: string) => new StoreOidcAdapter(store, model, secrets, errors.InvalidGrant, accounts.epoch),
     jwks: { keys: [jwk] },
     routes: OIDC_ROUTES,
     scopes: [...OIDC_SCOPES],
@@ -125,8 +131,10 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
     cookies: { keys: [...settings.cookieKeys], long: { httpOnly: true, sameSite: 'lax', secure: settings.secure }, short: { httpOnly: true, sameSite: 'lax', secure: settings.secure } },
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
-      introspection: { enabled: true },
+      // An app revokes and introspects its own tokens only: another app's token is `active: false` to it, and stays
+      // live when it asks to revoke it (an API checks the audience-bound JWT access tokens with the JWKS instead).
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
@@ -152,7 +160,7 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
     },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => settings.interactionUrl(interaction.uid) },
     findAccount: async (_ctx: unknown, sub: string) => {
-      const claims = await accountClaims(sub);
+      const claims = await accounts.claims(sub);
       return claims === null ? undefined : { accountId: sub, claims: () => ({ sub, ...claims }) };
     },
   });
@@ -197,7 +205,7 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
     interactions,
     handle: (request, response) => void callback(request, response),
     issuer: settings.issuer,
-    clientStorage: new StoreOidcAdapter(store, 'Client', secrets, errors.InvalidGrant),
+    clientStorage: new StoreOidcAdapter(store, 'Client', secrets, errors.InvalidGrant, accounts.epoch),
     validateClient: (metadata) => provider.Client.validate(metadata as never),
   };
 }

@@ -15,6 +15,13 @@ export type OidcPayload = Record<string, unknown> & {
 /** Raised by `consume` for a record consumed already: the engine answers it as its own (invalid_grant). */
 export type ConsumedError = new (description: string) => Error;
 
+/**
+ * The account's session epoch (it moves when every session of the account ends: a sign-out everywhere, a password
+ * change or reset, an operator's sign-out or disable), or null when there is no account to sign in to any more
+ * (deleted, or disabled).
+ */
+export type AccountEpoch = (accountId: string) => Promise<number | null>;
+
 const CLIENT = 'Client';
 const SEALED_PREFIX = 'sealed:v1:';
 
@@ -56,20 +63,31 @@ export class StoreOidcAdapter {
     private readonly model: string,
     private readonly secrets: ClientSecretBox,
     private readonly consumedError: ConsumedError,
+    private readonly accountEpoch: AccountEpoch,
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Writes the engine's record. One of an account (a session at the pages, a grant, a code, a token) carries the
+   * account's session epoch from when it was first written, kept when the engine writes it again: it lives only
+   * while the account's epoch is that one (`live`).
+   */
   async upsert(id: string, payload: OidcPayload, expiresIn?: number): Promise<void> {
     const key = lookupKey(this.model, id);
-    const record = this.recordOf(payload, expiresIn);
+    let record = this.recordOf(payload, expiresIn);
     const table = this.tableOf(record);
     const stale = table === OIDC_ACCOUNT_STATE ? await this.store.get(OIDC_STATE, key) : null;
+    if (record.accountId !== undefined) {
+      const written = await this.store.get(OIDC_ACCOUNT_STATE, key);
+      const kept = written?.value.accountId === record.accountId ? written.value.epoch : undefined;
+      record = { ...record, epoch: kept ?? (await this.accountEpoch(record.accountId)) ?? -1 };
+    }
     await this.commit([put(table, key, record, 'any'), ...(stale ? [remove(OIDC_STATE, key, stale.version)] : [])]);
   }
 
   async find(id: string): Promise<OidcPayload | undefined> {
     const found = await this.stored(lookupKey(this.model, id));
-    return found ? this.payloadOf(found.value) : undefined;
+    return found && (await this.live(found.value)) ? this.payloadOf(found.value) : undefined;
   }
 
   async findByUid(uid: string): Promise<OidcPayload | undefined> {
@@ -109,9 +127,19 @@ export class StoreOidcAdapter {
   private async findBy(index: 'byUid' | 'byUserCode', value: string): Promise<OidcPayload | undefined> {
     for (const table of [OIDC_ACCOUNT_STATE, OIDC_STATE]) {
       const [found] = await this.store.range(table, index, { prefix: [value], limit: 1 });
-      if (found && found.value.model === this.model) return this.payloadOf(found.value);
+      if (found && found.value.model === this.model) return (await this.live(found.value)) ? this.payloadOf(found.value) : undefined;
     }
     return undefined;
+  }
+
+  /**
+   * One account, one truth: a record of an account whose sessions all ended since it was written (its epoch moved),
+   * or of an account deleted or disabled, is no record: its session at the pages, its grants and their tokens end
+   * with the account's own sessions (the engine then answers login_required, invalid_grant, an inactive token, 401).
+   */
+  private async live(record: OidcRecord): Promise<boolean> {
+    if (record.accountId === undefined || record.epoch === undefined) return true;
+    return (await this.accountEpoch(record.accountId)) === record.epoch;
   }
 
   private async stored(key: string): Promise<Stored<OidcRecord> | null> {

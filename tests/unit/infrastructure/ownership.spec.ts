@@ -49,7 +49,7 @@ async function aFullAccount(keys?: PersonalDataKeys) {
   await flows.open({ id: 'flow-1', provider: 'corp', redirectTo: 'https://app.example/cb', codeChallenge: 'c', linkTo: { userId: signedUp.user.id, sessionId: principal.sessionId }, createdAt: at, expiresAt: new Date(at.getTime() + 600_000) });
   await flows.issue({ id: 'code-1', userId: signedUp.user.id, identityId: 'identity-1', provider: 'corp', codeChallenge: 'c', epoch: 0, createdAt: at, expiresAt: new Date(at.getTime() + 60_000) }, []);
   // A grant of the OpenID provider to an app (issue 64), written through its storage as the engine writes it.
-  await new StoreOidcAdapter(world.tables, 'Grant', new ClientSecretBox(Buffer.alloc(32, 1)), Error).upsert('grant-1', { accountId: signedUp.user.id, clientId: 'app' }, 600);
+  await new StoreOidcAdapter(world.tables, 'Grant', new ClientSecretBox(Buffer.alloc(32, 1)), Error, async () => 0).upsert('grant-1', { accountId: signedUp.user.id, clientId: 'app' }, 600);
   return { world, userId: signedUp.user.id };
 }
 
