@@ -6,7 +6,8 @@ import { type OidcProviderUseCases, oidcProviderUseCases } from '../application/
 import { type Capability, type RawRoute, defineCommand } from '../infrastructure/container/capability.js';
 import { StoreOidcClients } from '../infrastructure/oidc-provider/store-oidc-clients.js';
 import { CONFIG, SIGNING_KEY, STABLE_SECRET, STORAGE, USE_CASES } from '../infrastructure/container/tokens.js';
-import { type PasswordSignIn, enginePages, interactionPages } from '../interfaces/http/oidc-provider/interaction-pages.js';
+import { type PasswordSignIn, type SecondFactorStep, enginePages, interactionPages } from '../interfaces/http/oidc-provider/interaction-pages.js';
+import { SECOND_FACTOR_SIGN_IN } from '../application/second-factor/ports/second-factor-sign-in.port.js';
 import { OIDC_ACCOUNT_STATE, OIDC_CLIENTS, OIDC_STATE } from '../infrastructure/oidc-provider/oidc-tables.js';
 import { OIDC_PREFIX, type OpenIdProvider, openIdProvider } from '../infrastructure/oidc-provider/openid-provider.js';
 import { derivedKey } from '../infrastructure/security/hmac-refresh-tokens.js';
@@ -114,18 +115,33 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
   rawRoutes: (get): RawRoute[] => {
     const { handle, interactions } = get(OPENID_PROVIDER);
     const useCases = get(USE_CASES);
+    const metadataOf = (request: IncomingMessage) => ({
+      requestId: String(request.headers['x-request-id'] ?? 'oidc-pages'),
+      clientIp: request.socket.remoteAddress ?? null,
+      userAgent: request.headers['user-agent']?.slice(0, 512) ?? null,
+    });
+    const codeOf = (error: unknown): unknown => (error as { code?: unknown }).code;
     // A sign-in at the pages is the service's own sign-in (its throttle, no enumeration, its notices and events).
     const signIn: PasswordSignIn = async (email, password, request) => {
-      const metadata = { requestId: String(request.headers['x-request-id'] ?? 'oidc-pages'), clientIp: request.socket.remoteAddress ?? null, userAgent: request.headers['user-agent']?.slice(0, 512) ?? null };
       try {
-        const outcome = await useCases.signIn.execute({ email, password, metadata });
-        return 'mfaToken' in outcome ? 'second-factor' : { accountId: outcome.user.id };
+        const outcome = await useCases.signIn.execute({ email, password, metadata: metadataOf(request) });
+        return 'mfaToken' in outcome ? { mfaToken: outcome.mfaToken } : { accountId: outcome.user.id };
       } catch (error) {
-        if ((error as { code?: unknown }).code === 'INVALID_CREDENTIALS' || (error as { code?: unknown }).code === 'TOO_MANY_ATTEMPTS' || (error as { code?: unknown }).code === 'INVALID_INPUT') return 'refused';
+        if (['INVALID_CREDENTIALS', 'TOO_MANY_ATTEMPTS', 'INVALID_INPUT'].includes(String(codeOf(error)))) return 'refused';
         throw error;
       }
     };
-    const pages = interactionPages(interactions, signIn, derivedKey(get(STABLE_SECRET), 'oidc-pages-csrf-v1'), OIDC_PREFIX);
+    // Its second factor is the second-factor capability's (a service composed without it has no account with one).
+    const secondFactor: SecondFactorStep = async (mfaToken, code, request) => {
+      try {
+        return await get(SECOND_FACTOR_SIGN_IN).complete({ mfaToken, code, metadata: metadataOf(request) });
+      } catch (error) {
+        if (['INVALID_MFA_CODE', 'INVALID_INPUT'].includes(String(codeOf(error)))) return 'wrong';
+        if (['INVALID_MFA_TOKEN', 'TOO_MANY_ATTEMPTS'].includes(String(codeOf(error)))) return 'ended';
+        throw error;
+      }
+    };
+    const pages = interactionPages({ steps: interactions, signIn, secondFactor, csrfKey: derivedKey(get(STABLE_SECRET), 'oidc-pages-csrf-v1'), prefix: OIDC_PREFIX });
     return [
       { methods: ['GET', 'POST'], path: `${OIDC_PREFIX}/interaction/*`, handle: pages },
       { methods: ['GET', 'POST', 'OPTIONS'], path: `${OIDC_PREFIX}/*`, handle },

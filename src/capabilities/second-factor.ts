@@ -7,6 +7,7 @@ import { FACTOR_SECRETS } from '../application/second-factor/ports/factor-secret
 import { SECOND_FACTOR_REPOSITORY } from '../application/second-factor/ports/second-factor-repository.port.js';
 import type { SecondFactorPorts } from '../application/second-factor/ports/second-factor-ports.js';
 import { TOTP } from '../application/second-factor/ports/totp.port.js';
+import { SECOND_FACTOR_SIGN_IN } from '../application/second-factor/ports/second-factor-sign-in.port.js';
 import { type SecondFactorUseCases, secondFactorUseCases } from '../application/second-factor/second-factor-use-cases.js';
 import { type PortGetter, corePorts } from '../infrastructure/container/bind-port.js';
 import type { Capability } from '../infrastructure/container/capability.js';
@@ -61,6 +62,14 @@ export const secondFactor: Capability<SecondFactorUseCases, (typeof SECOND_FACTO
     // The query side reads the factor's record itself: `/auth/me` goes through no policy.
     bindPort(MFA_STATUS, (get) => get(SECOND_FACTOR_REPOSITORY));
     bindPort(SECOND_FACTOR_USE_CASES, (get) => secondFactorUseCases(portsOf(get), get(POLICIES)));
+    // Another capability's sign-in pages complete a challenge through the same use case as the API.
+    bindPort(SECOND_FACTOR_SIGN_IN, (get) => ({
+      complete: async ({ mfaToken, code, metadata }) => {
+        const kind = /^\d{6}$/.test(code.trim()) ? { code: code.trim() } : { recoveryCode: code };
+        const { user } = await get(SECOND_FACTOR_USE_CASES).signInMfa.execute({ mfaToken, ...kind, metadata });
+        return { accountId: user.id };
+      },
+    }));
   },
   useCases: (get) => get(SECOND_FACTOR_USE_CASES),
   commands: [],

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import * as client from 'openid-client';
 import { admin } from '../support/api-keys.js';
 import { http, postJson } from '../support/http-client.js';
-import { mailedToken } from '../support/verify-by-mail.js';
+import { mailedToken, verifyByMail } from '../support/verify-by-mail.js';
+import { codeOf } from '../support/totp.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { Browser, actionIn, csrfIn, freePort, registerApp } from '../support/oidc-browser.js';
 
@@ -137,6 +138,52 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     expect(await refused.text()).to.include('Wrong e-mail or password.');
   });
 
+  it('asks an account with a second factor for it at the pages (Code, Verify) before any code goes to the app', async () => {
+    const address = 'two.factors@example.com';
+    const up = await postJson(service.url, '/auth/sign-up', { name: 'Alan', lastname: 'Turing', email: address, password: PASSWORD });
+    const access = up.body.data.accesstoken as string;
+    await verifyByMail(service, address);
+    const secret = (await postJson(service.url, '/auth/mfa/totp', { currentpassword: PASSWORD }, bearer(access))).body.data.secret as string;
+    const confirmed = await postJson(service.url, '/auth/mfa/totp/confirm', { code: codeOf(secret, new Date()) }, bearer(access));
+    const recoveryCodes = confirmed.body.data.recoverycodes as string[];
+    const signInThenFactor = async () => {
+      const browser = new Browser(issuer);
+      const flow = await start(browser);
+      const html = await flow.page.text();
+      const factor = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email: address, password: PASSWORD } }));
+      return { browser, flow, factor: factor.page as Response };
+    };
+    const { browser, flow, factor } = await signInThenFactor();
+    const factorHtml = await factor.text();
+    expect(factor.status).to.equal(200);
+    expect(factorHtml).to.include('<label for="code">Code</label>').and.include('>Verify</button>').and.not.include('Allow');
+    expect(factor.headers.get('content-security-policy')).to.include("frame-ancestors 'none'");
+    // A wrong code: the same page again, with its alert; no code went to the app.
+    const wrong = await browser.go(actionIn(factorHtml), { method: 'POST', form: { csrf: csrfIn(factorHtml), mfatoken: /name="mfatoken" value="([^"]+)"/.exec(factorHtml)?.[1] ?? '', code: '000000' } });
+    expect([wrong.status, wrong.headers.get('location')]).to.deep.equal([401, null]);
+    const wrongHtml = await wrong.text();
+    expect(wrongHtml).to.include('role="alert"').and.include('<label for="code">Code</label>');
+    const forged = await browser.go(actionIn(wrongHtml), { method: 'POST', form: { mfatoken: /name="mfatoken" value="([^"]+)"/.exec(wrongHtml)?.[1] ?? '', code: codeOf(secret, new Date(), 1) } });
+    expect(forged.status, 'no CSRF token').to.equal(403);
+    // The next step's code (this one's was spent by the enrolment): signed in with both factors, then consent, then the app.
+    const verified = await browser.follow(await browser.go(actionIn(wrongHtml), { method: 'POST', form: { csrf: csrfIn(wrongHtml), mfatoken: /name="mfatoken" value="([^"]+)"/.exec(wrongHtml)?.[1] ?? '', code: codeOf(secret, new Date(), 1) } }));
+    const consentHtml = await (verified.page as Response).text();
+    expect(/<h1>[^<]*/.exec(consentHtml)?.[0]).to.equal('<h1>Allow Notebook?');
+    const back = await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'allow' } }));
+    const tokens = await client.authorizationCodeGrant(config, back.url as URL, { pkceCodeVerifier: flow.checks.verifier, expectedState: flow.checks.state, expectedNonce: flow.checks.nonce });
+    expect(tokens.claims()?.['amr']).to.deep.equal(['pwd', 'otp']);
+    // A recovery code answers too; once.
+    const other = await signInThenFactor();
+    const otherHtml = await other.factor.text();
+    const mfatoken = /name="mfatoken" value="([^"]+)"/.exec(otherHtml)?.[1] ?? '';
+    const recovered = await other.browser.follow(await other.browser.go(actionIn(otherHtml), { method: 'POST', form: { csrf: csrfIn(otherHtml), mfatoken, code: recoveryCodes[0] ?? '' } }));
+    expect(recovered.url?.searchParams.get('code'), `consent given already: back to the app (${recovered.page?.status} ${await recovered.page?.text()})`).to.be.a('string');
+    const third = await signInThenFactor();
+    const thirdHtml = await third.factor.text();
+    const spent = await third.browser.go(actionIn(thirdHtml), { method: 'POST', form: { csrf: csrfIn(thirdHtml), mfatoken: /name="mfatoken" value="([^"]+)"/.exec(thirdHtml)?.[1] ?? '', code: recoveryCodes[0] ?? '' } });
+    expect(spent.status, 'a spent recovery code').to.equal(401);
+  });
+
   /** A flow asking `offline_access` (with `prompt=consent`, as OpenID Connect requires), signed in and allowed: the consent page and the redirect back. */
   const offlineFlow = async (who = email, browser = new Browser(issuer)) => {
     const verifier = client.randomPKCECodeVerifier();
@@ -223,13 +270,12 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     };
     const stranger = await ask(new Browser(issuer), 'none');
     expect([stranger.url?.searchParams.get('error'), stranger.url?.searchParams.get('state')]).to.deep.equal(['login_required', 'st-none']);
-    // A browser signed in at the pages, consent given.
+    // A browser signed in at the pages; the account allowed the app in another browser (the first test): no consent.
     const browser = new Browser(issuer);
     const { page } = await start(browser, 'openid');
     const html = await page.text();
-    const consent = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email, password: PASSWORD } }));
-    const consentHtml = await (consent.page as Response).text();
-    await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'allow' } }));
+    const signedIn = await browser.follow(await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email, password: PASSWORD } }));
+    expect([signedIn.page, typeof signedIn.url?.searchParams.get('code')], 'consent is the account\'s, not the browser\'s').to.deep.equal([null, 'string']);
     const silent = await ask(browser, 'none');
     expect([silent.page, typeof silent.url?.searchParams.get('code')]).to.deep.equal([null, 'string']);
     const again = await ask(browser, 'login');

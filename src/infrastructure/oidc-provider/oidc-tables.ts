@@ -15,6 +15,8 @@ export interface OidcRecord {
   readonly accountId?: string;
   /** The account's session epoch when the record was first written: it lives while the account's is the same. */
   readonly epoch?: number;
+  /** The app a grant is to (a grant's only: consent is remembered per account and app). */
+  readonly clientId?: string;
   /** The hashed ids the engine looks records up by besides their own. */
   readonly grantId?: string;
   readonly uid?: string;
@@ -33,7 +35,12 @@ const lookups = {
  */
 export const OIDC_ACCOUNT_STATE: Table<OidcRecord> = {
   name: 'oidc-account-state',
-  indexes: { ...lookups, byAccount: (record) => (record.accountId === undefined ? null : [record.accountId]) },
+  indexes: {
+    ...lookups,
+    byAccount: (record) => (record.accountId === undefined ? null : [record.accountId]),
+    // The account's grants to an app: what a new session at the pages finds its consent in.
+    grantsOf: (record) => (record.accountId === undefined || record.clientId === undefined ? null : [record.accountId, record.clientId]),
+  },
   expiresAt: (record) => record.expiresAt,
   owner: {
     account: { index: 'byAccount' },

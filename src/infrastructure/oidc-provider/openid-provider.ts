@@ -103,6 +103,7 @@ export interface OpenIdProvider {
  */
 export function openIdProvider(store: Store, settings: OpenIdProviderSettings, accounts: ProviderAccounts): OpenIdProvider {
   const secrets = new ClientSecretBox(settings.clientSecretKey);
+  const grants = new StoreOidcAdapter(store, 'Grant', secrets, errors.InvalidGrant, accounts.epoch);
   const jwk = { ...settings.signingKey.privateKey.export({ format: 'jwk' }), kid: settings.signingKey.kid, alg: 'ES256', use: 'sig' };
   const provider = new Provider(settings.issuer, {
     adapter: (model: string) => new StoreOidcAdapter(store, model, secrets, errors.InvalidGrant, accounts.epoch),
@@ -131,9 +132,17 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
     cookies: { keys: [...settings.cookieKeys], long: { httpOnly: true, sameSite: 'lax', secure: settings.secure }, short: { httpOnly: true, sameSite: 'lax', secure: settings.secure } },
     features: {
       devInteractions: { enabled: false },
-      // An app revokes and introspects its own tokens only: another app's token is `active: false` to it, and stays
-      // live when it asks to revoke it (an API checks the audience-bound JWT access tokens with the JWKS instead).
-      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      // An app revokes and introspects its own tokens only: another app's token is `active: false` to it, and its
+      // revocation is refused (invalid_request; silently for a public app). An API checks the audience-bound JWT
+      // access tokens with the JWKS instead.
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => {
+          if (token.clientId === client.clientId) return true;
+          if (client.clientAuthMethod === 'none') return false;
+          throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
+        },
+      },
       introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       rpInitiatedLogout: {
@@ -159,6 +168,23 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
       ctx.body = errorPage(String(out.error), out.error_description === undefined ? undefined : String(out.error_description));
     },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => settings.interactionUrl(interaction.uid) },
+    // Consent is the account's, per app, not the browser session's: a new session at the pages starts its own grant
+    // with what the account allowed the app before (its own grant, so a sign-out or a code's reuse there ends no
+    // other session's tokens); only what was never allowed is asked.
+    loadExistingGrant: async (ctx): Promise<InstanceType<Provider['Grant']> | undefined> => {
+      const { session, client, provider: engine } = ctx.oidc;
+      const clientId = client?.clientId;
+      if (session === undefined || clientId === undefined) return undefined;
+      const grantId = (ctx.oidc.result as { consent?: { grantId?: string } } | undefined)?.consent?.grantId ?? session.grantIdFor(clientId);
+      if (grantId) return engine.Grant.find(grantId);
+      if (session.accountId === undefined) return undefined;
+      const earlier = await grants.grantOf(session.accountId, clientId);
+      if (earlier === undefined) return undefined;
+      const grant = new engine.Grant({ accountId: session.accountId, clientId });
+      Object.assign(grant, { openid: earlier['openid'], resources: earlier['resources'], rejected: earlier['rejected'] });
+      await grant.save();
+      return grant;
+    },
     findAccount: async (_ctx: unknown, sub: string) => {
       const claims = await accounts.claims(sub);
       return claims === null ? undefined : { accountId: sub, claims: () => ({ sub, ...claims }) };

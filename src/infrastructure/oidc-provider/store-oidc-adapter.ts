@@ -124,6 +124,15 @@ export class StoreOidcAdapter {
     }
   }
 
+  /** A live grant of the account to the app (any of them), from any session: what consent it holds. */
+  async grantOf(accountId: string, clientId: string): Promise<OidcPayload | undefined> {
+    for (const found of await this.store.range(OIDC_ACCOUNT_STATE, 'grantsOf', { prefix: [accountId, clientId], limit: 20 })) {
+      const payload = (await this.live(found.value)) ? this.payloadOf(found.value) : undefined;
+      if (payload) return payload;
+    }
+    return undefined;
+  }
+
   private async findBy(index: 'byUid' | 'byUserCode', value: string): Promise<OidcPayload | undefined> {
     for (const table of [OIDC_ACCOUNT_STATE, OIDC_STATE]) {
       const [found] = await this.store.range(table, index, { prefix: [value], limit: 1 });
@@ -159,6 +168,7 @@ export class StoreOidcAdapter {
       payload: JSON.stringify(stored),
       expiresAt: expiresIn === undefined ? null : this.now() + expiresIn * 1000,
       ...(typeof payload.accountId === 'string' ? { accountId: payload.accountId } : {}),
+      ...(this.model === 'Grant' && typeof payload['clientId'] === 'string' ? { clientId: payload['clientId'] } : {}),
       ...(typeof payload.grantId === 'string' ? { grantId: lookupKey('Grant', payload.grantId) } : {}),
       ...(typeof payload.uid === 'string' ? { uid: lookupKey(this.model, payload.uid) } : {}),
       ...(typeof payload.userCode === 'string' ? { userCode: lookupKey(this.model, payload.userCode) } : {}),

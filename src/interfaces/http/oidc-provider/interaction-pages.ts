@@ -5,8 +5,28 @@ import type { InteractionSteps, InteractionView } from '../../../application/oid
 /** The engine's side of the pages, on Node's request and response. */
 export type Steps = InteractionSteps<IncomingMessage, ServerResponse>;
 
-/** A password sign-in as `POST /auth/sign-in` makes it (its throttle, its no-enumeration rule, its notices). */
-export type PasswordSignIn = (email: string, password: string, request: IncomingMessage) => Promise<{ readonly accountId: string } | 'refused' | 'second-factor'>;
+/**
+ * A password sign-in as `POST /auth/sign-in` makes it (its throttle, its no-enumeration rule, its notices): signed
+ * in, refused, or waiting for the account's second factor (the challenge's token, kept by the page's form).
+ */
+export type PasswordSignIn = (email: string, password: string, request: IncomingMessage) => Promise<{ readonly accountId: string } | 'refused' | { readonly mfaToken: string }>;
+
+/**
+ * The challenge's answer (a code of the authenticator app or a recovery code) as `POST /auth/sign-in/mfa` takes it:
+ * signed in; `wrong` (counted against the challenge and the throttle); `ended` (expired, answered, or too many wrong
+ * codes: sign in again).
+ */
+export type SecondFactorStep = (mfaToken: string, code: string, request: IncomingMessage) => Promise<{ readonly accountId: string } | 'wrong' | 'ended'>;
+
+/** What the pages are made of. */
+export interface PagesSettings {
+  readonly steps: Steps;
+  readonly signIn: PasswordSignIn;
+  readonly secondFactor: SecondFactorStep;
+  /** The key of the forms' CSRF tokens. */
+  readonly csrfKey: Buffer;
+  readonly prefix: string;
+}
 
 const FORM_LIMIT_BYTES = 16 * 1024;
 const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem}label{display:block;margin-top:1rem}input{display:block;width:100%;padding:.5rem;font:inherit}button{margin-top:1.25rem;padding:.5rem 1rem;font:inherit}';
@@ -46,12 +66,13 @@ export const enginePages = {
 };
 
 /**
- * The OpenID provider's pages (issue 64): sign-in (*Email*, *Password*, *Sign in*) and consent (*Allow*, *Deny*),
+ * The OpenID provider's pages (issue 64): sign-in (*Email*, *Password*, *Sign in*), the second factor (*Code*,
+ * *Verify*) and consent (*Allow*, *Deny*),
  * server-rendered, no script, real labels, a CSRF token on every form (an HMAC of the interaction under the service's
  * secret), their own Content-Security-Policy with `frame-ancestors 'none'`. A wrong password and an unknown address
  * read the same.
  */
-export function interactionPages(steps: Steps, signIn: PasswordSignIn, csrfKey: Buffer, prefix: string) {
+export function interactionPages({ steps, signIn, secondFactor, csrfKey, prefix }: PagesSettings) {
   const csrfOf = (uid: string): string => createHmac('sha256', csrfKey).update(`oidc-interaction:${uid}`).digest('base64url');
   const csrfHolds = (uid: string, sent: string | undefined): boolean => {
     const expected = Buffer.from(csrfOf(uid));
@@ -65,16 +86,26 @@ export function interactionPages(steps: Steps, signIn: PasswordSignIn, csrfKey: 
     response.setHeader('content-security-policy', PAGE_CSP);
     response.end(html);
   };
-  const signInPage = (view: InteractionView, refused: boolean): string =>
+  const signInPage = (view: InteractionView, refused: boolean, alert = 'Wrong e-mail or password.'): string =>
     page(
       `Sign in to ${view.clientName}`,
       `<h1>Sign in</h1><p>to continue to <strong>${escapeHtml(view.clientName)}</strong></p>` +
-        (refused ? '<p role="alert">Wrong e-mail or password.</p>' : '') +
+        (refused ? `<p role="alert">${escapeHtml(alert)}</p>` : '') +
         `<form method="post" action="${prefix}/interaction/${escapeHtml(view.uid)}/login">` +
         `<input type="hidden" name="csrf" value="${csrfOf(view.uid)}">` +
         '<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>' +
         '<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>' +
         '<button type="submit">Sign in</button></form>',
+    );
+  const secondFactorPage = (view: InteractionView, mfaToken: string, alert: string | null): string =>
+    page(
+      'Two-step verification',
+      '<h1>Two-step verification</h1><p>Enter the 6-digit code your authenticator app shows, or one of your recovery codes.</p>' +
+        (alert === null ? '' : `<p role="alert">${escapeHtml(alert)}</p>`) +
+        `<form method="post" action="${prefix}/interaction/${escapeHtml(view.uid)}/verify">` +
+        `<input type="hidden" name="csrf" value="${csrfOf(view.uid)}"><input type="hidden" name="mfatoken" value="${escapeHtml(mfaToken)}">` +
+        '<label for="code">Code</label><input id="code" name="code" type="text" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="64" required>' +
+        '<button type="submit">Verify</button></form>',
     );
   const consentPage = (view: InteractionView): string =>
     page(
@@ -117,8 +148,15 @@ export function interactionPages(steps: Steps, signIn: PasswordSignIn, csrfKey: 
     if (action === 'login') {
       const outcome = await signIn(form.get('email') ?? '', form.get('password') ?? '', request);
       if (outcome === 'refused') return send(response, 401, signInPage(view, true));
-      if (outcome === 'second-factor') return send(response, 403, refusedPage(403, 'This account signs in with a second factor, which these pages do not ask yet.'));
+      if ('mfaToken' in outcome) return send(response, 200, secondFactorPage(view, outcome.mfaToken, null));
       return steps.signedIn(request, response, outcome.accountId, ['pwd']);
+    }
+    if (action === 'verify') {
+      const mfaToken = form.get('mfatoken') ?? '';
+      const outcome = await secondFactor(mfaToken, form.get('code') ?? '', request);
+      if (outcome === 'wrong') return send(response, 401, secondFactorPage(view, mfaToken, 'That code is not right, or was used already.'));
+      if (outcome === 'ended') return send(response, 401, signInPage(view, true, 'This verification ended: sign in again.'));
+      return steps.signedIn(request, response, outcome.accountId, ['pwd', 'otp']);
     }
     if (action === 'consent' && view.prompt === 'consent') return form.get('decision') === 'allow' ? steps.allowed(request, response) : steps.denied(request, response);
     return send(response, 400, refusedPage(400, 'Not a step of this sign-in.'));
