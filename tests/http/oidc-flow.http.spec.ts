@@ -184,6 +184,49 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     expect(spent.status, 'a spent recovery code').to.equal(401);
   });
 
+  it('device flow: a user_code and a verification_uri; the device polls authorization_pending until the person enters the code and signs in', async () => {
+    const tv = await registerApp(service.dataDir, issuer, ['--name', 'Living-room TV', '--redirect-uri', APP, '--grant', 'device', '--public']);
+    const started = await client.initiateDeviceAuthorization(tv.config, { scope: 'openid email' });
+    expect(started.user_code).to.be.a('string');
+    expect(started.verification_uri).to.equal(`${issuer}/oidc/device`);
+    const poll = () => http(service.url, '/oidc/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.device_code, client_id: tv.client_id }).toString() });
+    const pending = await poll();
+    expect([pending.status, pending.body.error]).to.deep.equal([400, 'authorization_pending']);
+    // The person, on a phone: the code page (a labelled field), a wrong code, the right one, the confirmation, sign-in, consent.
+    const phone = new Browser(issuer);
+    const entry = await phone.go(started.verification_uri);
+    const entryHtml = await entry.text();
+    expect(entry.status).to.equal(200);
+    expect(entryHtml).to.include('<label for="user_code">Code</label>').and.include('>Continue</button>').and.not.include('<script').and.not.include('onfocus');
+    expect(entry.headers.get('content-security-policy')).to.include("frame-ancestors 'none'").and.not.include('unsafe-inline');
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(entryHtml)?.[1] ?? '';
+    const wrong = await phone.go(actionIn(entryHtml), { method: 'POST', form: { xsrf, user_code: 'BCDF-GHJK' } });
+    const wrongHtml = await wrong.text();
+    expect(wrongHtml).to.include('role="alert"').and.include('<label for="user_code">Code</label>');
+    const forged = await phone.go(actionIn(wrongHtml), { method: 'POST', form: { user_code: started.user_code } });
+    const forgedHtml = await forged.text();
+    expect(forgedHtml, 'no xsrf token').to.include('role="alert"').and.not.include('on a device?');
+    // Each page of code entry has its own token (the engine renews it): the latest page's goes on.
+    const retry = /name="xsrf" value="([^"]+)"/.exec(forgedHtml)?.[1] ?? '';
+    const confirm = await phone.go(actionIn(forgedHtml), { method: 'POST', form: { xsrf: retry, user_code: started.user_code } });
+    const confirmHtml = await confirm.text();
+    expect(confirmHtml, confirmHtml).to.include('Sign in to Living-room TV on a device?').and.include(started.user_code);
+    const confirmAction = /<form id="op.deviceConfirmForm" method="post" action="([^"]+)"/.exec(confirmHtml)?.[1] ?? '';
+    const hidden = Object.fromEntries([...confirmHtml.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((match) => [match[1] ?? '', match[2] ?? '']));
+    const signIn = await phone.follow(await phone.go(confirmAction, { method: 'POST', form: hidden }));
+    const signInHtml = await (signIn.page as Response).text();
+    expect(/<h1>[^<]*/.exec(signInHtml)?.[0]).to.equal('<h1>Sign in');
+    const consent = await phone.submit(signInHtml, { email, password: PASSWORD });
+    const consentHtml = await (consent.page as Response).text();
+    expect(/<h1>[^<]*/.exec(consentHtml)?.[0]).to.equal('<h1>Allow Living-room TV?');
+    const done = await phone.submit(consentHtml, { decision: 'allow' });
+    expect(await (done.page as Response).text()).to.include('<h1>Device signed in');
+    const tokens = await client.pollDeviceAuthorizationGrant(tv.config, started);
+    expect(tokens.claims()).to.include({ sub: userId, email, aud: tv.client_id });
+    const again = await poll();
+    expect(again.body.error, 'a device code is spent once').to.equal('invalid_grant');
+  });
+
   /** A flow asking `offline_access` (with `prompt=consent`, as OpenID Connect requires), signed in and allowed: the consent page and the redirect back. */
   const offlineFlow = async (who = email, browser = new Browser(issuer)) => {
     const verifier = client.randomPKCECodeVerifier();

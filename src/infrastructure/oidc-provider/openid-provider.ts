@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyObject } from 'node:crypto';
-import Provider, { errors } from 'oidc-provider';
+import Provider, { type KoaContextWithOIDC, errors } from 'oidc-provider';
 import type { InteractionSteps } from '../../application/oidc-provider/ports/interaction-steps.port.js';
 import type { Store } from '../storage/store.js';
 import { type AccountEpoch, ClientSecretBox, StoreOidcAdapter } from './store-oidc-adapter.js';
@@ -53,6 +53,9 @@ export interface OpenIdProviderSettings {
   readonly secure: boolean;
 }
 
+/** An attribute of the engine's own small form (its `action`, its hidden xsrf `value`): the pages render their own. */
+const attribute = (form: string, name: 'action' | 'value'): string => new RegExp(`${name}="([^"]*)"`).exec(form)?.[1] ?? '';
+
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 const escapeHtml = (text: string): string =>
@@ -79,6 +82,11 @@ export interface EnginePages {
   /** The sign-out confirmation around the engine's own form (its id `op.logoutForm` and its xsrf token). */
   signOut(form: string): string;
   signedOut(): string;
+  /** The device flow's code entry (*Code*): posts `user_code` and the engine's `xsrf` to `action`; `retry` after a wrong code. */
+  deviceCode(form: { readonly action: string; readonly xsrf: string }, retry: boolean): string;
+  /** The device flow's confirmation around the engine's form (`op.deviceConfirmForm`): which app, which code. */
+  deviceConfirm(form: string, clientName: string, userCode: string): string;
+  deviceDone(clientName: string): string;
 }
 
 /** The interaction's steps, as the pages complete them, on Node's request and response. */
@@ -103,6 +111,12 @@ export interface OpenIdProvider {
  */
 export function openIdProvider(store: Store, settings: OpenIdProviderSettings, accounts: ProviderAccounts): OpenIdProvider {
   const secrets = new ClientSecretBox(settings.clientSecretKey);
+  const html = (ctx: KoaContextWithOIDC, body: string): void => {
+    ctx.type = 'html';
+    ctx.set('content-security-policy', settings.pages.csp);
+    ctx.set('cache-control', 'no-store');
+    ctx.body = body;
+  };
   const grants = new StoreOidcAdapter(store, 'Grant', secrets, errors.InvalidGrant, accounts.epoch);
   const jwk = { ...settings.signingKey.privateKey.export({ format: 'jwk' }), kid: settings.signingKey.kid, alg: 'ES256', use: 'sig' };
   const provider = new Provider(settings.issuer, {
@@ -148,24 +162,30 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (ctx, form) => {
-          ctx.type = 'html';
-          ctx.set('content-security-policy', settings.pages.csp);
-          ctx.body = settings.pages.signOut(form);
+          html(ctx, settings.pages.signOut(form));
         },
         postLogoutSuccessSource: (ctx) => {
-          ctx.type = 'html';
-          ctx.set('content-security-policy', settings.pages.csp);
-          ctx.body = settings.pages.signedOut();
+          html(ctx, settings.pages.signedOut());
         },
       },
       pushedAuthorizationRequests: { enabled: true },
-      deviceFlow: { enabled: true },
+      // The device flow's pages are the provider's (the engine's own load a font from elsewhere and run inline script).
+      deviceFlow: {
+        enabled: true,
+        userCodeInputSource: (ctx, form, _out, err) => {
+          html(ctx, settings.pages.deviceCode({ action: attribute(form, 'action'), xsrf: attribute(form, 'value') }, err !== undefined));
+        },
+        userCodeConfirmSource: (ctx, form, client, _deviceInfo, userCode) => {
+          html(ctx, settings.pages.deviceConfirm(form, client.clientName ?? client.clientId, userCode));
+        },
+        successSource: (ctx) => {
+          html(ctx, settings.pages.deviceDone(ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId ?? 'the app'));
+        },
+      },
       dPoP: { enabled: true },
     },
     renderError: (ctx, out) => {
-      ctx.type = 'html';
-      ctx.set('content-security-policy', settings.pages.csp);
-      ctx.body = errorPage(String(out.error), out.error_description === undefined ? undefined : String(out.error_description));
+      html(ctx, errorPage(String(out.error), out.error_description === undefined ? undefined : String(out.error_description)));
     },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => settings.interactionUrl(interaction.uid) },
     // Consent is the account's, per app, not the browser session's: a new session at the pages starts its own grant

@@ -63,6 +63,23 @@ export const enginePages = {
         '<button type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button> <button type="submit" form="op.logoutForm">Stay signed in</button>',
     ),
   signedOut: (): string => page('Signed out', '<h1>Signed out</h1><p>You are signed out of the sign-in pages.</p>'),
+  deviceCode: (form: { readonly action: string; readonly xsrf: string }, retry: boolean): string =>
+    page(
+      'Sign in on a device',
+      '<h1>Sign in on a device</h1><p>Enter the code your device (a TV, a console, a command line) shows.</p>' +
+        (retry ? '<p role="alert">That code is not right, or it expired. Check the device and try again.</p>' : '') +
+        `<form method="post" action="${escapeHtml(form.action)}"><input type="hidden" name="xsrf" value="${escapeHtml(form.xsrf)}">` +
+        '<label for="user_code">Code</label><input id="user_code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="32" required>' +
+        '<button type="submit">Continue</button></form>',
+    ),
+  deviceConfirm: (form: string, clientName: string, userCode: string): string =>
+    page(
+      `Sign in to ${clientName} on a device?`,
+      `<h1>Sign in to ${escapeHtml(clientName)} on a device?</h1><p>Go on only if your device shows this code: <strong>${escapeHtml(userCode)}</strong></p>${form}` +
+        '<button type="submit" form="op.deviceConfirmForm">Continue</button> <button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Cancel</button>',
+    ),
+  deviceDone: (clientName: string): string =>
+    page('Device signed in', `<h1>Device signed in</h1><p>${escapeHtml(clientName)} is signed in on your device. You can close this page.</p>`),
 };
 
 /**
