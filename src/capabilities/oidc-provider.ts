@@ -1,12 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PORT_TOKENS } from '../application/ports/ports.js';
-import { token } from '../application/di-token.js';
+import { type Token, token } from '../application/di-token.js';
 import { OIDC_CLIENTS as OIDC_CLIENTS_PORT } from '../application/oidc-provider/ports/oidc-clients.port.js';
 import { type OidcProviderUseCases, oidcProviderUseCases } from '../application/oidc-provider/oidc-provider-use-cases.js';
 import { type Capability, type RawRoute, defineCommand } from '../infrastructure/container/capability.js';
+import type { PortGetter } from '../infrastructure/container/bind-port.js';
 import { StoreOidcClients } from '../infrastructure/oidc-provider/store-oidc-clients.js';
 import { CONFIG, SIGNING_KEY, STABLE_SECRET, STORAGE, USE_CASES } from '../infrastructure/container/tokens.js';
-import { type PasswordSignIn, type SecondFactorStep, enginePages, interactionPages } from '../interfaces/http/oidc-provider/interaction-pages.js';
+import { type PasskeyStep, type PasswordSignIn, type SecondFactorStep, interactionPages } from '../interfaces/http/oidc-provider/interaction-pages.js';
+import { enginePagesOf } from '../interfaces/http/oidc-provider/engine-pages.js';
+import { type PageKit, pageKit } from '../interfaces/http/oidc-provider/page-kit.js';
+import { PASSKEY_SCRIPT } from '../interfaces/http/oidc-provider/passkey-script.js';
+import { PASSKEY_SIGN_IN } from '../application/passkeys/ports/passkey-sign-in.port.js';
+import { BRANDING, PAGES_VARIABLES } from '../infrastructure/oidc-provider/pages-settings.js';
+import { derivedOf } from '../infrastructure/container/capability.js';
 import { SECOND_FACTOR_SIGN_IN } from '../application/second-factor/ports/second-factor-sign-in.port.js';
 import { OIDC_ACCOUNT_STATE, OIDC_CLIENTS, OIDC_STATE } from '../infrastructure/oidc-provider/oidc-tables.js';
 import { OIDC_PREFIX, type OpenIdProvider, openIdProvider } from '../infrastructure/oidc-provider/openid-provider.js';
@@ -14,6 +21,19 @@ import { derivedKey } from '../infrastructure/security/hmac-refresh-tokens.js';
 
 /** The engine, made once in the container. */
 const OPENID_PROVIDER = token<OpenIdProvider>('OpenIdProvider');
+/** The pages' look and policy, from the branding settings. */
+const PAGE_KIT = token<PageKit>('OidcPageKit');
+/** Where the passkey button's script is served (the service's own origin: `script-src 'self'`). */
+const PASSKEY_SCRIPT_PATH = `${OIDC_PREFIX}/assets/passkey.js`;
+
+/** A port of another capability, or null when the service was composed without it. */
+const optional = <T>(get: PortGetter, port: Token<T>): T | null => {
+  try {
+    return get(port);
+  } catch {
+    return null;
+  }
+};
 const command = defineCommand<OidcProviderUseCases>();
 
 const DISCOVERY = '/.well-known/openid-configuration';
@@ -35,13 +55,15 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
   folders: ['src/application/oidc-provider', 'src/infrastructure/oidc-provider', 'src/interfaces/http/oidc-provider'],
   tables: [OIDC_ACCOUNT_STATE, OIDC_STATE, OIDC_CLIENTS],
   events: {},
-  settings: {},
+  settings: PAGES_VARIABLES,
+  derived: BRANDING,
   errors: { CLIENT_NOT_FOUND: 'no app is registered with this id: answered by `npm run admin -- remove-client` only' },
   bind: (bindPort) => {
     bindPort(OIDC_CLIENTS_PORT, (get) => {
       const { clientStorage, validateClient } = get(OPENID_PROVIDER);
       return new StoreOidcClients(get(STORAGE).store, clientStorage, validateClient);
     });
+    bindPort(PAGE_KIT, (get) => pageKit(derivedOf(get(CONFIG), BRANDING)));
     bindPort(OPENID_PROVIDER, (get) => {
       const config = get(CONFIG);
       const issuer = config.publicApiUrl ?? `http://localhost:${config.http.port}`;
@@ -55,7 +77,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
           cookieKeys: [derivedKey(secret, 'oidc-cookies-v1').toString('base64url')],
           clientSecretKey: derivedKey(secret, 'oidc-client-secret-v1'),
           interactionUrl: (uid) => `${OIDC_PREFIX}/interaction/${uid}`,
-          pages: enginePages,
+          pages: enginePagesOf(get(PAGE_KIT)),
           secure: issuer.startsWith('https:'),
         },
         // One account, one truth: a deleted or disabled account is no account to the provider (no code, no userinfo),
@@ -132,18 +154,45 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
       }
     };
     // Its second factor is the second-factor capability's (a service composed without it has no account with one).
+    const secondFactors = optional(get, SECOND_FACTOR_SIGN_IN);
     const secondFactor: SecondFactorStep = async (mfaToken, code, request) => {
+      if (secondFactors === null) return 'ended';
       try {
-        return await get(SECOND_FACTOR_SIGN_IN).complete({ mfaToken, code, metadata: metadataOf(request) });
+        return await secondFactors.complete({ mfaToken, code, metadata: metadataOf(request) });
       } catch (error) {
         if (['INVALID_MFA_CODE', 'INVALID_INPUT'].includes(String(codeOf(error)))) return 'wrong';
         if (['INVALID_MFA_TOKEN', 'TOO_MANY_ATTEMPTS'].includes(String(codeOf(error)))) return 'ended';
         throw error;
       }
     };
-    const pages = interactionPages({ steps: interactions, signIn, secondFactor, csrfKey: derivedKey(get(STABLE_SECRET), 'oidc-pages-csrf-v1'), prefix: OIDC_PREFIX });
+    // Passkeys sign in at the pages where the passkeys capability is composed and the pages' origin is one of its own.
+    const passkeys = optional(get, PASSKEY_SIGN_IN);
+    const passkeyStep: PasskeyStep = async (response, request) => {
+      try {
+        return await (passkeys as NonNullable<typeof passkeys>).complete(response, metadataOf(request));
+      } catch (error) {
+        if (['PASSKEY_REJECTED', 'INVALID_INPUT'].includes(String(codeOf(error)))) return 'refused';
+        throw error;
+      }
+    };
+    const served = passkeys !== null && passkeys.origins.includes(new URL(get(OPENID_PROVIDER).issuer).origin);
+    const pages = interactionPages({
+      steps: interactions,
+      signIn,
+      secondFactor,
+      passkey: served ? { step: passkeyStep, script: PASSKEY_SCRIPT_PATH, options: '/auth/passkeys/authentication-options' } : null,
+      csrfKey: derivedKey(get(STABLE_SECRET), 'oidc-pages-csrf-v1'),
+      prefix: OIDC_PREFIX,
+      kit: get(PAGE_KIT),
+    });
+    const script = (_request: IncomingMessage, response: ServerResponse): void => {
+      response.setHeader('content-type', 'text/javascript; charset=utf-8');
+      response.setHeader('cache-control', 'public, max-age=3600');
+      response.end(PASSKEY_SCRIPT);
+    };
     return [
       { methods: ['GET', 'POST'], path: `${OIDC_PREFIX}/interaction/*`, handle: pages },
+      { methods: ['GET'], path: PASSKEY_SCRIPT_PATH, handle: script },
       { methods: ['GET', 'POST', 'OPTIONS'], path: `${OIDC_PREFIX}/*`, handle },
       { methods: ['GET', 'OPTIONS'], path: DISCOVERY, handle },
       { methods: ['GET', 'OPTIONS'], path: '/.well-known/oauth-authorization-server', handle: asDiscovery(handle) },

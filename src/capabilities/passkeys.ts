@@ -5,6 +5,7 @@ import { PASSKEY_EVENTS } from '../application/passkeys/events.js';
 import { type PasskeysUseCases, passkeysUseCases } from '../application/passkeys/passkeys-use-cases.js';
 import { PasskeyAuthenticators } from '../application/passkeys/policies/passkeys.js';
 import { PASSKEY_REPOSITORY } from '../application/passkeys/ports/passkey-repository.port.js';
+import { PASSKEY_SIGN_IN } from '../application/passkeys/ports/passkey-sign-in.port.js';
 import type { PasskeysPorts } from '../application/passkeys/ports/passkeys-ports.js';
 import { WEBAUTHN } from '../application/passkeys/ports/webauthn.port.js';
 import { type PortGetter, corePorts } from '../infrastructure/container/bind-port.js';
@@ -50,6 +51,11 @@ export const passkeys: Capability<PasskeysUseCases, (typeof PASSKEYS_OPERATIONS)
       new PasskeyAuthenticators({ passkeys: get(PASSKEY_REPOSITORY), webauthn: get(WEBAUTHN), users: get(PORT_TOKENS.users), clock: get(PORT_TOKENS.clock), ids: get(PORT_TOKENS.ids) }),
     );
     bindPort(PASSKEYS_USE_CASES, (get) => passkeysUseCases(portsOf(get), get(POLICIES)));
+    // Another capability's sign-in pages sign in with a passkey through the same use case as the API.
+    bindPort(PASSKEY_SIGN_IN, (get) => ({
+      origins: derivedOf(get(CONFIG), RELYING_PARTY).origins,
+      complete: async (response, metadata) => ({ accountId: (await get(PASSKEYS_USE_CASES).signInPasskey.execute({ response, metadata })).user.id }),
+    }));
   },
   useCases: (get) => get(PASSKEYS_USE_CASES),
   commands: [],

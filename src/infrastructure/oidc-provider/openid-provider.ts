@@ -58,24 +58,6 @@ const attribute = (form: string, name: 'action' | 'value'): string => new RegExp
 
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
-
-/**
- * The page a browser sees when the request cannot go back to an app (an unknown client, a redirect URI not
- * registered): what went wrong, in words, with no script; never a redirect to an address nobody registered.
- */
-export const errorPage = (error: string, description: string | undefined): string =>
-  [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<title>Sign-in error</title></head>',
-    '<body><main><h1>This sign-in cannot go on</h1>',
-    `<p>${escapeHtml(description ?? 'The request was refused.')}</p>`,
-    `<p>Error code: <code>${escapeHtml(error)}</code></p>`,
-    '<p>Go back to the app you came from and try again.</p></main></body></html>',
-  ].join('\n');
-
 /** The pages the engine shows itself, rendered as the provider's other pages are. */
 export interface EnginePages {
   readonly csp: string;
@@ -87,6 +69,8 @@ export interface EnginePages {
   /** The device flow's confirmation around the engine's form (`op.deviceConfirmForm`): which app, which code. */
   deviceConfirm(form: string, clientName: string, userCode: string): string;
   deviceDone(clientName: string): string;
+  /** A request that cannot go back to an app (an unknown client, a redirect URI not registered): said on a page. */
+  error(error: string, description: string | undefined): string;
 }
 
 /** The interaction's steps, as the pages complete them, on Node's request and response. */
@@ -185,7 +169,7 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
       dPoP: { enabled: true },
     },
     renderError: (ctx, out) => {
-      html(ctx, errorPage(String(out.error), out.error_description === undefined ? undefined : String(out.error_description)));
+      html(ctx, settings.pages.error(String(out.error), out.error_description === undefined ? undefined : String(out.error_description)));
     },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => settings.interactionUrl(interaction.uid) },
     // Consent is the account's, per app, not the browser session's: a new session at the pages starts its own grant

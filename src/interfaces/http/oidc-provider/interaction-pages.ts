@@ -1,6 +1,7 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InteractionSteps, InteractionView } from '../../../application/oidc-provider/ports/interaction-steps.port.js';
+import { type PageKit, escapeHtml } from './page-kit.js';
 
 /** The engine's side of the pages, on Node's request and response. */
 export type Steps = InteractionSteps<IncomingMessage, ServerResponse>;
@@ -18,24 +19,26 @@ export type PasswordSignIn = (email: string, password: string, request: Incoming
  */
 export type SecondFactorStep = (mfaToken: string, code: string, request: IncomingMessage) => Promise<{ readonly accountId: string } | 'wrong' | 'ended'>;
 
+/**
+ * A passkey's answer (`navigator.credentials.get`, as JSON) as `POST /auth/sign-in/passkey` takes it: signed in, or
+ * refused (not a passkey of any account, a replay, a wrong origin).
+ */
+export type PasskeyStep = (response: unknown, request: IncomingMessage) => Promise<{ readonly accountId: string } | 'refused'>;
+
 /** What the pages are made of. */
 export interface PagesSettings {
   readonly steps: Steps;
   readonly signIn: PasswordSignIn;
   readonly secondFactor: SecondFactorStep;
+  /** Null when passkeys cannot sign in at the pages (no passkeys, or the pages' origin is not one of theirs). */
+  readonly passkey: { readonly step: PasskeyStep; readonly script: string; readonly options: string } | null;
+  readonly kit: PageKit;
   /** The key of the forms' CSRF tokens. */
   readonly csrfKey: Buffer;
   readonly prefix: string;
 }
 
 const FORM_LIMIT_BYTES = 16 * 1024;
-const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem}label{display:block;margin-top:1rem}input{display:block;width:100%;padding:.5rem;font:inherit}button{margin-top:1.25rem;padding:.5rem 1rem;font:inherit}';
-/**
- * The pages run no script and load nothing from elsewhere; their one style is allowed by its hash; no one frames them.
- * No `form-action`: Chromium applies it to the redirects after a form is posted, and a sign-in ends in a redirect to
- * the app's registered address (the engine checks it, exactly).
- */
-export const PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'`;
 
 const SCOPE_TEXT: Readonly<Record<string, string>> = {
   openid: 'Know who you are (your account id)',
@@ -44,52 +47,15 @@ const SCOPE_TEXT: Readonly<Record<string, string>> = {
   offline_access: 'Stay signed in when you are away (a refresh token)',
 };
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
-
-const page = (title: string, body: string): string =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
-
 /**
- * The pages the engine shows itself: the sign-out confirmation (around its form: its `op.logoutForm` and xsrf token;
- * *Sign out* and *Stay signed in*), and the page after it, with the same look and policy as the others.
+ * The OpenID provider's pages (issue 64): sign-in (*Email*, *Password*, *Sign in*, and *Sign in with a passkey* where
+ * passkeys serve the pages' origin), the second factor (*Code*, *Verify*) and consent (*Allow*, *Deny*):
+ * server-rendered, real labels, a CSRF token on every form (an HMAC of the interaction under the service's secret),
+ * their own Content-Security-Policy with `frame-ancestors 'none'`; the passkey button's small script is the only one.
+ * A wrong password and an unknown address read the same.
  */
-export const enginePages = {
-  csp: PAGE_CSP,
-  signOut: (form: string): string =>
-    page(
-      'Sign out?',
-      `<h1>Sign out?</h1><p>You will be signed out of this service's sign-in pages; apps you use may keep their own session.</p>${form}` +
-        '<button type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button> <button type="submit" form="op.logoutForm">Stay signed in</button>',
-    ),
-  signedOut: (): string => page('Signed out', '<h1>Signed out</h1><p>You are signed out of the sign-in pages.</p>'),
-  deviceCode: (form: { readonly action: string; readonly xsrf: string }, retry: boolean): string =>
-    page(
-      'Sign in on a device',
-      '<h1>Sign in on a device</h1><p>Enter the code your device (a TV, a console, a command line) shows.</p>' +
-        (retry ? '<p role="alert">That code is not right, or it expired. Check the device and try again.</p>' : '') +
-        `<form method="post" action="${escapeHtml(form.action)}"><input type="hidden" name="xsrf" value="${escapeHtml(form.xsrf)}">` +
-        '<label for="user_code">Code</label><input id="user_code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="32" required>' +
-        '<button type="submit">Continue</button></form>',
-    ),
-  deviceConfirm: (form: string, clientName: string, userCode: string): string =>
-    page(
-      `Sign in to ${clientName} on a device?`,
-      `<h1>Sign in to ${escapeHtml(clientName)} on a device?</h1><p>Go on only if your device shows this code: <strong>${escapeHtml(userCode)}</strong></p>${form}` +
-        '<button type="submit" form="op.deviceConfirmForm">Continue</button> <button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Cancel</button>',
-    ),
-  deviceDone: (clientName: string): string =>
-    page('Device signed in', `<h1>Device signed in</h1><p>${escapeHtml(clientName)} is signed in on your device. You can close this page.</p>`),
-};
-
-/**
- * The OpenID provider's pages (issue 64): sign-in (*Email*, *Password*, *Sign in*), the second factor (*Code*,
- * *Verify*) and consent (*Allow*, *Deny*),
- * server-rendered, no script, real labels, a CSRF token on every form (an HMAC of the interaction under the service's
- * secret), their own Content-Security-Policy with `frame-ancestors 'none'`. A wrong password and an unknown address
- * read the same.
- */
-export function interactionPages({ steps, signIn, secondFactor, csrfKey, prefix }: PagesSettings) {
+export function interactionPages({ steps, signIn, secondFactor, passkey, csrfKey, prefix, kit }: PagesSettings) {
+  const { page } = kit;
   const csrfOf = (uid: string): string => createHmac('sha256', csrfKey).update(`oidc-interaction:${uid}`).digest('base64url');
   const csrfHolds = (uid: string, sent: string | undefined): boolean => {
     const expected = Buffer.from(csrfOf(uid));
@@ -100,20 +66,28 @@ export function interactionPages({ steps, signIn, secondFactor, csrfKey, prefix 
     response.statusCode = status;
     response.setHeader('content-type', 'text/html; charset=utf-8');
     response.setHeader('cache-control', 'no-store');
-    response.setHeader('content-security-policy', PAGE_CSP);
+    response.setHeader('content-security-policy', kit.csp);
     response.end(html);
   };
-  const signInPage = (view: InteractionView, refused: boolean, alert = 'Wrong e-mail or password.'): string =>
-    page(
+  const signInPage = (view: InteractionView, refused: boolean, alert = 'Wrong e-mail or password.'): string => {
+    const action = `${prefix}/interaction/${escapeHtml(view.uid)}`;
+    const passkeyForm =
+      passkey === null
+        ? ''
+        : `<form id="passkey-form" method="post" action="${action}/passkey"><input type="hidden" name="csrf" value="${csrfOf(view.uid)}"><input type="hidden" name="response" value="">` +
+          `<button type="button" id="passkey" class="secondary" data-options="${escapeHtml(passkey.options)}" hidden>Sign in with a passkey</button><p id="passkey-status" role="status"></p></form>`;
+    return page(
       `Sign in to ${view.clientName}`,
       `<h1>Sign in</h1><p>to continue to <strong>${escapeHtml(view.clientName)}</strong></p>` +
         (refused ? `<p role="alert">${escapeHtml(alert)}</p>` : '') +
-        `<form method="post" action="${prefix}/interaction/${escapeHtml(view.uid)}/login">` +
+        `<form method="post" action="${action}/login">` +
         `<input type="hidden" name="csrf" value="${csrfOf(view.uid)}">` +
-        '<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>' +
+        '<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username webauthn" required>' +
         '<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>' +
-        '<button type="submit">Sign in</button></form>',
+        `<button type="submit">Sign in</button></form>${passkeyForm}`,
+      passkey?.script,
     );
+  };
   const secondFactorPage = (view: InteractionView, mfaToken: string, alert: string | null): string =>
     page(
       'Two-step verification',
@@ -131,10 +105,17 @@ export function interactionPages({ steps, signIn, secondFactor, csrfKey, prefix 
         view.scopes.map((scope) => `<li>${escapeHtml(SCOPE_TEXT[scope] ?? scope)}</li>`).join('') +
         `</ul><form method="post" action="${prefix}/interaction/${escapeHtml(view.uid)}/consent">` +
         `<input type="hidden" name="csrf" value="${csrfOf(view.uid)}">` +
-        '<button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button></form>',
+        '<button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny" class="secondary">Deny</button></form>',
     );
   const refusedPage = (status: number, text: string): string => page('Sign-in error', `<h1>This sign-in cannot go on</h1><p>${escapeHtml(text)}</p><p>Go back to the app you came from and try again.</p>`);
 
+  const jsonOf = (text: string | null): unknown => {
+    try {
+      return JSON.parse(text ?? '') as unknown;
+    } catch {
+      return null;
+    }
+  };
   const formOf = async (request: IncomingMessage): Promise<URLSearchParams | null> => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -174,6 +155,11 @@ export function interactionPages({ steps, signIn, secondFactor, csrfKey, prefix 
       if (outcome === 'wrong') return send(response, 401, secondFactorPage(view, mfaToken, 'That code is not right, or was used already.'));
       if (outcome === 'ended') return send(response, 401, signInPage(view, true, 'This verification ended: sign in again.'));
       return steps.signedIn(request, response, outcome.accountId, ['pwd', 'otp']);
+    }
+    if (action === 'passkey' && passkey !== null) {
+      const outcome = await passkey.step(jsonOf(form.get('response')), request);
+      if (outcome === 'refused') return send(response, 401, signInPage(view, true, 'That passkey was not accepted. Try again, or sign in with your e-mail and password.'));
+      return steps.signedIn(request, response, outcome.accountId, ['webauthn']);
     }
     if (action === 'consent' && view.prompt === 'consent') return form.get('decision') === 'allow' ? steps.allowed(request, response) : steps.denied(request, response);
     return send(response, 400, refusedPage(400, 'Not a step of this sign-in.'));
