@@ -7,16 +7,16 @@ import { type Capability, type RawRoute, defineCommand } from '../infrastructure
 import type { PortGetter } from '../infrastructure/container/bind-port.js';
 import { StoreOidcClients } from '../infrastructure/oidc-provider/store-oidc-clients.js';
 import { CONFIG, SIGNING_KEY, STABLE_SECRET, STORAGE, USE_CASES } from '../infrastructure/container/tokens.js';
-import { type PasskeyStep, type PasswordSignIn, type SecondFactorStep, interactionPages } from '../interfaces/http/oidc-provider/interaction-pages.js';
+import { type PageRequest, type PasskeyStep, type PasswordSignIn, type SecondFactorStep, interactionPages } from '../interfaces/http/oidc-provider/interaction-pages.js';
 import { enginePagesOf } from '../interfaces/http/oidc-provider/engine-pages.js';
 import { type PageKit, pageKit } from '../interfaces/http/oidc-provider/page-kit.js';
 import { PASSKEY_SCRIPT } from '../interfaces/http/oidc-provider/passkey-script.js';
 import { PASSKEY_SIGN_IN } from '../application/passkeys/ports/passkey-sign-in.port.js';
-import { BRANDING, PAGES_VARIABLES } from '../infrastructure/oidc-provider/pages-settings.js';
+import { OIDC_SETTINGS, OIDC_VARIABLES } from '../infrastructure/oidc-provider/oidc-settings.js';
 import { derivedOf } from '../infrastructure/container/capability.js';
 import { SECOND_FACTOR_SIGN_IN } from '../application/second-factor/ports/second-factor-sign-in.port.js';
 import { OIDC_ACCOUNT_STATE, OIDC_CLIENTS, OIDC_STATE } from '../infrastructure/oidc-provider/oidc-tables.js';
-import { OIDC_PREFIX, type OpenIdProvider, openIdProvider } from '../infrastructure/oidc-provider/openid-provider.js';
+import { OIDC_PREFIX, OIDC_ROUTES, type OpenIdProvider, openIdProvider } from '../infrastructure/oidc-provider/openid-provider.js';
 import { derivedKey } from '../infrastructure/security/hmac-refresh-tokens.js';
 
 /** The engine, made once in the container. */
@@ -55,15 +55,15 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
   folders: ['src/application/oidc-provider', 'src/infrastructure/oidc-provider', 'src/interfaces/http/oidc-provider'],
   tables: [OIDC_ACCOUNT_STATE, OIDC_STATE, OIDC_CLIENTS],
   events: {},
-  settings: PAGES_VARIABLES,
-  derived: BRANDING,
+  settings: OIDC_VARIABLES,
+  derived: OIDC_SETTINGS,
   errors: { CLIENT_NOT_FOUND: 'no app is registered with this id: answered by `npm run admin -- remove-client` only' },
   bind: (bindPort) => {
     bindPort(OIDC_CLIENTS_PORT, (get) => {
       const { clientStorage, validateClient } = get(OPENID_PROVIDER);
       return new StoreOidcClients(get(STORAGE).store, clientStorage, validateClient);
     });
-    bindPort(PAGE_KIT, (get) => pageKit(derivedOf(get(CONFIG), BRANDING)));
+    bindPort(PAGE_KIT, (get) => pageKit(derivedOf(get(CONFIG), OIDC_SETTINGS).branding));
     bindPort(OPENID_PROVIDER, (get) => {
       const config = get(CONFIG);
       const issuer = config.publicApiUrl ?? `http://localhost:${config.http.port}`;
@@ -78,6 +78,8 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
           clientSecretKey: derivedKey(secret, 'oidc-client-secret-v1'),
           interactionUrl: (uid) => `${OIDC_PREFIX}/interaction/${uid}`,
           pages: enginePagesOf(get(PAGE_KIT)),
+          resources: derivedOf(config, OIDC_SETTINGS).resources,
+          registration: derivedOf(config, OIDC_SETTINGS).registrationsPerHour !== null,
           secure: issuer.startsWith('https:'),
         },
         // One account, one truth: a deleted or disabled account is no account to the provider (no code, no userinfo),
@@ -137,11 +139,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
   rawRoutes: (get): RawRoute[] => {
     const { handle, interactions } = get(OPENID_PROVIDER);
     const useCases = get(USE_CASES);
-    const metadataOf = (request: IncomingMessage) => ({
-      requestId: String(request.headers['x-request-id'] ?? 'oidc-pages'),
-      clientIp: request.socket.remoteAddress ?? null,
-      userAgent: request.headers['user-agent']?.slice(0, 512) ?? null,
-    });
+    const metadataOf = ({ requestId, clientIp, userAgent }: PageRequest) => ({ requestId, clientIp, userAgent });
     const codeOf = (error: unknown): unknown => (error as { code?: unknown }).code;
     // A sign-in at the pages is the service's own sign-in (its throttle, no enumeration, its notices and events).
     const signIn: PasswordSignIn = async (email, password, request) => {
@@ -185,6 +183,30 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
       prefix: OIDC_PREFIX,
       kit: get(PAGE_KIT),
     });
+    // Apps that register themselves (OIDC_DYNAMIC_REGISTRATION) are counted per address, in the store, across instances.
+    const { registrationsPerHour } = derivedOf(get(CONFIG), OIDC_SETTINGS);
+    const limits = get(PORT_TOKENS.limits);
+    const clock = get(PORT_TOKENS.clock);
+    const register: RawRoute['handle'] = async (request, response, { clientIp }) => {
+      const answer = (status: number, body: Record<string, string>, retryAfter?: number) => {
+        response.statusCode = status;
+        response.setHeader('content-type', 'application/json; charset=utf-8');
+        response.setHeader('cache-control', 'no-store');
+        if (retryAfter !== undefined) response.setHeader('retry-after', String(retryAfter));
+        response.end(JSON.stringify(body));
+      };
+      const at = clock.now();
+      let reached;
+      try {
+        reached = await limits.take({ key: `oidc-registration:${clientIp}`, max: registrationsPerHour ?? 1, windowSeconds: 3600 }, at);
+      } catch {
+        return answer(503, { error: 'temporarily_unavailable', error_description: 'The store cannot be reached: try again shortly' }, 5);
+      }
+      if (reached !== null) {
+        return answer(429, { error: 'too_many_requests', error_description: 'Too many registrations from this address: try again later' }, Math.max(1, Math.ceil((reached.retryAt.getTime() - at.getTime()) / 1000)));
+      }
+      handle(request, response);
+    };
     const script = (_request: IncomingMessage, response: ServerResponse): void => {
       response.setHeader('content-type', 'text/javascript; charset=utf-8');
       response.setHeader('cache-control', 'public, max-age=3600');
@@ -193,6 +215,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
     return [
       { methods: ['GET', 'POST'], path: `${OIDC_PREFIX}/interaction/*`, handle: pages },
       { methods: ['GET'], path: PASSKEY_SCRIPT_PATH, handle: script },
+      ...(registrationsPerHour === null ? [] : [{ methods: ['POST'] as const, path: OIDC_ROUTES.registration, handle: register }]),
       { methods: ['GET', 'POST', 'OPTIONS'], path: `${OIDC_PREFIX}/*`, handle },
       { methods: ['GET', 'OPTIONS'], path: DISCOVERY, handle },
       { methods: ['GET', 'OPTIONS'], path: '/.well-known/oauth-authorization-server', handle: asDiscovery(handle) },

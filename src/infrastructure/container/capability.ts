@@ -17,7 +17,13 @@ export { defineCommand } from './admin-command.js';
 export interface RawRoute {
   readonly methods: readonly ('GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS')[];
   readonly path: string;
-  readonly handle: (request: IncomingMessage, response: ServerResponse) => Promise<void> | void;
+  readonly handle: (request: IncomingMessage, response: ServerResponse, context: RawRequestContext) => Promise<void> | void;
+}
+
+/** What the service knows of a raw request besides the request itself: its id, and the client's address (TRUST_PROXY applied). */
+export interface RawRequestContext {
+  readonly requestId: string;
+  readonly clientIp: string;
 }
 
 /**

@@ -51,6 +51,10 @@ export interface OpenIdProviderSettings {
   /** The pages the engine itself shows (the pages' module renders them), with their own Content-Security-Policy. */
   readonly pages: EnginePages;
   readonly secure: boolean;
+  /** RFC 8707: the APIs apps may ask tokens for, and the scopes each knows; their access tokens are JWTs (RFC 9068). */
+  readonly resources: ReadonlyMap<string, readonly string[]>;
+  /** RFC 7591: whether apps may register themselves (never as first-party). */
+  readonly registration: boolean;
 }
 
 /** An attribute of the engine's own small form (its `action`, its hidden xsrf `value`): the pages render their own. */
@@ -113,8 +117,10 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
     // What an operator says of an app beyond the standard metadata: whether it is the service's own, and since when.
     extraClientMetadata: {
       properties: ['first_party', 'created_at'],
-      validator: (_ctx: unknown, key: string, value: unknown) => {
+      validator: (ctx: KoaContextWithOIDC | undefined, key: string, value: unknown) => {
         if (key === 'first_party' && value !== undefined && typeof value !== 'boolean') throw new errors.InvalidClientMetadata('first_party must be a boolean');
+        // An app that registers itself is never the service's own: consent is always asked of it.
+        if (key === 'first_party' && value === true && ctx?.oidc.route === 'registration') throw new errors.InvalidClientMetadata('first_party is set by an operator only');
       },
     },
     pkce: { required: () => true },
@@ -154,6 +160,20 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
       },
       pushedAuthorizationRequests: { enabled: true },
       // The device flow's pages are the provider's (the engine's own load a font from elsewhere and run inline script).
+      // An API (an MCP server) named by `resource` gets an access token of its own: a JWT (RFC 9068) for it alone,
+      // signed with the service's key, that it checks with the JWKS; a resource not configured is invalid_target.
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async (_ctx, _client, oneOf) => oneOf,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, indicator) => {
+          const scopes = settings.resources.get(indicator);
+          if (scopes === undefined) throw new errors.InvalidTarget();
+          return { scope: scopes.join(' '), audience: indicator, accessTokenTTL: 900, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } };
+        },
+      },
+      // Apps register themselves only when the operator says so (OIDC_DYNAMIC_REGISTRATION); counted per address by the raw route.
+      registration: { enabled: settings.registration, initialAccessToken: false, issueRegistrationAccessToken: true },
       deviceFlow: {
         enabled: true,
         userCodeInputSource: (ctx, form, _out, err) => {
@@ -208,6 +228,7 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
         clientName: typeof metadata['client_name'] === 'string' ? metadata['client_name'] : clientId,
         firstParty: metadata['first_party'] === true,
         scopes: textOf(interaction.params['scope']).split(' ').filter((scope) => scope !== ''),
+        resources: ([] as unknown[]).concat(interaction.params['resource'] ?? []).filter((resource): resource is string => typeof resource === 'string'),
         accountId: interaction.session?.accountId ?? null,
       };
     },

@@ -268,7 +268,13 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
 export interface RawRoute {
   readonly methods: readonly ('GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS')[];
   readonly path: string;
-  readonly handle: (request: IncomingMessage, response: ServerResponse) => Promise<void> | void;
+  readonly handle: (request: IncomingMessage, response: ServerResponse, context: RawRequestContext) => Promise<void> | void;
+}
+
+/** What the service knows of a raw request besides the request itself: its id, and the client's address (TRUST_PROXY applied). */
+export interface RawRequestContext {
+  readonly requestId: string;
+  readonly clientIp: string;
 }
 
 /**
@@ -291,7 +297,7 @@ function registerRawRoutes(app: FastifyInstance, routes: readonly RawRoute[]): v
         handler: async (request, reply) => {
           for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
           reply.hijack();
-          await route.handle(request.raw, reply.raw);
+          await route.handle(request.raw, reply.raw, { requestId: request.id, clientIp: request.ip });
         },
       });
     }

@@ -8,6 +8,8 @@ export interface InteractionView {
   readonly firstParty: boolean;
   /** The scopes the app asks for. */
   readonly scopes: readonly string[];
+  /** The APIs (RFC 8707 resources) the app asks tokens for: the scopes not OpenID's are theirs. */
+  readonly resources: readonly string[];
   /** Who is signed in at the pages, once someone is. */
   readonly accountId: string | null;
 }

@@ -6,24 +6,31 @@ import { type PageKit, escapeHtml } from './page-kit.js';
 /** The engine's side of the pages, on Node's request and response. */
 export type Steps = InteractionSteps<IncomingMessage, ServerResponse>;
 
+/** Who asks, as the service sees it: the request's id, the client's address (its proxies trusted as configured), its browser. */
+export interface PageRequest {
+  readonly requestId: string;
+  readonly clientIp: string;
+  readonly userAgent: string | null;
+}
+
 /**
  * A password sign-in as `POST /auth/sign-in` makes it (its throttle, its no-enumeration rule, its notices): signed
  * in, refused, or waiting for the account's second factor (the challenge's token, kept by the page's form).
  */
-export type PasswordSignIn = (email: string, password: string, request: IncomingMessage) => Promise<{ readonly accountId: string } | 'refused' | { readonly mfaToken: string }>;
+export type PasswordSignIn = (email: string, password: string, request: PageRequest) => Promise<{ readonly accountId: string } | 'refused' | { readonly mfaToken: string }>;
 
 /**
  * The challenge's answer (a code of the authenticator app or a recovery code) as `POST /auth/sign-in/mfa` takes it:
  * signed in; `wrong` (counted against the challenge and the throttle); `ended` (expired, answered, or too many wrong
  * codes: sign in again).
  */
-export type SecondFactorStep = (mfaToken: string, code: string, request: IncomingMessage) => Promise<{ readonly accountId: string } | 'wrong' | 'ended'>;
+export type SecondFactorStep = (mfaToken: string, code: string, request: PageRequest) => Promise<{ readonly accountId: string } | 'wrong' | 'ended'>;
 
 /**
  * A passkey's answer (`navigator.credentials.get`, as JSON) as `POST /auth/sign-in/passkey` takes it: signed in, or
  * refused (not a passkey of any account, a replay, a wrong origin).
  */
-export type PasskeyStep = (response: unknown, request: IncomingMessage) => Promise<{ readonly accountId: string } | 'refused'>;
+export type PasskeyStep = (response: unknown, request: PageRequest) => Promise<{ readonly accountId: string } | 'refused'>;
 
 /** What the pages are made of. */
 export interface PagesSettings {
@@ -102,7 +109,7 @@ export function interactionPages({ steps, signIn, secondFactor, passkey, csrfKey
     page(
       `Allow ${view.clientName}?`,
       `<h1>Allow ${escapeHtml(view.clientName)}?</h1><p>${escapeHtml(view.clientName)} asks to:</p><ul>` +
-        view.scopes.map((scope) => `<li>${escapeHtml(SCOPE_TEXT[scope] ?? scope)}</li>`).join('') +
+        view.scopes.map((scope) => `<li>${escapeHtml(SCOPE_TEXT[scope] ?? `Use ${view.resources.join(', ') || 'an API'} for you: ${scope}`)}</li>`).join('') +
         `</ul><form method="post" action="${prefix}/interaction/${escapeHtml(view.uid)}/consent">` +
         `<input type="hidden" name="csrf" value="${csrfOf(view.uid)}">` +
         '<button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny" class="secondary">Deny</button></form>',
@@ -127,7 +134,8 @@ export function interactionPages({ steps, signIn, secondFactor, passkey, csrfKey
     return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
   };
 
-  return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  return async (request: IncomingMessage, response: ServerResponse, context: { readonly requestId: string; readonly clientIp: string }): Promise<void> => {
+    const asked: PageRequest = { ...context, userAgent: request.headers['user-agent']?.slice(0, 512) ?? null };
     const path = new URL(request.url ?? '/', 'http://pages').pathname.slice(`${prefix}/interaction/`.length).split('/');
     const [uid = '', action] = path;
     let view: InteractionView;
@@ -144,20 +152,20 @@ export function interactionPages({ steps, signIn, secondFactor, passkey, csrfKey
     const form = await formOf(request);
     if (form === null || !csrfHolds(uid, form.get('csrf') ?? undefined)) return send(response, 403, refusedPage(403, 'This form expired: open the sign-in again.'));
     if (action === 'login') {
-      const outcome = await signIn(form.get('email') ?? '', form.get('password') ?? '', request);
+      const outcome = await signIn(form.get('email') ?? '', form.get('password') ?? '', asked);
       if (outcome === 'refused') return send(response, 401, signInPage(view, true));
       if ('mfaToken' in outcome) return send(response, 200, secondFactorPage(view, outcome.mfaToken, null));
       return steps.signedIn(request, response, outcome.accountId, ['pwd']);
     }
     if (action === 'verify') {
       const mfaToken = form.get('mfatoken') ?? '';
-      const outcome = await secondFactor(mfaToken, form.get('code') ?? '', request);
+      const outcome = await secondFactor(mfaToken, form.get('code') ?? '', asked);
       if (outcome === 'wrong') return send(response, 401, secondFactorPage(view, mfaToken, 'That code is not right, or was used already.'));
       if (outcome === 'ended') return send(response, 401, signInPage(view, true, 'This verification ended: sign in again.'));
       return steps.signedIn(request, response, outcome.accountId, ['pwd', 'otp']);
     }
     if (action === 'passkey' && passkey !== null) {
-      const outcome = await passkey.step(jsonOf(form.get('response')), request);
+      const outcome = await passkey.step(jsonOf(form.get('response')), asked);
       if (outcome === 'refused') return send(response, 401, signInPage(view, true, 'That passkey was not accepted. Try again, or sign in with your e-mail and password.'));
       return steps.signedIn(request, response, outcome.accountId, ['webauthn']);
     }
