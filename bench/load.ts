@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 
 export interface LoadOptions {
@@ -18,6 +19,13 @@ export interface LoadOptions {
    * token (autocannon resets a connection's context after each request, so the tokens are shared, not per connection).
    */
   readonly chains?: string[];
+  /**
+   * One-use bodies (authorization codes, refresh tokens of the OpenID provider): each request sends `body` of the
+   * oldest item of `queue`, and `next`, given its answer, may put one back at the end (the rotated refresh token).
+   */
+  readonly oneUse?: { readonly queue: string[]; readonly body: (item: string) => string; readonly next?: (status: number, body: string) => string | undefined };
+  /** End after this many answers instead of after `seconds`; the time is then from the start to the last answer. */
+  readonly amount?: number;
   /** The server process, to charge it the CPU time it spent during the load. */
   readonly server?: { cpuMs(): number; eventLoopCpuMs?(): number };
 }
@@ -49,6 +57,9 @@ export async function load(options: LoadOptions, wantedStatus: number): Promise<
   const cpuBefore = options.server?.cpuMs() ?? NaN;
   const loopBefore = options.server?.eventLoopCpuMs?.() ?? NaN;
   const chains = options.chains;
+  const oneUse = options.oneUse;
+  const startedAt = performance.now();
+  let lastAnswerAt = startedAt;
   const instance = autocannon({
     url: options.url + options.path,
     method: options.method ?? 'POST',
@@ -70,12 +81,27 @@ export async function load(options: LoadOptions, wantedStatus: number): Promise<
           ],
         }
       : {}),
+    ...(oneUse
+      ? {
+          requests: [
+            {
+              setupRequest: (request: Record<string, unknown>) => ({ ...request, body: oneUse.body(oneUse.queue.shift() ?? '') }),
+              onResponse: (status: number, body: string) => {
+                const next = oneUse.next?.(status, body);
+                if (next !== undefined) oneUse.queue.push(next);
+              },
+            },
+          ],
+        }
+      : {}),
+    ...(options.amount === undefined ? {} : { amount: options.amount }),
     idReplacement: options.uniqueIds ?? false,
     connections: options.connections,
     duration: options.seconds,
     timeout: 30,
   });
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    lastAnswerAt = performance.now();
     if (statusCode === wantedStatus) latencies.push(responseTime);
     const ofStatus = byStatusLatencies.get(statusCode) ?? [];
     ofStatus.push(responseTime);
@@ -87,11 +113,13 @@ export async function load(options: LoadOptions, wantedStatus: number): Promise<
   });
   const byStatus = Object.fromEntries(Object.entries(result.statusCodeStats as Record<string, { count: number }>).map(([status, stat]) => [status, Number(stat.count)]));
   const sorted = latencies.sort((a, b) => a - b);
+  // With an amount, autocannon ends at its next one-second tick after the last answer, and counts that wait.
+  const seconds = options.amount === undefined ? result.duration : (lastAnswerAt - startedAt) / 1000;
   return {
-    seconds: result.duration,
+    seconds,
     total: Object.values(byStatus).reduce((sum, count) => sum + count, 0),
     byStatus,
-    okPerSecond: (byStatus[String(wantedStatus)] ?? 0) / result.duration,
+    okPerSecond: (byStatus[String(wantedStatus)] ?? 0) / seconds,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     p99ByStatus: Object.fromEntries([...byStatusLatencies].map(([status, all]) => [String(status), percentile(all.sort((a, b) => a - b), 99)])),

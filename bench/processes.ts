@@ -61,10 +61,10 @@ const kib = (status: string, field: string): number => Number(new RegExp(`^${fie
 
 /**
  * Starts an entry point (compiled JavaScript, or TypeScript through tsx) in its own process (its own event loop and CPU time) on a free port,
- * logging to a file, and resolves once it answers HTTP.
+ * logging to a file, and resolves once it answers HTTP. A PORT in `env` is kept (a service whose PUBLIC_API_URL names it).
  */
 export async function startServer(entry: string, env: Record<string, string>, logFile: string, nodeArgs: string[] = []): Promise<Server> {
-  const port = await freePort();
+  const port = Number(env['PORT'] ?? 0) || (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const fd = openSync(logFile, 'w');
   const args = [...nodeArgs, ...(entry.endsWith('.ts') ? ['--import', 'tsx', entry] : ['--enable-source-maps', entry])];

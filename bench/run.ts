@@ -8,6 +8,7 @@ import { startEntry } from '../tests/support/child-service.js';
 import { busyWorkerThreads, threadCpuTicks } from '../tests/support/process-threads.js';
 import { type LoadResult, combine, cpuMicrosPerResponse, interleaved, load, loopMicrosPerResponse } from './load.js';
 import { type Server, startServer } from './processes.js';
+import { oidcGrants, oidcGrantsReport } from './oidc-grants.js';
 import { rawVerifyThroughput } from './raw-argon2.js';
 import { scalingTable } from './scaling.js';
 import { WORK_POINTS_MICROS, type WorkPoint, budgetFor } from './work-curve.js';
@@ -144,6 +145,7 @@ async function main(): Promise<void> {
     const memory = service.memory();
     await Promise.all([service.stop(), bare.stop(), featured.stop()]);
     const scaling = await scalingTable({ entry, nodeArgs, env, dataDir, rawCeiling, saturation, connections: CHAINS, signIn: SIGN_IN, signUp: JSON.stringify(USER) });
+    const oidc = await oidcGrants({ entry, nodeArgs, env, dataDir, connections: CHAINS });
 
     const shedP99 = overload.p99ByStatus['503'] ?? NaN;
     const shedPerSecond = (overload.byStatus['503'] ?? 0) / overload.seconds;
@@ -179,6 +181,8 @@ async function main(): Promise<void> {
       refreshPerBareFastify: round(refresh.okPerSecond / bareMe.okPerSecond, 3),
       featuredPerBareFastify: round(featuredMe.okPerSecond / bareMe.okPerSecond, 3),
       mePerFeatured: round(me.okPerSecond / featuredMe.okPerSecond, 3),
+      oidcCodePerBareProvider: oidc.codePerBare,
+      oidcRefreshPerBareProvider: oidc.refreshPerBare,
     };
     /** Read off the curve: the work per answer each target allows, and the work the service's routes serve like. */
     const budget = (share: number) => {
@@ -223,6 +227,7 @@ async function main(): Promise<void> {
         'other statuses': JSON.stringify(r.unwanted),
       })),
     );
+    for (const line of oidcGrantsReport(oidc)) console.log(line);
     console.log(invalidBecause.length === 0 ? 'run VALID: the service hashes on at least HASH_CONCURRENCY threads' : `run NOT VALID: ${invalidBecause.join('; ')}`);
 
     const results = {
@@ -246,6 +251,7 @@ async function main(): Promise<void> {
       workCurve: curve,
       workBudgets,
       scaling: { rawCeiling: round(rawCeiling), rows: scaling },
+      oidc,
       ratios,
       targets: TARGETS,
     };
