@@ -39,10 +39,12 @@ const command = defineCommand<OidcProviderUseCases>();
 const DISCOVERY = '/.well-known/openid-configuration';
 
 /** RFC 8414's document is the provider's own discovery document, at its own path (the same issuer, the same endpoints). */
-const asDiscovery = (handle: OpenIdProvider['handle']) => (request: IncomingMessage, response: ServerResponse) => {
-  request.url = DISCOVERY;
-  handle(request, response);
-};
+const asDiscovery =
+  (handle: RawRoute['handle']): RawRoute['handle'] =>
+  (request, response, context) => {
+    request.url = DISCOVERY;
+    return handle(request, response, context);
+  };
 
 /**
  * The service as an OpenID Provider (issue 64): other apps sign people in through it (authorization code with PKCE,
@@ -137,7 +139,18 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
     }),
   ],
   rawRoutes: (get): RawRoute[] => {
-    const { handle, interactions } = get(OPENID_PROVIDER);
+    const { handle: engine, interactions, issuer } = get(OPENID_PROVIDER);
+    // An https issuer answers over https only (its cookies are Secure): a request that reached it over plain http (a
+    // proxy that does not say X-Forwarded-Proto, TRUST_PROXY unset) is told where the provider is, never a 500.
+    const httpsOnly =
+      (route: RawRoute['handle']): RawRoute['handle'] =>
+      (request, response, context) => {
+        if (!issuer.startsWith('https:') || context.https) return route(request, response, context);
+        response.statusCode = 421;
+        response.setHeader('content-type', 'text/plain; charset=utf-8');
+        response.end(`The sign-in service answers at ${issuer} over HTTPS only (behind a proxy: set TRUST_PROXY, and X-Forwarded-Proto at the proxy).`);
+      };
+    const handle = httpsOnly((request, response) => engine(request, response));
     const useCases = get(USE_CASES);
     const metadataOf = ({ requestId, clientIp, userAgent }: PageRequest) => ({ requestId, clientIp, userAgent });
     const codeOf = (error: unknown): unknown => (error as { code?: unknown }).code;
@@ -147,7 +160,8 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
         const outcome = await useCases.signIn.execute({ email, password, metadata: metadataOf(request) });
         return 'mfaToken' in outcome ? { mfaToken: outcome.mfaToken } : { accountId: outcome.user.id };
       } catch (error) {
-        if (['INVALID_CREDENTIALS', 'TOO_MANY_ATTEMPTS', 'INVALID_INPUT'].includes(String(codeOf(error)))) return 'refused';
+        if (codeOf(error) === 'TOO_MANY_ATTEMPTS') return 'throttled';
+        if (['INVALID_CREDENTIALS', 'INVALID_INPUT'].includes(String(codeOf(error)))) return 'refused';
         throw error;
       }
     };
@@ -173,7 +187,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
         throw error;
       }
     };
-    const served = passkeys !== null && passkeys.origins.includes(new URL(get(OPENID_PROVIDER).issuer).origin);
+    const served = passkeys !== null && passkeys.origins.includes(new URL(issuer).origin);
     const pages = interactionPages({
       steps: interactions,
       signIn,
@@ -187,7 +201,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
     const { registrationsPerHour } = derivedOf(get(CONFIG), OIDC_SETTINGS);
     const limits = get(PORT_TOKENS.limits);
     const clock = get(PORT_TOKENS.clock);
-    const register: RawRoute['handle'] = async (request, response, { clientIp }) => {
+    const register: RawRoute['handle'] = async (request, response, { clientIp, ...rest }) => {
       const answer = (status: number, body: Record<string, string>, retryAfter?: number) => {
         response.statusCode = status;
         response.setHeader('content-type', 'application/json; charset=utf-8');
@@ -205,7 +219,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
       if (reached !== null) {
         return answer(429, { error: 'too_many_requests', error_description: 'Too many registrations from this address: try again later' }, Math.max(1, Math.ceil((reached.retryAt.getTime() - at.getTime()) / 1000)));
       }
-      handle(request, response);
+      return handle(request, response, { clientIp, ...rest });
     };
     const script = (_request: IncomingMessage, response: ServerResponse): void => {
       response.setHeader('content-type', 'text/javascript; charset=utf-8');
@@ -213,7 +227,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
       response.end(PASSKEY_SCRIPT);
     };
     return [
-      { methods: ['GET', 'POST'], path: `${OIDC_PREFIX}/interaction/*`, handle: pages },
+      { methods: ['GET', 'POST'], path: `${OIDC_PREFIX}/interaction/*`, handle: httpsOnly(pages) },
       { methods: ['GET'], path: PASSKEY_SCRIPT_PATH, handle: script },
       ...(registrationsPerHour === null ? [] : [{ methods: ['POST'] as const, path: OIDC_ROUTES.registration, handle: register }]),
       { methods: ['GET', 'POST', 'OPTIONS'], path: `${OIDC_PREFIX}/*`, handle },

@@ -88,6 +88,28 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     expect(forged.status).to.equal(403);
   });
 
+  it('applies the sign-in throttle at the pages as at POST /auth/sign-in, to a known and an unknown address alike', async () => {
+    const known = 'throttled.at.pages@example.com';
+    await postJson(service.url, '/auth/sign-up', { name: 'Ada', lastname: 'Lovelace', email: known, password: PASSWORD });
+    const attempt = async (address: string, password: string) => {
+      const browser = new Browser(issuer);
+      const { page } = await start(browser);
+      const html = await page.text();
+      const answer = await browser.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email: address, password } });
+      return { status: answer.status, alert: /<p role="alert">([^<]*)/.exec(await answer.text())?.[1] ?? null };
+    };
+    for (const address of [known, 'nobody.throttled@example.com']) {
+      // Five failures at once (THROTTLE_MAX_FAILURES): each counted, each refused as a wrong password.
+      const failures = await Promise.all(Array.from({ length: 5 }, () => attempt(address, 'not the password')));
+      expect(failures.map((failure) => failure.status), address).to.deep.equal([401, 401, 401, 401, 401]);
+    }
+    const [right, unknown] = [await attempt(known, PASSWORD), await attempt('nobody.throttled@example.com', PASSWORD)];
+    expect(right, 'the right password, throttled').to.deep.equal({ status: 429, alert: 'Too many failed sign-ins for this address. Wait a few minutes, then try again.' });
+    expect(unknown, 'an unknown address reads the same').to.deep.equal(right);
+    const api = await postJson(service.url, '/auth/sign-in', { email: known, password: PASSWORD });
+    expect(api.status, 'one throttle: the API refuses it too').to.equal(429);
+  });
+
   it('sends the app error=access_denied when the person denies', async () => {
     const browser = new Browser(issuer);
     const { checks, page } = await start(browser, 'openid');

@@ -2,12 +2,18 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
 import { configFailure } from '../support/config-failure.js';
-import { postJson } from '../support/http-client.js';
+import { admin } from '../support/api-keys.js';
+import { http, postJson } from '../support/http-client.js';
+import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
+import { LmdbTables } from '../../src/infrastructure/lmdb/lmdb-tables.js';
+import { OIDC_ACCOUNT_STATE } from '../../src/infrastructure/oidc-provider/oidc-tables.js';
+import { rmSync } from 'node:fs';
 import { Browser, freePort, registerApp } from '../support/oidc-browser.js';
-import { type TestService, startTestService } from '../support/test-service.js';
+import { type TestService, startTestService, tempDir } from '../support/test-service.js';
 
 const APP = 'https://app.example.com/callback';
 const LOGO = 'https://cdn.example.com/acme.svg';
+const PASSWORD = 'correct-horse-battery-staple';
 
 /** The sign-in page a new browser reaches for `app`. */
 const signInPageOf = async (issuer: string, app: client.Configuration) => {
@@ -87,6 +93,64 @@ describe("HTTP: the OpenID provider's pages: branding by settings, the passkey b
       expect(html).to.include('<label for="email">Email</label>').and.not.include('passkey').and.not.include('<script');
       expect(html).to.include('<span>Account service</span>');
       expect((await postJson(service.url, '/auth/sign-in', { email: 'x@example.com', password: 'y' })).status, 'the API as before').to.equal(401);
+    } finally {
+      await service.dispose();
+    }
+  });
+
+  it("erases the provider's state of an account with the account (its session at the pages, grants, tokens), and no other's", async () => {
+    const port = await freePort();
+    const issuer = `http://127.0.0.1:${port}`;
+    const dataDir = tempDir('oidc-erase');
+    const service = await startTestService({ PORT: String(port), PUBLIC_API_URL: issuer, STORAGE: 'lmdb', DATA_DIR: dataDir, RATE_LIMIT_MAX: '10000' });
+    const ids: Record<string, string> = {};
+    try {
+      const { config } = await registerApp(service.dataDir, issuer, ['--name', 'Notebook', '--redirect-uri', APP, '--first-party']);
+      for (const who of ['leaving', 'staying']) {
+        const up = await postJson(service.url, '/auth/sign-up', { name: 'Ada', lastname: 'Lovelace', email: `${who}@example.com`, password: PASSWORD });
+        ids[who] = up.body.data.user.id as string;
+        const browser = new Browser(issuer);
+        const verifier = client.randomPKCECodeVerifier();
+        const url = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope: 'openid offline_access', prompt: 'consent', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st' });
+        const page = (await browser.follow(await browser.go(url.href))).page as Response;
+        const back = await browser.submit(await page.text(), { email: `${who}@example.com`, password: PASSWORD });
+        await client.authorizationCodeGrant(config, back.url as URL, { pkceCodeVerifier: verifier, expectedState: 'st' });
+        if (who === 'leaving') {
+          const deleted = await http(service.url, '/auth/me', { method: 'DELETE', body: { currentpassword: PASSWORD }, headers: { authorization: `Bearer ${up.body.data.accesstoken as string}`, 'content-type': 'application/json' } });
+          expect(deleted.status).to.equal(204);
+        }
+      }
+    } finally {
+      await service.close();
+    }
+    const store = LmdbStore.open(dataDir);
+    try {
+      const tables = new LmdbTables(store);
+      const count = (id: string) => tables.count(OIDC_ACCOUNT_STATE, 'byAccount', [id]);
+      expect(await count(ids['staying'] ?? ''), 'a session, a grant, a refresh token and an access token of the account that stays').to.be.at.least(4);
+      expect(await count(ids['leaving'] ?? ''), 'nothing of the deleted account').to.equal(0);
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('behind an HTTPS proxy its cookies are Secure, HttpOnly and SameSite=Lax; over plain http it says where it answers', async () => {
+    const port = await freePort();
+    const issuer = 'https://id.example.com';
+    const service = await startTestService({ PORT: String(port), PUBLIC_API_URL: issuer, TRUST_PROXY: 'true' });
+    try {
+      const { client_id: clientId } = JSON.parse((await admin(service.dataDir, ['create-client', '--name', 'Notebook', '--redirect-uri', APP])).out[0] ?? '{}') as { client_id: string };
+      const query = new URLSearchParams({ client_id: clientId, redirect_uri: APP, response_type: 'code', scope: 'openid', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', state: 'st' });
+      const answer = await fetch(`${service.url}/oidc/auth?${query.toString()}`, { redirect: 'manual', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'id.example.com' } });
+      expect(answer.status).to.equal(303);
+      expect(answer.headers.get('location')).to.match(/^\/oidc\/interaction\//);
+      const cookies = answer.headers.getSetCookie().filter((cookie) => !/expires=thu, 01 jan 1970/i.test(cookie));
+      expect(cookies.length).to.be.at.least(1);
+      for (const cookie of cookies) expect(cookie.toLowerCase(), cookie).to.include('; secure').and.include('; httponly').and.include('; samesite=lax');
+      // Reached over plain http (no X-Forwarded-Proto): told where the provider answers, never a 500.
+      const plain = await fetch(`${service.url}/oidc/auth?${query.toString()}`, { redirect: 'manual' });
+      expect([plain.status, await plain.text()]).to.deep.equal([421, 'The sign-in service answers at https://id.example.com over HTTPS only (behind a proxy: set TRUST_PROXY, and X-Forwarded-Proto at the proxy).']);
     } finally {
       await service.dispose();
     }

@@ -20,10 +20,11 @@ export interface RawRoute {
   readonly handle: (request: IncomingMessage, response: ServerResponse, context: RawRequestContext) => Promise<void> | void;
 }
 
-/** What the service knows of a raw request besides the request itself: its id, and the client's address (TRUST_PROXY applied). */
+/** What the service knows of a raw request besides the request itself: its id, the client's address and whether it came over HTTPS (TRUST_PROXY applied). */
 export interface RawRequestContext {
   readonly requestId: string;
   readonly clientIp: string;
+  readonly https: boolean;
 }
 
 /**

@@ -271,10 +271,11 @@ export interface RawRoute {
   readonly handle: (request: IncomingMessage, response: ServerResponse, context: RawRequestContext) => Promise<void> | void;
 }
 
-/** What the service knows of a raw request besides the request itself: its id, and the client's address (TRUST_PROXY applied). */
+/** What the service knows of a raw request besides the request itself: its id, the client's address and whether it came over HTTPS (TRUST_PROXY applied). */
 export interface RawRequestContext {
   readonly requestId: string;
   readonly clientIp: string;
+  readonly https: boolean;
 }
 
 /**
@@ -297,7 +298,7 @@ function registerRawRoutes(app: FastifyInstance, routes: readonly RawRoute[]): v
         handler: async (request, reply) => {
           for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
           reply.hijack();
-          await route.handle(request.raw, reply.raw, { requestId: request.id, clientIp: request.ip });
+          await route.handle(request.raw, reply.raw, { requestId: request.id, clientIp: request.ip, https: request.protocol === 'https' });
         },
       });
     }

@@ -15,9 +15,10 @@ export interface PageRequest {
 
 /**
  * A password sign-in as `POST /auth/sign-in` makes it (its throttle, its no-enumeration rule, its notices): signed
- * in, refused, or waiting for the account's second factor (the challenge's token, kept by the page's form).
+ * in, refused, throttled (too many failures for the address, known or not), or waiting for the account's second
+ * factor (the challenge's token, kept by the page's form).
  */
-export type PasswordSignIn = (email: string, password: string, request: PageRequest) => Promise<{ readonly accountId: string } | 'refused' | { readonly mfaToken: string }>;
+export type PasswordSignIn = (email: string, password: string, request: PageRequest) => Promise<{ readonly accountId: string } | 'refused' | 'throttled' | { readonly mfaToken: string }>;
 
 /**
  * The challenge's answer (a code of the authenticator app or a recovery code) as `POST /auth/sign-in/mfa` takes it:
@@ -154,6 +155,7 @@ export function interactionPages({ steps, signIn, secondFactor, passkey, csrfKey
     if (action === 'login') {
       const outcome = await signIn(form.get('email') ?? '', form.get('password') ?? '', asked);
       if (outcome === 'refused') return send(response, 401, signInPage(view, true));
+      if (outcome === 'throttled') return send(response, 429, signInPage(view, true, 'Too many failed sign-ins for this address. Wait a few minutes, then try again.'));
       if ('mfaToken' in outcome) return send(response, 200, secondFactorPage(view, outcome.mfaToken, null));
       return steps.signedIn(request, response, outcome.accountId, ['pwd']);
     }
