@@ -7,11 +7,12 @@ import { type Capability, type RawRoute, defineCommand } from '../infrastructure
 import type { PortGetter } from '../infrastructure/container/bind-port.js';
 import { StoreOidcClients } from '../infrastructure/oidc-provider/store-oidc-clients.js';
 import { CONFIG, SIGNING_KEY, STABLE_SECRET, STORAGE, USE_CASES } from '../infrastructure/container/tokens.js';
-import { type PageRequest, type PasskeyStep, type PasswordSignIn, type SecondFactorStep, interactionPages } from '../interfaces/http/oidc-provider/interaction-pages.js';
+import { type PageRequest, type PasskeyStep, type PasswordSignIn, type SecondFactorStep, type SocialStep, interactionPages } from '../interfaces/http/oidc-provider/interaction-pages.js';
 import { enginePagesOf } from '../interfaces/http/oidc-provider/engine-pages.js';
 import { type PageKit, pageKit } from '../interfaces/http/oidc-provider/page-kit.js';
 import { PASSKEY_SCRIPT } from '../interfaces/http/oidc-provider/passkey-script.js';
 import { PASSKEY_SIGN_IN } from '../application/passkeys/ports/passkey-sign-in.port.js';
+import { SOCIAL_SIGN_IN } from '../application/social-sign-in/ports/social-sign-in.port.js';
 import { OIDC_SETTINGS, OIDC_VARIABLES } from '../infrastructure/oidc-provider/oidc-settings.js';
 import { derivedOf } from '../infrastructure/container/capability.js';
 import { SECOND_FACTOR_SIGN_IN } from '../application/second-factor/ports/second-factor-sign-in.port.js';
@@ -23,6 +24,8 @@ import { derivedKey } from '../infrastructure/security/hmac-refresh-tokens.js';
 const OPENID_PROVIDER = token<OpenIdProvider>('OpenIdProvider');
 /** The pages' look and policy, from the branding settings. */
 const PAGE_KIT = token<PageKit>('OidcPageKit');
+/** Where a social sign-in started at the pages comes back to: add `{issuer}/oidc/social-return` to OAUTH_REDIRECT_URLS. */
+const SOCIAL_RETURN_PATH = `${OIDC_PREFIX}/social-return`;
 /** Where the passkey button's script is served (the service's own origin: `script-src 'self'`). */
 const PASSKEY_SCRIPT_PATH = `${OIDC_PREFIX}/assets/passkey.js`;
 
@@ -187,11 +190,45 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
         throw error;
       }
     };
+    // Social sign-in at the pages where the social capability is composed and its flows may come back to them.
+    const socials = optional(get, SOCIAL_SIGN_IN);
+    const socialReturn = `${issuer}${SOCIAL_RETURN_PATH}`;
+    const social: SocialStep | null =
+      socials === null || socials.providers.length === 0 || !socials.returnsTo(socialReturn)
+        ? null
+        : {
+            providers: socials.providers,
+            returnUrl: socialReturn,
+            redeem: async (code, verifier, request) => {
+              try {
+                return await socials.redeem(code, verifier, metadataOf(request));
+              } catch (error) {
+                if (['INVALID_INPUT', 'EMAIL_NOT_VERIFIED'].includes(String(codeOf(error)))) return 'refused';
+                throw error;
+              }
+            },
+          };
+    // A flow comes back here (`?uid=…&code=…`) and goes on at its interaction, where the interaction's cookie is.
+    const returned: RawRoute['handle'] = (request, response) => {
+      const query = new URL(request.url ?? '/', 'http://return').searchParams;
+      const uid = query.get('uid') ?? '';
+      query.delete('uid');
+      response.setHeader('cache-control', 'no-store');
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(uid)) {
+        response.statusCode = 400;
+        response.setHeader('content-type', 'text/plain; charset=utf-8');
+        return void response.end('This sign-in cannot go on: go back to the app you came from and try again.');
+      }
+      response.statusCode = 303;
+      response.setHeader('location', `${OIDC_PREFIX}/interaction/${uid}/social-done?${query.toString()}`);
+      response.end();
+    };
     const served = passkeys !== null && passkeys.origins.includes(new URL(issuer).origin);
     const pages = interactionPages({
       steps: interactions,
       signIn,
       secondFactor,
+      social,
       passkey: served ? { step: passkeyStep, script: PASSKEY_SCRIPT_PATH, options: '/auth/passkeys/authentication-options' } : null,
       csrfKey: derivedKey(get(STABLE_SECRET), 'oidc-pages-csrf-v1'),
       prefix: OIDC_PREFIX,
@@ -229,6 +266,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
     return [
       { methods: ['GET', 'POST'], path: `${OIDC_PREFIX}/interaction/*`, handle: httpsOnly(pages) },
       { methods: ['GET'], path: PASSKEY_SCRIPT_PATH, handle: script },
+      { methods: ['GET'], path: SOCIAL_RETURN_PATH, handle: httpsOnly(returned) },
       ...(registrationsPerHour === null ? [] : [{ methods: ['POST'] as const, path: OIDC_ROUTES.registration, handle: register }]),
       { methods: ['GET', 'POST', 'OPTIONS'], path: `${OIDC_PREFIX}/*`, handle },
       { methods: ['GET', 'OPTIONS'], path: DISCOVERY, handle },

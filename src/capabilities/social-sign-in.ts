@@ -2,6 +2,8 @@ import { PORT_TOKENS } from '../application/ports/ports.js';
 import { REAUTHENTICATIONS } from '../application/ports/reauthentications.port.js';
 import { token } from '../application/di-token.js';
 import { IDENTITY_PROVIDERS } from '../application/social-sign-in/ports/identity-providers.port.js';
+import { SOCIAL_SIGN_IN } from '../application/social-sign-in/ports/social-sign-in.port.js';
+import { allowedRedirect } from '../application/social-sign-in/policies/oauth.js';
 import { IDENTITY_REPOSITORY } from '../application/social-sign-in/ports/identity-repository.port.js';
 import { OAUTH_FLOW_REPOSITORY } from '../application/social-sign-in/ports/oauth-flow-repository.port.js';
 import type { SocialSignInPorts } from '../application/social-sign-in/ports/social-sign-in-ports.js';
@@ -53,6 +55,18 @@ export const socialSignIn: Capability<SocialSignInUseCases, (typeof SOCIAL_SIGN_
     bindPort(IDENTITY_PROVIDERS, (get) => new OpenIdIdentityProviders(derivedOf(get(CONFIG), OAUTH), derivedKey(get(SERVICE_SECRET), 'oauth-flow-v1'), get(LOGGER)));
     bindPort(REAUTHENTICATIONS, (get) => new ProviderReauthentications({ oauthFlows: get(OAUTH_FLOW_REPOSITORY), providers: get(IDENTITY_PROVIDERS), clock: get(PORT_TOKENS.clock) }));
     bindPort(SOCIAL_SIGN_IN_USE_CASES, (get) => socialSignInUseCases(portsOf(get), get(POLICIES), { redirectUrls: derivedOf(get(CONFIG), OAUTH).redirectUrls }));
+    // Another capability's sign-in pages offer the providers and redeem a flow's code through the same use case.
+    bindPort(SOCIAL_SIGN_IN, (get) => {
+      const { providers, redirectUrls } = derivedOf(get(CONFIG), OAUTH);
+      return {
+        providers: providers.map(({ name }) => name),
+        returnsTo: (url) => allowedRedirect(url, { redirectUrls }).ok,
+        redeem: async (code, codeVerifier, metadata) => {
+          const outcome = await get(SOCIAL_SIGN_IN_USE_CASES).redeemOauthCode.execute({ code, codeVerifier, metadata });
+          return 'mfaToken' in outcome ? { mfaToken: outcome.mfaToken } : { accountId: outcome.user.id };
+        },
+      };
+    });
   },
   useCases: (get) => get(SOCIAL_SIGN_IN_USE_CASES),
   commands: [],

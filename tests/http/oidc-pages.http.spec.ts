@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
 import { configFailure } from '../support/config-failure.js';
 import { admin } from '../support/api-keys.js';
+import { startOidcTestProvider } from '../support/oidc-test-provider.js';
 import { http, postJson } from '../support/http-client.js';
 import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
 import { LmdbTables } from '../../src/infrastructure/lmdb/lmdb-tables.js';
@@ -90,7 +91,7 @@ describe("HTTP: the OpenID provider's pages: branding by settings, the passkey b
     try {
       const { config } = await registerApp(service.dataDir, issuer, ['--name', 'Notebook', '--redirect-uri', APP]);
       const html = await (await signInPageOf(issuer, config)).text();
-      expect(html).to.include('<label for="email">Email</label>').and.not.include('passkey').and.not.include('<script');
+      expect(html).to.include('<label for="email">Email</label>').and.not.include('passkey').and.not.include('<script').and.not.include('Sign in with ');
       expect(html).to.include('<span>Account service</span>');
       expect((await postJson(service.url, '/auth/sign-in', { email: 'x@example.com', password: 'y' })).status, 'the API as before').to.equal(401);
     } finally {
@@ -153,6 +154,55 @@ describe("HTTP: the OpenID provider's pages: branding by settings, the passkey b
       expect([plain.status, await plain.text()]).to.deep.equal([421, 'The sign-in service answers at https://id.example.com over HTTPS only (behind a proxy: set TRUST_PROXY, and X-Forwarded-Proto at the proxy).']);
     } finally {
       await service.dispose();
+    }
+  });
+
+  it('offers a button per social provider; the flow comes back to the pages and signs in with amr oauth; a made-up code is refused', async () => {
+    const port = await freePort();
+    const issuer = `http://127.0.0.1:${port}`;
+    const corp = await startOidcTestProvider({ redirectUris: [`${issuer}/auth/oauth/corp/callback`] });
+    const service = await startTestService({
+      PORT: String(port),
+      PUBLIC_API_URL: issuer,
+      RATE_LIMIT_MAX: '10000',
+      OAUTH_PROVIDERS: 'corp',
+      OAUTH_REDIRECT_URLS: `${issuer}/oidc/social-return`,
+      OAUTH_CORP_ISSUER: corp.issuer,
+      OAUTH_CORP_CLIENT_ID: corp.clientId,
+      OAUTH_CORP_CLIENT_SECRET: corp.clientSecret,
+    });
+    try {
+      const { config } = await registerApp(service.dataDir, issuer, ['--name', 'Notebook', '--redirect-uri', APP, '--first-party']);
+      corp.setAccount('corp-ada', { email: 'ada.social@example.com', email_verified: true, given_name: 'Ada', family_name: 'Lovelace' });
+      /** The app's flow, the *Sign in with Corp* button, Corp's sign-in of `sub`, and the way back to the pages. */
+      const throughCorp = async (sub: string) => {
+        const browser = new Browser(issuer);
+        const verifier = client.randomPKCECodeVerifier();
+        const url = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st' });
+        const html = await ((await browser.follow(await browser.go(url.href))).page as Response).text();
+        const button = /<a class="button secondary" href="([^"]+)">Sign in with Corp<\/a>/.exec(html)?.[1];
+        expect(button, 'the button').to.be.a('string');
+        const toCorp = await browser.follow(await browser.go(button ?? ''));
+        const back = await corp.signIn((toCorp.url as URL).href, sub);
+        return { browser, verifier, landed: await browser.follow(await browser.go(back.href)) };
+      };
+      const { verifier, landed } = await throughCorp('corp-ada');
+      expect(landed.url?.searchParams.get('code'), 'a first-party app: back with a code').to.be.a('string');
+      const tokens = await client.authorizationCodeGrant(config, landed.url as URL, { pkceCodeVerifier: verifier, expectedState: 'st' });
+      expect(tokens.claims()).to.include({ email: 'ada.social@example.com' });
+      expect(tokens.claims()?.['amr']).to.deep.equal(['oauth']);
+      // A code nobody issued, at the way back: refused on the sign-in page, never a 500, no code to the app.
+      const stranger = new Browser(issuer);
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope: 'openid', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st' });
+      const signInPage = (await stranger.follow(await stranger.go(url.href))).page as Response;
+      const interaction = new URL(signInPage.url).pathname;
+      const forged = await stranger.go(`${interaction}/social-done?code=made-up`);
+      expect([forged.status, /<p role="alert">([^<]*)/.exec(await forged.text())?.[1]]).to.deep.equal([401, 'That sign-in did not complete. Try again, or sign in with your e-mail and password.']);
+      const unknown = await stranger.go(`${interaction}/social/elsewhere`);
+      expect(unknown.status, 'a provider not configured').to.equal(404);
+    } finally {
+      await service.dispose();
+      await corp.close();
     }
   });
 

@@ -16,8 +16,8 @@ export interface SecondFactorAnswer {
  * provider's). Throws what that use case throws (InvalidMfaToken, InvalidMfaCode, TooManyAttempts, InvalidInput).
  */
 export interface SecondFactorSignIn {
-  /** The account signed in (with `amr` the challenge's first factor and `otp`). */
-  complete(answer: SecondFactorAnswer): Promise<{ readonly accountId: string }>;
+  /** The account signed in, and how (`amr`: the challenge's first factor, `pwd` or `oauth`, and `otp`). */
+  complete(answer: SecondFactorAnswer): Promise<{ readonly accountId: string; readonly amr: readonly string[] }>;
 }
 
 export const SECOND_FACTOR_SIGN_IN = token<SecondFactorSignIn>('SecondFactorSignIn');

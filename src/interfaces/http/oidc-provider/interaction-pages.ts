@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InteractionSteps, InteractionView } from '../../../application/oidc-provider/ports/interaction-steps.port.js';
 import { type PageKit, escapeHtml } from './page-kit.js';
@@ -25,7 +25,19 @@ export type PasswordSignIn = (email: string, password: string, request: PageRequ
  * signed in; `wrong` (counted against the challenge and the throttle); `ended` (expired, answered, or too many wrong
  * codes: sign in again).
  */
-export type SecondFactorStep = (mfaToken: string, code: string, request: PageRequest) => Promise<{ readonly accountId: string } | 'wrong' | 'ended'>;
+export type SecondFactorStep = (mfaToken: string, code: string, request: PageRequest) => Promise<{ readonly accountId: string; readonly amr: readonly string[] } | 'wrong' | 'ended'>;
+
+/**
+ * Social sign-in at the pages: the providers, each one's button; the flow starts at the service's own
+ * `/auth/oauth/{provider}/authorize` and comes back (through `returnPath`) with a one-time code, redeemed with the
+ * verifier only the pages know (derived from the interaction under the service's key).
+ */
+export interface SocialStep {
+  readonly providers: readonly string[];
+  /** Where a flow comes back to (`{issuer}{returnPath}?uid=…`): one of OAUTH_REDIRECT_URLS. */
+  readonly returnUrl: string;
+  redeem(code: string, codeVerifier: string, request: PageRequest): Promise<{ readonly accountId: string } | { readonly mfaToken: string } | 'refused'>;
+}
 
 /**
  * A passkey's answer (`navigator.credentials.get`, as JSON) as `POST /auth/sign-in/passkey` takes it: signed in, or
@@ -38,6 +50,8 @@ export interface PagesSettings {
   readonly steps: Steps;
   readonly signIn: PasswordSignIn;
   readonly secondFactor: SecondFactorStep;
+  /** Null when no provider can sign in at the pages (none configured, or the pages' return URL not allowed). */
+  readonly social: SocialStep | null;
   /** Null when passkeys cannot sign in at the pages (no passkeys, or the pages' origin is not one of theirs). */
   readonly passkey: { readonly step: PasskeyStep; readonly script: string; readonly options: string } | null;
   readonly kit: PageKit;
@@ -62,7 +76,7 @@ const SCOPE_TEXT: Readonly<Record<string, string>> = {
  * their own Content-Security-Policy with `frame-ancestors 'none'`; the passkey button's small script is the only one.
  * A wrong password and an unknown address read the same.
  */
-export function interactionPages({ steps, signIn, secondFactor, passkey, csrfKey, prefix, kit }: PagesSettings) {
+export function interactionPages({ steps, signIn, secondFactor, social, passkey, csrfKey, prefix, kit }: PagesSettings) {
   const { page } = kit;
   const csrfOf = (uid: string): string => createHmac('sha256', csrfKey).update(`oidc-interaction:${uid}`).digest('base64url');
   const csrfHolds = (uid: string, sent: string | undefined): boolean => {
@@ -84,6 +98,10 @@ export function interactionPages({ steps, signIn, secondFactor, passkey, csrfKey
         ? ''
         : `<form id="passkey-form" method="post" action="${action}/passkey"><input type="hidden" name="csrf" value="${csrfOf(view.uid)}"><input type="hidden" name="response" value="">` +
           `<button type="button" id="passkey" class="secondary" data-options="${escapeHtml(passkey.options)}" hidden>Sign in with a passkey</button><p id="passkey-status" role="status"></p></form>`;
+    const socialLinks =
+      social === null || social.providers.length === 0
+        ? ''
+        : `<ul class="providers">${social.providers.map((provider) => `<li><a class="button secondary" href="${action}/social/${encodeURIComponent(provider)}">Sign in with ${escapeHtml(displayName(provider))}</a></li>`).join('')}</ul>`;
     return page(
       `Sign in to ${view.clientName}`,
       `<h1>Sign in</h1><p>to continue to <strong>${escapeHtml(view.clientName)}</strong></p>` +
@@ -92,7 +110,7 @@ export function interactionPages({ steps, signIn, secondFactor, passkey, csrfKey
         `<input type="hidden" name="csrf" value="${csrfOf(view.uid)}">` +
         '<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username webauthn" required>' +
         '<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>' +
-        `<button type="submit">Sign in</button></form>${passkeyForm}`,
+        `<button type="submit">Sign in</button></form>${passkeyForm}${socialLinks}`,
       passkey?.script,
     );
   };
@@ -117,6 +135,15 @@ export function interactionPages({ steps, signIn, secondFactor, passkey, csrfKey
     );
   const refusedPage = (status: number, text: string): string => page('Sign-in error', `<h1>This sign-in cannot go on</h1><p>${escapeHtml(text)}</p><p>Go back to the app you came from and try again.</p>`);
 
+  const displayName = (provider: string): string => (provider === 'github' ? 'GitHub' : `${provider.charAt(0).toUpperCase()}${provider.slice(1)}`);
+  /** The PKCE verifier of a social flow started from interaction `uid`: only the pages can make it. */
+  const socialVerifierOf = (uid: string): string => createHmac('sha256', csrfKey).update(`oidc-social:${uid}`).digest('base64url');
+  const redirect = (response: ServerResponse, location: string): void => {
+    response.statusCode = 303;
+    response.setHeader('location', location);
+    response.setHeader('cache-control', 'no-store');
+    response.end();
+  };
   const jsonOf = (text: string | null): unknown => {
     try {
       return JSON.parse(text ?? '') as unknown;
@@ -149,6 +176,23 @@ export function interactionPages({ steps, signIn, secondFactor, passkey, csrfKey
     // An app of the service's own (`--first-party`) asks no consent: what it asks is allowed at once.
     if (request.method === 'GET' && action === undefined && view.prompt === 'consent' && view.firstParty) return steps.allowed(request, response);
     if (request.method === 'GET' && action === undefined) return send(response, 200, view.prompt === 'consent' ? consentPage(view) : signInPage(view, false));
+    if (request.method === 'GET' && social !== null && action === 'social' && view.prompt === 'login') {
+      const provider = decodeURIComponent(path[2] ?? '');
+      if (!social.providers.includes(provider)) return send(response, 404, refusedPage(404, 'No such way to sign in.'));
+      const challenge = createHash('sha256').update(socialVerifierOf(uid)).digest('base64url');
+      const back = new URL(social.returnUrl);
+      back.searchParams.set('uid', uid);
+      const query = new URLSearchParams({ redirect_to: back.href, code_challenge: challenge, code_challenge_method: 'S256' });
+      return redirect(response, `/auth/oauth/${encodeURIComponent(provider)}/authorize?${query.toString()}`);
+    }
+    if (request.method === 'GET' && social !== null && action === 'social-done' && view.prompt === 'login') {
+      const query = new URL(request.url ?? '/', 'http://pages').searchParams;
+      const code = query.get('code');
+      const outcome = code === null ? 'refused' : await social.redeem(code, socialVerifierOf(uid), asked);
+      if (outcome === 'refused') return send(response, 401, signInPage(view, true, 'That sign-in did not complete. Try again, or sign in with your e-mail and password.'));
+      if ('mfaToken' in outcome) return send(response, 200, secondFactorPage(view, outcome.mfaToken, null));
+      return steps.signedIn(request, response, outcome.accountId, ['oauth']);
+    }
     if (request.method !== 'POST') return send(response, 405, refusedPage(405, 'Not a step of this sign-in.'));
     const form = await formOf(request);
     if (form === null || !csrfHolds(uid, form.get('csrf') ?? undefined)) return send(response, 403, refusedPage(403, 'This form expired: open the sign-in again.'));
@@ -164,7 +208,7 @@ export function interactionPages({ steps, signIn, secondFactor, passkey, csrfKey
       const outcome = await secondFactor(mfaToken, form.get('code') ?? '', asked);
       if (outcome === 'wrong') return send(response, 401, secondFactorPage(view, mfaToken, 'That code is not right, or was used already.'));
       if (outcome === 'ended') return send(response, 401, signInPage(view, true, 'This verification ended: sign in again.'));
-      return steps.signedIn(request, response, outcome.accountId, ['pwd', 'otp']);
+      return steps.signedIn(request, response, outcome.accountId, outcome.amr);
     }
     if (action === 'passkey' && passkey !== null) {
       const outcome = await passkey.step(jsonOf(form.get('response')), asked);

@@ -47,7 +47,8 @@ export function pageKit(branding: Branding): PageKit {
     'header{display:flex;align-items:center;gap:.75rem;font-weight:600}header img{max-height:40px;max-width:160px}' +
     `label{display:block;margin-top:1rem}input{display:block;width:100%;padding:.5rem;font:inherit;box-sizing:border-box;border:1px solid ${textColor}}` +
     `button{margin-top:1.25rem;padding:.5rem 1rem;font:inherit;background:${accentColor};color:#fff;border:2px solid ${accentColor};border-radius:4px;cursor:pointer}` +
-    `button.secondary{background:${backgroundColor};color:${textColor};border-color:${textColor}}` +
+    `button.secondary,a.button{background:${backgroundColor};color:${textColor};border:2px solid ${textColor};border-radius:4px}` +
+    'a.button{display:inline-block;margin-top:.75rem;padding:.5rem 1rem;text-decoration:none}ul.providers{list-style:none;padding:0;margin:1rem 0 0}' +
     `:focus-visible{outline:3px solid ${accentColor};outline-offset:2px}[role=alert]{border-left:4px solid #b00020;padding-left:.5rem}`;
   const images = imageSourceOf(branding.logoUrl);
   const csp = [
