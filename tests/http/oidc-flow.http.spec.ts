@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as client from 'openid-client';
 import { admin } from '../support/api-keys.js';
 import { http, postJson } from '../support/http-client.js';
-import { mailedToken, verifyByMail } from '../support/verify-by-mail.js';
+import { mailedTexts, mailedToken, verifyByMail } from '../support/verify-by-mail.js';
 import { codeOf } from '../support/totp.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { Browser, actionIn, csrfIn, freePort, registerApp } from '../support/oidc-browser.js';
@@ -57,9 +57,12 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     const claims = tokens.claims();
     expect(claims).to.include({ iss: issuer, sub: userId, aud: config.clientMetadata().client_id, email, email_verified: false, given_name: 'Grace', family_name: 'Hopper', name: 'Grace Hopper', nonce: checks.nonce });
     expect(claims?.['amr']).to.deep.equal(['pwd']);
+    expect(claims?.['acr'], 'one factor').to.equal('aal1');
     expect(claims?.['auth_time']).to.be.a('number');
     const info = await client.fetchUserInfo(config, tokens.access_token, userId);
     expect(info).to.include({ sub: userId, email });
+    const posted = await http(service.url, '/oidc/me', { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect([posted.status, posted.body.sub, posted.body.email], 'userinfo by POST').to.deep.equal([200, userId, email]);
     // Consent is remembered for this account and app, and the pages' session too: the next flow comes back with a code at once.
     const next = await start(browser);
     expect(next.page, 'no page: signed in, consent given').to.equal(null);
@@ -108,6 +111,21 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     expect(unknown, 'an unknown address reads the same').to.deep.equal(right);
     const api = await postJson(service.url, '/auth/sign-in', { email: known, password: PASSWORD });
     expect(api.status, 'one throttle: the API refuses it too').to.equal(429);
+  });
+
+  it("mails the new-device notice for a first sign-in at the pages from a phone, as POST /auth/sign-in does", async () => {
+    const LAPTOP = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+    const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Version/18.1 Mobile/15E148 Safari/604.1';
+    const address = 'new.device.at.pages@example.com';
+    await postJson(service.url, '/auth/sign-up', { name: 'Ada', lastname: 'Lovelace', email: address, password: PASSWORD }, { 'user-agent': LAPTOP });
+    await verifyByMail(service, address);
+    const phone = new Browser(issuer, { 'user-agent': PHONE });
+    const { page } = await start(phone);
+    const html = await page.text();
+    const consent = await phone.go(actionIn(html), { method: 'POST', form: { csrf: csrfIn(html), email: address, password: PASSWORD } });
+    expect(consent.status).to.equal(303);
+    const [notice = ''] = await mailedTexts(service, address, 'A new sign-in to your account', 1);
+    expect(notice).to.include('Safari on iOS');
   });
 
   it('sends the app error=access_denied when the person denies', async () => {
@@ -194,6 +212,7 @@ describe('HTTP: an app signs a person in through the service (OpenID Connect cod
     const back = await browser.follow(await browser.go(actionIn(consentHtml), { method: 'POST', form: { csrf: csrfIn(consentHtml), decision: 'allow' } }));
     const tokens = await client.authorizationCodeGrant(config, back.url as URL, { pkceCodeVerifier: flow.checks.verifier, expectedState: flow.checks.state, expectedNonce: flow.checks.nonce });
     expect(tokens.claims()?.['amr']).to.deep.equal(['pwd', 'otp']);
+    expect(tokens.claims()?.['acr'], 'two factors').to.equal('aal2');
     // A recovery code answers too; once.
     const other = await signInThenFactor();
     const otherHtml = await other.factor.text();

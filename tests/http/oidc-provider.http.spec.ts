@@ -36,6 +36,7 @@ describe('HTTP: the service as an OpenID Provider, its metadata and its refusals
       expect(oidc[endpoint], endpoint).to.be.a('string').and.satisfy((url: string) => url.startsWith(`${issuer}/oidc/`));
     }
     expect(oidc['code_challenge_methods_supported']).to.deep.equal(['S256']);
+    expect(oidc['acr_values_supported']).to.deep.equal(['aal1', 'aal2']);
     expect(oidc['response_types_supported']).to.include('code');
     expect(oidc['grant_types_supported']).to.include.members(['authorization_code', 'refresh_token']);
     expect(oidc['scopes_supported']).to.include.members(['openid', 'email', 'profile', 'offline_access']);

@@ -14,10 +14,14 @@ export const freePort = (): Promise<number> =>
 /** A browser as far as the flow needs one: its cookies, and no following of redirects (each step is looked at). */
 export class Browser {
   private readonly cookies = new Map<string, string>();
-  constructor(private readonly origin: string) {}
+  /** `headers`: sent with every request (a browser's `user-agent`). */
+  constructor(
+    private readonly origin: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async go(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
-    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+    const headers: Record<string, string> = { ...this.headers, cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
     if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const response = await fetch(new URL(url, this.origin), { method: init.method ?? 'GET', headers, redirect: 'manual', ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}) });
     for (const cookie of response.headers.getSetCookie()) {

@@ -28,6 +28,13 @@ export const OIDC_SCOPES = ['openid', 'email', 'profile', 'offline_access'] as c
 // `acr`, `amr` and `auth_time` come with `openid` itself: how and when the person signed in, in every ID token.
 const CLAIMS = { acr: null, amr: null, auth_time: null, sid: null, openid: ['sub', 'acr', 'amr', 'auth_time'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name', 'name'] };
 
+/**
+ * The assurance of a sign-in (`acr`), from how it was proved: `aal2` for two factors, or a passkey (a device the person
+ * holds, unlocked by them); `aal1` for one (a password, or a provider's sign-in). In the metadata's `acr_values_supported`.
+ */
+export const ACR_VALUES = ['aal1', 'aal2'] as const;
+const acrOf = (amr: readonly string[]): (typeof ACR_VALUES)[number] => (amr.length > 1 || amr.includes('webauthn') ? 'aal2' : 'aal1');
+
 /** What the provider shows of an account: its claims, or null when there is no such account (any more). */
 export type AccountClaims = (accountId: string) => Promise<Readonly<Record<string, unknown>> | null>;
 
@@ -112,6 +119,7 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
     jwks: { keys: [jwk] },
     routes: OIDC_ROUTES,
     scopes: [...OIDC_SCOPES],
+    acrValues: [...ACR_VALUES],
     claims: CLAIMS,
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     // What an operator says of an app beyond the standard metadata: whether it is the service's own, and since when.
@@ -233,7 +241,7 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
       };
     },
     signedIn: async (request, response, accountId, amr) => {
-      await provider.interactionFinished(request, response, { login: { accountId, amr: [...amr] } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(request, response, { login: { accountId, amr: [...amr], acr: acrOf(amr) } }, { mergeWithLastSubmission: false });
     },
     allowed: async (request, response) => {
       const interaction = await provider.interactionDetails(request, response);
