@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -6,8 +7,6 @@ import { expect } from 'chai';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { type TestService, startTestService } from '../support/test-service.js';
 
-/** Debian's Chromium; CHROMIUM_PATH points elsewhere (a missing path shows the skip). */
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const HOSTS = ['app.test', 'evil.test', 'api.test', 'docs.test'];
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 export const SCREENSHOT = resolve('artifacts', 'docs.png');
@@ -54,10 +53,7 @@ describe('Browser (Chromium): a web app on another origin, and /docs on a non-lo
   const api = () => `http://api.test:${new URL(service?.url ?? 'http://x').port}`;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      (this.test?.parent as (Mocha.Suite & { skipReason?: string }) | undefined)!.skipReason = `no Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
-      this.skip();
-    }
+    if (!chromiumOrSkip(this)) return;
     appPort = await listen(pages);
     service = await startTestService({ STORAGE: 'memory', CORS_ORIGINS: `http://app.test:${appPort}` });
     const rules = HOSTS.map((host) => `MAP ${host} 127.0.0.1`).join(', ');

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
@@ -9,8 +9,6 @@ import { type TestService, startTestService } from '../support/test-service.js';
 import { codeOf } from '../support/totp.js';
 import { verifyByMail } from '../support/verify-by-mail.js';
 
-/** Debian's Chromium; CHROMIUM_PATH points elsewhere (a missing path shows the skip). */
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const PASSWORD = 'analytical engine 1843';
 
@@ -73,10 +71,7 @@ describe('Browser (Chromium): passkeys with a virtual authenticator', function (
   const api = () => service?.url ?? '';
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      (this.test?.parent as (Mocha.Suite & { skipReason?: string }) | undefined)!.skipReason = `no Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
-      this.skip();
-    }
+    if (!chromiumOrSkip(this)) return;
     const [appPort, otherPort] = await Promise.all(servers.map(listen));
     // Both are secure contexts (localhost) and may use the RP ID `localhost`; CORS allows both, WebAuthn only the first.
     allowed = `http://localhost:${appPort}`;

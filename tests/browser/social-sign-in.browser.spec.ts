@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
 import { type Server, createServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
@@ -7,8 +8,6 @@ import { type Browser, type Page, chromium } from 'playwright-core';
 import { type OidcTestProvider, startOidcTestProvider } from '../support/oidc-test-provider.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
-/** Debian's Chromium; CHROMIUM_PATH points elsewhere (a missing path shows the skip). */
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -59,10 +58,7 @@ describe('Browser (Chromium): social sign-in as a single-page app does it, app â
   });
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      (this.test?.parent as (Mocha.Suite & { skipReason?: string }) | undefined)!.skipReason = `no Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
-      this.skip();
-    }
+    if (!chromiumOrSkip(this)) return;
     app = `http://127.0.0.1:${await listen(appServer)}`;
     const port = await freePort();
     api = `http://127.0.0.1:${port}`;
