@@ -9,7 +9,7 @@ import { StoreOidcClients } from '../infrastructure/oidc-provider/store-oidc-cli
 import { CONFIG, SIGNING_KEY, STABLE_SECRET, STORAGE, USE_CASES } from '../infrastructure/container/tokens.js';
 import { type PageRequest, type PasskeyStep, type PasswordSignIn, type SecondFactorStep, type SocialStep, interactionPages } from '../interfaces/http/oidc-provider/interaction-pages.js';
 import { enginePagesOf } from '../interfaces/http/oidc-provider/engine-pages.js';
-import { type PageKit, pageKit } from '../interfaces/http/oidc-provider/page-kit.js';
+import { type PageKit, pageKit } from '../interfaces/http/shared/page-kit.js';
 import { PASSKEY_SCRIPT } from '../interfaces/http/oidc-provider/passkey-script.js';
 import { PASSKEY_SIGN_IN } from '../application/passkeys/ports/passkey-sign-in.port.js';
 import { SOCIAL_SIGN_IN } from '../application/social-sign-in/ports/social-sign-in.port.js';
@@ -68,7 +68,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
       const { clientStorage, validateClient } = get(OPENID_PROVIDER);
       return new StoreOidcClients(get(STORAGE).store, clientStorage, validateClient);
     });
-    bindPort(PAGE_KIT, (get) => pageKit(derivedOf(get(CONFIG), OIDC_SETTINGS).branding));
+    bindPort(PAGE_KIT, (get) => pageKit(get(CONFIG).pages));
     bindPort(OPENID_PROVIDER, (get) => {
       const config = get(CONFIG);
       const issuer = config.publicApiUrl ?? `http://localhost:${config.http.port}`;

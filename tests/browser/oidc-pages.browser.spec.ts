@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import axe from 'axe-core';
@@ -12,8 +12,6 @@ import { type TestService, startTestService } from '../support/test-service.js';
 import { codeOf } from '../support/totp.js';
 import { verifyByMail } from '../support/verify-by-mail.js';
 
-/** Debian's Chromium; CHROMIUM_PATH points elsewhere (a missing path shows the skip). */
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'];
 const PASSWORD = 'difference engine 1822';
 const WRONG = 'not the password at all';
@@ -205,10 +203,7 @@ describe('Browser (Chromium): the OpenID provider pages, for people (axe-core, k
   });
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      (this.test?.parent as (Mocha.Suite & { skipReason?: string }) | undefined)!.skipReason = `no Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
-      this.skip();
-    }
+    if (!chromiumOrSkip(this)) return;
     app = `http://127.0.0.1:${await listen(appServer)}`;
     const port = await freePort();
     issuer = `http://127.0.0.1:${port}`;
@@ -601,13 +596,13 @@ describe('Browser (Chromium): the OpenID provider pages, for people (axe-core, k
     });
   });
 
-  describe('a branded start (OIDC_PAGES_NAME, OIDC_PAGES_ACCENT_COLOR, OIDC_PAGES_LOGO_URL a data: image)', () => {
+  describe('a branded start (PAGES_NAME, PAGES_ACCENT_COLOR, PAGES_LOGO_URL a data: image)', () => {
     const BRAND = 'Lovelace Library';
     const ACCENT = '#6a1b9a';
     const logo = `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40"><circle cx="20" cy="20" r="18" fill="${ACCENT}"/></svg>`).toString('base64')}`;
     let other: Awaited<ReturnType<typeof anotherService>>;
     before(async () => {
-      other = await anotherService('127.0.0.1', () => ({ OIDC_PAGES_NAME: BRAND, OIDC_PAGES_ACCENT_COLOR: ACCENT, OIDC_PAGES_LOGO_URL: logo }));
+      other = await anotherService('127.0.0.1', () => ({ PAGES_NAME: BRAND, PAGES_ACCENT_COLOR: ACCENT, PAGES_LOGO_URL: logo }));
     });
     after(async () => other?.service.dispose());
     /** The page shows the brand: its name in the header and the title, the accent on *Sign in*, the logo drawn. */

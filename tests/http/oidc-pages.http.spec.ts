@@ -37,9 +37,9 @@ describe("HTTP: the OpenID provider's pages: branding by settings, the passkey b
       service = await startTestService({
         PORT: String(port),
         PUBLIC_API_URL: issuer,
-        OIDC_PAGES_NAME: 'Acme ID',
-        OIDC_PAGES_LOGO_URL: LOGO,
-        OIDC_PAGES_ACCENT_COLOR: '#6a1b9a',
+        PAGES_NAME: 'Acme ID',
+        PAGES_LOGO_URL: LOGO,
+        PAGES_ACCENT_COLOR: '#6a1b9a',
         WEBAUTHN_RP_ID: 'localhost',
         WEBAUTHN_ORIGINS: `http://localhost:5173,${issuer}`,
       });
@@ -207,8 +207,8 @@ describe("HTTP: the OpenID provider's pages: branding by settings, the passkey b
   });
 
   it('refuses at start colours people could not read, saying each with its contrast', () => {
-    const message = configFailure({ OIDC_PAGES_ACCENT_COLOR: '#ffcc00', OIDC_PAGES_TEXT_COLOR: '#777777', OIDC_PAGES_BACKGROUND_COLOR: '#888888'});
-    expect(message).to.include('OIDC_PAGES_ACCENT_COLOR #ffcc00 reads at').and.include('OIDC_PAGES_TEXT_COLOR #777777 on OIDC_PAGES_BACKGROUND_COLOR #888888');
-    expect(configFailure({ OIDC_PAGES_LOGO_URL: 'javascript:alert(1)' })).to.include('OIDC_PAGES_LOGO_URL must be an https URL');
+    const message = configFailure({ PAGES_ACCENT_COLOR: '#ffcc00', PAGES_TEXT_COLOR: '#777777', PAGES_BACKGROUND_COLOR: '#888888'});
+    expect(message).to.include('PAGES_ACCENT_COLOR #ffcc00 reads at').and.include('PAGES_TEXT_COLOR #777777 on PAGES_BACKGROUND_COLOR #888888');
+    expect(configFailure({ PAGES_LOGO_URL: 'javascript:alert(1)' })).to.include('PAGES_LOGO_URL must be an https URL');
   });
 });

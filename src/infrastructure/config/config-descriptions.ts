@@ -14,6 +14,7 @@ export const CONFIG_SECTIONS = [
   'Sign-in throttle and rate limits',
   'Mail, password reset and e-mail verification',
   'Browser apps and proxies',
+  'Pages for people',
   'Social sign-in',
   'Event retention',
   'Webhooks',
@@ -259,6 +260,15 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
       "how long a claimed mail is reserved for the instance that claimed it; a killed instance's mails wait this long; each stage of an SMTP send (connecting, the greeting, any silence) gives up after a third of it, so a hanging server fails the send before another instance may send it again (a `connectionTimeout`, `greetingTimeout` or `socketTimeout` in `SMTP_URL`'s query wins)",
   },
 
+  PAGES_NAME: { section: 'Pages for people', meaning: "the service's name on its pages (the OpenID provider's sign-in, consent, device and sign-out pages): their header and titles" },
+  PAGES_LOGO_URL: {
+    section: 'Pages for people',
+    meaning: "a logo beside the name: an `https://` URL (the pages' CSP then allows images from its origin, and browsers fetch it from there), a path on the service, or a `data:image/…;base64,` URL (no request at all)",
+    whenUnset: 'no logo: the name alone',
+  },
+  PAGES_ACCENT_COLOR: { section: 'Pages for people', meaning: "the buttons and focus ring (#rrggbb); white text on it must read at 4.5:1 or more (WCAG AA), and it on the background at 3:1, checked at start" },
+  PAGES_BACKGROUND_COLOR: { section: 'Pages for people', meaning: "the pages' background (#rrggbb)" },
+  PAGES_TEXT_COLOR: { section: 'Pages for people', meaning: "the pages' text (#rrggbb); on the background it must read at 4.5:1 or more (WCAG AA), checked at start" },
   CORS_ORIGINS: {
     section: 'Browser apps and proxies',
     meaning: 'origins browser apps may call the API from: comma-separated exact origins (`https://app.example.com,http://localhost:5173`) or `*` (see [Browser apps](api.md#browser-apps-cors-caching-docs-on-any-host))',

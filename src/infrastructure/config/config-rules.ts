@@ -20,6 +20,9 @@ export interface RuleEnv {
   readonly ALLOW_SIGNING_KEY_IN_DATA_DIR: string;
   readonly JWT_PRIVATE_KEY_FILE?: string | undefined;
   readonly PERSONAL_DATA_KEY_FILE?: string | undefined;
+  readonly PAGES_ACCENT_COLOR: string;
+  readonly PAGES_BACKGROUND_COLOR: string;
+  readonly PAGES_TEXT_COLOR: string;
 }
 
 /** Whether a variable was given: with a valid value, or with one the schema refused (already reported). */
@@ -83,12 +86,35 @@ const RULES: readonly Rule[] = [
       'Keep the key elsewhere (a secret mount), or set ALLOW_SIGNING_KEY_IN_DATA_DIR=true if that directory is protected like the key itself'
     );
   },
+  // The pages' colours: a page people cannot read is a configuration error, said with its contrast.
+  (env) => {
+    const ratio = contrastRatio(env.PAGES_ACCENT_COLOR, '#ffffff');
+    return ratio < 4.5 ? `white text on PAGES_ACCENT_COLOR ${env.PAGES_ACCENT_COLOR} reads at ${ratio.toFixed(2)}:1, under 4.5:1: choose a darker colour` : undefined;
+  },
+  (env) => {
+    const ratio = contrastRatio(env.PAGES_TEXT_COLOR, env.PAGES_BACKGROUND_COLOR);
+    return ratio < 4.5 ? `PAGES_TEXT_COLOR ${env.PAGES_TEXT_COLOR} on PAGES_BACKGROUND_COLOR ${env.PAGES_BACKGROUND_COLOR} reads at ${ratio.toFixed(2)}:1, under 4.5:1` : undefined;
+  },
+  (env) => {
+    const ratio = contrastRatio(env.PAGES_ACCENT_COLOR, env.PAGES_BACKGROUND_COLOR);
+    return ratio < 3 ? `PAGES_ACCENT_COLOR ${env.PAGES_ACCENT_COLOR} on PAGES_BACKGROUND_COLOR ${env.PAGES_BACKGROUND_COLOR} reads at ${ratio.toFixed(2)}:1, under 3:1 (the focus ring and buttons must stand out)` : undefined;
+  },
   (env) => {
     const file = env.PERSONAL_DATA_KEY_FILE;
     if (!production(env) || file === undefined || !inside(env.DATA_DIR, file)) return undefined;
     return `PERSONAL_DATA_KEY_FILE (${file}) is inside DATA_DIR (${env.DATA_DIR}): a copy of DATA_DIR would open every sealed field. Keep the key elsewhere (a secret mount)`;
   },
 ];
+
+/** The WCAG contrast ratio of two #rrggbb colours (1 to 21). */
+export const contrastRatio = (one: string, other: string): number => {
+  const luminance = (hex: string): number => {
+    const [r = 0, g = 0, b = 0] = [1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(one), luminance(other)].sort((a, b) => b - a) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+};
 
 /** Every rule the environment breaks, in one list (empty when all hold). */
 export const ruleProblems = (env: RuleEnv, given: Given): string[] => RULES.flatMap((rule) => rule(env, given) ?? []);

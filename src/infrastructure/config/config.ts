@@ -29,6 +29,9 @@ export type StorageKind = (typeof STORAGE_KINDS)[number];
  * docs/configuration.md is generated from it (tools/generate-docs.ts); what each variable means is in
  * config-descriptions.ts, typed by this schema's keys.
  */
+const colour = (name: string, fallback: string) =>
+  string().trim().matches(/^#[0-9a-fA-F]{6}$/, `${name} must be a colour as #rrggbb`).default(fallback);
+
 export const CONFIG_SCHEMA = object({
   NODE_ENV: string().oneOf(['development', 'production', 'test']).default('development'),
   PORT: port(3000),
@@ -85,6 +88,15 @@ export const CONFIG_SCHEMA = object({
   PASSWORD_RESET_WINDOW_SECONDS: positiveInt(3600, 86_400),
   VERIFICATION_MAIL_MAX_PER_ADDRESS: positiveInt(3, 100),
   VERIFICATION_MAIL_WINDOW_SECONDS: positiveInt(3600, 86_400),
+  PAGES_NAME: string().trim().min(1).max(64).default('Account service'),
+  PAGES_LOGO_URL: string()
+    .trim()
+    .max(8192)
+    .matches(/^(https:\/\/[^\s"<>]+|\/[^\s"<>]*|data:image\/(png|svg\+xml|webp|gif|jpeg);base64,[A-Za-z0-9+/=]+)$/, 'PAGES_LOGO_URL must be an https URL, a path on the service, or a data:image/…;base64 URL')
+    .optional(),
+  PAGES_ACCENT_COLOR: colour('PAGES_ACCENT_COLOR', '#1f5fbf'),
+  PAGES_BACKGROUND_COLOR: colour('PAGES_BACKGROUND_COLOR', '#ffffff'),
+  PAGES_TEXT_COLOR: colour('PAGES_TEXT_COLOR', '#1a1a1a'),
   PUBLIC_APP_URL: string().trim().matches(/^https?:\/\/[^\s#?]+$/, 'PUBLIC_APP_URL must be an http(s) URL without query or fragment').default('http://localhost:5173'),
   REQUIRE_VERIFIED_EMAIL: string().oneOf(['true', 'false'], 'REQUIRE_VERIFIED_EMAIL must be true or false').default('false'),
   UNVERIFIED_ACCOUNT_TTL: number().integer().min(0).max(365 * 86_400).optional(),
@@ -120,6 +132,14 @@ export type ConfigVariable = keyof typeof CONFIG_SCHEMA.fields;
 
 export interface Config {
   readonly env: Env['NODE_ENV'];
+  /** How the service's pages for people look (the sign-in pages, the consoles): PAGES_*. */
+  readonly pages: {
+    readonly name: string;
+    readonly logoUrl: string | null;
+    readonly accentColor: string;
+    readonly backgroundColor: string;
+    readonly textColor: string;
+  };
   readonly http: {
     readonly port: number;
     readonly host: string;
@@ -341,6 +361,7 @@ function coreConfigOf(raw: Record<string, string | undefined>, capabilitySetting
     },
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
+    pages: { name: env.PAGES_NAME, logoUrl: env.PAGES_LOGO_URL ?? null, accentColor: env.PAGES_ACCENT_COLOR, backgroundColor: env.PAGES_BACKGROUND_COLOR, textColor: env.PAGES_TEXT_COLOR },
     argon2: { memoryKiB: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
     hashing: { concurrency: env.HASH_CONCURRENCY, maxQueue: env.HASH_QUEUE_MAX, threadNice: env.HASH_THREAD_NICE },
     throttle: { maxFailures: env.THROTTLE_MAX_FAILURES, windowSeconds: env.THROTTLE_WINDOW_SECONDS },

@@ -1,4 +1,4 @@
-import { type PageKit, escapeHtml } from './page-kit.js';
+import { type PageKit, escapeHtml } from '../shared/page-kit.js';
 
 /**
  * The pages the engine shows itself: the sign-out confirmation (around its form: its `op.logoutForm` and xsrf token;

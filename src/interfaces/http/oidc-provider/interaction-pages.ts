@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InteractionSteps, InteractionView } from '../../../application/oidc-provider/ports/interaction-steps.port.js';
-import { type PageKit, escapeHtml } from './page-kit.js';
+import { type PageKit, escapeHtml } from '../shared/page-kit.js';
 
 /** The engine's side of the pages, on Node's request and response. */
 export type Steps = InteractionSteps<IncomingMessage, ServerResponse>;

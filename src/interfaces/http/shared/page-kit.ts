@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** How the pages look, by settings (OIDC_PAGES_*): no build step, no file to edit. */
+/** How the service's pages for people look, by settings (PAGES_*): no build step, no file to edit. */
 export interface Branding {
   /** The service's name as people know it: every page's header and title. */
   readonly name: string;
