@@ -1,4 +1,4 @@
-import { boolean, number, string } from 'yup';
+import { boolean, number } from 'yup';
 import { readableBy } from '../config/config.js';
 import type { Config, DerivedSettings } from '../config/config.js';
 
