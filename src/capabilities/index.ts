@@ -1,3 +1,4 @@
+import { accountConsole } from './account-console.js';
 import { apiKeys } from './api-keys.js';
 import { emailChange } from './email-change.js';
 import { oidcProvider } from './oidc-provider.js';
@@ -11,4 +12,4 @@ import { webhooks } from './webhooks.js';
  * world) composes with it, and the central lists (tables, bindings, use cases, admin commands, the docs' table of
  * capabilities) are built from it. A new capability is its folders, its manifest and one line here.
  */
-export const CAPABILITIES = [apiKeys, socialSignIn, passkeys, secondFactor, emailChange, webhooks, oidcProvider] as const;
+export const CAPABILITIES = [apiKeys, socialSignIn, passkeys, secondFactor, emailChange, webhooks, oidcProvider, accountConsole] as const;

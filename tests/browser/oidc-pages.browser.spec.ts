@@ -1,16 +1,16 @@
 import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import axe from 'axe-core';
 import { expect } from 'chai';
 import * as client from 'openid-client';
-import { type Browser, type BrowserContext, type Locator, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { aSignUpBody } from '../support/builders.js';
 import { postJson } from '../support/http-client.js';
 import { freePort, registerApp } from '../support/oidc-browser.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { codeOf } from '../support/totp.js';
 import { verifyByMail } from '../support/verify-by-mail.js';
+import { axeAudit, axeViolations, tabTo } from '../support/page-audit.js';
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'];
 const PASSWORD = 'difference engine 1822';
@@ -29,7 +29,6 @@ interface InPage {
   };
   localStorage: { length: number };
   sessionStorage: { length: number };
-  axe: typeof axe;
   reportCspViolation(violation: string): void;
 }
 
@@ -38,33 +37,10 @@ const listen = async (server: Server): Promise<number> => {
   return (server.address() as AddressInfo).port;
 };
 
-/** axe-core's audit of the page: its serious and critical violations, one line each (rule, impact, what, where); the rules that passed. */
-const axeAudit = async (page: Page): Promise<{ violations: string[]; passed: string[] }> => {
-  await page.addScriptTag({ content: axe.source });
-  const results = await page.evaluate(() => (globalThis as unknown as InPage).axe.run((globalThis as unknown as InPage).document as never, { resultTypes: ['violations'] }));
-  return {
-    violations: results.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-    passed: results.passes.map((rule) => rule.id),
-  };
-};
-/** The serious and critical axe-core violations of the page, one line each (rule, impact, what, where). */
-const axeViolations = async (page: Page): Promise<string[]> => (await axeAudit(page)).violations;
-
 /** Does `act` (a form's submission) and waits for the page it leads to, at another address, to load. */
 const leaving = async (page: Page, act: () => Promise<void>): Promise<void> => {
   const from = page.url();
   await Promise.all([page.waitForURL((url) => url.href !== from), act()]);
-};
-
-/** Presses Tab until `target` has the focus (at most `presses` times): the keyboard reaches it in the page's order. */
-const tabTo = async (page: Page, target: Locator, presses = 12): Promise<void> => {
-  for (let pressed = 0; pressed < presses; pressed += 1) {
-    await page.keyboard.press('Tab');
-    if (await target.evaluate((element) => element === (globalThis as unknown as InPage).document.activeElement)) return;
-  }
-  expect.fail(`${String(target)}: not reached by ${presses} presses of Tab`);
 };
 
 /** Does `act` (a form's submission) and waits for the next document to load, at whatever address (a form may post to its own). */
