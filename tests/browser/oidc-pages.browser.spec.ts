@@ -183,7 +183,8 @@ describe('Browser (Chromium): the OpenID provider pages, for people (axe-core, k
     app = `http://127.0.0.1:${await listen(appServer)}`;
     const port = await freePort();
     issuer = `http://127.0.0.1:${port}`;
-    service = await startTestService({ PORT: String(port), PUBLIC_API_URL: issuer, RATE_LIMIT_MAX: '10000' });
+    // The app is at its own origin (PUBLIC_APP_URL): passkeys are its, not the pages' (their test below says otherwise).
+    service = await startTestService({ PORT: String(port), PUBLIC_API_URL: issuer, PUBLIC_APP_URL: app, RATE_LIMIT_MAX: '10000' });
     const signedUp = await postJson(service.url, '/auth/sign-up', aSignUpBody({ email, password: PASSWORD }));
     expect(signedUp.status, signedUp.text).to.equal(201);
     userId = signedUp.body.data.user.id;
@@ -490,7 +491,7 @@ describe('Browser (Chromium): the OpenID provider pages, for people (axe-core, k
   const anotherService = async (host: 'localhost' | '127.0.0.1', env: (issuer: string) => Record<string, string>) => {
     const port = await freePort();
     const at = `http://${host}:${port}`;
-    const started = await startTestService({ PORT: String(port), PUBLIC_API_URL: at, RATE_LIMIT_MAX: '10000', ...env(at) });
+    const started = await startTestService({ PORT: String(port), PUBLIC_API_URL: at, PUBLIC_APP_URL: app, RATE_LIMIT_MAX: '10000', ...env(at) });
     const registered = await registerApp(started.dataDir, at, ['--name', APP_NAME, '--redirect-uri', `${app}/callback`]);
     return { service: started, issuer: at, config: registered.config };
   };

@@ -17,7 +17,8 @@ describe('HTTP: a credential is added only by whoever holds the account now, and
   let service: TestService;
   before(async () => {
     // The default settings (REQUIRE_VERIFIED_EMAIL off); only the per-client rate limit is raised for the test's volume.
-    service = await startTestService({ RATE_LIMIT_MAX: '10000' });
+    // The passkeys' origin is the app's (the soft authenticator's, http://localhost:5173).
+    service = await startTestService({ RATE_LIMIT_MAX: '10000', PUBLIC_APP_URL: 'http://localhost:5173' });
   });
   after(async () => service.dispose());
 

@@ -87,7 +87,8 @@ describe("HTTP: the OpenID provider's pages: branding by settings, the passkey b
   it('shows no passkey button where passkeys are not for the pages\' origin', async () => {
     const port = await freePort();
     const issuer = `http://127.0.0.1:${port}`;
-    const service = await startTestService({ PORT: String(port), PUBLIC_API_URL: issuer });
+    // The passkeys' origin is the app's (PUBLIC_APP_URL's), not the pages'.
+    const service = await startTestService({ PORT: String(port), PUBLIC_API_URL: issuer, PUBLIC_APP_URL: 'https://app.example.com' });
     try {
       const { config } = await registerApp(service.dataDir, issuer, ['--name', 'Notebook', '--redirect-uri', APP]);
       const html = await (await signInPageOf(issuer, config)).text();

@@ -490,7 +490,7 @@ describe('HTTP: every declared operation, from its declaration: one success and 
     provider = await startOidcTestProvider({ redirectUris: [`${API}/auth/oauth/corp/callback`] });
     service = await startTestService({
       SMTP_URL: inbox.url, MAIL_POLL_INTERVAL_MS: '60000', RATE_LIMIT_MAX: '10000', PASSWORD_RESET_RATE_LIMIT_MAX: '10000',
-      PUBLIC_API_URL: API, OAUTH_PROVIDERS: 'corp', OAUTH_REDIRECT_URLS: APP_URL,
+      PUBLIC_API_URL: API, PUBLIC_APP_URL: 'http://localhost:5173', OAUTH_PROVIDERS: 'corp', OAUTH_REDIRECT_URLS: APP_URL,
       OAUTH_CORP_ISSUER: provider.issuer, OAUTH_CORP_CLIENT_ID: provider.clientId, OAUTH_CORP_CLIENT_SECRET: provider.clientSecret,
     });
     doc = (await http(service.url, '/docs/json', { method: 'GET' })).body;

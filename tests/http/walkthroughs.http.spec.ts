@@ -85,9 +85,11 @@ describe('HTTP: walk-throughs run by bash (curl, jq) against a started service, 
     execFileSync(process.execPath, [join(ROOT, 'tools', 'build-if-stale.mjs')], { cwd: ROOT, stdio: 'ignore' });
     // docs/social-sign-in.md walks through a sign-in at the development provider (`npm run dev:provider`).
     devProvider = await startDevProvider({ port: 0, serviceUrl: 'http://localhost:3000' });
-    // Its start command also sets CORS_ORIGINS, for the app's page (its preflight is a promise of the walk-through).
-    const corsOrigins = /^\s*CORS_ORIGINS=(\S+) npm start$/m.exec(readFileSync(join(ROOT, 'docs', 'social-sign-in.md'), 'utf8'))?.[1];
-    service = await startTestService({ RATE_LIMIT_MAX: '100000', ...devProvider.serviceEnv, ...(corsOrigins ? { CORS_ORIGINS: corsOrigins } : {}) });
+    // Its start command also sets CORS_ORIGINS and PUBLIC_APP_URL, for the app's page (its preflight is a promise of
+    // the walk-through, and its address the flow's return), as the doc's last `… npm start` line says them.
+    const start = /^\s*((?:[A-Z_]+=\S+ )+)npm start$/m.exec(readFileSync(join(ROOT, 'docs', 'social-sign-in.md'), 'utf8'))?.[1] ?? '';
+    const appEnv = Object.fromEntries(start.trim().split(/\s+/).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]).filter(([name]) => name === 'CORS_ORIGINS' || name === 'PUBLIC_APP_URL'));
+    service = await startTestService({ RATE_LIMIT_MAX: '100000', ...devProvider.serviceEnv, ...appEnv });
     port = Number(new URL(service.url).port);
   });
   after(async () => {

@@ -20,6 +20,7 @@ describe('HTTP: the last way in is one rule over password, passkeys and provider
     corp = await startOidcTestProvider({ redirectUris: [`${API}/auth/oauth/corp/callback`] });
     service = await startTestService({
       RATE_LIMIT_MAX: '10000',
+      PUBLIC_APP_URL: 'http://localhost:5173',
       PUBLIC_API_URL: API,
       OAUTH_PROVIDERS: 'corp',
       OAUTH_REDIRECT_URLS: APP,

@@ -222,7 +222,11 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
     whenUnset: '`smtp` when `SMTP_URL` is set, `file` otherwise outside production',
   },
   MAIL_FROM: { section: 'Mail, password reset and e-mail verification', meaning: 'the From of every mail' },
-  PUBLIC_APP_URL: { section: 'Mail, password reset and e-mail verification', meaning: "your front end's base URL for the links" },
+  PUBLIC_APP_URL: {
+    section: 'Mail, password reset and e-mail verification',
+    meaning: "your front end's base URL: mailed links go to `{PUBLIC_APP_URL}/{page}#token=…`; its origin is the passkeys' and social sign-in's default",
+    whenUnset: "the service's own pages: `{PUBLIC_API_URL}/account` (`http://localhost:{PORT}/account`), which complete every mailed link",
+  },
   REQUIRE_VERIFIED_EMAIL: {
     section: 'Mail, password reset and e-mail verification',
     meaning: '`true`: sign-in of an unverified account answers 403, the tokens sign-up gives it work only for resend, and verifying ends the sessions opened before',

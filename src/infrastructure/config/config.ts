@@ -97,7 +97,7 @@ export const CONFIG_SCHEMA = object({
   PAGES_ACCENT_COLOR: colour('PAGES_ACCENT_COLOR', '#1f5fbf'),
   PAGES_BACKGROUND_COLOR: colour('PAGES_BACKGROUND_COLOR', '#ffffff'),
   PAGES_TEXT_COLOR: colour('PAGES_TEXT_COLOR', '#1a1a1a'),
-  PUBLIC_APP_URL: string().trim().matches(/^https?:\/\/[^\s#?]+$/, 'PUBLIC_APP_URL must be an http(s) URL without query or fragment').default('http://localhost:5173'),
+  PUBLIC_APP_URL: string().trim().matches(/^https?:\/\/[^\s#?]+$/, 'PUBLIC_APP_URL must be an http(s) URL without query or fragment').optional(),
   REQUIRE_VERIFIED_EMAIL: string().oneOf(['true', 'false'], 'REQUIRE_VERIFIED_EMAIL must be true or false').default('false'),
   UNVERIFIED_ACCOUNT_TTL: number().integer().min(0).max(365 * 86_400).optional(),
   ALLOW_SIGNING_KEY_IN_DATA_DIR: string().oneOf(['true', 'false'], 'ALLOW_SIGNING_KEY_IN_DATA_DIR must be true or false').default('false'),
@@ -371,7 +371,8 @@ function coreConfigOf(raw: Record<string, string | undefined>, capabilitySetting
       verificationTtlSeconds: env.EMAIL_VERIFICATION_TTL_SECONDS,
       resetPerAddress: { max: env.PASSWORD_RESET_MAX_PER_ADDRESS, windowSeconds: env.PASSWORD_RESET_WINDOW_SECONDS },
       verificationPerAddress: { max: env.VERIFICATION_MAIL_MAX_PER_ADDRESS, windowSeconds: env.VERIFICATION_MAIL_WINDOW_SECONDS },
-      publicAppUrl: env.PUBLIC_APP_URL,
+      // Unset: the service's own pages (its account console) are the app the mails link to.
+      publicAppUrl: env.PUBLIC_APP_URL ?? `${env.PUBLIC_API_URL ?? `http://localhost:${env.PORT}`}/account`,
       requireVerifiedEmail: env.REQUIRE_VERIFIED_EMAIL === 'true',
       // Seven days where an unverified account holds nothing but a resend (REQUIRE_VERIFIED_EMAIL); elsewhere it signs in
       // like any other, so erasing it is the operator's explicit choice.
