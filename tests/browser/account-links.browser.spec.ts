@@ -121,6 +121,27 @@ describe('Browser (Chromium): the pages mailed links open, at the service itself
     await close();
   });
 
+  it("the new-device notice's link: Was it you? An address, a reset link sent, which signs every device out", async () => {
+    const email = `links.sessions.${Date.now()}@example.com`;
+    const up = await postJson(service.url, '/auth/sign-up', { name: 'Ada', lastname: 'Lovelace', email, password: PASSWORD });
+    const link = `${issuer}/account/sessions`;
+    expect(await audit(link)).to.deep.equal([]);
+    const { page, problems, close } = await watched();
+    await page.goto(link);
+    await tabTo(page, page.getByLabel('Email'));
+    await page.keyboard.type(email);
+    await tabTo(page, page.getByRole('button', { name: 'Send me a reset link' }));
+    await page.keyboard.press('Enter');
+    await page.locator('#link-status', { hasText: /\S/ }).waitFor();
+    expect(await statusOf(page).textContent()).to.equal('If this address has an account, a reset link is on its way to it. Open it from that mailbox.');
+    const reset = await mailedLink(service, email, 'Reset your password', 'reset-password');
+    const done = await postJson(service.url, '/auth/password-reset/confirm', { token: decodeURIComponent(reset.split('#token=')[1] ?? ''), newpassword: NEW_PASSWORD });
+    expect(done.status).to.equal(200);
+    expect((await http(service.url, '/auth/me', { method: 'GET', headers: bearer(up.body.data.accesstoken as string) })).status, 'every device signed out').to.equal(401);
+    expect(problems).to.deep.equal([]);
+    await close();
+  });
+
   it('says a link without its token is incomplete, and offers nothing to press', async () => {
     const { page, close } = await watched();
     await page.goto(`${issuer}/account/confirm-email`);

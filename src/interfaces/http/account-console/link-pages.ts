@@ -12,8 +12,10 @@ export interface LinkPage {
   readonly button: string;
   /** What the page says once the operation succeeded. */
   readonly done: string;
-  /** A field the person fills (a new password), by its API name and label. */
-  readonly field?: { readonly name: string; readonly label: string; readonly type: 'password'; readonly autocomplete: string };
+  /** A field the person fills (a new password, an address), by its API name and label. */
+  readonly field?: { readonly name: string; readonly label: string; readonly type: 'password' | 'email'; readonly autocomplete: string };
+  /** False for a page a link opens without a token (the new-device notice's). */
+  readonly token?: false;
 }
 
 /**
@@ -35,6 +37,18 @@ export const LINK_PAGES: readonly LinkPage[] = [
   },
   { path: 'confirm-email', title: 'Confirm your new e-mail address', text: 'Confirm that this new address is yours: the account then moves to it.', api: '/auth/email/confirm', button: 'Confirm the new address', done: 'Your account is now on this address.' },
   { path: 'cancel-email-change', title: 'Stop this change of address?', text: 'Someone asked to move the account to another address. If it was not you, stop it: every session of the account ends.', api: '/auth/email/cancel', button: 'Stop the change', done: 'The change is stopped and every session ended. Change your password if you did not ask for it.' },
+  {
+    // The new-device notice links here ("if it was not you"): until the console lists the devices, the way to end
+    // every session at once and take the account back is a reset by the address's owner.
+    path: 'sessions',
+    title: 'Was it you?',
+    text: 'If a sign-in you were told of was not you, reset your password: every device signed in to your account is signed out, and only the holder of your mailbox can choose the new password.',
+    api: '/auth/password-reset',
+    button: 'Send me a reset link',
+    done: 'If this address has an account, a reset link is on its way to it. Open it from that mailbox.',
+    field: { name: 'email', label: 'Email', type: 'email', autocomplete: 'email' },
+    token: false,
+  },
   { path: 'revert-email-change', title: 'Take your account back?', text: 'The account was moved away from this address. If it was not you, take it back: it returns to this address and every session ends.', api: '/auth/email/revert', button: 'Take my account back', done: 'Your account is back on this address and every session ended. Reset your password now.' },
 ];
 
@@ -49,13 +63,14 @@ export const LINK_SCRIPT = `'use strict';
   const form = document.getElementById('link-form');
   const status = document.getElementById('link-status');
   if (!form || !status) return;
+  const needed = form.dataset.token !== 'none';
   const token = new URLSearchParams(location.hash.slice(1)).get('token');
-  history.replaceState(null, '', location.pathname);
+  if (location.hash) history.replaceState(null, '', location.pathname);
   const say = (text, alert) => {
     status.setAttribute('role', alert ? 'alert' : 'status');
     status.textContent = text;
   };
-  if (!token) {
+  if (needed && !token) {
     say('This link is incomplete. Open it again from the mail, all of it.', true);
     form.querySelector('button').disabled = true;
     return;
@@ -64,7 +79,7 @@ export const LINK_SCRIPT = `'use strict';
     event.preventDefault();
     const button = form.querySelector('button');
     button.disabled = true;
-    const body = { token };
+    const body = needed ? { token } : {};
     for (const input of form.querySelectorAll('input[name]')) body[input.name] = input.value;
     try {
       const answer = await fetch(form.dataset.api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'omit' });
@@ -92,10 +107,10 @@ export function linkPages(kit: PageKit, prefix: string) {
       link.title,
       `<h1>${escapeHtml(link.title)}</h1><p>${escapeHtml(link.text)}</p>` +
         // Posted by the script; without it, to the page itself (never a GET: a password in a URL), which answers nothing.
-        `<form id="link-form" method="post" data-api="${escapeHtml(link.api)}" data-done="${escapeHtml(link.done)}">` +
+        `<form id="link-form" method="post" data-api="${escapeHtml(link.api)}" data-done="${escapeHtml(link.done)}"${link.token === false ? ' data-token="none"' : ''}>` +
         (link.field === undefined
           ? ''
-          : `<label for="${link.field.name}">${escapeHtml(link.field.label)}</label><input id="${link.field.name}" name="${link.field.name}" type="${link.field.type}" autocomplete="${link.field.autocomplete}" required minlength="8" maxlength="256">`) +
+          : `<label for="${link.field.name}">${escapeHtml(link.field.label)}</label><input id="${link.field.name}" name="${link.field.name}" type="${link.field.type}" autocomplete="${link.field.autocomplete}" required${link.field.type === 'password' ? ' minlength="8"' : ''} maxlength="256">`) +
         `<button type="submit">${escapeHtml(link.button)}</button></form><p id="link-status" role="status"></p>`,
       script,
     );
