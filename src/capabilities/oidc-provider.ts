@@ -1,3 +1,4 @@
+import { openedSessionOf } from '../application/shared/auth-result.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PORT_TOKENS } from '../application/ports/ports.js';
 import { type Token, token } from '../application/di-token.js';
@@ -74,6 +75,8 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
       const issuer = config.publicApiUrl ?? `http://localhost:${config.http.port}`;
       const secret = get(STABLE_SECRET);
       const userViews = get(PORT_TOKENS.userViews);
+      const sessionViews = get(PORT_TOKENS.sessionViews);
+      const clock = get(PORT_TOKENS.clock);
       return openIdProvider(
         get(STORAGE).store,
         {
@@ -86,6 +89,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
           resources: derivedOf(config, OIDC_SETTINGS).resources,
           registration: derivedOf(config, OIDC_SETTINGS).registrationsPerHour !== null,
           secure: issuer.startsWith('https:'),
+          api: { issuer: config.jwt.issuer, audience: config.jwt.audience, ttlSeconds: config.jwt.ttlSeconds },
         },
         // One account, one truth: a deleted or disabled account is no account to the provider (no code, no userinfo),
         // and what ends its sessions (its epoch moves) ends what the provider holds of it (docs/oidc-provider.md).
@@ -96,6 +100,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
             const { user } = account;
             return { email: user.email, email_verified: user.emailverified, given_name: user.name, family_name: user.lastname, name: `${user.name} ${user.lastname}` };
           },
+          sessionLive: async (accountId, sessionId) => (await sessionViews.liveSessionAccount(sessionId, accountId, clock.now())) !== null,
           epoch: async (accountId) => {
             const account = await userViews.sessionAccountOf(accountId);
             return account && !account.disabled ? account.sessionEpoch : null;
@@ -161,7 +166,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
     const signIn: PasswordSignIn = async (email, password, request) => {
       try {
         const outcome = await useCases.signIn.execute({ email, password, metadata: metadataOf(request) });
-        return 'mfaToken' in outcome ? { mfaToken: outcome.mfaToken } : { accountId: outcome.user.id };
+        return 'mfaToken' in outcome ? { mfaToken: outcome.mfaToken } : openedSessionOf(outcome);
       } catch (error) {
         if (codeOf(error) === 'TOO_MANY_ATTEMPTS') return 'throttled';
         if (['INVALID_CREDENTIALS', 'INVALID_INPUT'].includes(String(codeOf(error)))) return 'refused';

@@ -1,3 +1,4 @@
+import { openedSessionOf } from '../application/shared/auth-result.js';
 import { PORT_TOKENS } from '../application/ports/ports.js';
 import { AUTHENTICATORS } from '../application/ports/authenticators.port.js';
 import { token } from '../application/di-token.js';
@@ -54,7 +55,7 @@ export const passkeys: Capability<PasskeysUseCases, (typeof PASSKEYS_OPERATIONS)
     // Another capability's sign-in pages sign in with a passkey through the same use case as the API.
     bindPort(PASSKEY_SIGN_IN, (get) => ({
       origins: derivedOf(get(CONFIG), RELYING_PARTY).origins,
-      complete: async (response, metadata) => ({ accountId: (await get(PASSKEYS_USE_CASES).signInPasskey.execute({ response, metadata })).user.id }),
+      complete: async (response, metadata) => openedSessionOf(await get(PASSKEYS_USE_CASES).signInPasskey.execute({ response, metadata })),
     }));
   },
   useCases: (get) => get(PASSKEYS_USE_CASES),

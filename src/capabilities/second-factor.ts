@@ -1,3 +1,4 @@
+import { openedSessionOf } from '../application/shared/auth-result.js';
 import { PORT_TOKENS } from '../application/ports/ports.js';
 import { MFA, MFA_STATUS } from '../application/ports/mfa.port.js';
 import { token } from '../application/di-token.js';
@@ -66,10 +67,7 @@ export const secondFactor: Capability<SecondFactorUseCases, (typeof SECOND_FACTO
     bindPort(SECOND_FACTOR_SIGN_IN, (get) => ({
       complete: async ({ mfaToken, code, metadata }) => {
         const kind = /^\d{6}$/.test(code.trim()) ? { code: code.trim() } : { recoveryCode: code };
-        const { user, accessToken } = await get(SECOND_FACTOR_USE_CASES).signInMfa.execute({ mfaToken, ...kind, metadata });
-        // How the session just opened was proved is its access token's `amr` (this service signed it a moment ago).
-        const { amr } = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { amr?: unknown };
-        return { accountId: user.id, amr: Array.isArray(amr) ? amr.filter((method): method is string => typeof method === 'string') : ['otp'] };
+        return openedSessionOf(await get(SECOND_FACTOR_USE_CASES).signInMfa.execute({ mfaToken, ...kind, metadata }));
       },
     }));
   },

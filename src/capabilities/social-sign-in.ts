@@ -1,3 +1,4 @@
+import { openedSessionOf } from '../application/shared/auth-result.js';
 import { PORT_TOKENS } from '../application/ports/ports.js';
 import { REAUTHENTICATIONS } from '../application/ports/reauthentications.port.js';
 import { token } from '../application/di-token.js';
@@ -63,7 +64,7 @@ export const socialSignIn: Capability<SocialSignInUseCases, (typeof SOCIAL_SIGN_
         returnsTo: (url) => allowedRedirect(url, { redirectUrls }).ok,
         redeem: async (code, codeVerifier, metadata) => {
           const outcome = await get(SOCIAL_SIGN_IN_USE_CASES).redeemOauthCode.execute({ code, codeVerifier, metadata });
-          return 'mfaToken' in outcome ? { mfaToken: outcome.mfaToken } : { accountId: outcome.user.id };
+          return 'mfaToken' in outcome ? { mfaToken: outcome.mfaToken } : openedSessionOf(outcome);
         },
       };
     });

@@ -14,10 +14,14 @@ export const freePort = (): Promise<number> =>
 /** A browser as far as the flow needs one: its cookies, and no following of redirects (each step is looked at). */
 export class Browser {
   private readonly cookies = new Map<string, string>();
-  /** `headers`: sent with every request (a browser's `user-agent`). */
+  /**
+   * `headers`: sent with every request (a browser's `user-agent`); `apps`: addresses within the service that stand
+   * for an app (the consoles' landing pages): `follow` stops there as at another origin.
+   */
   constructor(
     private readonly origin: string,
     private readonly headers: Record<string, string> = {},
+    private readonly apps: readonly string[] = [],
   ) {}
 
   async go(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
@@ -41,7 +45,7 @@ export class Browser {
       const location = current.headers.get('location');
       if (location === null) return { page: current, url: null };
       const next = new URL(location, this.origin);
-      if (next.origin !== this.origin) return { page: null, url: next };
+      if (next.origin !== this.origin || this.apps.some((app) => next.href.startsWith(app))) return { page: null, url: next };
       current = await this.go(next.href);
     }
     throw new Error('too many redirects');

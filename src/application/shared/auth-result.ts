@@ -47,3 +47,22 @@ export const toAccountResource = (user: User): AccountResource => ({
 /** Gives each domain event its id and the metadata of the request that caused it. */
 export const recordEvents = (events: readonly UserEvent[], ids: IdGenerator, metadata: RequestMetadata): RecordedEvent[] =>
   events.map((event) => ({ ...event, eventId: ids.next(), metadata }));
+
+/** A session just opened, as a sign-in page outside the API holds it: whose, which, and how it was proved. */
+export interface OpenedSession {
+  readonly accountId: string;
+  /** The session's id (its access token's `sid`): the one `GET /auth/sessions` lists. */
+  readonly sessionId: string;
+  /** How its holder proved who they are (the access token's `amr`). */
+  readonly amr: readonly string[];
+}
+
+/** The session a signed-in answer opened, read from its access token (this service signed it a moment ago). */
+export const openedSessionOf = (result: AuthResult): OpenedSession => {
+  const claims = JSON.parse(Buffer.from(result.accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sid?: unknown; amr?: unknown };
+  return {
+    accountId: result.user.id,
+    sessionId: typeof claims.sid === 'string' ? claims.sid : '',
+    amr: Array.isArray(claims.amr) ? claims.amr.filter((method): method is string => typeof method === 'string') : [],
+  };
+};

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyObject } from 'node:crypto';
-import Provider, { type KoaContextWithOIDC, errors } from 'oidc-provider';
+import Provider, { type ClientMetadata, type KoaContextWithOIDC, errors } from 'oidc-provider';
 import type { InteractionSteps } from '../../application/oidc-provider/ports/interaction-steps.port.js';
 import type { Store } from '../storage/store.js';
+import type { OpenedSession } from '../../application/shared/auth-result.js';
+import { SERVICE_PAGES_CLIENT } from '../../application/oidc-provider/ports/service-pages-client.port.js';
 import { type AccountEpoch, ClientSecretBox, StoreOidcAdapter } from './store-oidc-adapter.js';
 
 /** The endpoints the engine serves, under one prefix of their own beside the service's `/auth/*` API. */
@@ -23,6 +25,11 @@ export const OIDC_ROUTES = {
   challenge: `${OIDC_PREFIX}/challenge`,
 } as const;
 
+/** The engine's model name of the tie between a session at the pages and the API's session its sign-in opened. */
+const PAGES_SESSION = 'PagesSession';
+/** As long as a session at the pages (`ttl.Session`). */
+const PAGES_SESSION_TTL = 14 * 86_400;
+
 /** The scopes the provider grants, and the claims each adds to the ID token and userinfo. */
 export const OIDC_SCOPES = ['openid', 'email', 'profile', 'offline_access'] as const;
 // `acr`, `amr` and `auth_time` come with `openid` itself: how and when the person signed in, in every ID token.
@@ -42,6 +49,8 @@ export type AccountClaims = (accountId: string) => Promise<Readonly<Record<strin
 export interface ProviderAccounts {
   readonly claims: AccountClaims;
   readonly epoch: AccountEpoch;
+  /** Whether the API's session `sessionId` of the account is live now (not signed out, not expired). */
+  readonly sessionLive: (accountId: string, sessionId: string) => Promise<boolean>;
 }
 
 export interface OpenIdProviderSettings {
@@ -62,6 +71,11 @@ export interface OpenIdProviderSettings {
   readonly resources: ReadonlyMap<string, readonly string[]>;
   /** RFC 7591: whether apps may register themselves (never as first-party). */
   readonly registration: boolean;
+  /**
+   * The service's own API as the built-in consoles' resource: its access tokens are the API's own (the API's `iss`
+   * and `aud`, its lifetime, the `sid` of the session the pages' sign-in opened), for that client only.
+   */
+  readonly api: { readonly issuer: string; readonly audience: string; readonly ttlSeconds: number };
 }
 
 /** An attribute of the engine's own small form (its `action`, its hidden xsrf `value`): the pages render their own. */
@@ -113,10 +127,25 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
     ctx.body = body;
   };
   const grants = new StoreOidcAdapter(store, 'Grant', secrets, errors.InvalidGrant, accounts.epoch);
+  // Which session of the service's API each session at the pages stands on (its sign-in opened it): the account's
+  // record, ended with its epoch and erased with it as every other record of the engine.
+  const pagesSessions = new StoreOidcAdapter(store, PAGES_SESSION, secrets, errors.InvalidGrant, accounts.epoch);
+  const apiIndicator = `${settings.issuer}${SERVICE_PAGES_CLIENT.apiPath}`;
+  const consoles: ClientMetadata = {
+    client_id: SERVICE_PAGES_CLIENT.clientId,
+    client_name: 'your account',
+    redirect_uris: SERVICE_PAGES_CLIENT.redirectPaths.map((path) => `${settings.issuer}${path}`),
+    post_logout_redirect_uris: SERVICE_PAGES_CLIENT.redirectPaths.map((path) => `${settings.issuer}${path}`),
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+    first_party: true,
+  };
   const jwk = { ...settings.signingKey.privateKey.export({ format: 'jwk' }), kid: settings.signingKey.kid, alg: 'ES256', use: 'sig' };
   const provider = new Provider(settings.issuer, {
     adapter: (model: string) => new StoreOidcAdapter(store, model, secrets, errors.InvalidGrant, accounts.epoch),
     jwks: { keys: [jwk] },
+    clients: [consoles],
     routes: OIDC_ROUTES,
     scopes: [...OIDC_SCOPES],
     acrValues: [...ACR_VALUES],
@@ -140,7 +169,7 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
     // The ID token carries the claims of its scopes (email, profile), as the service promises, not only userinfo.
     conformIdTokenClaims: false,
     clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'ES256' },
-    ttl: { AuthorizationCode: 60, AccessToken: 900, IdToken: 900, Interaction: 600, Session: 14 * 86_400, Grant: 30 * 86_400, DeviceCode: 600, PushedAuthorizationRequest: 60, RefreshToken: 30 * 86_400 },
+    ttl: { AuthorizationCode: 60, AccessToken: 900, IdToken: 900, Interaction: 600, Session: PAGES_SESSION_TTL, Grant: 30 * 86_400, DeviceCode: 600, PushedAuthorizationRequest: 60, RefreshToken: 30 * 86_400 },
     cookies: { keys: [...settings.cookieKeys], long: { httpOnly: true, sameSite: 'lax', secure: settings.secure }, short: { httpOnly: true, sameSite: 'lax', secure: settings.secure } },
     features: {
       devInteractions: { enabled: false },
@@ -174,7 +203,12 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
         enabled: true,
         defaultResource: async (_ctx, _client, oneOf) => oneOf,
         useGrantedResource: async () => true,
-        getResourceServerInfo: async (_ctx, indicator) => {
+        getResourceServerInfo: async (_ctx, indicator, client) => {
+          if (indicator === apiIndicator) {
+            // The service's own API: for its own consoles only (any other app asks its own API's resource).
+            if (client.clientId !== SERVICE_PAGES_CLIENT.clientId) throw new errors.InvalidTarget();
+            return { scope: SERVICE_PAGES_CLIENT.apiScope, audience: settings.api.audience, accessTokenTTL: settings.api.ttlSeconds, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } };
+          }
           const scopes = settings.resources.get(indicator);
           if (scopes === undefined) throw new errors.InvalidTarget();
           return { scope: scopes.join(' '), audience: indicator, accessTokenTTL: 900, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } };
@@ -195,6 +229,21 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
         },
       },
       dPoP: { enabled: true },
+    },
+    formats: {
+      customizers: {
+        // The consoles' token is an access token of the service's API: its issuer, and the session the pages' sign-in
+        // opened (which the API checks on every request), proved as that sign-in was.
+        jwt: async (_ctx, token, jwt) => {
+          if (jwt.payload.aud !== settings.api.audience || token.clientId !== SERVICE_PAGES_CLIENT.clientId) return;
+          const sessionUid = 'sessionUid' in token ? token.sessionUid : undefined;
+          const link = typeof sessionUid === 'string' ? await pagesSessions.find(sessionUid) : undefined;
+          const [accountId, sessionId] = [link?.accountId, link?.['sessionId']];
+          const live = accountId !== undefined && accountId === jwt.payload.sub && typeof sessionId === 'string' && (await accounts.sessionLive(accountId, sessionId));
+          if (!live) throw new errors.InvalidGrant('the sign-in behind this grant is over: sign in again (prompt=login)');
+          Object.assign(jwt.payload, { iss: settings.api.issuer, sid: sessionId, amr: link?.['amr'], auth_time: link?.['authTime'] });
+        },
+      },
     },
     renderError: (ctx, out) => {
       html(ctx, settings.pages.error(String(out.error), out.error_description === undefined ? undefined : String(out.error_description)));
@@ -223,6 +272,16 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
     },
   });
   provider.proxy = true;
+  // A sign-in at the pages ties the session at the pages to the API's session it opened (in the commit of the
+  // engine's own resume, before the browser is sent on with a code).
+  provider.use(async (ctx, next) => {
+    await next();
+    const oidc = (ctx as Partial<KoaContextWithOIDC>).oidc;
+    const opened = (oidc?.result as { opened?: OpenedSession } | undefined)?.opened;
+    const session = oidc?.session;
+    if (oidc?.route !== 'resume' || opened === undefined || session?.accountId !== opened.accountId || session.uid === undefined) return;
+    await pagesSessions.upsert(session.uid, { accountId: opened.accountId, sessionId: opened.sessionId, amr: [...opened.amr], authTime: session.loginTs ?? null }, PAGES_SESSION_TTL);
+  });
   const callback = provider.callback();
   const interactions: Interactions = {
     details: async (request, response) => {
@@ -240,8 +299,9 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
         accountId: interaction.session?.accountId ?? null,
       };
     },
-    signedIn: async (request, response, accountId, amr) => {
-      await provider.interactionFinished(request, response, { login: { accountId, amr: [...amr], acr: acrOf(amr) } }, { mergeWithLastSubmission: false });
+    signedIn: async (request, response, opened) => {
+      const { accountId, amr } = opened;
+      await provider.interactionFinished(request, response, { login: { accountId, amr: [...amr], acr: acrOf(amr) }, opened }, { mergeWithLastSubmission: false });
     },
     allowed: async (request, response) => {
       const interaction = await provider.interactionDetails(request, response);

@@ -1,3 +1,5 @@
+import type { OpenedSession } from '../../shared/auth-result.js';
+
 /** What a page of the OpenID provider knows of the interaction it shows (the engine's details of it). */
 export interface InteractionView {
   readonly uid: string;
@@ -20,8 +22,11 @@ export interface InteractionView {
  */
 export interface InteractionSteps<Request, Response> {
   details(request: Request, response: Response): Promise<InteractionView>;
-  /** The person proved who they are (`amr`: how); the engine goes on (to consent, or back to the app). */
-  signedIn(request: Request, response: Response, accountId: string, amr: readonly string[]): Promise<void>;
+  /**
+   * The person proved who they are, and the service's own sign-in opened a session for it (`amr`: how); the engine
+   * goes on (to consent, or back to the app), its session at the pages tied to that one.
+   */
+  signedIn(request: Request, response: Response, session: OpenedSession): Promise<void>;
   /** The person allows what the app asks (every scope and claim the prompt lists); back to the app with a code. */
   allowed(request: Request, response: Response): Promise<void>;
   /** The person refused: back to the app with `error=access_denied`. */

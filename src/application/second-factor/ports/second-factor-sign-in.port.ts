@@ -1,5 +1,6 @@
 import { token } from '../../di-token.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { OpenedSession } from '../../shared/auth-result.js';
 
 /** The answer to a sign-in's second-factor challenge, as a sign-in page of another capability takes it. */
 export interface SecondFactorAnswer {
@@ -16,8 +17,8 @@ export interface SecondFactorAnswer {
  * provider's). Throws what that use case throws (InvalidMfaToken, InvalidMfaCode, TooManyAttempts, InvalidInput).
  */
 export interface SecondFactorSignIn {
-  /** The account signed in, and how (`amr`: the challenge's first factor, `pwd` or `oauth`, and `otp`). */
-  complete(answer: SecondFactorAnswer): Promise<{ readonly accountId: string; readonly amr: readonly string[] }>;
+  /** The session opened, and how (`amr`: the challenge's first factor, `pwd` or `oauth`, and `otp`). */
+  complete(answer: SecondFactorAnswer): Promise<OpenedSession>;
 }
 
 export const SECOND_FACTOR_SIGN_IN = token<SecondFactorSignIn>('SecondFactorSignIn');

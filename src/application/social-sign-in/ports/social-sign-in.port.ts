@@ -1,5 +1,6 @@
 import { token } from '../../di-token.js';
 import type { RequestMetadata } from '../../ports/event-log.port.js';
+import type { OpenedSession } from '../../shared/auth-result.js';
 
 /**
  * Social sign-in as sign-in pages outside this capability use it (the OpenID provider's): which providers there are,
@@ -12,7 +13,7 @@ export interface SocialSignIn {
   /** Whether a flow may return to `url` (one of OAUTH_REDIRECT_URLS, in scheme, host, port and path). */
   returnsTo(url: string): boolean;
   /** The account the code signs in, or the challenge of its second factor. Throws what the use case throws. */
-  redeem(code: string, codeVerifier: string, metadata: RequestMetadata): Promise<{ readonly accountId: string } | { readonly mfaToken: string }>;
+  redeem(code: string, codeVerifier: string, metadata: RequestMetadata): Promise<OpenedSession | { readonly mfaToken: string }>;
 }
 
 export const SOCIAL_SIGN_IN = token<SocialSignIn>('SocialSignIn');

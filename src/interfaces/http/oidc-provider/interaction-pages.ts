@@ -6,6 +6,13 @@ import { type PageKit, escapeHtml } from '../shared/page-kit.js';
 /** The engine's side of the pages, on Node's request and response. */
 export type Steps = InteractionSteps<IncomingMessage, ServerResponse>;
 
+/** A session the service's own sign-in just opened: whose, which (`GET /auth/sessions` lists it), proved how. */
+export interface OpenedSession {
+  readonly accountId: string;
+  readonly sessionId: string;
+  readonly amr: readonly string[];
+}
+
 /** Who asks, as the service sees it: the request's id, the client's address (its proxies trusted as configured), its browser. */
 export interface PageRequest {
   readonly requestId: string;
@@ -18,14 +25,14 @@ export interface PageRequest {
  * in, refused, throttled (too many failures for the address, known or not), or waiting for the account's second
  * factor (the challenge's token, kept by the page's form).
  */
-export type PasswordSignIn = (email: string, password: string, request: PageRequest) => Promise<{ readonly accountId: string } | 'refused' | 'throttled' | { readonly mfaToken: string }>;
+export type PasswordSignIn = (email: string, password: string, request: PageRequest) => Promise<OpenedSession | 'refused' | 'throttled' | { readonly mfaToken: string }>;
 
 /**
  * The challenge's answer (a code of the authenticator app or a recovery code) as `POST /auth/sign-in/mfa` takes it:
  * signed in; `wrong` (counted against the challenge and the throttle); `ended` (expired, answered, or too many wrong
  * codes: sign in again).
  */
-export type SecondFactorStep = (mfaToken: string, code: string, request: PageRequest) => Promise<{ readonly accountId: string; readonly amr: readonly string[] } | 'wrong' | 'ended'>;
+export type SecondFactorStep = (mfaToken: string, code: string, request: PageRequest) => Promise<OpenedSession | 'wrong' | 'ended'>;
 
 /**
  * Social sign-in at the pages: the providers, each one's button; the flow starts at the service's own
@@ -36,14 +43,14 @@ export interface SocialStep {
   readonly providers: readonly string[];
   /** Where a flow comes back to (`{issuer}{returnPath}?uid=…`): one of OAUTH_REDIRECT_URLS. */
   readonly returnUrl: string;
-  redeem(code: string, codeVerifier: string, request: PageRequest): Promise<{ readonly accountId: string } | { readonly mfaToken: string } | 'refused'>;
+  redeem(code: string, codeVerifier: string, request: PageRequest): Promise<OpenedSession | { readonly mfaToken: string } | 'refused'>;
 }
 
 /**
  * A passkey's answer (`navigator.credentials.get`, as JSON) as `POST /auth/sign-in/passkey` takes it: signed in, or
  * refused (not a passkey of any account, a replay, a wrong origin).
  */
-export type PasskeyStep = (response: unknown, request: PageRequest) => Promise<{ readonly accountId: string } | 'refused'>;
+export type PasskeyStep = (response: unknown, request: PageRequest) => Promise<OpenedSession | 'refused'>;
 
 /** What the pages are made of. */
 export interface PagesSettings {
@@ -191,7 +198,7 @@ export function interactionPages({ steps, signIn, secondFactor, social, passkey,
       const outcome = code === null ? 'refused' : await social.redeem(code, socialVerifierOf(uid), asked);
       if (outcome === 'refused') return send(response, 401, signInPage(view, true, 'That sign-in did not complete. Try again, or sign in with your e-mail and password.'));
       if ('mfaToken' in outcome) return send(response, 200, secondFactorPage(view, outcome.mfaToken, null));
-      return steps.signedIn(request, response, outcome.accountId, ['oauth']);
+      return steps.signedIn(request, response, outcome);
     }
     if (request.method !== 'POST') return send(response, 405, refusedPage(405, 'Not a step of this sign-in.'));
     const form = await formOf(request);
@@ -201,19 +208,19 @@ export function interactionPages({ steps, signIn, secondFactor, social, passkey,
       if (outcome === 'refused') return send(response, 401, signInPage(view, true));
       if (outcome === 'throttled') return send(response, 429, signInPage(view, true, 'Too many failed sign-ins for this address. Wait a few minutes, then try again.'));
       if ('mfaToken' in outcome) return send(response, 200, secondFactorPage(view, outcome.mfaToken, null));
-      return steps.signedIn(request, response, outcome.accountId, ['pwd']);
+      return steps.signedIn(request, response, outcome);
     }
     if (action === 'verify') {
       const mfaToken = form.get('mfatoken') ?? '';
       const outcome = await secondFactor(mfaToken, form.get('code') ?? '', asked);
       if (outcome === 'wrong') return send(response, 401, secondFactorPage(view, mfaToken, 'That code is not right, or was used already.'));
       if (outcome === 'ended') return send(response, 401, signInPage(view, true, 'This verification ended: sign in again.'));
-      return steps.signedIn(request, response, outcome.accountId, outcome.amr);
+      return steps.signedIn(request, response, outcome);
     }
     if (action === 'passkey' && passkey !== null) {
       const outcome = await passkey.step(jsonOf(form.get('response')), asked);
       if (outcome === 'refused') return send(response, 401, signInPage(view, true, 'That passkey was not accepted. Try again, or sign in with your e-mail and password.'));
-      return steps.signedIn(request, response, outcome.accountId, ['webauthn']);
+      return steps.signedIn(request, response, outcome);
     }
     if (action === 'consent' && view.prompt === 'consent') return form.get('decision') === 'allow' ? steps.allowed(request, response) : steps.denied(request, response);
     return send(response, 400, refusedPage(400, 'Not a step of this sign-in.'));
