@@ -121,10 +121,10 @@ describe('Browser (Chromium): the pages mailed links open, at the service itself
     await close();
   });
 
-  it("the new-device notice's link: Was it you? An address, a reset link sent, which signs every device out", async () => {
+  it('Forgot your password? An address, a reset link sent, which signs every device out', async () => {
     const email = `links.sessions.${Date.now()}@example.com`;
     const up = await postJson(service.url, '/auth/sign-up', { name: 'Ada', lastname: 'Lovelace', email, password: PASSWORD });
-    const link = `${issuer}/account/sessions`;
+    const link = `${issuer}/account/forgot-password`;
     expect(await audit(link)).to.deep.equal([]);
     const { page, problems, close } = await watched();
     await page.goto(link);

@@ -38,11 +38,11 @@ export const LINK_PAGES: readonly LinkPage[] = [
   { path: 'confirm-email', title: 'Confirm your new e-mail address', text: 'Confirm that this new address is yours: the account then moves to it.', api: '/auth/email/confirm', button: 'Confirm the new address', done: 'Your account is now on this address.' },
   { path: 'cancel-email-change', title: 'Stop this change of address?', text: 'Someone asked to move the account to another address. If it was not you, stop it: every session of the account ends.', api: '/auth/email/cancel', button: 'Stop the change', done: 'The change is stopped and every session ended. Change your password if you did not ask for it.' },
   {
-    // The new-device notice links here ("if it was not you"): until the console lists the devices, the way to end
-    // every session at once and take the account back is a reset by the address's owner.
-    path: 'sessions',
-    title: 'Was it you?',
-    text: 'If a sign-in you were told of was not you, reset your password: every device signed in to your account is signed out, and only the holder of your mailbox can choose the new password.',
+    // Someone who cannot sign in any more (a password forgotten, or changed by someone else): a reset by the address's
+    // owner takes the account back whole, every device signed out.
+    path: 'forgot-password',
+    title: 'Forgot your password?',
+    text: 'Enter your address: a link to choose a new password is mailed to it. Every device signed in to your account is signed out, and only the holder of your mailbox can choose the new password.',
     api: '/auth/password-reset',
     button: 'Send me a reset link',
     done: 'If this address has an account, a reset link is on its way to it. Open it from that mailbox.',

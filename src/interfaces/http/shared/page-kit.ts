@@ -30,8 +30,11 @@ const imageSourceOf = (logoUrl: string | null): string | null => {
 /** The pages' one look, and the policy that lets nothing else in. */
 export interface PageKit {
   readonly csp: string;
-  /** A whole page: the branding's header, then `body` in `<main>`; `script`: the path of the page's one script. */
-  readonly page: (title: string, body: string, script?: string) => string;
+  /**
+   * A whole page: the branding's header, then `body` in `<main>`; `script`: the path of the page's one script;
+   * `wide`: a console's page (a menu, lists).
+   */
+  readonly page: (title: string, body: string, script?: string, options?: { readonly wide?: boolean }) => string;
 }
 
 /**
@@ -49,7 +52,13 @@ export function pageKit(branding: Branding): PageKit {
     `button{margin-top:1.25rem;padding:.5rem 1rem;font:inherit;background:${accentColor};color:#fff;border:2px solid ${accentColor};border-radius:4px;cursor:pointer}` +
     `button.secondary,a.button{background:${backgroundColor};color:${textColor};border:2px solid ${textColor};border-radius:4px}` +
     'a.button{display:inline-block;margin-top:.75rem;padding:.5rem 1rem;text-decoration:none}ul.providers{list-style:none;padding:0;margin:1rem 0 0}' +
-    `:focus-visible{outline:3px solid ${accentColor};outline-offset:2px}[role=alert]{border-left:4px solid #b00020;padding-left:.5rem}`;
+    `:focus-visible{outline:3px solid ${accentColor};outline-offset:2px}[role=alert]{border-left:4px solid #b00020;padding-left:.5rem}` +
+    // The consoles: wider, a menu, lists of items each with its buttons.
+    'body.wide{max-width:48rem}ul.menu{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}' +
+    `ul.menu a{color:${textColor}}ul.menu a[aria-current=page]{font-weight:700}` +
+    `ul.items,ol.items{padding-left:1.25rem}ul.items li,ol.items li{margin:.5rem 0}ul.items button{margin-top:.25rem;padding:.25rem .75rem}` +
+    `.badge{border:1px solid ${textColor};border-radius:4px;padding:0 .4rem;font-size:.9em}form.inline{margin:.5rem 0}.qr svg{display:block;background:#fff}` +
+    'ul.codes{font-family:monospace;columns:2}[hidden]{display:none!important}';
   const images = imageSourceOf(branding.logoUrl);
   const csp = [
     "default-src 'none'",
@@ -64,8 +73,8 @@ export function pageKit(branding: Branding): PageKit {
   const header = `<header>${logo}<span>${escapeHtml(branding.name)}</span></header>`;
   return {
     csp,
-    page: (title, body, script) =>
+    page: (title, body, script, options) =>
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · ${escapeHtml(branding.name)}</title><style>${style}</style>` +
-      `${script === undefined ? '' : `<script src="${escapeHtml(script)}" defer></script>`}</head><body>${header}<main>${body}</main></body></html>`,
+      `${script === undefined ? '' : `<script src="${escapeHtml(script)}" defer></script>`}</head><body${options?.wide === true ? ' class="wide"' : ''}>${header}<main>${body}</main></body></html>`,
   };
 }
