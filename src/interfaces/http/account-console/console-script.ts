@@ -33,7 +33,7 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   };
   const bytes64 = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   const random = () => bytes64(crypto.getRandomValues(new Uint8Array(32)));
-  const when = (iso) => (iso ? new Date(iso).toLocaleString() : 'never');
+  const when = (iso) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'never');
   const element = (tag, text, className) => {
     const made = document.createElement(tag);
     if (text !== undefined) made.textContent = text;
