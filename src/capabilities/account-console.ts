@@ -4,6 +4,7 @@ import type { Token } from '../application/di-token.js';
 import type { PortGetter } from '../infrastructure/container/bind-port.js';
 import { linkPages } from '../interfaces/http/account-console/link-pages.js';
 import { consolePages } from '../interfaces/http/account-console/console-pages.js';
+import { adminPages } from '../interfaces/http/account-console/admin-pages.js';
 import { pageKit } from '../interfaces/http/shared/page-kit.js';
 import { SERVICE_PAGES_CLIENT } from '../application/oidc-provider/ports/service-pages-client.port.js';
 import { PASSKEY_SIGN_IN } from '../application/passkeys/ports/passkey-sign-in.port.js';
@@ -20,8 +21,9 @@ const optional = <T>(get: PortGetter, port: Token<T>): T | null => {
   }
 };
 
-/** Where the console's pages live, at the service's own origin. */
+/** Where the consoles' pages live, at the service's own origin: the account console, the admin console. */
 const CONSOLE = '/account';
+const ADMIN_CONSOLE = '/console';
 
 /**
  * The account console (issue 65), begun: the pages a mailed link opens (verify, cancel a sign-up, reset, confirm,
@@ -55,10 +57,11 @@ export const accountConsole: Capability = {
       passkeys: passkeys !== null && passkeys.origins.includes(origin),
       secondFactor: optional(get, SECOND_FACTOR_SIGN_IN) !== null,
     });
-    // The console signs in as the provider's built-in app: without the provider, the mailed links' pages only.
+    const admin = adminPages(kit, ADMIN_CONSOLE, consoles.script, { clientId: SERVICE_PAGES_CLIENT.clientId, apiPath: SERVICE_PAGES_CLIENT.apiPath, apiScope: SERVICE_PAGES_CLIENT.apiScope });
+    // The consoles sign in as the provider's built-in app: without the provider, the mailed links' pages only.
     const signsIn = optional(get, OIDC_CLIENTS) !== null;
     return [
-      ...(signsIn ? consoles.routes : []).map((route) => ({ methods: ['GET'] as const, path: route.path, handle: route.handle })),
+      ...(signsIn ? [...consoles.routes, ...admin.routes] : []).map((route) => ({ methods: ['GET'] as const, path: route.path, handle: route.handle })),
       ...links.pages.map((page) => ({ methods: ['GET'] as const, path: page.path, handle: page.handle })),
       { methods: ['GET'], path: links.script, handle: links.handleScript },
     ];

@@ -127,7 +127,7 @@ export const SECTIONS: readonly Section[] = [
 ];
 
 /** The step-up asked in place when an operation answers STEP_UP_REQUIRED: a code, then the operation again. */
-const STEP_UP =
+export const STEP_UP =
   '<form id="step-up-form" hidden><h2 id="step-up-title" tabindex="-1">Confirm it\'s you</h2><p>Enter a code from your authenticator app, or a recovery code.</p>' +
   field('step-up-code', 'code', 'Code', 'type="text" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" required maxlength="64"') +
   '<button type="submit">Verify</button> <button type="button" id="step-up-cancel" class="secondary">Cancel</button><p id="step-up-status" role="status"></p></form>';
@@ -142,7 +142,7 @@ export function consolePages(kit: PageKit, prefix: string, settings: ConsoleSett
       current.name,
       `<nav aria-label="Your account"><ul class="menu">${menu}</ul></nav>` +
         '<p id="console-status" role="status">Signing you in…</p>' +
-        `<div id="console" hidden data-client="${escapeHtml(settings.clientId)}" data-api="${escapeHtml(settings.apiPath)}" data-scope="${escapeHtml(settings.apiScope)}" data-home="${prefix}/">` +
+        `<div id="console" hidden data-first="profile" data-client="${escapeHtml(settings.clientId)}" data-api="${escapeHtml(settings.apiPath)}" data-scope="${escapeHtml(settings.apiScope)}" data-home="${prefix}/">` +
         `${STEP_UP}${sections}<p><button type="button" id="console-sign-out" class="secondary">Sign out of this device</button></p></div>`,
       script,
       { wide: true },
@@ -163,6 +163,7 @@ export function consolePages(kit: PageKit, prefix: string, settings: ConsoleSett
     (_request: IncomingMessage, response: ServerResponse): void =>
       send(response, 200, 'text/html; charset=utf-8', render(section), 'no-store', kit.csp);
   return {
+    script,
     routes: [
       // The built-in app's redirect URI: the sign-in comes back here with a code, the script goes on to the page it left.
       { path: `${prefix}/`, handle: page(home) },

@@ -15,6 +15,7 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   const HOME = location.origin + root.dataset.home;
   const API = location.origin + root.dataset.api;
   let token = null;
+  let proven = false;
   let loaded = {};
 
   class Refused extends Error {
@@ -126,12 +127,14 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
       throw new Refused({ message: 'The service could not be reached. Try again in a moment.' });
     }
     const json = answer.status === 204 ? {} : await answer.json().catch(() => ({}));
-    if (answer.status === 401) return signIn();
+    // A token that worked and stopped (signed out elsewhere): sign in again; one refused from the start: said.
+    if (answer.status === 401 && proven) return signIn();
     if (answer.status === 403 && json.code === 'STEP_UP_REQUIRED' && !noStepUp) {
       await stepUp();
       return call(method, path, body, true);
     }
     if (!answer.ok) throw new Refused(json);
+    proven = true;
     return json.data || {};
   };
 
@@ -139,7 +142,7 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   const onForm = (id, act) => {
     const form = $(id);
     if (!form) return;
-    const status = $(id.replace(/-[a-z]+-form$|-form$/, '') + '-status') || form.nextElementSibling;
+    const status = $(id.replace(/-form$/, '') + '-status') || $(id.replace(/-[a-z]+-form$/, '') + '-status') || form.nextElementSibling;
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const submitter = event.submitter;
@@ -413,33 +416,102 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
     throw new Leaving();
   });
 
+  // The admin console (/console/): accounts found by the start of their address, and one account's page.
+  const accountId = () => decodeURIComponent(location.pathname.slice((root.dataset.home + 'accounts/').length));
+  let shown = null;
+  loaders.search = async () => {
+    const query = $('search-query').value.trim();
+    const { users } = await call('GET', '/admin/users?' + new URLSearchParams({ query, limit: '50' }).toString());
+    $('search-list').replaceChildren(
+      ...users.map((user) => {
+        const item = element('li');
+        const link = element('a', user.email);
+        link.href = root.dataset.home + 'accounts/' + encodeURIComponent(user.id);
+        item.append(link, element('span', ' · ' + user.name + ' ' + user.lastname + (user.disabled ? ' · disabled' : '') + (user.emailverified ? '' : ' · address not confirmed')));
+        return item;
+      }),
+    );
+    return users.length === 0 ? 'No account starts with that address.' : users.length + (users.length === 1 ? ' account.' : ' accounts.');
+  };
+  loaders.account = async () => {
+    const { user, sessions, secondfactor } = await call('GET', '/admin/users/' + encodeURIComponent(accountId()));
+    shown = user;
+    $('account-title').textContent = user.email;
+    $('account-facts').replaceChildren(
+      element('li', 'Name: ' + user.name + ' ' + user.lastname),
+      element('li', 'Address ' + (user.emailverified ? 'confirmed' : 'not confirmed')),
+      element('li', user.disabled ? 'Disabled: it cannot sign in' : 'Enabled'),
+      element('li', secondfactor.enrolled ? 'Second factor: an authenticator app (' + secondfactor.recoverycodesleft + ' recovery codes left)' : 'Second factor: none'),
+    );
+    $('account-disable').hidden = user.disabled;
+    $('account-enable').hidden = !user.disabled;
+    $('account-mfa').hidden = !secondfactor.enrolled;
+    $('account-sessions').replaceChildren(...(sessions.length === 0 ? [element('li', 'No live session.')] : sessions.map((session) => element('li', deviceOf(session.useragent) + ' · ' + (session.clientip || 'unknown address') + ' · last used ' + when(session.lastusedat)))));
+    const { events } = await call('GET', '/admin/users/' + encodeURIComponent(accountId()) + '/activity?limit=50');
+    $('account-activity').replaceChildren(
+      ...events.map((entry) => {
+        const item = element('li');
+        item.append(element('strong', activityText({ ...entry, by: undefined }) + (entry.actor ? ', by ' + entry.actor : entry.by ? ', by an administrator' : '')), element('span', ' · ' + when(entry.occurredat)));
+        return item;
+      }),
+    );
+  };
+  onForm('search-form', () => loaders.search());
+  const adminAction = (id, method, path, said) =>
+    onButton(id, 'account-status', async () => {
+      await call(method, '/admin/users/' + encodeURIComponent(accountId()) + path);
+      await loaders.account();
+      return said;
+    });
+  adminAction('account-disable', 'POST', '/disable', 'Disabled: every session ended, and it cannot sign in.');
+  adminAction('account-enable', 'POST', '/enable', 'Enabled: it can sign in again.');
+  adminAction('account-sign-out', 'POST', '/sign-out', 'Every session of the account is ended.');
+  adminAction('account-mfa', 'DELETE', '/mfa', 'The second factor is removed: the password alone signs in.');
+  onForm('account-delete-form', async (values, form) => {
+    if (!shown || values.confirm.trim() !== shown.email) throw new Refused({ message: "Type the account's address exactly to confirm." });
+    await call('DELETE', '/admin/users/' + encodeURIComponent(shown.id));
+    form.reset();
+    for (const control of $('section-account').querySelectorAll('button')) control.hidden = true;
+    return 'The account ' + shown.email + ' is deleted.';
+  });
+
   // Pages: switched in place, each read when it opens.
   const show = async (slug) => {
-    const known = $('section-' + slug) ? slug : 'profile';
+    const known = $('section-' + slug) ? slug : root.dataset.first;
     for (const section of root.querySelectorAll('section[data-slug]')) section.hidden = section.dataset.slug !== known;
     for (const link of document.querySelectorAll('nav a')) {
-      if (link.pathname.endsWith('/' + known)) link.setAttribute('aria-current', 'page');
+      if (slugOf(link.pathname) === known && link.pathname.startsWith(root.dataset.home)) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
     }
-    document.title = document.title.replace(/^[^·]*·/, (document.querySelector('nav a[aria-current]') || { textContent: '' }).textContent + ' ·');
+    document.title = document.title.replace(/^[^·]*·/, ($('section-' + known).querySelector('h1') || { textContent: '' }).textContent + ' ·');
     if (!loaders[known] || loaded[known]) return;
     try {
       await loaders[known]();
       loaded[known] = true;
     } catch (error) {
-      if (!(error instanceof Leaving)) say(banner, error.message, true);
+      if (error instanceof Leaving) return;
+      // The admin API's refusals of whoever is not an operator signed in with a second factor: said, nothing shown.
+      if (error.code === 'SECOND_FACTOR_REQUIRED') {
+        root.hidden = true;
+        return signInButton(error.message);
+      }
+      if (error.code === 'NOT_AN_OPERATOR') root.hidden = true;
+      say(banner, error.message, true);
     }
   };
-  const slugOf = (path) => path.slice(root.dataset.home.length) || 'profile';
-  for (const link of document.querySelectorAll('nav a')) {
-    link.addEventListener('click', (event) => {
-      if (!token || event.ctrlKey || event.metaKey || event.shiftKey) return;
-      event.preventDefault();
-      history.pushState(null, '', link.pathname);
-      loaded = {};
-      void show(slugOf(link.pathname));
-    });
-  }
+  const slugOf = (path) => {
+    const rest = path.slice(root.dataset.home.length);
+    return rest.startsWith('accounts/') ? 'account' : rest || root.dataset.first;
+  };
+  // A link to another page of this console opens it in place (the token stays in memory).
+  document.addEventListener('click', (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (!link || !token || link.origin !== location.origin || !link.pathname.startsWith(root.dataset.home) || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    history.pushState(null, '', link.pathname);
+    loaded = {};
+    void show(slugOf(link.pathname));
+  });
   window.addEventListener('popstate', () => {
     if (token) void show(slugOf(location.pathname));
   });
