@@ -53,7 +53,8 @@ export const accountConsole: Capability = {
       clientId: SERVICE_PAGES_CLIENT.clientId,
       apiPath: SERVICE_PAGES_CLIENT.apiPath,
       apiScope: SERVICE_PAGES_CLIENT.apiScope,
-      providers: social === null ? [] : social.providers.filter(() => social.returnsTo(`${origin}${CONSOLE}/connected`)),
+      providers: social === null || !social.returnsTo(`${origin}${CONSOLE}`) ? [] : social.providers,
+      linkReturn: `${origin}${CONSOLE}`,
       passkeys: passkeys !== null && passkeys.origins.includes(origin),
       secondFactor: optional(get, SECOND_FACTOR_SIGN_IN) !== null,
     });

@@ -161,6 +161,9 @@ export function openIdProvider(store: Store, settings: OpenIdProviderSettings, a
       },
     },
     pkce: { required: () => true },
+    // A browser app calls the token endpoint from the origin it is sent back to (one of its redirect URIs): only that
+    // origin may read the answer (the consoles' origin is the issuer's own).
+    clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false,
     // Refresh tokens for `offline_access`, and for the service's own apps; each rotated on use (a reused one revokes the grant).
     issueRefreshToken: (_ctx, client, source) => client.grantTypeAllowed('refresh_token') && (source.scopes.has('offline_access') || client.metadata()['first_party'] === true),
     rotateRefreshToken: () => true,

@@ -12,6 +12,8 @@ export interface ConsoleSettings {
   readonly apiScope: string;
   /** The social providers an account may connect (none: the section says so). */
   readonly providers: readonly string[];
+  /** Where a provider's flow comes back to when connecting one (one of OAUTH_REDIRECT_URLS: PUBLIC_APP_URL by default). */
+  readonly linkReturn: string;
   /** Whether passkeys can be used at the console's origin. */
   readonly passkeys: boolean;
   /** Whether the second factor (authenticator app) is part of the service. */
@@ -142,7 +144,7 @@ export function consolePages(kit: PageKit, prefix: string, settings: ConsoleSett
       current.name,
       `<nav aria-label="Your account"><ul class="menu">${menu}</ul></nav>` +
         '<p id="console-status" role="status">Signing you in…</p>' +
-        `<div id="console" hidden data-first="profile" data-client="${escapeHtml(settings.clientId)}" data-api="${escapeHtml(settings.apiPath)}" data-scope="${escapeHtml(settings.apiScope)}" data-home="${prefix}/">` +
+        `<div id="console" hidden data-first="profile" data-client="${escapeHtml(settings.clientId)}" data-api="${escapeHtml(settings.apiPath)}" data-scope="${escapeHtml(settings.apiScope)}" data-home="${prefix}/" data-link-return="${escapeHtml(settings.linkReturn)}">` +
         `${STEP_UP}${sections}<p><button type="button" id="console-sign-out" class="secondary">Sign out of this device</button></p></div>`,
       script,
       { wide: true },
@@ -169,9 +171,11 @@ export function consolePages(kit: PageKit, prefix: string, settings: ConsoleSett
       { path: `${prefix}/`, handle: page(home) },
       {
         path: prefix,
-        handle: (_request: IncomingMessage, response: ServerResponse): void => {
+        // PUBLIC_APP_URL's own address (a provider's flow may come back here with its code): the console's, query kept.
+        handle: (request: IncomingMessage, response: ServerResponse): void => {
           response.statusCode = 308;
-          response.setHeader('location', `${prefix}/`);
+          response.setHeader('location', `${prefix}/${new URL(request.url ?? '/', 'http://console').search}`);
+          response.setHeader('referrer-policy', 'no-referrer');
           response.end();
         },
       },

@@ -12,6 +12,8 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   if (!root || !banner) return;
   const $ = (id) => document.getElementById(id);
   const FLOW = 'account-console-flow';
+  const LINK = 'account-console-link';
+  const SAID = 'account-console-said';
   const HOME = location.origin + root.dataset.home;
   const API = location.origin + root.dataset.api;
   let token = null;
@@ -70,6 +72,22 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   const arrive = async () => {
     const query = new URLSearchParams(location.search);
     const flow = JSON.parse(sessionStorage.getItem(FLOW) || 'null');
+    const link = JSON.parse(sessionStorage.getItem(LINK) || 'null');
+    if (link && !flow && (query.has('code') || query.has('error'))) {
+      // Back from a provider with the connection's one-time code: redeemed with the verifier only this page holds.
+      sessionStorage.removeItem(LINK);
+      history.replaceState(null, '', root.dataset.home + 'connected');
+      let said = 'The connection was cancelled.';
+      if (query.has('code')) {
+        const answer = await fetch('/auth/oauth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: query.get('code'), code_verifier: link.verifier }), credentials: 'omit' });
+        const json = await answer.json().catch(() => ({}));
+        // The exchange signs in as a sign-in does: that session is not the console's, so it ends at once.
+        if (json.data && json.data.accesstoken) await fetch('/auth/sign-out', { method: 'POST', headers: { authorization: 'Bearer ' + json.data.accesstoken }, credentials: 'omit' });
+        said = answer.ok ? 'Connected.' : [json.message || 'The connection did not complete.', ...(json.errors || []).map((issue) => issue.message)].join(' ');
+      }
+      sessionStorage.setItem(SAID, said);
+      return signIn();
+    }
     if (!flow || !(query.has('code') || query.has('error'))) return signIn();
     sessionStorage.removeItem(FLOW);
     history.replaceState(null, '', flow.path);
@@ -385,8 +403,8 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   onForm('connected-form', async (values) => {
     const verifier = random();
     const challenge = bytes64(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
-    const back = location.origin + root.dataset.home + 'connected';
-    const { url } = await call('POST', '/auth/oauth/' + encodeURIComponent(values.provider) + '/link', { redirect_to: back, code_challenge: challenge, code_challenge_method: 'S256', currentpassword: values.currentpassword });
+    const { url } = await call('POST', '/auth/oauth/' + encodeURIComponent(values.provider) + '/link', { redirect_to: root.dataset.linkReturn, code_challenge: challenge, code_challenge_method: 'S256', currentpassword: values.currentpassword });
+    sessionStorage.setItem(LINK, JSON.stringify({ verifier }));
     location.assign(url);
     throw new Leaving();
   });
@@ -522,6 +540,9 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
       say(banner, '', false);
       root.hidden = false;
       await show(slugOf(location.pathname));
+      const said = sessionStorage.getItem(SAID);
+      sessionStorage.removeItem(SAID);
+      if (said) say($('connected-status'), said, said !== 'Connected.');
     })
     .catch((error) => {
       if (!(error instanceof Leaving)) say(banner, 'The console could not start: ' + error.message, true);
