@@ -11,6 +11,7 @@ import { PASSKEY_SIGN_IN } from '../application/passkeys/ports/passkey-sign-in.p
 import { SOCIAL_SIGN_IN } from '../application/social-sign-in/ports/social-sign-in.port.js';
 import { SECOND_FACTOR_SIGN_IN } from '../application/second-factor/ports/second-factor-sign-in.port.js';
 import { OIDC_CLIENTS } from '../application/oidc-provider/ports/oidc-clients.port.js';
+import { PASSWORD_HELP } from '../application/account-console/ports/password-help.port.js';
 
 /** A port of another capability, or null when the service was composed without it. */
 const optional = <T>(get: PortGetter, port: Token<T>): T | null => {
@@ -34,12 +35,13 @@ const ADMIN_CONSOLE = '/console';
 export const accountConsole: Capability = {
   name: 'account-console',
   squad: '@account-service/identity',
-  folders: ['src/interfaces/http/account-console'],
+  folders: ['src/application/account-console', 'src/interfaces/http/account-console'],
   tables: [],
   events: {},
   settings: {},
   errors: {},
-  bind: () => undefined,
+  // The provider's sign-in page links here for whoever cannot sign in.
+  bind: (bindPort) => bindPort(PASSWORD_HELP, () => ({ path: `${CONSOLE}/forgot-password` })),
   useCases: () => ({}),
   commands: [],
   rawRoutes: (get): RawRoute[] => {

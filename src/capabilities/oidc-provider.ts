@@ -17,6 +17,7 @@ import { SOCIAL_SIGN_IN } from '../application/social-sign-in/ports/social-sign-
 import { OIDC_SETTINGS, OIDC_VARIABLES } from '../infrastructure/oidc-provider/oidc-settings.js';
 import { derivedOf } from '../infrastructure/container/capability.js';
 import { SECOND_FACTOR_SIGN_IN } from '../application/second-factor/ports/second-factor-sign-in.port.js';
+import { PASSWORD_HELP } from '../application/account-console/ports/password-help.port.js';
 import { OIDC_ACCOUNT_STATE, OIDC_CLIENTS, OIDC_STATE } from '../infrastructure/oidc-provider/oidc-tables.js';
 import { OIDC_PREFIX, OIDC_ROUTES, type OpenIdProvider, openIdProvider } from '../infrastructure/oidc-provider/openid-provider.js';
 import { derivedKey } from '../infrastructure/security/hmac-refresh-tokens.js';
@@ -235,6 +236,7 @@ export const oidcProvider: Capability<OidcProviderUseCases> = {
       secondFactor,
       social,
       passkey: served ? { step: passkeyStep, script: PASSKEY_SCRIPT_PATH, options: '/auth/passkeys/authentication-options' } : null,
+      forgotPassword: optional(get, PASSWORD_HELP)?.path ?? null,
       csrfKey: derivedKey(get(STABLE_SECRET), 'oidc-pages-csrf-v1'),
       prefix: OIDC_PREFIX,
       kit: get(PAGE_KIT),

@@ -46,6 +46,7 @@ describe("HTTP: the service's own consoles get the API's access token through th
     const { verifier, state, first } = await flow(browser);
     const html = await (first.page as Response).text();
     expect(html, 'the sign-in page').to.include('<label for="password">Password</label>');
+    expect(html, "the account console's reset request, for whoever cannot sign in").to.include('<a href="/account/forgot-password">Forgot your password?</a>');
     const back = await signIn(browser, html);
     // No consent (the service's own app): the browser lands on the console's page with a code.
     const redirected = back.url?.href ?? `a page: ${back.page?.status}`;

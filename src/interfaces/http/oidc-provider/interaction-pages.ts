@@ -62,6 +62,8 @@ export interface PagesSettings {
   /** Null when passkeys cannot sign in at the pages (no passkeys, or the pages' origin is not one of theirs). */
   readonly passkey: { readonly step: PasskeyStep; readonly script: string; readonly options: string } | null;
   readonly kit: PageKit;
+  /** Where someone who cannot sign in asks for a reset link (the account console's page), or null for no link. */
+  readonly forgotPassword: string | null;
   /** The key of the forms' CSRF tokens. */
   readonly csrfKey: Buffer;
   readonly prefix: string;
@@ -83,7 +85,7 @@ const SCOPE_TEXT: Readonly<Record<string, string>> = {
  * their own Content-Security-Policy with `frame-ancestors 'none'`; the passkey button's small script is the only one.
  * A wrong password and an unknown address read the same.
  */
-export function interactionPages({ steps, signIn, secondFactor, social, passkey, csrfKey, prefix, kit }: PagesSettings) {
+export function interactionPages({ steps, signIn, secondFactor, social, passkey, forgotPassword, csrfKey, prefix, kit }: PagesSettings) {
   const { page } = kit;
   const csrfOf = (uid: string): string => createHmac('sha256', csrfKey).update(`oidc-interaction:${uid}`).digest('base64url');
   const csrfHolds = (uid: string, sent: string | undefined): boolean => {
@@ -117,7 +119,8 @@ export function interactionPages({ steps, signIn, secondFactor, social, passkey,
         `<input type="hidden" name="csrf" value="${csrfOf(view.uid)}">` +
         '<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username webauthn" required>' +
         '<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>' +
-        `<button type="submit">Sign in</button></form>${passkeyForm}${socialLinks}`,
+        `<button type="submit">Sign in</button></form>${passkeyForm}${socialLinks}` +
+        (forgotPassword === null ? '' : `<p><a href="${escapeHtml(forgotPassword)}">Forgot your password?</a></p>`),
       passkey?.script,
     );
   };
