@@ -20,6 +20,8 @@ export type ApplicationErrorCode =
   | 'RECENT_SIGN_IN_REQUIRED'
   | 'INSUFFICIENT_SCOPE'
   | 'KEY_RATE_LIMITED'
+  | 'NOT_AN_OPERATOR'
+  | 'SECOND_FACTOR_REQUIRED'
   | 'USER_NOT_FOUND'
   | 'OVERLOADED'
   | 'STORE_UNAVAILABLE';
@@ -172,12 +174,36 @@ export class RecentSignInRequired extends ApplicationError {
   }
 }
 
-/** An API key without the scope an operation needs. */
+/** An API key (or an operator's access token: `holder`) without the scope an operation needs. */
 export class InsufficientScope extends ApplicationError {
   readonly code = 'INSUFFICIENT_SCOPE';
 
-  constructor(scope: string) {
-    super('Insufficient scope', [{ field: null, message: `this API key lacks the scope ${scope}` }]);
+  constructor(scope: string, holder = 'this API key') {
+    super('Insufficient scope', [{ field: null, message: `${holder} lacks the scope ${scope}` }]);
+  }
+}
+
+/** A valid access token on the admin API, of an account that does not hold the operator role (now). */
+export class NotAnOperator extends ApplicationError {
+  readonly code = 'NOT_AN_OPERATOR';
+
+  constructor() {
+    super('Not an operator', [{ field: null, message: 'this account does not hold the operator role' }]);
+  }
+}
+
+/** An operator's access token on the admin API from a sign-in that proved one factor only (its `amr` has no otp, no webauthn). */
+export class SecondFactorRequired extends ApplicationError {
+  readonly code = 'SECOND_FACTOR_REQUIRED';
+
+  constructor() {
+    super('Second factor required', [
+      {
+        field: null,
+        message:
+          'the admin API takes an operator\'s token from a sign-in with a second factor: sign in with it (POST /auth/sign-in, then POST /auth/sign-in/mfa, or a passkey) or confirm it on this session (POST /auth/mfa/verify); an account without one sets it up first (POST /auth/mfa/totp)',
+      },
+    ]);
   }
 }
 

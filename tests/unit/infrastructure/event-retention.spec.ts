@@ -41,7 +41,7 @@ describe('the retention of each event type', () => {
     expect(byRetention('prune')).to.deep.equal(['SessionStarted', 'SignInFailed', 'SignedInWithPasskey', 'SignedInWithProvider', 'UserSignedIn']);
     expect(byRetention('prune-after-sent')).to.deep.equal(['EmailChangeRequested', 'EmailVerificationRequested', 'NewDeviceSignedIn', 'NewEmailConfirmationRequested', 'PasswordResetRequested']);
     expect(byRetention('keep')).to.deep.equal([
-      'AccountDeleted', 'AccountDisabled', 'AccountEnabled', 'ApiKeyCreated', 'ApiKeyRevoked', 'CredentialsRemoved', 'EmailChangeCancelled', 'EmailChangeReverted', 'EmailChanged', 'EmailVerified', 'IdentityLinked', 'IdentityUnlinked', 'MfaEnrolled', 'MfaRemoved', 'PasskeyAdded', 'PasskeyCounterRegressed', 'PasskeyRemoved', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RecoveryCodeUsed',
+      'AccountDeleted', 'AccountDisabled', 'AccountEnabled', 'ApiKeyCreated', 'ApiKeyRevoked', 'CredentialsRemoved', 'EmailChangeCancelled', 'EmailChangeReverted', 'EmailChanged', 'EmailVerified', 'IdentityLinked', 'IdentityUnlinked', 'MfaEnrolled', 'MfaRemoved', 'OperatorGranted', 'OperatorRevoked', 'PasskeyAdded', 'PasskeyCounterRegressed', 'PasskeyRemoved', 'PasswordChanged', 'PasswordRehashed', 'PasswordReset', 'ProfileChanged', 'RecoveryCodeUsed',
       'RecoveryCodesRegenerated', 'RefreshTokenReused', 'SessionRevoked', 'SessionsEnded', 'SignUpCancelled', 'UserRegistered',
     ]);
   });

@@ -41,6 +41,8 @@ async function aFullAccount(keys?: PersonalDataKeys) {
   await world.signIn.execute(aSignInCommand());
   await world.deliverMail.execute();
   await world.requestPasswordReset.execute({ email: 'ada@example.com', metadata });
+  // The operator role (issue 65): the account's, granted by the command line.
+  await world.setOperatorRole.execute({ email: 'ada@example.com', operator: true, metadata });
   // A provider identity (social sign-in, issue 52), through its repository until a use case links one.
   const identity = { id: 'identity-1', userId: signedUp.user.id, provider: 'corp', issuer: 'https://id.example.com', subject: 'ada-at-corp', email: 'ada@example.com', createdAt: world.clock.now() };
   expect(await world.identities.add(identity, [])).to.equal('linked');

@@ -85,7 +85,7 @@ describe('ExportAccountHandler (exportAccount)', () => {
   it('exports the account\'s credentials as their tables declare them: the passkeys and the factor, never a key, secret or code', async () => {
     const { world, secret, recoveryCodes, userId } = await withSecondFactor();
     const empty = await world.exportAccount.execute({ userId: (await world.signUp.execute(aSignUpCommand({ email: 'grace@example.com' }))).user.id });
-    expect(empty.records).to.deep.equal({ 'totp-factors': [], passkeys: [], identities: [], 'pending-email-changes': [], 'revertible-email-changes': [], 'oidc-account-state': [] });
+    expect(empty.records).to.deep.equal({ 'totp-factors': [], passkeys: [], identities: [], 'pending-email-changes': [], 'revertible-email-changes': [], 'oidc-account-state': [], operators: [] });
 
     const exported = await world.exportAccount.execute({ userId });
 

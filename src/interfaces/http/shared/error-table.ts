@@ -160,6 +160,14 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorRow } = {
     status: 403, message: 'Insufficient scope', issues: [], outcome: 'forbidden',
     description: 'The API key is valid but lacks the scope this operation needs (users:read, users:write or introspect)',
   },
+  NOT_AN_OPERATOR: {
+    status: 403, message: 'Not an operator', issues: [], outcome: 'forbidden',
+    description: "The access token is valid, but its account does not hold the operator role (`npm run admin -- grant-operator`)",
+  },
+  SECOND_FACTOR_REQUIRED: {
+    status: 403, message: 'Second factor required', issues: [], outcome: 'forbidden',
+    description: "The operator's access token is from a sign-in with one factor: the admin API needs one whose amr has otp or webauthn (sign in with the second factor, or POST /auth/mfa/verify; set one up first if the account has none)",
+  },
   USER_NOT_FOUND: {
     status: 404, message: 'User not found', issues: [], outcome: 'error',
     description: 'No account has this id (deleted, or never made)',

@@ -104,7 +104,8 @@ export const SECURITY_SCHEMES = {
     type: 'http' as const,
     scheme: 'bearer',
     bearerFormat: 'API key',
-    description: 'An API key made by `npm run admin -- create-key --scopes ...` (`ask_...`), with the scope the operation names: users:read, users:write or introspect',
+    description:
+      "An API key made by `npm run admin -- create-key --scopes ...` (`ask_...`), with the scope the operation names: users:read, users:write or introspect. Or an operator's own access token (`npm run admin -- grant-operator <email>`), from a sign-in with a second factor (amr otp or webauthn): users:read and users:write, never introspect; 403 NOT_AN_OPERATOR or SECOND_FACTOR_REQUIRED otherwise",
   },
 };
 

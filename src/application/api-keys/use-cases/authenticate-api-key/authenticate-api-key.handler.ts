@@ -20,16 +20,19 @@ export interface ApiKeyRateLimit {
  * Every `/admin` and `/oauth/introspect` request starts here: the key must be one of ours, not revoked (read from the
  * store each time, so a revocation holds at once everywhere), hold `scope`, and be under its rate limit.
  * Throws InvalidToken (401) for an unknown, malformed or revoked key, InsufficientScope (403), KeyRateLimited (429).
+ * A bearer not shaped like an API key goes to `accessTokens` (an operator's access token) when given, else is InvalidToken.
  */
 export class AuthenticateApiKeyHandler implements OperatorKeys {
   constructor(
     private readonly deps: Pick<ApiKeyPorts, 'apiKeys' | 'apiKeySecrets' | 'limits' | 'clock'>,
     private readonly limit: ApiKeyRateLimit,
+    private readonly accessTokens?: OperatorKeys,
   ) {}
 
   async execute(query: AuthenticateApiKeyQuery): Promise<ApiKeyPrincipal> {
     const { apiKeys, apiKeySecrets, limits, clock } = this.deps;
     const id = apiKeySecrets.idOf(query.key);
+    if (id === null && this.accessTokens !== undefined) return this.accessTokens.execute(query);
     const key = id === null ? null : await apiKeys.findById(id);
     if (!key || key.revokedAt !== null || !apiKeySecrets.matches(query.key, key.secretHash)) throw new InvalidToken();
     if (!key.scopes.includes(query.scope)) throw new InsufficientScope(query.scope);
