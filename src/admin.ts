@@ -7,6 +7,7 @@ import { bindingOf, compose } from './infrastructure/container/composition.js';
 import { SIGNING_KEY } from './infrastructure/container/tokens.js';
 import { signingKeyFor } from './infrastructure/security/service-keys.js';
 import { CAPABILITIES } from './capabilities/index.js';
+import type { Storage } from './infrastructure/storage/storage.js';
 
 export type AnyCommand = AdminCommand<never>;
 
@@ -114,7 +115,11 @@ const messageOf = (error: unknown): string => {
  * reaches it), runs one use case, prints JSON on stdout and closes. Returns the exit code: 0 done (or help, on
  * stdout), 1 refused or failed (one line on stderr), 2 a usage error (on stderr, before anything is opened).
  */
-export async function runAdmin(args: readonly string[], env: Record<string, string | undefined> = process.env, io: AdminIo = STD_IO): Promise<number> {
+/**
+ * Runs one command. `storage`: a store this process already opened (a service running in it, as in the tests): used
+ * as it is and left open, since LMDB must not be opened twice in one process.
+ */
+export async function runAdmin(args: readonly string[], env: Record<string, string | undefined> = process.env, io: AdminIo = STD_IO, storage?: Storage): Promise<number> {
   const parsed = await parseCommandLine(args, io);
   if (typeof parsed === 'number') return parsed;
   const { command, input } = parsed;
@@ -124,7 +129,7 @@ export async function runAdmin(args: readonly string[], env: Record<string, stri
     // The signing key as the service reads it, without the warning of a generated key: that one is for the service's start.
     const signingKey = signingKeyFor(config, { warn: () => undefined });
     const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : 'warn' }, { write: (line: string) => io.err(line.replace(/\n$/, '')) });
-    composition = await compose(config, logger, { bindings: [bindingOf(SIGNING_KEY, signingKey)] }, CAPABILITIES);
+    composition = await compose(config, logger, { bindings: [bindingOf(SIGNING_KEY, signingKey)], storage }, CAPABILITIES);
     const metadata = { requestId: `cli-${randomUUID()}`, clientIp: null, userAgent: null };
     const { out, notice } = await command.run(composition.useCases as never, input as never, metadata);
     io.out(JSON.stringify(out));
@@ -134,7 +139,7 @@ export async function runAdmin(args: readonly string[], env: Record<string, stri
     io.err(`admin ${command.name}: ${messageOf(error)}`);
     return 1;
   } finally {
-    await composition?.storage.close();
+    if (storage === undefined) await composition?.storage.close();
   }
 }
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { type Config, ConfigError, loadConfig } from './infrastructure/config/config.js';
 import { type CompositionOverrides, type Graph, type Lifecycle, compose } from './infrastructure/container/composition.js';
+import type { Storage } from './infrastructure/storage/storage.js';
 import { CAPABILITIES } from './capabilities/index.js';
 import { type Capability, capabilityActivityTypes } from './infrastructure/container/capability.js';
 import type { AnyOperation } from './interfaces/http/shared/operation.js';
@@ -21,6 +22,11 @@ export interface RunningService {
   deliverMail(): Promise<void>;
   readonly url: string;
   readonly config: Config;
+  /**
+   * The store it opened, for a tool run in the same process (the tests' in-process command line): LMDB must not be
+   * opened twice in one process (two handles on one file deadlock their write locks).
+   */
+  readonly storage: Storage;
   /**
    * Fails readiness and keeps serving for SHUTDOWN_DRAIN_MS, then stops accepting connections, lets in-flight
    * requests finish and closes the store. Idempotent.
@@ -101,7 +107,7 @@ export async function startService(env: Record<string, string | undefined> = pro
   const composition = await compose(config, logger, { ...options, http: httpPart(options, capabilities) }, capabilities);
   await composition.start();
   const http = composition.http as HttpPart;
-  return { app: http.app, url: http.url(), config, close: () => composition.stop(), deliverMail: () => composition.deliverMail() };
+  return { app: http.app, url: http.url(), config, storage: composition.storage, close: () => composition.stop(), deliverMail: () => composition.deliverMail() };
 }
 
 const SHUTDOWN_GRACE_MS = 10_000;

@@ -1,10 +1,12 @@
 import { runAdmin } from '../../src/admin.js';
+import { runningStorages } from './test-service.js';
 
 /** Runs `npm run admin -- <args>` in this process against a service's DATA_DIR (its store is shared between processes); its stdout lines and exit code. */
 export async function admin(dataDir: string, args: readonly string[], env: Record<string, string> = {}): Promise<{ readonly code: number; readonly out: string[]; readonly err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runAdmin(args, { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...env }, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  const io = { out: (line: string) => out.push(line), err: (line: string) => err.push(line) };
+  const code = await runAdmin(args, { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...env }, io, runningStorages.get(dataDir));
   return { code, out, err };
 }
 
