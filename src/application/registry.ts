@@ -26,6 +26,7 @@ import { ListCredentialsHandler } from './use-cases/list-credentials/list-creden
 import { IntrospectTokenHandler } from './use-cases/introspect-token/introspect-token.handler.js';
 import { AdminListUsersHandler } from './use-cases/admin-list-users/admin-list-users.handler.js';
 import { AdminGetUserHandler } from './use-cases/admin-get-user/admin-get-user.handler.js';
+import { AdminGetUserActivityHandler } from './use-cases/admin-get-user-activity/admin-get-user-activity.handler.js';
 import { AdminSetDisabledHandler } from './use-cases/admin-set-disabled/admin-set-disabled.handler.js';
 import { AdminSignOutUserHandler } from './use-cases/admin-sign-out-user/admin-sign-out-user.handler.js';
 import { AdminDeleteUserHandler } from './use-cases/admin-delete-user/admin-delete-user.handler.js';
@@ -72,6 +73,7 @@ export function buildUseCases(ports: Ports, policies: Policies) {
     introspectToken: new IntrospectTokenHandler(ports, policies.mail.requireVerifiedEmail),
     adminListUsers: new AdminListUsersHandler(ports),
     adminGetUser: new AdminGetUserHandler(ports),
+    adminGetUserActivity: new AdminGetUserActivityHandler(ports),
     adminSetDisabled: new AdminSetDisabledHandler(ports),
     adminSignOutUser: new AdminSignOutUserHandler(ports),
     adminDeleteUser: new AdminDeleteUserHandler(ports),

@@ -353,6 +353,10 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     success: async (world) => ({ token: await adminKey('users:read'), path: `/admin/users/${await idOf(world)}` }),
     error: { code: 'USER_NOT_FOUND', call: async () => ({ token: await adminKey('users:read'), path: '/admin/users/no-such-user' }) },
   },
+  adminGetUserActivity: {
+    success: async (world) => ({ token: await adminKey('users:read'), path: `/admin/users/${await idOf(world)}/activity` }),
+    error: { code: 'USER_NOT_FOUND', call: async () => ({ token: await adminKey('users:read'), path: '/admin/users/no-such-user/activity' }) },
+  },
   adminDisableUser: {
     success: async (world) => ({ token: await adminKey('users:write'), path: `/admin/users/${await idOf(world)}/disable` }),
     error: { code: 'INSUFFICIENT_SCOPE', call: async (world) => ({ token: await adminKey('users:read'), path: `/admin/users/${await idOf(world)}/disable` }) },

@@ -95,6 +95,17 @@ describe('HTTP: operators, accounts whose own access token the admin API accepts
     const activity = await http(service.url, '/auth/me/activity', { method: 'GET', headers: bearer(owner.body.data.accesstoken) });
     const byOperator = (activity.body.data.events as Record<string, unknown>[]).filter((entry) => entry['by'] === 'administrator').map((entry) => entry['type']);
     expect(byOperator).to.deep.equal(['account_enabled', 'sessions_ended', 'account_disabled']);
+    // The owner reads "an administrator"; an operator reads who: the operator's account and its address.
+    expect(activity.body.data.events.some((entry: Record<string, unknown>) => 'actor' in entry || 'actoremail' in entry), "no operator named to the owner").to.equal(false);
+    const forOperators = await asAdmin('GET', `/admin/users/${target.id}/activity`, token);
+    expect(forOperators.status, forOperators.text).to.equal(200);
+    const named = (forOperators.body.data.events as Record<string, unknown>[]).filter((entry) => entry['by'] === 'administrator').map((entry) => [entry['type'], entry['actor'], entry['actoremail']]);
+    expect(named).to.deep.equal([
+      ['account_enabled', `operator:${operator.id}`, operator.email],
+      ['sessions_ended', `operator:${operator.id}`, operator.email],
+      ['account_disabled', `operator:${operator.id}`, operator.email],
+    ]);
+    expect((await asAdmin('GET', '/admin/users/no-such-account/activity', reader)).body.code, 'an unknown account').to.equal('USER_NOT_FOUND');
     expect((await asAdmin('GET', '/admin/users?query=managed', reader)).status, 'API keys work as before').to.equal(200);
   });
 

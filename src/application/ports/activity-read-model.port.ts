@@ -2,6 +2,10 @@ import type { PageRequest } from './event-log.port.js';
 import { token } from '../di-token.js';
 
 /** One security-relevant thing that happened to an account, as its owner may see it. */
+/** A page of activity: how many entries when none is asked, and at most. */
+export const ACTIVITY_PAGE_DEFAULT = 20;
+export const ACTIVITY_PAGE_MAX = 100;
+
 export interface ActivityEntry {
   /** snake_case name of the event: `user_registered`, `user_signed_in`, `sign_in_failed`, `password_rehashed`. */
   readonly type: string;
@@ -12,6 +16,11 @@ export interface ActivityEntry {
   readonly reason?: string;
   /** Present when an operator did it (the admin API, the command line); its address and agent are then null. */
   readonly by?: 'administrator';
+  /**
+   * Who, then: `key:<id>` (an API key), `operator:<account id>` (an operator's own access token) or `cli` (the command
+   * line). For operators only (GET /admin/users/:id/activity): the account's owner reads `by` alone.
+   */
+  readonly actor?: string;
 }
 
 export interface ActivityPage {

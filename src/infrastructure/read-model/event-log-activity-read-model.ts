@@ -16,7 +16,7 @@ export const toActivityEntry = (event: RecordedEvent): ActivityEntry => {
     clientIp: byOperator ? null : event.metadata.clientIp,
     userAgent: byOperator ? null : event.metadata.userAgent,
     ...(typeof reason === 'string' ? { reason } : {}),
-    ...(byOperator ? { by: 'administrator' as const } : {}),
+    ...(byOperator ? { by: 'administrator' as const, actor: event.metadata.actor } : {}),
   };
 };
 

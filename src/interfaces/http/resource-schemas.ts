@@ -1,4 +1,4 @@
-import { activityEntrySchema } from './shared/activity-resource.js';
+import { activityEntrySchema, adminActivityEntrySchema } from './shared/activity-resource.js';
 import { activityTypesWith } from './shared/activity-types.js';
 import { USER_REF, componentRef, namedSchema } from './shared/openapi-schemas.js';
 import { sessionEntry, sessionSchema } from './shared/session-resource.js';
@@ -53,5 +53,13 @@ export const resourceSchemas = (activityTypes: readonly string[] = []): readonly
     required: ['events', 'nextcursor'],
     additionalProperties: false,
     properties: { events: { type: 'array', items: componentRef('ActivityEvent') }, nextcursor },
+  }),
+  namedSchema('AdminActivityEvent', { description: 'One entry of an account\'s activity as an operator reads it: who acted, when an operator did.', ...adminActivityEntrySchema(activityTypesWith(activityTypes)) }),
+  namedSchema('AdminActivityPage', {
+    description: "One page of an account's activity, newest first, for operators.",
+    type: 'object',
+    required: ['events', 'nextcursor'],
+    additionalProperties: false,
+    properties: { events: { type: 'array', items: componentRef('AdminActivityEvent') }, nextcursor },
   }),
 ];

@@ -1,9 +1,8 @@
 import { InvalidToken } from '../../errors.js';
-import type { ActivityPage } from '../../ports/activity-read-model.port.js';
+import { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX, type ActivityPage } from '../../ports/activity-read-model.port.js';
 import type { Ports } from '../../ports/ports.js';
 
-export const ACTIVITY_PAGE_DEFAULT = 20;
-export const ACTIVITY_PAGE_MAX = 100;
+export { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX };
 
 export interface GetAccountActivityQuery {
   /** The subject of a verified access token. */

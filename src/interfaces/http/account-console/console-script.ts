@@ -469,7 +469,8 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
     $('account-activity').replaceChildren(
       ...events.map((entry) => {
         const item = element('li');
-        item.append(element('strong', activityText({ ...entry, by: undefined }) + (entry.actor ? ', by ' + entry.actor : entry.by ? ', by an administrator' : '')), element('span', ' · ' + when(entry.occurredat)));
+        const actor = entry.actoremail || (entry.actor === 'cli' ? 'the command line' : entry.actor ? entry.actor.replace(/^key:/, 'API key ') : '');
+        item.append(element('strong', activityText({ ...entry, by: undefined }) + (actor ? ', by ' + actor : '')), element('span', ' · ' + when(entry.occurredat)));
         return item;
       }),
     );

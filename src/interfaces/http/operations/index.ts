@@ -21,6 +21,7 @@ import { deleteAccount } from './delete-account.js';
 import { introspectToken } from './introspect-token.js';
 import { adminListUsers } from './admin-list-users.js';
 import { adminGetUser } from './admin-get-user.js';
+import { adminGetUserActivity } from './admin-get-user-activity.js';
 import { adminDisableUser } from './admin-disable-user.js';
 import { adminEnableUser } from './admin-enable-user.js';
 import { adminSignOutUser } from './admin-sign-out-user.js';
@@ -50,6 +51,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   introspectToken,
   adminListUsers,
   adminGetUser,
+  adminGetUserActivity,
   adminDisableUser,
   adminEnableUser,
   adminSignOutUser,

@@ -26,3 +26,23 @@ export const activityEntrySchema = (types: readonly string[] = ACTIVITY_TYPES): 
     by: { type: 'string', enum: ['administrator'], description: "Only on what an operator did (the admin API, the command line): the operator's address and user agent are never shown" },
   },
 });
+
+/** An entry as an operator reads it (GET /admin/users/:id/activity): who acted, when an operator did. */
+export const adminActivityResource = (entry: ActivityEntry & { readonly actorEmail?: string }) => ({
+  ...activityResource(entry),
+  ...(entry.actor === undefined ? {} : { actor: entry.actor }),
+  ...(entry.actorEmail === undefined ? {} : { actoremail: entry.actorEmail }),
+});
+
+/** Its JSON Schema. */
+export const adminActivityEntrySchema = (types: readonly string[] = ACTIVITY_TYPES): JsonSchema => {
+  const entry = activityEntrySchema(types);
+  return {
+    ...entry,
+    properties: {
+      ...(entry['properties'] as Record<string, JsonSchema>),
+      actor: { type: 'string', pattern: '^(key:.+|operator:.+|cli)$', examples: ['operator:2b7c4c1e-6f59-4f1b-9d2a-4c1b8f0e6a11'], description: 'Who acted, when an operator did: `key:<id>` (an API key), `operator:<account id>` (an operator signed in), `cli` (the command line)' },
+      actoremail: { type: 'string', format: 'email', description: "The operator's address now, when an operator signed in did it" },
+    },
+  };
+};
