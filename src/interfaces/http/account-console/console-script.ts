@@ -145,8 +145,9 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
       throw new Refused({ message: 'The service could not be reached. Try again in a moment.' });
     }
     const json = answer.status === 204 ? {} : await answer.json().catch(() => ({}));
-    // A token that worked and stopped (signed out elsewhere): sign in again; one refused from the start: said.
-    if (answer.status === 401 && proven) return signIn();
+    // A 401 of a wrong code or password is an answer to show; a token that worked and stopped (signed out elsewhere):
+    // sign in again; one refused from the start: said.
+    if (answer.status === 401 && proven && json.code !== 'INVALID_MFA_CODE' && json.code !== 'INVALID_CREDENTIALS') return signIn();
     if (answer.status === 403 && json.code === 'STEP_UP_REQUIRED' && !noStepUp) {
       await stepUp();
       return call(method, path, body, true);
