@@ -202,7 +202,7 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
     return system ? browser + ' on ' + system : browser;
   };
   const ACTIVITY = {
-    signed_up: 'Account created', user_signed_in: 'Signed in', sign_in_failed: 'Failed sign-in', signed_out: 'Signed out', session_ended: 'Session ended',
+    user_registered: 'Account created', user_signed_in: 'Signed in', sign_in_failed: 'Failed sign-in', signed_out: 'Signed out', session_revoked: 'Session ended',
     password_changed: 'Password changed', password_reset: 'Password reset', profile_changed: 'Profile changed', email_verified: 'Address confirmed',
   };
   const activityText = (entry) => {
