@@ -462,8 +462,17 @@ describe('Browser (Chromium): the account console at /account (issue 65), signed
     expect(current.getTime(), 'the tests before stay before the screenshots\' time').to.be.below(SCREENSHOT_TIME);
     current = new Date(SCREENSHOT_TIME);
     mkdirSync(SCREENSHOTS, { recursive: true });
-    const shoot = (page: Page, slug: string, mask: Locator[] = []) =>
-      page.screenshot({ path: join(SCREENSHOTS, `${slug}.png`), fullPage: true, animations: 'disabled', caret: 'hide', mask, maskColor: '#dddddd' });
+    /** The page as it settles: the pointer off every control, no focus ring, fonts loaded, two frames drawn. */
+    const shoot = async (page: Page, slug: string, mask: Locator[] = []) => {
+      await page.mouse.move(0, 0);
+      await page.evaluate(async () => {
+        const inPage = globalThis as unknown as { document: { activeElement: { blur?: () => void } | null; fonts: { ready: Promise<unknown> } }; requestAnimationFrame(callback: () => void): void };
+        inPage.document.activeElement?.blur?.();
+        await inPage.document.fonts.ready;
+        await new Promise<void>((done) => inPage.requestAnimationFrame(() => inPage.requestAnimationFrame(done)));
+      });
+      await page.screenshot({ path: join(SCREENSHOTS, `${slug}.png`), fullPage: true, animations: 'disabled', caret: 'hide', mask, maskColor: '#dddddd' });
+    };
     const email = await account('screenshots');
     const { context, page, problems } = await open();
     await virtualAuthenticator(context, page);
@@ -489,7 +498,6 @@ describe('Browser (Chromium): the account console at /account (issue 65), signed
     tick(60_000);
     for (const slug of SLUGS) {
       await visit(page, slug);
-      await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { blur?: () => void } | null } }).document.activeElement?.blur?.());
       await shoot(page, slug);
     }
     await visit(page, 'two-factor');
