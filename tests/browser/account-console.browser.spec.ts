@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
+import { keepScreenshot } from '../support/screenshots.js';
 import { type Browser, type BrowserContext, type Locator, type Page, chromium } from 'playwright-core';
 import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
 import { http, postJson } from '../support/http-client.js';
@@ -471,7 +472,7 @@ describe('Browser (Chromium): the account console at /account (issue 65), signed
         await inPage.document.fonts.ready;
         await new Promise<void>((done) => inPage.requestAnimationFrame(() => inPage.requestAnimationFrame(done)));
       });
-      await page.screenshot({ path: join(SCREENSHOTS, `${slug}.png`), fullPage: true, animations: 'disabled', caret: 'hide', mask, maskColor: '#dddddd' });
+      keepScreenshot(join(SCREENSHOTS, `${slug}.png`), await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide', mask, maskColor: '#dddddd' }));
     };
     const email = await account('screenshots');
     const { context, page, problems } = await open();

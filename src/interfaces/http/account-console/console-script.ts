@@ -18,6 +18,7 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   const API = location.origin + root.dataset.api;
   let token = null;
   let proven = false;
+  let stepUps = 0;
   let loaded = {};
 
   class Refused extends Error {
@@ -125,6 +126,7 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
         try {
           const data = await call('POST', '/auth/mfa/verify', /^\d{6}$/.test(code) ? { code } : { recoverycode: code }, true);
           token = data.accesstoken;
+          stepUps += 1;
           done(true);
         } catch (error) {
           if (error instanceof Leaving) return;
@@ -380,7 +382,14 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
     return 'Two-factor is on. Keep your recovery codes now.';
   });
   onForm('totp-off-form', async (values, form) => {
-    await call('DELETE', '/auth/mfa/totp', { currentpassword: values.currentpassword, code: values.code.trim() });
+    const before = stepUps;
+    try {
+      await call('DELETE', '/auth/mfa/totp', { currentpassword: values.currentpassword, code: values.code.trim() });
+    } catch (error) {
+      // A code proves the factor once: the one just used to confirm it's you cannot turn it off too.
+      if (error.code === 'INVALID_MFA_CODE' && stepUps !== before) throw new Refused({ message: 'That code was just used to confirm it is you. Enter the next code your app shows, then press Turn off.' });
+      throw error;
+    }
     form.reset();
     $('totp-codes').hidden = true;
     await loaders['two-factor']();
