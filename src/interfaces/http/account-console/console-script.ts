@@ -541,8 +541,11 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
     loaded = {};
     void show(slugOf(link.pathname));
   });
+  // Back and Forward too: the page of that address read again (an account's page is that account's, not the last shown).
   window.addEventListener('popstate', () => {
-    if (token) void show(slugOf(location.pathname));
+    if (!token) return;
+    loaded = {};
+    void show(slugOf(location.pathname));
   });
 
   arrive()
