@@ -234,6 +234,54 @@ describe('Browser (Chromium): the admin console at /console/ (issue 65), for ope
     await context.close();
   });
 
+  it('Back and Forward show the account of the address each time, and its buttons act on that one', async () => {
+    const first = await account('history.first@example.com', 'Mary', 'Somerville');
+    const second = await account('history.second@example.com', 'Emmy', 'Noether');
+    const { context, page, problems } = await open();
+    await operatorSignIn(page);
+    await searchReady(page);
+    const heading = () => page.getByRole('heading', { level: 1 }).filter({ visible: true }).textContent();
+    const search = async () => {
+      await page.getByLabel('Address starts with').fill('history.');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await says(page, 'search', '2 accounts.');
+    };
+    await search();
+    await page.getByRole('link', { name: 'history.first@example.com' }).click();
+    await page.waitForURL(`${issuer}/console/accounts/${first}`);
+    await accountReady(page);
+    await page.getByRole('navigation').getByRole('link', { name: 'Search' }).click();
+    await page.waitForURL(`${issuer}/console/`);
+    await search();
+    await page.getByRole('link', { name: 'history.second@example.com' }).click();
+    await page.waitForURL(`${issuer}/console/accounts/${second}`);
+    await page.getByRole('heading', { name: 'history.second@example.com' }).waitFor();
+    expect(await heading()).to.equal('history.second@example.com');
+
+    await page.goBack();
+    await page.waitForURL(`${issuer}/console/`);
+    await page.goBack();
+    await page.waitForURL(`${issuer}/console/accounts/${first}`);
+    await page.locator('#section-account:not([hidden])').waitFor();
+    await page.getByRole('heading', { name: 'history.first@example.com' }).waitFor({ timeout: 5000 }).catch(() => undefined);
+    expect(await heading(), 'the account of the address, not the one shown before').to.equal('history.first@example.com');
+    tick(60_000);
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await says(page, 'account', 'Disabled: every session ended, and it cannot sign in.');
+    expect([(await adminRead(first)).body.data.user.disabled, (await adminRead(second)).body.data.user.disabled]).to.deep.equal([true, false]);
+    expect(await facts(page)).to.include('Disabled: it cannot sign in');
+
+    await page.goForward();
+    await page.waitForURL(`${issuer}/console/`);
+    await page.goForward();
+    await page.waitForURL(`${issuer}/console/accounts/${second}`);
+    await page.getByRole('heading', { name: 'history.second@example.com' }).waitFor({ timeout: 5000 }).catch(() => undefined);
+    expect(await heading()).to.equal('history.second@example.com');
+    expect(await facts(page)).to.include('Enabled');
+    expect(problems).to.deep.equal([]);
+    await context.close();
+  });
+
   it('an account\'s page: Disable, Enable, Sign out everywhere, Remove second factor, each one call, the operator named in its activity; Delete only with the address typed', async () => {
     const email = 'target.hedy@example.com';
     const id = await account(email, 'Hedy', 'Lamarr');
