@@ -164,7 +164,7 @@ describe('Browser (Chromium): the admin console at /console/ (issue 65), for ope
     await passwordSignIn(page, 'someone.else@example.com');
     const banner = page.locator('#console-status');
     await banner.filter({ hasText: /\S/ }).filter({ hasNotText: 'Signing you in…' }).waitFor();
-    expect([await banner.textContent(), await banner.getAttribute('role')]).to.deep.equal([ERROR_TABLE.NOT_AN_OPERATOR.message, 'alert']);
+    expect([await banner.textContent(), await banner.getAttribute('role')]).to.deep.equal([`${ERROR_TABLE.NOT_AN_OPERATOR.message}: the admin console is for accounts that hold the operator role.`, 'alert']);
     expect(await page.locator('#search-form').isVisible(), 'no search form').to.equal(false);
     expect(await page.locator('#console').isHidden()).to.equal(true);
     expect(await page.getByRole('button', { name: 'Sign in' }).count(), 'signing in again changes nothing: no button').to.equal(0);
@@ -178,7 +178,11 @@ describe('Browser (Chromium): the admin console at /console/ (issue 65), for ope
     await passwordSignIn(second.page, 'operator.nofactor@example.com');
     const asked = second.page.locator('#console-status');
     await asked.getByRole('button', { name: 'Sign in' }).waitFor();
-    expect([await asked.textContent(), await asked.getAttribute('role')]).to.deep.equal([`${ERROR_TABLE.SECOND_FACTOR_REQUIRED.message} Sign in`, 'alert']);
+    expect([await asked.textContent(), await asked.getAttribute('role')]).to.deep.equal([
+      `${ERROR_TABLE.SECOND_FACTOR_REQUIRED.message}: sign in again with your authenticator app's code or a passkey. None yet? First set one up in your account. Sign in`,
+      'alert',
+    ]);
+    expect(await asked.getByRole('link', { name: 'set one up in your account' }).getAttribute('href')).to.equal('/account/two-factor');
     expect(await second.page.locator('#search-form').isVisible(), 'no search form').to.equal(false);
     await asked.getByRole('button', { name: 'Sign in' }).click();
     await signInPage(second.page);

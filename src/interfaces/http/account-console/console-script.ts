@@ -520,11 +520,19 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
     } catch (error) {
       if (error instanceof Leaving) return;
       // The admin API's refusals of whoever is not an operator signed in with a second factor: said, nothing shown.
+      // As docs/admin-console.md has it: who the console is for; how to sign in with a second factor, or set one up.
       if (error.code === 'SECOND_FACTOR_REQUIRED') {
         root.hidden = true;
-        return signInButton(error.message);
+        say(banner, error.message + ": sign in again with your authenticator app's code or a passkey.", true);
+        const setUp = element('a', 'set one up in your account');
+        setUp.href = '/account/two-factor';
+        banner.append(' None yet? First ', setUp, '. ', button('Sign in', () => signIn('login').catch(() => undefined)));
+        return;
       }
-      if (error.code === 'NOT_AN_OPERATOR') root.hidden = true;
+      if (error.code === 'NOT_AN_OPERATOR') {
+        root.hidden = true;
+        return say(banner, error.message + ': the admin console is for accounts that hold the operator role.', true);
+      }
       say(banner, error.message, true);
     }
   };
