@@ -420,6 +420,13 @@ describe('Browser (Chromium): the admin console at /console/ (issue 65), for ope
     await page.locator('#section-search:not([hidden])').waitFor();
     const [localAfter, sessionAfter] = await storageOf(page);
     expect([localAfter, sessionAfter]).to.deep.equal([[], []]);
+    // Sign out of this device: the provider asks *Sign out?*, its session ends too, and the console asks a sign-in again.
+    await tabTo(page, page.getByRole('button', { name: 'Sign out of this device' }), 40);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === '/oidc/session/end');
+    await tabTo(page, page.getByRole('button', { name: 'Sign out', exact: true }));
+    await page.keyboard.press('Enter');
+    await signInPage(page);
     expect(problems).to.deep.equal([]);
     await context.close();
   });
