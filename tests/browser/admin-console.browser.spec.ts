@@ -337,7 +337,7 @@ describe('Browser (Chromium): the admin console at /console/ (issue 65), for ope
     expect(await page.getByRole('button', { name: 'Remove second factor' }).isVisible()).to.equal(false);
 
     const byOperator = (await activity(page)).filter((entry) => entry.endsWith(`, by ${operator.email}`));
-    expect(byOperator.map((entry) => entry.slice(0, -`, by ${operator.email}`.length)), 'newest first').to.deep.equal(['Mfa removed', 'Sessions ended (admin)', 'Account enabled', 'Sessions ended (admin)', 'Account disabled']);
+    expect(byOperator.map((entry) => entry.slice(0, -`, by ${operator.email}`.length)), 'newest first').to.deep.equal(['Second factor removed', 'Every session ended (admin)', 'Account enabled', 'Every session ended (admin)', 'Account disabled']);
     expect((await activity(page)).filter((entry) => entry.includes('administrator')), 'the operator named, not "an administrator"').to.deep.equal([]);
 
     // Delete: a wrong address is refused on the page, no call made.

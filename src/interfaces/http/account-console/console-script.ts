@@ -206,6 +206,7 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   const ACTIVITY = {
     user_registered: 'Account created', user_signed_in: 'Signed in', sign_in_failed: 'Failed sign-in', signed_out: 'Signed out', session_revoked: 'Session ended',
     password_changed: 'Password changed', password_reset: 'Password reset', profile_changed: 'Profile changed', email_verified: 'Address confirmed',
+    mfa_removed: 'Second factor removed', mfa_enrolled: 'Second factor set up', account_disabled: 'Account disabled', account_enabled: 'Account enabled', sessions_ended: 'Every session ended',
   };
   const activityText = (entry) => {
     const named = ACTIVITY[entry.type] || entry.type.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase());
