@@ -28,6 +28,10 @@ describe('Composition: the OpenID provider comes and goes with its one line (iss
     service = await startTestService({}, { capabilities: others });
     expect((await http(service.url, '/.well-known/openid-configuration', { method: 'GET' })).status).to.equal(404);
     expect((await http(service.url, '/oidc/auth', { method: 'GET' })).status).to.equal(404);
+    // The consoles sign in through the provider: without it, the mailed links' pages alone.
+    expect((await http(service.url, '/account/sessions', { method: 'GET' })).status, 'the account console').to.equal(404);
+    expect((await http(service.url, '/console/', { method: 'GET' })).status, 'the admin console').to.equal(404);
+    expect((await http(service.url, '/account/reset-password', { method: 'GET' })).status, "a mailed link's page").to.equal(200);
     expect((await postJson(service.url, '/auth/sign-up', { name: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', password: PASSWORD })).status).to.equal(201);
   });
 
@@ -42,7 +46,7 @@ describe('Composition: the OpenID provider comes and goes with its one line (iss
     const url = client.buildAuthorizationUrl(config, { redirect_uri: APP, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st' });
     const html = await ((await browser.follow(await browser.go(url.href))).page as Response).text();
     expect(headingOf(html)).to.equal('Sign in');
-    expect(html).to.not.include('passkey').and.not.include('Sign in with ');
+    expect(html).to.not.include('passkey').and.not.include('Sign in with ').and.not.include('Forgot your password?');
     const back = await browser.submit(html, { email: 'ada@example.com', password: PASSWORD });
     const tokens = await client.authorizationCodeGrant(config, back.url as URL, { pkceCodeVerifier: verifier, expectedState: 'st' });
     expect(tokens.claims()).to.include({ email: 'ada@example.com' });
