@@ -13,6 +13,7 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   const $ = (id) => document.getElementById(id);
   const FLOW = 'account-console-flow';
   const LINK = 'account-console-link';
+  const REAUTH = 'account-console-reauth';
   const SAID = 'account-console-said';
   const HOME = location.origin + root.dataset.home;
   const API = location.origin + root.dataset.api;
@@ -74,6 +75,17 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
     const query = new URLSearchParams(location.search);
     const flow = JSON.parse(sessionStorage.getItem(FLOW) || 'null');
     const link = JSON.parse(sessionStorage.getItem(LINK) || 'null');
+    const reauth = JSON.parse(sessionStorage.getItem(REAUTH) || 'null');
+    if (reauth && !reauth.oauthcode && !flow && (query.has('code') || query.has('error'))) {
+      // Back from the provider's new sign-in: its code is the proof the form waits for, once signed in here again.
+      if (query.has('code')) sessionStorage.setItem(REAUTH, JSON.stringify({ ...reauth, oauthcode: query.get('code') }));
+      else {
+        sessionStorage.removeItem(REAUTH);
+        sessionStorage.setItem(SAID, 'The sign-in at the provider did not complete: nothing was done.');
+      }
+      history.replaceState(null, '', reauth.path);
+      return signIn();
+    }
     if (link && !flow && (query.has('code') || query.has('error'))) {
       // Back from a provider with the connection's one-time code: redeemed with the verifier only this page holds.
       sessionStorage.removeItem(LINK);
@@ -104,35 +116,40 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   };
 
   // The API: the token as bearer; a step-up asked in place; a token that stopped working signs in again.
-  const stepUp = () =>
+  // A code asked in place (*Confirm it's you*): \`check\` tries it (a step-up), or it is the proof itself.
+  const askCode = (check) =>
     new Promise((resolve, reject) => {
       const form = $('step-up-form');
       const status = $('step-up-status');
-      const done = (ok) => {
+      const done = (code) => {
         form.hidden = true;
         form.onsubmit = null;
         $('step-up-cancel').onclick = null;
-        if (ok) resolve();
+        if (code !== null) resolve(code);
         else reject(new Refused({ message: 'Cancelled: this needs a code from your authenticator app.' }));
       };
       form.hidden = false;
       form.reset();
       say(status, '', false);
       $('step-up-title').focus();
-      $('step-up-cancel').onclick = () => done(false);
+      $('step-up-cancel').onclick = () => done(null);
       form.onsubmit = async (event) => {
         event.preventDefault();
         const code = $('step-up-code').value.trim();
         try {
-          const data = await call('POST', '/auth/mfa/verify', /^\d{6}$/.test(code) ? { code } : { recoverycode: code }, true);
-          token = data.accesstoken;
-          stepUps += 1;
-          done(true);
+          await check(code);
+          done(code);
         } catch (error) {
           if (error instanceof Leaving) return;
           say(status, error.message, true);
         }
       };
+    });
+  const stepUp = () =>
+    askCode(async (code) => {
+      const data = await call('POST', '/auth/mfa/verify', /^\d{6}$/.test(code) ? { code } : { recoverycode: code }, true);
+      token = data.accesstoken;
+      stepUps += 1;
     });
   const call = async (method, path, body, noStepUp) => {
     const init = { method, headers: { authorization: 'Bearer ' + token }, credentials: 'omit' };
@@ -157,6 +174,69 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
     if (!answer.ok) throw new Refused(json);
     proven = true;
     return json.data || {};
+  };
+
+  // The holder's proof for an action that adds a way in or deletes the account: the current password; an account without
+  // one proves itself now with a passkey, a code of its authenticator app, or a new sign-in at its provider (a
+  // round trip: the form is sent again on return, with the provider's one-time code).
+  let holder = null;
+  let pendingProof = null;
+  const holderOf = async () => {
+    if (holder) return holder;
+    const { credentials } = await call('GET', '/auth/me/credentials');
+    const kinds = credentials.map((credential) => credential.kind);
+    const identity = credentials.find((credential) => credential.kind === 'identity');
+    holder = { password: kinds.includes('password'), passkey: kinds.includes('passkey'), totp: kinds.includes('totp'), provider: identity ? identity.name : null };
+    for (const input of root.querySelectorAll('input[name="currentpassword"]')) {
+      if (holder.password || input.form.id === 'totp-off-form') continue;
+      input.required = false;
+      input.hidden = true;
+      const label = root.querySelector('label[for="' + input.id + '"]');
+      if (label) label.hidden = true;
+    }
+    return holder;
+  };
+  const proofFor = async (values, action, form) => {
+    const held = await holderOf();
+    if (held.password) return { currentpassword: values.currentpassword };
+    if (pendingProof && pendingProof.form === form.id) {
+      const proof = { oauthcode: pendingProof.oauthcode, code_verifier: pendingProof.verifier };
+      pendingProof = null;
+      return proof;
+    }
+    const webauthn = window.PublicKeyCredential;
+    if (held.passkey && webauthn && typeof webauthn.parseRequestOptionsFromJSON === 'function') {
+      const options = await call('POST', '/auth/passkeys/authentication-options', {});
+      try {
+        const credential = await navigator.credentials.get({ publicKey: webauthn.parseRequestOptionsFromJSON(options) });
+        return { passkey: credential.toJSON() };
+      } catch {
+        throw new Refused({ message: 'No passkey was used.' });
+      }
+    }
+    if (held.totp) return { code: await askCode(async () => undefined) };
+    if (held.provider) {
+      const verifier = random();
+      const challenge = bytes64(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+      const { url } = await call('POST', '/auth/oauth/' + encodeURIComponent(held.provider) + '/reauthenticate', { redirect_to: root.dataset.linkReturn, code_challenge: challenge, code_challenge_method: 'S256', action });
+      const kept = Object.fromEntries(Object.entries(values).filter(([name]) => name !== 'currentpassword'));
+      sessionStorage.setItem(REAUTH, JSON.stringify({ verifier, form: form.id, path: location.pathname, values: kept }));
+      location.assign(url);
+      throw new Leaving();
+    }
+    return {};
+  };
+  /** Back from the provider's new sign-in: the form it was for, sent again with the proof (one use, within 60 s). */
+  const resume = () => {
+    if (!pendingProof) return;
+    const form = $(pendingProof.form);
+    if (!form) return;
+    for (const [name, value] of Object.entries(pendingProof.values)) {
+      const input = form.elements.namedItem(name);
+      if (input && 'value' in input) input.value = value;
+    }
+    const submitter = pendingProof.values.provider ? form.querySelector('button[value="' + CSS.escape(pendingProof.values.provider) + '"]') : null;
+    form.requestSubmit(submitter || undefined);
   };
 
   // A form: its values to one call, its outcome said beside it.
@@ -360,7 +440,7 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
     return 'Your password is changed; every other device is signed out.';
   });
   onForm('totp-setup-form', async (values, form) => {
-    const enrolment = await call('POST', '/auth/mfa/totp', { currentpassword: values.currentpassword });
+    const enrolment = await call('POST', '/auth/mfa/totp', await proofFor(values, 'enrol-totp', form));
     form.reset();
     const svg = new DOMParser().parseFromString(enrolment.qrcode, 'image/svg+xml').documentElement;
     svg.setAttribute('role', 'img');
@@ -399,7 +479,7 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   onForm('passkeys-add-form', async (values, form) => {
     const webauthn = window.PublicKeyCredential;
     if (!webauthn || typeof webauthn.parseCreationOptionsFromJSON !== 'function') throw new Refused({ message: 'This browser cannot make passkeys.' });
-    const options = await call('POST', '/auth/passkeys/registration-options', { currentpassword: values.currentpassword });
+    const options = await call('POST', '/auth/passkeys/registration-options', await proofFor(values, 'add-passkey', form));
     let credential;
     try {
       credential = await navigator.credentials.create({ publicKey: webauthn.parseCreationOptionsFromJSON(options) });
@@ -411,10 +491,11 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
     await loaders.passkeys();
     return 'Passkey added.';
   });
-  onForm('connected-form', async (values) => {
+  onForm('connected-form', async (values, form) => {
     const verifier = random();
     const challenge = bytes64(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
-    const { url } = await call('POST', '/auth/oauth/' + encodeURIComponent(values.provider) + '/link', { redirect_to: root.dataset.linkReturn, code_challenge: challenge, code_challenge_method: 'S256', currentpassword: values.currentpassword });
+    const proof = await proofFor(values, 'link-identity', form);
+    const { url } = await call('POST', '/auth/oauth/' + encodeURIComponent(values.provider) + '/link', { redirect_to: root.dataset.linkReturn, code_challenge: challenge, code_challenge_method: 'S256', ...proof });
     sessionStorage.setItem(LINK, JSON.stringify({ verifier }));
     location.assign(url);
     throw new Leaving();
@@ -430,9 +511,9 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
     setTimeout(() => URL.revokeObjectURL(link.href), 10000);
     return 'Your data is downloaded (my-account.json).';
   });
-  onForm('delete-form', async (values) => {
+  onForm('delete-form', async (values, form) => {
     if (values.confirm !== 'DELETE') throw new Refused({ message: 'Type DELETE to confirm.' });
-    await call('DELETE', '/auth/me', { currentpassword: values.currentpassword });
+    await call('DELETE', '/auth/me', await proofFor(values, 'delete-account', form));
     token = null;
     root.hidden = true;
     say(banner, 'Your account is deleted.', false);
@@ -562,10 +643,17 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
       if (ready !== true) return;
       say(banner, '', false);
       root.hidden = false;
+      await holderOf().catch(() => undefined);
       await show(slugOf(location.pathname));
       const said = sessionStorage.getItem(SAID);
       sessionStorage.removeItem(SAID);
-      if (said) say($('connected-status'), said, said !== 'Connected.');
+      if (said) say($('section-' + slugOf(location.pathname)).querySelector('.form-status') || banner, said, said !== 'Connected.');
+      const reauth = JSON.parse(sessionStorage.getItem(REAUTH) || 'null');
+      sessionStorage.removeItem(REAUTH);
+      if (reauth && reauth.oauthcode) {
+        pendingProof = reauth;
+        resume();
+      }
     })
     .catch((error) => {
       if (!(error instanceof Leaving)) say(banner, 'The console could not start: ' + error.message, true);
