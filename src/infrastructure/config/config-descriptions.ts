@@ -71,8 +71,8 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
 
   STORAGE: {
     section: 'Storage',
-    meaning: '`lmdb` (embedded, persistent), `memory` (lost on restart) or `mongodb`; an explicit value wins over `MONGODB_URI`',
-    whenUnset: '`lmdb`, or `mongodb` when `MONGODB_URI` is set',
+    meaning: '`lmdb` (embedded, persistent), `memory` (lost on restart), `mongodb` or `postgres` (begun: see [PostgreSQL](operations.md#postgresql)); an explicit value wins over `MONGODB_URI` and `DATABASE_URL`',
+    whenUnset: '`lmdb`, or `mongodb` when `MONGODB_URI` is set, or `postgres` when `DATABASE_URL` is',
   },
   DATA_DIR: { section: 'Storage', meaning: 'where LMDB keeps `accounts.lmdb` and where a generated signing key is kept' },
   MIN_FREE_DISK_BYTES: {
@@ -84,6 +84,10 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
     meaning: 'connection string of a MongoDB replica set (or mongos); setting it selects `mongodb`, required for `STORAGE=mongodb`',
   },
   MONGODB_DB: { section: 'Storage', meaning: 'MongoDB database name' },
+  DATABASE_URL: {
+    section: 'Storage',
+    meaning: 'connection string of a PostgreSQL database (`postgres://user:password@host:5432/accounts`); setting it selects `postgres` (unless `MONGODB_URI` is set), required for `STORAGE=postgres`',
+  },
   MONGODB_TIMEOUT_MS: {
     section: 'Storage',
     meaning:

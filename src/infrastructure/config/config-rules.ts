@@ -58,9 +58,10 @@ const production = (env: RuleEnv) => env.NODE_ENV === 'production';
  */
 const RULES: readonly Rule[] = [
   (env, given) => (env.STORAGE === 'mongodb' && !given('MONGODB_URI') ? 'MONGODB_URI is required when STORAGE=mongodb' : undefined),
+  (env, given) => (env.STORAGE === 'postgres' && !given('DATABASE_URL') ? 'DATABASE_URL is required when STORAGE=postgres' : undefined),
   (env) =>
     env.WORKERS > 1 && env.STORAGE === 'memory'
-      ? 'WORKERS above 1 needs a store the workers share (STORAGE=lmdb or mongodb), not STORAGE=memory'
+      ? 'WORKERS above 1 needs a store the workers share (STORAGE=lmdb, mongodb or postgres), not STORAGE=memory'
       : undefined,
   (env) => (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS ? 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS' : undefined),
   (env, given) => (env.MAIL_TRANSPORT === 'smtp' && !given('SMTP_URL') ? 'SMTP_URL is required when MAIL_TRANSPORT=smtp' : undefined),

@@ -18,7 +18,7 @@ export const readableBy = (read: (raw: string) => unknown, expected: string) =>
 /** The HTTP request timeout is 30 s; a store deadline must leave room to answer 503 well before it. */
 const MONGODB_TIMEOUT_MAX_MS = 25_000;
 
-const STORAGE_KINDS = ['lmdb', 'memory', 'mongodb'] as const;
+const STORAGE_KINDS = ['lmdb', 'memory', 'mongodb', 'postgres'] as const;
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
@@ -41,6 +41,7 @@ export const CONFIG_SCHEMA = object({
   STORAGE: mixed<StorageKind>().oneOf(STORAGE_KINDS).optional(),
   MONGODB_URI: string().trim().matches(/^mongodb(\+srv)?:\/\//, 'MONGODB_URI must start with mongodb:// or mongodb+srv://').optional(),
   MONGODB_TIMEOUT_MS: number().integer().min(100).max(MONGODB_TIMEOUT_MAX_MS, `MONGODB_TIMEOUT_MS must be at most ${MONGODB_TIMEOUT_MAX_MS} (below the 30 s HTTP request timeout)`).default(5_000),
+  DATABASE_URL: string().trim().matches(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://').optional(),
   MONGODB_DB: string().trim().matches(/^[^/\\. "$*<>:|?]{1,63}$/, 'MONGODB_DB must be a valid MongoDB database name').default('accounts'),
   LOG_LEVEL: string().oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: mixed<LogFormat>().oneOf(LOG_FORMATS).default('auto'),
@@ -161,6 +162,8 @@ export interface Config {
     readonly minFreeBytes: number;
     /** `timeoutMs`: the deadline of one store operation or transaction, retries included (MONGODB_TIMEOUT_MS). */
     readonly mongodb: { readonly uri: string | undefined; readonly dbName: string; readonly timeoutMs: number };
+    /** The PostgreSQL connection string (DATABASE_URL). */
+    readonly postgres: { readonly url: string | undefined };
   };
   readonly logLevel: string;
   /** `auto`: pretty lines when stdout is a terminal, JSON otherwise. */
@@ -287,8 +290,8 @@ const httpTimeouts = (env: Env): HttpTimeouts => ({
   checkInterval: env.TIMEOUT_CHECK_INTERVAL_MS,
 });
 
-/** STORAGE when set; otherwise MongoDB whenever MONGODB_URI is set, else the embedded LMDB store. */
-const storageKind = (env: Env): StorageKind => env.STORAGE ?? (env.MONGODB_URI === undefined ? 'lmdb' : 'mongodb');
+/** STORAGE when set; otherwise MongoDB whenever MONGODB_URI is set, PostgreSQL whenever DATABASE_URL is, else the embedded LMDB store. */
+const storageKind = (env: Env): StorageKind => env.STORAGE ?? (env.MONGODB_URI !== undefined ? 'mongodb' : env.DATABASE_URL !== undefined ? 'postgres' : 'lmdb');
 
 /**
  * How mails leave: SMTP when SMTP_URL is set, files under DATA_DIR/mail otherwise (MAIL_TRANSPORT=file: files even
@@ -358,6 +361,7 @@ function coreConfigOf(raw: Record<string, string | undefined>, capabilitySetting
       dataDir: env.DATA_DIR,
       minFreeBytes: env.MIN_FREE_DISK_BYTES,
       mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB, timeoutMs: env.MONGODB_TIMEOUT_MS },
+      postgres: { url: env.DATABASE_URL },
     },
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,

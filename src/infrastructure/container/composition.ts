@@ -11,6 +11,7 @@ import * as lmdb from '../lmdb/lmdb-storage.js';
 import * as memory from '../memory/memory-storage.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 import * as mongo from '../mongo/mongo-storage.js';
+import * as postgres from '../postgres/postgres-storage.js';
 import type { Storage, StorageKeys } from '../storage/storage.js';
 import { type Schema, schemaOf } from '../storage/ownership.js';
 import type { SharedRateLimitStore } from '../rate-limit/redis-rate-limit-store.js';
@@ -93,6 +94,7 @@ const storages: { readonly [K in Config['storage']['kind']]: (config: Config, ke
   memory: memory.openStorage,
   lmdb: lmdb.openStorage,
   mongodb: mongo.openStorage,
+  postgres: postgres.openStorage,
 };
 
 /** Binds the overrides first, so the modules loaded after them leave those tokens as they are (see portBinder). */

@@ -36,6 +36,15 @@ describe('Configuration: choosing the store', () => {
   it('refuses a malformed MONGODB_URI or MONGODB_DB, naming the variable but not echoing the value', () => {
     expect(() => loadConfig({ MONGODB_URI: 'postgres://user:hunter2@db/x' })).to.throw(ConfigError, /MONGODB_URI/).with.property('message').that.does.not.include('hunter2');
     expect(() => loadConfig({ MONGODB_URI: URI, MONGODB_DB: 'a.b' })).to.throw(ConfigError, /MONGODB_DB/);
-    expect(() => loadConfig({ STORAGE: 'postgres' })).to.throw(ConfigError, /STORAGE/);
+    expect(() => loadConfig({ STORAGE: 'cassandra' })).to.throw(ConfigError, /STORAGE/);
+  });
+
+  it('uses PostgreSQL whenever DATABASE_URL is set (MONGODB_URI, set too, wins), and refuses STORAGE=postgres without it', () => {
+    const url = 'postgres://accounts:hunter2@db:5432/accounts';
+    expect(loadConfig({ DATABASE_URL: url }).storage).to.include({ kind: 'postgres' }).and.have.deep.property('postgres', { url });
+    expect(loadConfig({ DATABASE_URL: url, MONGODB_URI: URI }).storage.kind).to.equal('mongodb');
+    expect(loadConfig({ STORAGE: 'lmdb', DATABASE_URL: url }).storage.kind).to.equal('lmdb');
+    expect(() => loadConfig({ STORAGE: 'postgres' })).to.throw(ConfigError, /DATABASE_URL is required/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@db/x' })).to.throw(ConfigError, /DATABASE_URL/).with.property('message').that.does.not.include('hunter2');
   });
 });

@@ -1,0 +1,111 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A throw-away PostgreSQL cluster for the suites: initdb in a temporary directory, started with pg_ctl on a free
+ * local port, stopped and deleted after the run. Where the binaries are missing (Debian's `postgresql` package;
+ * .ci/run installs it) the suites are skipped by name with the reason: never an imitation of PostgreSQL.
+ */
+/** POSTGRES_BIN, else the newest /usr/lib/postgresql/<version>/bin (Debian's layout: 15 on bookworm). */
+const installedBin = (): string => {
+  const versions = (() => {
+    try {
+      return readdirSync('/usr/lib/postgresql').filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+    } catch {
+      return [];
+    }
+  })();
+  return `/usr/lib/postgresql/${versions[0] ?? '15'}/bin`;
+};
+const BIN = process.env['POSTGRES_BIN'] ?? installedBin();
+const INITDB = join(BIN, 'initdb');
+const PG_CTL = join(BIN, 'pg_ctl');
+
+/** Why no real PostgreSQL can be had here, or null. */
+export const postgresUnavailable = (): string | null => {
+  if (!existsSync(INITDB) || !existsSync(PG_CTL)) return `no PostgreSQL binaries in ${BIN} (apt-get install -y postgresql; .ci/run installs it)`;
+  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status !== 0) return 'running as root without a postgres user to run the cluster as';
+  return null;
+};
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/** Runs a PostgreSQL binary, as the postgres user when this process is root (PostgreSQL refuses to run as root). */
+const run = (command: string, args: readonly string[]): void => {
+  const [file, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, [...args]];
+  const result = spawnSync(file, argv, { encoding: 'utf8', timeout: 60_000 });
+  if (result.status !== 0) throw new Error(`${command} ${args[0] ?? ''} failed: ${result.stderr || result.stdout || String(result.error)}`);
+};
+
+export interface PostgresCluster {
+  /** The connection string of its `postgres` database (trust authentication, user postgres). */
+  readonly url: string;
+  stop(): void;
+}
+
+/** Starts a fresh cluster (a few seconds); `stop` stops it and deletes its directory. */
+export async function startPostgres(): Promise<PostgresCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'pg-cluster-'));
+  chmodSync(dir, 0o700);
+  if (process.getuid?.() === 0) {
+    const uid = Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+    const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+    chownSync(dir, uid, gid);
+  }
+  const port = await freePort();
+  const stop = () => {
+    const args = ['-D', dir, '-m', 'immediate', 'stop'];
+    if (process.getuid?.() === 0) spawnSync('runuser', ['-u', 'postgres', '--', PG_CTL, ...args], { timeout: 30_000 });
+    else spawnSync(PG_CTL, args, { timeout: 30_000 });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    run(INITDB, ['-D', dir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    run(PG_CTL, ['-D', dir, '-l', join(dir, 'server.log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', 'start']);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+}
+
+let cluster: Promise<PostgresCluster> | undefined;
+
+/** The cluster of this test process, started on first use and stopped when mocha's run ends. */
+export const sharedPostgres = (): Promise<PostgresCluster> => (cluster ??= startPostgres());
+
+/** A suite over the shared cluster, or skipped by name with the reason where PostgreSQL is not installed. */
+export function describeWithPostgres(title: string, body: (url: () => string) => void): void {
+  describe(title, function () {
+    let url: string | undefined;
+    before(async function () {
+      this.timeout(120_000);
+      const missing = postgresUnavailable();
+      if (missing) {
+        const suite = this.test?.parent as (Mocha.Suite & { skipReason?: string }) | undefined;
+        if (suite) suite.skipReason = missing;
+        this.skip();
+      }
+      url = (await sharedPostgres()).url;
+    });
+    after(async () => {
+      if (!cluster) return;
+      const started = cluster;
+      cluster = undefined;
+      (await started).stop();
+    });
+    body(() => {
+      if (!url) throw new Error('the PostgreSQL cluster was used before it started');
+      return url;
+    });
+  });
+}
