@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { openStorage } from '../../src/infrastructure/postgres/postgres-storage.js';
-import { PostgresStore } from '../../src/infrastructure/postgres/postgres-store.js';
+import { MIGRATIONS, PostgresStore } from '../../src/infrastructure/postgres/postgres-store.js';
 import { describeWithPostgres } from '../support/postgres.js';
 import { TEST_PERSONAL_DATA_KEYS } from '../support/storages.js';
 import { TEST_SCHEMA } from '../support/test-schema.js';
@@ -65,16 +65,29 @@ describeWithPostgres('PostgreSQL adapters', (url) => {
   webhookFeedContract('postgres', postgres);
 
   describe('PostgreSQL only', () => {
-    it('creates its schema idempotently when several instances open at once', async () => {
-      const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open({ url: url() })));
+    it('migrates its schema once when several instances open a fresh database at once, and records the version', async () => {
+      const name = `migrate_${process.pid}_${++databases}`;
+      await admin(`CREATE DATABASE ${name}`);
+      const target = url().replace(/\/postgres$/, `/${name}`);
+      const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open({ url: target })));
       await Promise.all(stores.map((store) => store.close()));
-      const client = new pg.Client({ connectionString: url() });
+      expect(stores.map((store) => store.schema.before).sort()).to.deep.equal([0, MIGRATIONS.length, MIGRATIONS.length, MIGRATIONS.length]);
+      expect(stores.map((store) => store.schema.after)).to.deep.equal(Array(4).fill(MIGRATIONS.length));
+      const client = new pg.Client({ connectionString: target });
       await client.connect();
       try {
         const { rows } = await client.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE tablename LIKE 'store_%' ORDER BY tablename");
-        expect(rows.map((row) => row.tablename)).to.deep.equal(['store_entries', 'store_health', 'store_rows']);
+        expect(rows.map((row) => row.tablename)).to.deep.equal(['store_entries', 'store_health', 'store_rows', 'store_schema']);
+        expect((await client.query('SELECT version FROM store_schema')).rows).to.deep.equal([{ version: MIGRATIONS.length }]);
+        // A newer release migrated further (its migrations only add): this one opens it as it is, and says so.
+        await client.query('UPDATE store_schema SET version = $1', [MIGRATIONS.length + 1]);
+        const older = await PostgresStore.open({ url: target });
+        await older.close();
+        expect(older.schema).to.deep.equal({ before: MIGRATIONS.length + 1, after: MIGRATIONS.length + 1, known: MIGRATIONS.length });
+        expect((await client.query('SELECT version FROM store_schema')).rows).to.deep.equal([{ version: MIGRATIONS.length + 1 }]);
       } finally {
         await client.end();
+        await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       }
     });
 

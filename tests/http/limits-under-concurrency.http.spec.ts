@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { aSignUpBody } from '../support/builders.js';
 import { http, postJson } from '../support/http-client.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
+import { createDatabase, describeWithPostgres } from '../support/postgres.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 const PASSWORD = 'analytical engine 1843';
@@ -28,11 +29,11 @@ function mailsTo(service: TestService, address: string, subject: string): number
 const statusCounts = (statuses: readonly number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
 /** The race cases of issue 34 against the real service on one store (STORAGE and its settings in `env`). */
-function limitsUnderConcurrency(storage: string, env: () => Record<string, string>): void {
+function limitsUnderConcurrency(storage: string, env: () => Record<string, string> | Promise<Record<string, string>>): void {
   describe(`HTTP: every limit holds for simultaneous requests on one account (${storage}, real argon2)`, function () {
     this.timeout(60_000);
     let service: TestService;
-    before(async () => (service = await startTestService({ RATE_LIMIT_MAX: '100000', PASSWORD_RESET_RATE_LIMIT_MAX: '100000', ...env() })));
+    before(async () => (service = await startTestService({ RATE_LIMIT_MAX: '100000', PASSWORD_RESET_RATE_LIMIT_MAX: '100000', ...(await env()) })));
     after(async () => service.dispose());
 
     const signUp = async (email: string) => {
@@ -129,4 +130,7 @@ limitsUnderConcurrency('LMDB', () => ({}));
 limitsUnderConcurrency('memory', () => ({ STORAGE: 'memory' }));
 describeWithMongo('HTTP on MongoDB: limits under concurrency', (target) => {
   limitsUnderConcurrency('MongoDB', () => ({ STORAGE: 'mongodb', MONGODB_URI: target().uri, MONGODB_DB: uniqueDbName('limits') }));
+});
+describeWithPostgres('HTTP on PostgreSQL: limits under concurrency', (url) => {
+  limitsUnderConcurrency('PostgreSQL', async () => ({ STORAGE: 'postgres', DATABASE_URL: await createDatabase(url(), 'limits') }));
 });

@@ -3,6 +3,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } fr
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 
 /**
  * A throw-away PostgreSQL cluster for the suites: initdb in a temporary directory, started with pg_ctl on a free
@@ -49,6 +50,10 @@ const run = (command: string, args: readonly string[]): void => {
 export interface PostgresCluster {
   /** The connection string of its `postgres` database (trust authentication, user postgres). */
   readonly url: string;
+  /** The server's process stopped as a crash would (`pg_ctl stop -m immediate`: no checkpoint, backends killed); its data kept. */
+  halt(): void;
+  /** Starts the halted server again on the same port and data (crash recovery from its WAL), resolving once it accepts connections. */
+  resume(): void;
   stop(): void;
 }
 
@@ -62,20 +67,61 @@ export async function startPostgres(): Promise<PostgresCluster> {
     chownSync(dir, uid, gid);
   }
   const port = await freePort();
-  const stop = () => {
+  const halt = () => {
     const args = ['-D', dir, '-m', 'immediate', 'stop'];
     if (process.getuid?.() === 0) spawnSync('runuser', ['-u', 'postgres', '--', PG_CTL, ...args], { timeout: 30_000 });
     else spawnSync(PG_CTL, args, { timeout: 30_000 });
+  };
+  // fsync=off: a test cluster's durability against the operating system's crash is not under test; a crash of the
+  // server itself (halt) keeps what it wrote to its WAL, as the page cache keeps it.
+  const resume = () => run(PG_CTL, ['-D', dir, '-l', join(dir, 'server.log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', 'start']);
+  const stop = () => {
+    halt();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
     run(INITDB, ['-D', dir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
-    run(PG_CTL, ['-D', dir, '-l', join(dir, 'server.log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', 'start']);
+    resume();
   } catch (error) {
     stop();
     throw error;
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, halt, resume, stop };
+}
+
+let databases = 0;
+
+/** A new empty database on the cluster of `url` (its `postgres` database); resolves to its connection string. */
+export async function createDatabase(url: string, label: string): Promise<string> {
+  const name = `${label.replace(/[^a-z0-9_]/g, '_')}_${process.pid}_${++databases}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return url.replace(/\/postgres$/, `/${name}`);
+}
+
+/** Runs one statement on the database of `url` with a connection of its own. */
+export async function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Skips the current suite by name, with the reason, where no real PostgreSQL can be had (a `before` hook's `this`). */
+export function skipWithoutPostgres(context: Mocha.Context): void {
+  const missing = postgresUnavailable();
+  if (!missing) return;
+  const suite = context.test?.parent as (Mocha.Suite & { skipReason?: string }) | undefined;
+  if (suite) suite.skipReason = missing;
+  context.skip();
 }
 
 let cluster: Promise<PostgresCluster> | undefined;

@@ -71,7 +71,7 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
 
   STORAGE: {
     section: 'Storage',
-    meaning: '`lmdb` (embedded, persistent), `memory` (lost on restart), `mongodb` or `postgres` (begun: see [PostgreSQL](operations.md#postgresql)); an explicit value wins over `MONGODB_URI` and `DATABASE_URL`',
+    meaning: '`lmdb` (embedded, persistent), `memory` (lost on restart), `mongodb` or `postgres` (see [PostgreSQL](operations.md#postgresql)); an explicit value wins over `MONGODB_URI` and `DATABASE_URL`',
     whenUnset: '`lmdb`, or `mongodb` when `MONGODB_URI` is set, or `postgres` when `DATABASE_URL` is',
   },
   DATA_DIR: { section: 'Storage', meaning: 'where LMDB keeps `accounts.lmdb` and where a generated signing key is kept' },
@@ -87,6 +87,16 @@ export const CONFIG_DESCRIPTIONS: { readonly [V in ConfigVariable]: ConfigDescri
   DATABASE_URL: {
     section: 'Storage',
     meaning: 'connection string of a PostgreSQL database (`postgres://user:password@host:5432/accounts`); setting it selects `postgres` (unless `MONGODB_URI` is set), required for `STORAGE=postgres`',
+  },
+  DATABASE_TIMEOUT_MS: {
+    section: 'Storage',
+    meaning:
+      'deadline of one PostgreSQL operation or commit, retries included (kept below the 30 s HTTP request timeout); past it, and at once when the server refuses connections, the request gets `503` with `Retry-After`',
+  },
+  DATABASE_POOL_SIZE: {
+    section: 'Storage',
+    meaning:
+      'PostgreSQL connections one process keeps at most; with `WORKERS` each worker has its own pool, so an instance opens up to `WORKERS` × this: keep instances × that under the server\'s `max_connections`',
   },
   MONGODB_TIMEOUT_MS: {
     section: 'Storage',

@@ -16,7 +16,7 @@ export const readableBy = (read: (raw: string) => unknown, expected: string) =>
     .test('readable', `\${path} must be ${expected}`, (value) => value === undefined || read(value) !== null);
 
 /** The HTTP request timeout is 30 s; a store deadline must leave room to answer 503 well before it. */
-const MONGODB_TIMEOUT_MAX_MS = 25_000;
+const STORE_TIMEOUT_MAX_MS = 25_000;
 
 const STORAGE_KINDS = ['lmdb', 'memory', 'mongodb', 'postgres'] as const;
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
@@ -40,8 +40,10 @@ export const CONFIG_SCHEMA = object({
   MIN_FREE_DISK_BYTES: number().integer().min(0).default(64 * 1024 * 1024),
   STORAGE: mixed<StorageKind>().oneOf(STORAGE_KINDS).optional(),
   MONGODB_URI: string().trim().matches(/^mongodb(\+srv)?:\/\//, 'MONGODB_URI must start with mongodb:// or mongodb+srv://').optional(),
-  MONGODB_TIMEOUT_MS: number().integer().min(100).max(MONGODB_TIMEOUT_MAX_MS, `MONGODB_TIMEOUT_MS must be at most ${MONGODB_TIMEOUT_MAX_MS} (below the 30 s HTTP request timeout)`).default(5_000),
+  MONGODB_TIMEOUT_MS: number().integer().min(100).max(STORE_TIMEOUT_MAX_MS, `MONGODB_TIMEOUT_MS must be at most ${STORE_TIMEOUT_MAX_MS} (below the 30 s HTTP request timeout)`).default(5_000),
   DATABASE_URL: string().trim().matches(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://').optional(),
+  DATABASE_TIMEOUT_MS: number().integer().min(100).max(STORE_TIMEOUT_MAX_MS, `DATABASE_TIMEOUT_MS must be at most ${STORE_TIMEOUT_MAX_MS} (below the 30 s HTTP request timeout)`).default(5_000),
+  DATABASE_POOL_SIZE: number().integer().min(1).max(1_000).default(10),
   MONGODB_DB: string().trim().matches(/^[^/\\. "$*<>:|?]{1,63}$/, 'MONGODB_DB must be a valid MongoDB database name').default('accounts'),
   LOG_LEVEL: string().oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: mixed<LogFormat>().oneOf(LOG_FORMATS).default('auto'),
@@ -162,8 +164,11 @@ export interface Config {
     readonly minFreeBytes: number;
     /** `timeoutMs`: the deadline of one store operation or transaction, retries included (MONGODB_TIMEOUT_MS). */
     readonly mongodb: { readonly uri: string | undefined; readonly dbName: string; readonly timeoutMs: number };
-    /** The PostgreSQL connection string (DATABASE_URL). */
-    readonly postgres: { readonly url: string | undefined };
+    /**
+     * The PostgreSQL connection string (DATABASE_URL); `timeoutMs`: the deadline of one store operation or commit,
+     * retries included (DATABASE_TIMEOUT_MS); `poolSize`: connections this process keeps at most (DATABASE_POOL_SIZE).
+     */
+    readonly postgres: { readonly url: string | undefined; readonly timeoutMs: number; readonly poolSize: number };
   };
   readonly logLevel: string;
   /** `auto`: pretty lines when stdout is a terminal, JSON otherwise. */
@@ -361,7 +366,7 @@ function coreConfigOf(raw: Record<string, string | undefined>, capabilitySetting
       dataDir: env.DATA_DIR,
       minFreeBytes: env.MIN_FREE_DISK_BYTES,
       mongodb: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB, timeoutMs: env.MONGODB_TIMEOUT_MS },
-      postgres: { url: env.DATABASE_URL },
+      postgres: { url: env.DATABASE_URL, timeoutMs: env.DATABASE_TIMEOUT_MS, poolSize: env.DATABASE_POOL_SIZE },
     },
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,

@@ -5,7 +5,7 @@ import { PostgresStore } from './postgres-store.js';
 import { PostgresTables } from './postgres-tables.js';
 
 export interface PostgresStorageConfig {
-  readonly storage: { readonly postgres: { readonly url: string | undefined } };
+  readonly storage: { readonly postgres: { readonly url: string | undefined; readonly timeoutMs?: number; readonly poolSize?: number } };
 }
 
 /**
@@ -13,7 +13,11 @@ export interface PostgresStorageConfig {
  * Rejects with PostgresUnreachable when the server does not answer or refuses the schema.
  */
 export async function openStorage({ storage: { postgres } }: PostgresStorageConfig, keys?: StorageKeys, schema?: Schema): Promise<Storage> {
-  const store = await PostgresStore.open({ url: postgres.url ?? '' });
+  const store = await PostgresStore.open({
+    url: postgres.url ?? '',
+    ...(postgres.timeoutMs === undefined ? {} : { timeoutMs: postgres.timeoutMs }),
+    ...(postgres.poolSize === undefined ? {} : { maxConnections: postgres.poolSize }),
+  });
   const ports = portsOver(new PostgresTables(store), () => store.close(), keys, schema);
   return { ...ports, pruner: new StoreEventPruner(ports.store), storeHealth: new PostgresStoreHealth(store) };
 }

@@ -14,33 +14,48 @@ export const DEFAULT_TIMEOUT_MS = 5_000;
 /** How long a client should wait before retrying while PostgreSQL is unreachable. */
 export const STORE_RETRY_AFTER_SECONDS = 5;
 
-/** The key of the advisory lock held around the schema's creation, so that instances starting together create it once. */
+/** The key of the advisory lock held around the schema's migration, so that instances starting together migrate it once. */
 const SCHEMA_LOCK = 0x6163_6374; // 'acct'
 
 /**
- * The schema: one generic table of records and one of index entries, not a table per declared table. Tables are
- * declared by manifests (storage/store.ts, `Table`) and a manifest may add one at any release: with one generic
- * table no DDL follows a manifest, the schema stays these few statements, and every row is addressed as the shared
- * commit plan addresses it, by (table, key). Records keep their shape as written, Dates included, as node:v8's
- * structured serialization (bytea), the way LMDB keeps msgpack; index entries are the encoded strings of store.ts,
- * compared bytewise (COLLATE "C": UTF-8 bytes sort as code points, as LMDB and MongoDB sort them).
+ * The schema, as the migrations that make it: the version of a database is the number of them applied, kept in
+ * `store_schema`. A migration only adds (a table, a column with a default, an index), so that the instances of the
+ * release before keep working on the newer schema during a rolling deploy; one that must remove something ships a
+ * release after the one that stopped using it.
+ *
+ * Version 1, one generic table of records and one of index entries, not a table per declared table: tables are
+ * declared by manifests (storage/store.ts, `Table`) and a manifest may add one at any release; with one generic
+ * table no DDL follows a manifest, and every row is addressed as the shared commit plan addresses it, by (table,
+ * key). Records keep their shape as written, Dates included, as node:v8's structured serialization (bytea), the way
+ * LMDB keeps msgpack; index entries are the encoded strings of store.ts, compared bytewise (COLLATE "C": UTF-8 bytes
+ * sort as code points, as LMDB and MongoDB sort them).
  */
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS store_rows (
-     tbl text COLLATE "C" NOT NULL,
-     key text COLLATE "C" NOT NULL,
-     version integer NOT NULL,
-     value bytea NOT NULL,
-     PRIMARY KEY (tbl, key))`,
-  `CREATE TABLE IF NOT EXISTS store_entries (
-     tbl text COLLATE "C" NOT NULL,
-     idx text COLLATE "C" NOT NULL,
-     entry text COLLATE "C" NOT NULL,
-     key text COLLATE "C" NOT NULL,
-     PRIMARY KEY (tbl, idx, entry))`,
-  'CREATE INDEX IF NOT EXISTS store_entries_of_row ON store_entries (tbl, key)',
-  'CREATE TABLE IF NOT EXISTS store_health (id text PRIMARY KEY, checked_at timestamptz NOT NULL)',
+export const MIGRATIONS: readonly (readonly string[])[] = [
+  [
+    `CREATE TABLE IF NOT EXISTS store_rows (
+       tbl text COLLATE "C" NOT NULL,
+       key text COLLATE "C" NOT NULL,
+       version integer NOT NULL,
+       value bytea NOT NULL,
+       PRIMARY KEY (tbl, key))`,
+    `CREATE TABLE IF NOT EXISTS store_entries (
+       tbl text COLLATE "C" NOT NULL,
+       idx text COLLATE "C" NOT NULL,
+       entry text COLLATE "C" NOT NULL,
+       key text COLLATE "C" NOT NULL,
+       PRIMARY KEY (tbl, idx, entry))`,
+    'CREATE INDEX IF NOT EXISTS store_entries_of_row ON store_entries (tbl, key)',
+    'CREATE TABLE IF NOT EXISTS store_health (id text PRIMARY KEY, checked_at timestamptz NOT NULL)',
+  ],
 ];
+
+/** The schema version a database was at and is at after `PostgresStore.open` (or `migrate`). */
+export interface SchemaVersion {
+  readonly before: number;
+  readonly after: number;
+  /** The version this release knows (MIGRATIONS.length); below `after` when a newer release migrated first. */
+  readonly known: number;
+}
 
 /** SQLSTATEs after which a serializable transaction is run again: serialization failure, deadlock, unique violation. */
 const RETRIED: ReadonlySet<string> = new Set(['40001', '40P01', '23505']);
@@ -59,13 +74,14 @@ export class PostgresStoreFailure extends Error {
 }
 
 /**
- * What a driver error is to the service: a server error that says it cannot serve now, or any failure of the pool
- * or the connection (refused, lost, ended, timed out), is a 503 (ServiceUnavailable('store_unavailable')); any other
+ * What a driver error is to the service: a server error that says it cannot serve now, a conflict that outlasted the
+ * deadline, or any failure of the pool or the connection (refused, lost, ended, timed out), is a 503 (ServiceUnavailable('store_unavailable')); any other
  * server error a PostgresStoreFailure.
  */
 export function translated(error: unknown): Error {
   const code = sqlState(error);
-  if (code === undefined || UNAVAILABLE_CLASSES.has(code.slice(0, 2)) || code === '25P03') {
+  // A conflict still there at the deadline (RETRIED: the transaction was run again until then) is contention, not a fault.
+  if (code === undefined || UNAVAILABLE_CLASSES.has(code.slice(0, 2)) || code === '25P03' || RETRIED.has(code)) {
     return new ServiceUnavailable('store_unavailable', STORE_RETRY_AFTER_SECONDS, error);
   }
   return new PostgresStoreFailure(error as pg.DatabaseError);
@@ -80,12 +96,20 @@ export class PostgresUnreachable extends Error {
   }
 }
 
+/** A statement the driver stops waiting for after `ms` (pg reads `query_timeout` from a query's config too: lib/client.js; its types omit it). */
+const timed = (text: string, values: readonly unknown[], ms: number): pg.QueryConfig<unknown[]> =>
+  ({ text, values: [...values], query_timeout: Math.max(1, ms) }) as pg.QueryConfig<unknown[]>;
+
+/** The clients whose 'error' event this module listens to (PostgresStore.connect). */
+const listened = new WeakSet<pg.PoolClient>();
+
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** One connection pool and the schema behind the PostgreSQL adapters. Commits are durable (synchronous_commit) when they resolve. */
 export class PostgresStore {
   readonly timeoutMs: number;
   private ended = false;
+  private schemaVersion: SchemaVersion = { before: 0, after: 0, known: MIGRATIONS.length };
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -94,7 +118,12 @@ export class PostgresStore {
     this.timeoutMs = timeoutMs;
   }
 
-  /** Opens the pool and creates the schema (idempotent, under an advisory lock); closes the pool again when that fails. */
+  /**
+   * Opens the pool and migrates the schema (idempotent, under an advisory lock); closes the pool again when that
+   * fails. Every operation then has `timeoutMs` in all, from waiting for a connection to the last statement's answer:
+   * the server ends a statement past it (statement_timeout), the driver stops waiting for an answer that does not
+   * come (a partition, a frozen server) and drops that connection.
+   */
   static async open(settings: PostgresSettings): Promise<PostgresStore> {
     const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const pool = new pg.Pool({
@@ -102,13 +131,16 @@ export class PostgresStore {
       max: settings.maxConnections ?? 10,
       connectionTimeoutMillis: timeoutMs,
       statement_timeout: timeoutMs,
+      // A transaction left open by a process that died mid-commit holds its locks until this, not until TCP notices.
+      idle_in_transaction_session_timeout: 2 * timeoutMs,
+      keepAlive: true,
       application_name: 'account-service',
     });
     // An idle connection the server drops is an error of the pool, not of a query: without a listener it would end the process.
     pool.on('error', () => undefined);
     const store = new PostgresStore(pool, timeoutMs);
     try {
-      await store.createSchema();
+      store.schemaVersion = await store.migrate();
     } catch (error) {
       await store.close();
       throw new PostgresUnreachable(error);
@@ -116,13 +148,25 @@ export class PostgresStore {
     return store;
   }
 
-  private async createSchema(): Promise<void> {
+  /** The schema's version when this store opened it, and after. */
+  get schema(): SchemaVersion {
+    return this.schemaVersion;
+  }
+
+  /** Applies the migrations the database lacks, in one transaction, under the advisory lock. */
+  private async migrate(): Promise<SchemaVersion> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
-      for (const statement of SCHEMA) await client.query(statement);
+      await client.query('CREATE TABLE IF NOT EXISTS store_schema (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)');
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM store_schema WHERE id = 1');
+      const before = rows[0]?.version ?? 0;
+      for (const statements of MIGRATIONS.slice(before)) for (const statement of statements) await client.query(statement);
+      const after = Math.max(before, MIGRATIONS.length);
+      await client.query('INSERT INTO store_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version', [after]);
       await client.query('COMMIT');
+      return { before, after, known: MIGRATIONS.length };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -131,12 +175,36 @@ export class PostgresStore {
     }
   }
 
-  /** One statement outside any transaction; driver errors translated. */
-  async query<T extends pg.QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<pg.QueryResult<T>> {
+  /**
+   * A connection of the pool, within the operation's deadline. A connection lost while checked out fails its query
+   * and is also emitted as the client's 'error' event, which the pool listens to only while the client is idle: the
+   * listener added here (once per client) keeps that event from ending the process; the failed query tells the caller.
+   */
+  private async connect(): Promise<pg.PoolClient> {
     if (this.ended) throw translated(new Error('the PostgreSQL pool is closed'));
     try {
-      return await this.pool.query<T>(text, values as unknown[]);
+      const client = await this.pool.connect();
+      if (!listened.has(client)) {
+        listened.add(client);
+        client.on('error', () => undefined);
+      }
+      return client;
     } catch (error) {
+      throw translated(error);
+    }
+  }
+
+  /** One statement outside any transaction, answered within the deadline; driver errors translated. */
+  async query<T extends pg.QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<pg.QueryResult<T>> {
+    const deadline = Date.now() + this.timeoutMs;
+    const client = await this.connect();
+    try {
+      const result = await client.query<T>(timed(text, values, deadline - Date.now()));
+      client.release();
+      return result;
+    } catch (error) {
+      // A statement the server refused leaves the connection usable; any other failure (no answer, a lost socket) does not.
+      client.release(sqlState(error) === undefined ? (error as Error) : undefined);
       throw translated(error);
     }
   }
@@ -147,18 +215,14 @@ export class PostgresStore {
    * Driver errors are translated; an error `work` throws for its own reasons rolls back and propagates as it is.
    */
   async transaction<T>(work: (query: (text: string, values?: readonly unknown[]) => Promise<pg.QueryResult>) => Promise<T>): Promise<T> {
-    if (this.ended) throw translated(new Error('the PostgreSQL pool is closed'));
     const deadline = Date.now() + this.timeoutMs;
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw translated(error);
-    }
+    const client = await this.connect();
     let broken: unknown;
     const query = async (text: string, values: readonly unknown[] = []) => {
+      const left = deadline - Date.now();
       try {
-        return await client.query(text, values as unknown[]);
+        if (left <= 0) throw new Error('the store deadline passed');
+        return await client.query(timed(text, values, left));
       } catch (error) {
         throw new DriverError(error);
       }
@@ -171,19 +235,22 @@ export class PostgresStore {
           await query('COMMIT');
           return result;
         } catch (error) {
-          await client.query('ROLLBACK').catch((rollback: unknown) => (broken = rollback));
+          if (!(error instanceof DriverError) || sqlState(error.cause) !== undefined) {
+            await client.query(timed('ROLLBACK', [], Math.max(100, deadline - Date.now()))).catch((rollback: unknown) => (broken = rollback));
+          } else {
+            broken = error.cause;
+          }
           if (!(error instanceof DriverError)) throw error;
           const code = sqlState(error.cause);
           if (code !== undefined && RETRIED.has(code) && broken === undefined && Date.now() < deadline) {
             await pause(Math.random() * Math.min(5 * 1.5 ** attempt, 100));
             continue;
           }
-          if (sqlState(error.cause) === undefined) broken = error.cause;
           throw translated(error.cause);
         }
       }
     } finally {
-      client.release(broken instanceof Error ? broken : undefined);
+      client.release(broken === undefined ? undefined : broken instanceof Error ? broken : new Error('the connection failed', { cause: broken }));
     }
   }
 

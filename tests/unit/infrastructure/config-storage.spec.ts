@@ -41,10 +41,17 @@ describe('Configuration: choosing the store', () => {
 
   it('uses PostgreSQL whenever DATABASE_URL is set (MONGODB_URI, set too, wins), and refuses STORAGE=postgres without it', () => {
     const url = 'postgres://accounts:hunter2@db:5432/accounts';
-    expect(loadConfig({ DATABASE_URL: url }).storage).to.include({ kind: 'postgres' }).and.have.deep.property('postgres', { url });
+    expect(loadConfig({ DATABASE_URL: url }).storage).to.include({ kind: 'postgres' }).and.have.deep.property('postgres', { url, timeoutMs: 5_000, poolSize: 10 });
     expect(loadConfig({ DATABASE_URL: url, MONGODB_URI: URI }).storage.kind).to.equal('mongodb');
     expect(loadConfig({ STORAGE: 'lmdb', DATABASE_URL: url }).storage.kind).to.equal('lmdb');
     expect(() => loadConfig({ STORAGE: 'postgres' })).to.throw(ConfigError, /DATABASE_URL is required/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@db/x' })).to.throw(ConfigError, /DATABASE_URL/).with.property('message').that.does.not.include('hunter2');
+  });
+
+  it('reads the PostgreSQL deadline and pool size, each within its bounds', () => {
+    const url = 'postgres://accounts@db:5432/accounts';
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_TIMEOUT_MS: '2500', DATABASE_POOL_SIZE: '40' }).storage.postgres).to.deep.equal({ url, timeoutMs: 2_500, poolSize: 40 });
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_TIMEOUT_MS: '30000' })).to.throw(ConfigError, /DATABASE_TIMEOUT_MS must be at most 25000/);
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: '0' })).to.throw(ConfigError, /DATABASE_POOL_SIZE/);
   });
 });

@@ -114,7 +114,7 @@ describe('loadConfig', () => {
       timeoutsMs: { headers: 10_000, request: 30_000, connection: 30_000, keepAlive: 5_000, checkInterval: 1_000 },
       maxConnections: 900,
     });
-    expect(config.storage).to.deep.equal({ kind: 'lmdb', dataDir: './data', minFreeBytes: 64 * 1024 * 1024, mongodb: { uri: undefined, dbName: 'accounts', timeoutMs: 5000 }, postgres: { url: undefined } });
+    expect(config.storage).to.deep.equal({ kind: 'lmdb', dataDir: './data', minFreeBytes: 64 * 1024 * 1024, mongodb: { uri: undefined, dbName: 'accounts', timeoutMs: 5000 }, postgres: { url: undefined, timeoutMs: 5000, poolSize: 10 } });
     expect(config.argon2).to.deep.equal({ memoryKiB: 19456, timeCost: 2, parallelism: 1 });
     expect(config.jwt).to.include({ issuer: 'account-service', audience: 'account-service', ttlSeconds: 900 });
     expect(config.logLevel).to.equal('info');
