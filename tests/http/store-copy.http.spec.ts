@@ -5,6 +5,10 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import pg from 'pg';
 import { copyStore } from '../../tools/copy-store.js';
+import { LmdbStore } from '../../src/infrastructure/lmdb/lmdb-store.js';
+import { LmdbTables } from '../../src/infrastructure/lmdb/lmdb-tables.js';
+import { COUNTERS } from '../../src/infrastructure/storage/commit-plan.js';
+import { COPY_BATCH } from '../../src/infrastructure/storage/store-copy.js';
 import { aSignUpBody } from '../support/builders.js';
 import { http, postJson } from '../support/http-client.js';
 import { describeWithPostgres } from '../support/postgres.js';
@@ -132,6 +136,35 @@ describeWithPostgres('store:copy moves a store between LMDB and PostgreSQL, ever
     const reset = await postJson(again.url, '/auth/password-reset/confirm', { token: await mailedToken(again, email, 'Reset your password'), newpassword: NEW_PASSWORD });
     expect(reset.status, `the reset mail left pending on PostgreSQL arrives and works: ${reset.text}`).to.equal(200);
     expect((await postJson(again.url, '/auth/sign-in', { email, password: NEW_PASSWORD })).status).to.equal(201);
+  });
+
+  it('copies many batches both ways with every key, version, value and index entry as stored', async function () {
+    this.timeout(90_000);
+    const source = dir('copy-many');
+    const written = Array.from({ length: 3 * COPY_BATCH + 7 }, (_, n) => ({ key: `counter-${String(n).padStart(5, '0')}`, version: n % 7, value: { times: [n, n + 1], expiresAt: 4_000_000_000_000 + n } }));
+    const store = LmdbStore.open(source);
+    const tables = new LmdbTables(store);
+    tables.prepare([COUNTERS]);
+    await store.transaction(() => written.forEach((row) => tables.importInTransaction(COUNTERS, row.key, row.value, row.version)));
+    await store.close();
+
+    const database = await freshDatabase();
+    const there = await copyStore(`lmdb:${source}`, database.url);
+    expect(there.tables).to.deep.equal({ counters: { records: written.length, indexEntries: written.length } });
+    const entries = await sql(["SELECT count(*)::integer AS n FROM store_entries WHERE tbl = 'counters' AND idx = 'expires'"], database.name);
+    expect(entries[0]?.['n'], 'each record\'s expiry entry').to.equal(written.length);
+
+    const back = dir('copy-many-back');
+    expect((await copyStore(database.url, `lmdb:${back}`)).records).to.equal(written.length);
+    const returned = LmdbStore.open(back);
+    try {
+      const copied = new LmdbTables(returned);
+      copied.prepare([COUNTERS]);
+      expect([...copied.recordsOf(COUNTERS)]).to.deep.equal(written);
+      expect(await copied.count(COUNTERS, 'expires', []), 'the expiry index rebuilt').to.equal(written.length);
+    } finally {
+      await returned.close();
+    }
   });
 
   it('refuses a target that holds any record, naming the count, and writes nothing into it', async function () {
