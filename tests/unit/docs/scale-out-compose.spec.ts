@@ -12,7 +12,8 @@ import { tempDir } from '../../support/test-service.js';
 // defined), then against the service itself: each instance's environment is loaded by the service's own
 // configuration in production, with the keys the files' own job makes.
 const SCALE_OUT = 'docs/scale-out/compose.yaml';
-const FILES = ['docker-compose.yml', SCALE_OUT];
+/** Each file and the store its instances use: the single-instance file MongoDB, the scale-out file PostgreSQL. */
+const FILES = { 'docker-compose.yml': 'mongodb', [SCALE_OUT]: 'postgres' } as const;
 const IMAGE = imageEnvironment('Dockerfile');
 
 const instancesOf = (compose: ComposeFile): [string, ComposeService][] => Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
@@ -32,7 +33,7 @@ function runKeysJob(compose: ComposeFile, dir: string): { file: string; uid: num
 }
 
 describe('The Compose files (docker-compose.yml, docs/scale-out/compose.yaml)', () => {
-  for (const path of FILES) {
+  for (const [path, store] of Object.entries(FILES)) {
     it(`${path}: every service, volume, file and build it names exists, and every wait is on something that ends or is checked`, () => {
       const compose = readCompose(path);
       for (const [name, service] of Object.entries(compose.services)) {
@@ -76,7 +77,7 @@ describe('The Compose files (docker-compose.yml, docs/scale-out/compose.yaml)', 
           };
           const config = loadConfig(env);
           expect(config.env).to.equal('production');
-          expect(config.storage.kind).to.equal('mongodb');
+          expect(config.storage.kind).to.equal(store);
           expect(() => loadSigningKey({ privateKeyPem: undefined, privateKeyFile: local(env['JWT_PRIVATE_KEY_FILE']), dataDir: '/nonexistent', production: true, ephemeral: false })).to.not.throw();
           const secret = personalDataSecret({ configured: undefined, configuredFile: local(env['PERSONAL_DATA_KEY_FILE']), dataDir: '/nonexistent', production: true, ephemeral: false });
           expect(secret.toString()).to.equal(made['personal-data.key']?.trim());
@@ -108,28 +109,44 @@ describe('The Compose files (docker-compose.yml, docs/scale-out/compose.yaml)', 
       for (const [name, service] of instances) expect(service.healthcheck?.test.join(' '), name).to.include('/health/ready');
     });
 
-    it('shares the store, the limits and the mail: a replica set of the file\'s members, its Redis, its SMTP server', () => {
-      const mongos = Object.entries(compose.services).filter(([, service]) => service.image?.startsWith('mongo:'));
-      expect(mongos).to.have.length(3);
-      for (const config of configs) {
-        // A seed list (host:port,host:port) is no WHATWG URL: read it as the driver's connection string.
-        const [, seeds = '', query = ''] = /^mongodb:\/\/([^/]+)\/?\?(.*)$/.exec(config.storage.mongodb.uri ?? '') ?? [];
-        const uri = { searchParams: new URLSearchParams(query) };
-        const hosts = seeds.split(',').map((host) => host.split(':')[0]);
-        expect(hosts.sort()).to.deep.equal(mongos.map(([name]) => name).sort());
-        for (const [, mongo] of mongos) {
-          const command = commandOf(mongo);
-          expect(command[command.indexOf('--replSet') + 1]).to.equal(uri.searchParams.get('replicaSet'));
-        }
+    it('shares the store, the limits and the mail: the file\'s PostgreSQL server and database, its Redis, its SMTP server', () => {
+      const postgres = Object.entries(compose.services).filter(([, service]) => service.image?.startsWith('postgres:'));
+      expect(postgres).to.have.length(1);
+      expect(Object.values(compose.services).filter((service) => service.image?.startsWith('mongo:')), 'no MongoDB left').to.have.length(0);
+      const [name = '', server = {}] = postgres[0] ?? [];
+      const serverEnv = server.environment ?? {};
+      for (const [index, config] of configs.entries()) {
+        expect(config.storage.kind).to.equal('postgres');
+        const url = new URL(config.storage.postgres.url ?? '');
+        expect([url.hostname, url.port || '5432'], 'the server\'s name and port').to.deep.equal([name, '5432']);
+        expect(decodeURIComponent(url.pathname.slice(1)), 'the database the server creates').to.equal(serverEnv['POSTGRES_DB']);
+        expect(decodeURIComponent(url.username), 'the role it creates').to.equal(serverEnv['POSTGRES_USER']);
+        expect(decodeURIComponent(url.password), 'its password').to.equal(serverEnv['POSTGRES_PASSWORD']).and.not.equal('');
+        expect(instances[index]?.[1].depends_on?.[name]?.condition, 'the instances wait until it accepts connections').to.equal('service_healthy');
         expect(config.rateLimit.store.kind).to.equal('redis');
         const redis = config.rateLimit.store.kind === 'redis' ? hostOf(config.rateLimit.store.url) : '';
         expect(compose.services[redis]?.image).to.match(/^redis:/);
         expect(config.mail.transport).to.equal('smtp');
         expect(compose.services[hostOf(config.mail.smtpUrl ?? '')], 'the SMTP host is a service').to.not.equal(undefined);
       }
-      const initiate = mongos.map(([, mongo]) => mongo.healthcheck?.test.join(' ') ?? '').find((test) => test.includes('rs.initiate')) ?? '';
-      const members = [...initiate.matchAll(/host: '([^':]+):27017'/g)].map((match) => match[1]);
-      expect(members.sort(), 'rs.initiate names every member').to.deep.equal(mongos.map(([name]) => name).sort());
+      // Healthy once the real server answers on TCP (pg_isready over the socket would pass during the first start's
+      // initdb), for the role and database the instances use.
+      const check = server.healthcheck?.test ?? [];
+      expect(check.slice(0, 2)).to.deep.equal(['CMD', 'pg_isready']);
+      const option = (flag: string) => check[check.indexOf(flag) + 1];
+      expect([option('-h'), option('-p'), option('-U'), option('-d')]).to.deep.equal(['127.0.0.1', '5432', serverEnv['POSTGRES_USER'], serverEnv['POSTGRES_DB']]);
+      const data = (server.volumes ?? []).map(mountOf).find((mount) => mount.target === '/var/lib/postgresql/data');
+      expect(compose.volumes, 'the data directory is a named volume').to.have.property(data?.source ?? 'missing');
+    });
+
+    it('writes the database password it is given into both the server and every instance\'s DATABASE_URL', () => {
+      const given = readCompose(SCALE_OUT, { POSTGRES_PASSWORD: 'Given4Password' });
+      const server = Object.values(given.services).find((service) => service.image?.startsWith('postgres:'));
+      expect(server?.environment?.['POSTGRES_PASSWORD']).to.equal('Given4Password');
+      for (const [, service] of instancesOf(given)) {
+        const config = loadConfig({ ...IMAGE, ...service.environment });
+        expect(new URL(config.storage.postgres.url ?? '').password).to.equal('Given4Password');
+      }
     });
 
     it('hashes on the CPUs each instance is given (HASH_CONCURRENCY = its CPU limit)', () => {
