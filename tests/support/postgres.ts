@@ -155,3 +155,6 @@ export function describeWithPostgres(title: string, body: (url: () => string) =>
     });
   });
 }
+
+/** A PostgreSQL client program (pg_dump, pg_restore, createdb, psql) of the binaries the cluster runs on. */
+export const postgresProgram = (name: string): string => join(BIN, name);
