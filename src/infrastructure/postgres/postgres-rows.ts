@@ -10,6 +10,8 @@ type Query = Parameters<Parameters<PostgresStore['transaction']>[0]>[0];
  * a service's commit has seconds).
  */
 const COPY_TIMEOUT_MS = 30 * 60_000;
+/** How long a copy waits for the server to accept a connection: a server that does not answer is said at once, not after the copy's deadline. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Records read per statement. */
 const PAGE = 1_000;
@@ -30,7 +32,7 @@ export function maskedUrl(url: string): string {
 
 /** Runs `work` on one transaction of the store at `url`, opened for it (its schema created) and closed after it. */
 async function inTransaction<T>(url: string, work: (query: Query) => Promise<T>): Promise<T> {
-  const store = await PostgresStore.open({ url, timeoutMs: COPY_TIMEOUT_MS, maxConnections: 1 });
+  const store = await PostgresStore.open({ url, timeoutMs: COPY_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS, maxConnections: 1 });
   try {
     return await store.transaction(work);
   } finally {

@@ -6,6 +6,8 @@ export interface PostgresSettings {
   readonly url: string;
   /** The deadline of one store operation or commit, retries included (default 5 s); past it a 503. */
   readonly timeoutMs?: number;
+  /** How long opening a connection may take (default: timeoutMs); for a long `timeoutMs` that should not wait as long on a server that does not answer. */
+  readonly connectTimeoutMs?: number;
   /** Connections kept at most (default 10). */
   readonly maxConnections?: number;
 }
@@ -129,7 +131,7 @@ export class PostgresStore {
     const pool = new pg.Pool({
       connectionString: settings.url,
       max: settings.maxConnections ?? 10,
-      connectionTimeoutMillis: timeoutMs,
+      connectionTimeoutMillis: settings.connectTimeoutMs ?? timeoutMs,
       statement_timeout: timeoutMs,
       // A transaction left open by a process that died mid-commit holds its locks until this, not until TCP notices.
       idle_in_transaction_session_timeout: 2 * timeoutMs,
