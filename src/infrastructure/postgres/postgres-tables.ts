@@ -1,5 +1,5 @@
 import { deserialize, serialize } from 'node:v8';
-import { type Ref, type Write, decideAwaiting, refsOf } from '../storage/commit-plan.js';
+import { type Ref, type Write, decideAwaiting, refKey, refsOf } from '../storage/commit-plan.js';
 import { type AnyTable, type Changes, type CommitOutcome, KEY_END, type KeyPart, type RangeQuery, type Store, type Stored, type Table, endOf, indexEntriesOf, indexNamesOf, prefixOf } from '../storage/store.js';
 import type { PostgresStore } from './postgres-store.js';
 
@@ -69,7 +69,20 @@ export class PostgresTables implements Store {
         const { rows } = await query(COUNT_RANGE, [count.table.name, count.index, start, `${start}${KEY_END}`]);
         return (rows[0] as { n: number } | undefined)?.n ?? 0;
       };
-      const decision = await decideAwaiting(changes, read, countRange, refs);
+      const readMany = async (many: readonly Ref[]): Promise<(Stored<unknown> | null)[]> => {
+        // COLLATE "C" on the arrays' side too: both sides of the join compare as the columns do, whatever the database's default.
+        const { rows } = await query(
+          `SELECT r.tbl, r.key, r.version, r.value FROM unnest($1::text[], $2::text[]) AS q(tbl, key)
+           JOIN store_rows r ON r.tbl = q.tbl COLLATE "C" AND r.key = q.key COLLATE "C"`,
+          [many.map((ref) => ref.table.name), many.map((ref) => ref.key)],
+        );
+        const found = new Map((rows as (RowResult & { tbl: string })[]).map((row) => [`${row.tbl}\u0000${row.key}`, row]));
+        return many.map((ref) => {
+          const row = found.get(refKey(ref));
+          return row ? stored(row) : null;
+        });
+      };
+      const decision = await decideAwaiting(changes, read, countRange, refs, readMany);
       if ('refused' in decision) return decision.refused;
       for (const write of decision.writes) await this.apply(query, write);
       return { status: 'committed' };

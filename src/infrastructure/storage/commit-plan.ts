@@ -309,13 +309,22 @@ export function decideNow(changes: Changes, read: (ref: Ref) => Stored<unknown> 
 }
 
 /** Decides a commit in a transaction whose reads are asynchronous (MongoDB), one read at a time. */
-export async function decideAwaiting(changes: Changes, read: (ref: Ref) => Promise<Stored<unknown> | null>, countRange: (count: IndexCount) => Promise<number>, refs = refsOf(changes)): Promise<Decided> {
+export async function decideAwaiting(
+  changes: Changes,
+  read: (ref: Ref) => Promise<Stored<unknown> | null>,
+  countRange: (count: IndexCount) => Promise<number>,
+  refs = refsOf(changes),
+  /** Reads a step's records at once (one round trip where the store is across a network), in the order given; absent: one `read` each. */
+  readMany?: (refs: readonly Ref[]) => Promise<(Stored<unknown> | null)[]>,
+): Promise<Decided> {
   const steps = deciding(changes, refs);
   for (let step = steps.next(); ; ) {
     if (step.done) return step.value;
     const answers: (Stored<unknown> | null | number)[] = [];
-    if ('records' in step.value) for (const ref of step.value.records) answers.push(await read(ref));
-    else for (const count of step.value.ranges) answers.push(await countRange(count));
+    if ('records' in step.value) {
+      if (readMany && step.value.records.length > 1) answers.push(...(await readMany(step.value.records)));
+      else for (const ref of step.value.records) answers.push(await read(ref));
+    } else for (const count of step.value.ranges) answers.push(await countRange(count));
     step = steps.next(answers);
   }
 }
