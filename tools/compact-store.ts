@@ -6,10 +6,11 @@
  * while any process has the store open, and no service starts until it has finished. The copy keeps the store file's
  * owner and mode.
  */
-import { type Stats, chmodSync, chownSync, closeSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { type Stats, chmodSync, chownSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { open } from 'lmdb';
+import { fsyncPath } from '../src/infrastructure/lmdb/lmdb-rows.js';
 import { LmdbStore } from '../src/infrastructure/lmdb/lmdb-store.js';
 import { type Kill, running, takeExclusive } from '../src/infrastructure/storage/store-lock.js';
 
@@ -23,15 +24,6 @@ export interface CompactOptions {
 /** The process ids lmdb-js lists as readers of the environment (a service older than the lock), but this process. */
 const otherReaders = (list: string, kill?: Kill): number[] =>
   [...list.matchAll(/^\s*(\d+)\s/gm)].map((match) => Number(match[1])).filter((pid) => pid !== process.pid && running(pid, kill));
-
-const fsync = (path: string): void => {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-};
 
 /** Gives `copy` the owner and mode of `original`; throws, naming what is missing, when this process may not. */
 function keepOwnerAndMode(copy: string, original: Stats): void {
@@ -63,7 +55,7 @@ export async function compactStore(dataDir: string, options: CompactOptions = {}
     }
     try {
       keepOwnerAndMode(copy, original);
-      fsync(copy);
+      fsyncPath(copy);
       await options.beforeRename?.();
     } catch (error) {
       rmSync(copy, { force: true });
@@ -71,7 +63,7 @@ export async function compactStore(dataDir: string, options: CompactOptions = {}
     }
     renameSync(copy, path);
     rmSync(`${path}-lock`, { force: true });
-    fsync(resolve(dataDir));
+    fsyncPath(resolve(dataDir));
     return { before: original.size, after: statSync(path).size };
   } finally {
     release();

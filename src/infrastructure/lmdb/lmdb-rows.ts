@@ -18,7 +18,8 @@ const tableNamesIn = (store: LmdbStore): string[] =>
 const recordsIn = (store: LmdbStore): number =>
   tableNamesIn(store).reduce((sum, name) => sum + store.root.openDB({ name: `t:${name}` }).getKeysCount(), 0);
 
-const fsync = (path: string): void => {
+/** Flushes a file (or a directory's entries) to the disk. */
+export const fsyncPath = (path: string): void => {
   const fd = openSync(path, 'r');
   try {
     fsyncSync(fd);
@@ -101,11 +102,11 @@ export const lmdbRowSink = (dataDir: string): RowSink => ({
         await target?.close();
         await copy.close();
         closed = true;
-        fsync(aside);
+        fsyncPath(aside);
         renameSync(aside, path);
         rmSync(`${aside}-lock`, { force: true });
         rmSync(`${path}-lock`, { force: true });
-        fsync(resolve(dataDir));
+        fsyncPath(resolve(dataDir));
         return result;
       } catch (error) {
         if (!closed) await Promise.all([target?.close(), copy.close()]);
