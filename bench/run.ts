@@ -9,6 +9,7 @@ import { busyWorkerThreads, threadCpuTicks } from '../tests/support/process-thre
 import { type LoadResult, combine, cpuMicrosPerResponse, interleaved, load, loopMicrosPerResponse } from './load.js';
 import { type Server, startServer } from './processes.js';
 import { oidcGrants, oidcGrantsReport } from './oidc-grants.js';
+import { postgresPart, postgresReport } from './postgres.js';
 import { rawVerifyThroughput } from './raw-argon2.js';
 import { scalingTable } from './scaling.js';
 import { WORK_POINTS_MICROS, type WorkPoint, budgetFor } from './work-curve.js';
@@ -143,9 +144,14 @@ async function main(): Promise<void> {
     }
 
     const memory = service.memory();
-    await Promise.all([service.stop(), bare.stop(), featured.stop()]);
+    await Promise.all([service.stop(), featured.stop()]);
     const scaling = await scalingTable({ entry, nodeArgs, env, dataDir, rawCeiling, saturation, connections: CHAINS, signIn: SIGN_IN, signUp: JSON.stringify(USER) });
     const oidc = await oidcGrants({ entry, nodeArgs, env, dataDir, connections: CHAINS });
+    process.stderr.write('(j) the service on PostgreSQL on this host: (a), (b), (e) and (f) again, against the bare route of (e), then its round trips per request...\n');
+    const postgres = await postgresPart({
+      entry, nodeArgs, env, dataDir, argon2: config.argon2, poolSize, hashConcurrency, saturation, connections: CHAINS, floor, user: { email: USER.email, password: USER.password }, signUp: SIGN_UP,
+    });
+    await bare.stop();
 
     const shedP99 = overload.p99ByStatus['503'] ?? NaN;
     const shedPerSecond = (overload.byStatus['503'] ?? 0) / overload.seconds;
@@ -228,6 +234,9 @@ async function main(): Promise<void> {
       })),
     );
     for (const line of oidcGrantsReport(oidc)) console.log(line);
+    const beside = postgresReport({ signIn, signInPerRaw: ratios.signInPerRaw, signUp: signUps, me, mePerBare: ratios.mePerBareFastify, refresh, refreshPerBare: ratios.refreshPerBareFastify }, postgres);
+    if (beside.table.length > 0) console.table(beside.table);
+    for (const line of beside.lines) console.log(line);
     console.log(invalidBecause.length === 0 ? 'run VALID: the service hashes on at least HASH_CONCURRENCY threads' : `run NOT VALID: ${invalidBecause.join('; ')}`);
 
     const results = {
@@ -252,6 +261,7 @@ async function main(): Promise<void> {
       workBudgets,
       scaling: { rawCeiling: round(rawCeiling), rows: scaling },
       oidc,
+      postgres,
       ratios,
       targets: TARGETS,
     };

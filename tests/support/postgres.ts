@@ -57,8 +57,12 @@ export interface PostgresCluster {
   stop(): void;
 }
 
-/** Starts a fresh cluster (a few seconds); `stop` stops it and deletes its directory. */
-export async function startPostgres(): Promise<PostgresCluster> {
+/**
+ * Starts a fresh cluster (a few seconds); `stop` stops it and deletes its directory. It runs with `fsync=off` (the
+ * suites need no durability); `durable: true` keeps PostgreSQL's default, every commit flushed before it resolves
+ * (the benchmark, so that its commits cost what the service's commits cost in production).
+ */
+export async function startPostgres(options: { readonly durable?: boolean } = {}): Promise<PostgresCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'pg-cluster-'));
   chmodSync(dir, 0o700);
   if (process.getuid?.() === 0) {
@@ -72,9 +76,10 @@ export async function startPostgres(): Promise<PostgresCluster> {
     if (process.getuid?.() === 0) spawnSync('runuser', ['-u', 'postgres', '--', PG_CTL, ...args], { timeout: 30_000 });
     else spawnSync(PG_CTL, args, { timeout: 30_000 });
   };
-  // fsync=off: a test cluster's durability against the operating system's crash is not under test; a crash of the
-  // server itself (halt) keeps what it wrote to its WAL, as the page cache keeps it.
-  const resume = () => run(PG_CTL, ['-D', dir, '-l', join(dir, 'server.log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', 'start']);
+  // fsync=off unless durable: a test cluster's durability against the operating system's crash is not under test; a
+  // crash of the server itself (halt) keeps what it wrote to its WAL, as the page cache keeps it.
+  const resume = () =>
+    run(PG_CTL, ['-D', dir, '-l', join(dir, 'server.log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${options.durable ? '' : ' -c fsync=off'}`, '-w', 'start']);
   const stop = () => {
     halt();
     rmSync(dir, { recursive: true, force: true });
