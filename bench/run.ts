@@ -9,7 +9,8 @@ import { busyWorkerThreads, threadCpuTicks } from '../tests/support/process-thre
 import { type LoadResult, combine, cpuMicrosPerResponse, interleaved, load, loopMicrosPerResponse } from './load.js';
 import { type Server, startServer } from './processes.js';
 import { oidcGrants, oidcGrantsReport } from './oidc-grants.js';
-import { postgresPart, postgresReport } from './postgres.js';
+import { postgresPart } from './postgres.js';
+import { postgresReport } from './postgres-report.js';
 import { rawVerifyThroughput } from './raw-argon2.js';
 import { scalingTable } from './scaling.js';
 import { WORK_POINTS_MICROS, type WorkPoint, budgetFor } from './work-curve.js';
