@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     process.stderr.write('(j) the service on PostgreSQL on this host: (a), (b), (e) and (f) again, against the bare route of (e), then its round trips per request...\n');
     const postgres = await postgresPart({
       entry, nodeArgs, env, dataDir, argon2: config.argon2, poolSize, hashConcurrency, saturation, connections: CHAINS, floor, user: { email: USER.email, password: USER.password }, signUp: SIGN_UP,
-    });
+    }).catch((error: unknown) => ({ skipped: `it failed: ${error instanceof Error ? error.message : String(error)}` }));
     await bare.stop();
 
     const shedP99 = overload.p99ByStatus['503'] ?? NaN;
