@@ -84,27 +84,48 @@ export class PostgresTables implements Store {
       };
       const decision = await decideAwaiting(changes, read, countRange, refs, readMany);
       if ('refused' in decision) return decision.refused;
-      for (const write of decision.writes) await this.apply(query, write);
+      if (decision.writes.length > 0) await writeAll(query, decision.writes);
       return { status: 'committed' };
     });
   }
+}
 
-  /** Writes one record (or removes it) and replaces its index entries, inside the commit's transaction. */
-  private async apply(query: Query, write: Write): Promise<void> {
-    const { table, key } = write;
-    if (write.previous !== null) await query('DELETE FROM store_entries WHERE tbl = $1 AND key = $2', [table.name, key]);
-    if (write.op === 'remove') {
-      await query('DELETE FROM store_rows WHERE tbl = $1 AND key = $2', [table.name, key]);
-      return;
-    }
-    await query(
-      `INSERT INTO store_rows (tbl, key, version, value) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (tbl, key) DO UPDATE SET version = EXCLUDED.version, value = EXCLUDED.value`,
-      [table.name, key, write.version, serialize(write.value)],
-    );
-    const entries = indexEntriesOf(table, key, write.value);
-    if (entries.length === 0) return;
-    const values = entries.map((_, i) => `($1, $${2 * i + 3}, $${2 * i + 4}, $2)`).join(', ');
-    await query(`INSERT INTO store_entries (tbl, idx, entry, key) VALUES ${values}`, [table.name, key, ...entries.flat()]);
-  }
+/**
+ * Every write of a commit in one statement (one round trip, inside the commit's transaction): records put or removed,
+ * and each written record's index entries made what its new value gives. An entry that stays is neither deleted nor
+ * inserted again (the DELETE keeps the new entries, the INSERT skips those there), so the statement's parts, which do
+ * not see each other's changes, never touch one row twice.
+ */
+const WRITE_ALL = `
+  WITH written AS (SELECT * FROM unnest($1::text[], $2::text[]) AS w(tbl, key)),
+       fresh AS (SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS f(tbl, idx, entry, key)),
+       stale_entries AS (
+         DELETE FROM store_entries e USING written w
+         WHERE e.tbl = w.tbl AND e.key = w.key
+           AND NOT EXISTS (SELECT 1 FROM fresh f WHERE f.tbl = e.tbl AND f.idx = e.idx AND f.entry = e.entry)),
+       removed AS (
+         DELETE FROM store_rows r USING unnest($7::text[], $8::text[]) AS g(tbl, key)
+         WHERE r.tbl = g.tbl AND r.key = g.key),
+       put AS (
+         INSERT INTO store_rows (tbl, key, version, value)
+         SELECT * FROM unnest($9::text[], $10::text[], $11::integer[], $12::bytea[])
+         ON CONFLICT (tbl, key) DO UPDATE SET version = EXCLUDED.version, value = EXCLUDED.value)
+  INSERT INTO store_entries (tbl, idx, entry, key) SELECT tbl, idx, entry, key FROM fresh
+  ON CONFLICT (tbl, idx, entry) DO NOTHING`;
+
+async function writeAll(query: Query, writes: readonly Write[]): Promise<void> {
+  const puts = writes.filter((write) => write.op === 'put');
+  const removes = writes.filter((write) => write.op === 'remove');
+  const entries = puts.flatMap((write) => indexEntriesOf(write.table, write.key, write.value).map(([index, entry]) => [write.table.name, index, entry, write.key] as const));
+  await query(WRITE_ALL, [
+    writes.map((write) => write.table.name),
+    writes.map((write) => write.key),
+    ...[0, 1, 2, 3].map((column) => entries.map((entry) => entry[column])),
+    removes.map((write) => write.table.name),
+    removes.map((write) => write.key),
+    puts.map((write) => write.table.name),
+    puts.map((write) => write.key),
+    puts.map((write) => write.version),
+    puts.map((write) => serialize(write.value)),
+  ]);
 }

@@ -9,7 +9,7 @@ const ROOT = join(import.meta.dirname, '../../..');
  * add lines to a technology raises its figure here and in the doc, with its reason in the commit; new state is
  * written once, under storage/, not once per technology.
  */
-const REPORTED = { memory: 103, lmdb: 544, mongo: 623, postgres: 523 };
+const REPORTED = { memory: 103, lmdb: 544, mongo: 623, postgres: 544 };
 
 const linesUnder = (folder: string): number =>
   readdirSync(join(ROOT, 'src/infrastructure', folder))
