@@ -9,6 +9,7 @@ import { aSignUpBody } from '../support/builders.js';
 import { killHard, spawnService } from '../support/child-service.js';
 import { postJson } from '../support/http-client.js';
 import { describeWithMongo, uniqueDbName } from '../support/mongo-target.js';
+import { sharedStoreCases } from '../support/shared-store-cases.js';
 import { startTestService, tempDir } from '../support/test-service.js';
 import { sealingStoreOver } from '../../src/infrastructure/storage/storage.js';
 
@@ -34,36 +35,7 @@ describeWithMongo('HTTP on MongoDB: persistence (real server, real MongoDB, argo
     }
   });
 
-  it('an account survives a restart of the service against the same database', async () => {
-    const email = freshEmail();
-    const first = await startTestService(env());
-    const created = await postJson(first.url, '/auth/sign-up', aSignUpBody({ email }));
-    expect(created.status).to.equal(201);
-    await first.close();
-
-    const second = await startTestService(env());
-    try {
-      const res = await postJson(second.url, '/auth/sign-in', { email: email.toUpperCase(), password: PASSWORD });
-      expect(res.status).to.equal(201);
-      expect(res.body.data.user).to.deep.equal(created.body.data.user);
-      expect((await postJson(second.url, '/auth/sign-up', aSignUpBody({ email }))).status).to.equal(409);
-    } finally {
-      await second.close();
-    }
-  });
-
-  it('many simultaneous sign-ups of one e-mail yield exactly one 201, the rest 409', async () => {
-    const service = await startTestService(env());
-    try {
-      const email = freshEmail();
-      const responses = await Promise.all(Array.from({ length: 25 }, () => postJson(service.url, '/auth/sign-up', aSignUpBody({ email }))));
-      const statuses = responses.map((res) => res.status);
-      expect(statuses.filter((status) => status === 201)).to.have.length(1);
-      expect(statuses.filter((status) => status === 409)).to.have.length(24);
-    } finally {
-      await service.close();
-    }
-  });
+  sharedStoreCases(env, freshEmail);
 
   it('an account acknowledged with 201 survives kill -9 right after the response', async function () {
     this.timeout(60_000);

@@ -11,6 +11,7 @@ import { http, postJson } from '../support/http-client.js';
 import { type PostgresCluster, createDatabase, describeWithPostgres, skipWithoutPostgres, sql, startPostgres } from '../support/postgres.js';
 import { rejection } from '../support/rejection.js';
 import { type TcpProxy, startTcpProxy } from '../support/tcp-proxy.js';
+import { sharedStoreCases } from '../support/shared-store-cases.js';
 import { type TestService, startTestService, tempDir } from '../support/test-service.js';
 import { aTestKey } from '../support/tokens.js';
 
@@ -69,35 +70,7 @@ describeWithPostgres('HTTP on PostgreSQL: the service on a real server (argon2, 
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('an account survives a restart of the service against the same database, and is the same account', async () => {
-    const email = freshEmail();
-    const first = await startTestService(env());
-    const created = await signUp(first.url, email);
-    expect(created.status).to.equal(201);
-    await first.close();
-
-    const second = await startTestService(env());
-    try {
-      const res = await postJson(second.url, '/auth/sign-in', { email: email.toUpperCase(), password: PASSWORD });
-      expect(res.status).to.equal(201);
-      expect(res.body.data.user).to.deep.equal(created.body.data.user);
-      expect((await signUp(second.url, email)).status).to.equal(409);
-    } finally {
-      await second.close();
-    }
-  });
-
-  it('of 25 simultaneous sign-ups of one address exactly one is 201, the other 24 are 409', async () => {
-    const service = await startTestService(env());
-    try {
-      const email = freshEmail();
-      const statuses = (await Promise.all(Array.from({ length: 25 }, () => signUp(service.url, email)))).map((res) => res.status);
-      expect(statuses.filter((status) => status === 201)).to.have.length(1);
-      expect(statuses.filter((status) => status === 409)).to.have.length(24);
-    } finally {
-      await service.close();
-    }
-  });
+  sharedStoreCases(env, freshEmail);
 
   it('keeps no password, address or token in the clear in any row', async () => {
     const service = await startTestService(env());
