@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { type Browser, type Page, chromium } from 'playwright-core';
-import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
 import { http, postJson } from '../support/http-client.js';
 import { freePort } from '../support/oidc-browser.js';
 import { type OidcTestProvider, startOidcTestProvider } from '../support/oidc-test-provider.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { verifyByMail } from '../support/verify-by-mail.js';
+import { passwordSignIn } from '../support/console-browser.js';
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'];
 const PASSWORD = 'difference engine 1822';
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -31,7 +31,7 @@ describe('Browser (Chromium): the account console connects and disconnects a pro
     corp = await startOidcTestProvider({ redirectUris: [`${issuer}/auth/oauth/corp/callback`] });
     // PUBLIC_APP_URL unset: the console is the app, and a provider's flow comes back to it (OAUTH_REDIRECT_URLS' default).
     service = await startTestService({ PORT: String(port), PUBLIC_API_URL: issuer, RATE_LIMIT_MAX: '10000', OAUTH_PROVIDERS: 'corp', OAUTH_CORP_ISSUER: corp.issuer, OAUTH_CORP_CLIENT_ID: corp.clientId, OAUTH_CORP_CLIENT_SECRET: corp.clientSecret });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -40,11 +40,7 @@ describe('Browser (Chromium): the account console connects and disconnects a pro
   });
 
   const signInAt = async (page: Page, path: string, email: string) => {
-    await page.goto(`${issuer}${path}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(`${issuer}${path}`);
+    await passwordSignIn(page, issuer, path, email, PASSWORD);
     await page.locator('#console:not([hidden])').waitFor();
   };
 

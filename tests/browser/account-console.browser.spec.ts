@@ -3,16 +3,16 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { keepScreenshot } from '../support/screenshots.js';
-import { type Browser, type BrowserContext, type Locator, type Page, chromium } from 'playwright-core';
-import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
 import { http, postJson } from '../support/http-client.js';
 import { freePort } from '../support/oidc-browser.js';
 import { axeViolations, tabTo } from '../support/page-audit.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { codeOf } from '../support/totp.js';
 import { verifyByMail } from '../support/verify-by-mail.js';
+import { passwordSignIn, signInPageShown, watchedPage } from '../support/console-browser.js';
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'];
 const PASSWORD = 'difference engine 1822';
 const NEW_PASSWORD = 'a brand new passphrase 1815';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -41,8 +41,6 @@ interface InPage {
   location: { href: string };
   localStorage: { length: number; key(index: number): string | null; getItem(key: string): string | null };
   sessionStorage: { length: number; key(index: number): string | null; getItem(key: string): string | null };
-  document: { addEventListener(type: 'securitypolicyviolation', listener: (event: { violatedDirective: string }) => void): void };
-  reportCspViolation(violation: string): void;
 }
 
 describe('Browser (Chromium): the account console at /account (issue 65), signed in at the service\'s own provider', function () {
@@ -63,7 +61,7 @@ describe('Browser (Chromium): the account console at /account (issue 65), signed
       { PORT: String(port), PUBLIC_API_URL: issuer, RATE_LIMIT_MAX: '10000', WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_ORIGINS: issuer },
       { clock: { now: () => current } },
     );
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -89,30 +87,14 @@ describe('Browser (Chromium): the account console at /account (issue 65), signed
   };
   const me = (token: string) => http(service.url, '/auth/me', { method: 'GET', headers: bearer(token) });
 
-  /** A context as the screenshots want it; `watch`: its console errors, CSP violations and requests elsewhere gathered. */
-  const open = async (options: { bypassCSP?: boolean } = {}) => {
-    const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, locale: 'en-GB', timezoneId: 'UTC', colorScheme: 'light', bypassCSP: options.bypassCSP ?? false });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => void (message.type() === 'error' && problems.push(`console: ${message.text()}`)));
-    page.on('request', (request) => void (!request.url().startsWith('blob:') && new URL(request.url()).origin !== issuer && problems.push(`request elsewhere: ${request.url()}`)));
-    await page.exposeFunction('reportCspViolation', (violation: string) => void problems.push(`CSP: ${violation}`));
-    await page.addInitScript(() => (globalThis as unknown as InPage).document.addEventListener('securitypolicyviolation', (event) => (globalThis as unknown as InPage).reportCspViolation(event.violatedDirective)));
-    return { context, page, problems };
-  };
-  const signInPage = async (page: Page) => {
-    await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-    await page.getByLabel('Email').waitFor();
-  };
+  /** A context as the screenshots want it, watched (tests/support/console-browser.ts). */
+  const open = (options: { bypassCSP?: boolean } = {}) =>
+    watchedPage(browser, issuer, { viewport: { width: 1000, height: 800 }, locale: 'en-GB', timezoneId: 'UTC', colorScheme: 'light', bypassCSP: options.bypassCSP ?? false });
+  const signInPage = signInPageShown;
   const consoleShown = (page: Page) => page.locator('#console:not([hidden])').waitFor();
   /** Signs in at the provider's page (reached from `path`), back at `path` with the console shown. */
   const signIn = async (page: Page, email: string, path = '/account/profile', password = PASSWORD) => {
-    await page.goto(`${issuer}${path}`);
-    await signInPage(page);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(`${issuer}${path}`);
+    await passwordSignIn(page, issuer, path, email, password);
     await consoleShown(page);
   };
   /** The section `slug` shown, with what its script reads from the API in it. */

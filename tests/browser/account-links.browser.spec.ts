@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { type Browser, type Page, chromium } from 'playwright-core';
-import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
 import { http, postJson } from '../support/http-client.js';
 import { freePort } from '../support/oidc-browser.js';
 import { axeViolations, tabTo } from '../support/page-audit.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { mailedTexts } from '../support/verify-by-mail.js';
+import { watchedPage } from '../support/console-browser.js';
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'];
 const PASSWORD = 'difference engine 1822';
 const NEW_PASSWORD = 'a brand new passphrase 1815';
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -24,8 +24,6 @@ const mailedLink = async (service: TestService, email: string, subject: string, 
 /** The page's side, as far as these tests reach into it (the tests compile without the DOM library). */
 interface InPage {
   location: { href: string };
-  document: { addEventListener(type: 'securitypolicyviolation', listener: (event: { violatedDirective: string }) => void): void };
-  reportCspViolation(violation: string): void;
 }
 
 describe('Browser (Chromium): the pages mailed links open, at the service itself (issue 65: PUBLIC_APP_URL unset)', function () {
@@ -40,7 +38,7 @@ describe('Browser (Chromium): the pages mailed links open, at the service itself
     issuer = `http://127.0.0.1:${port}`;
     // PUBLIC_APP_URL unset: the mails link to the service's own pages.
     service = await startTestService({ PORT: String(port), PUBLIC_API_URL: issuer, RATE_LIMIT_MAX: '10000' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -49,13 +47,7 @@ describe('Browser (Chromium): the pages mailed links open, at the service itself
 
   /** A page under the pages' own policy, its console errors, CSP violations and requests elsewhere watched. */
   const watched = async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => void (message.type() === 'error' && problems.push(`console: ${message.text()}`)));
-    page.on('request', (request) => void (new URL(request.url()).origin !== issuer && problems.push(`request elsewhere: ${request.url()}`)));
-    await page.exposeFunction('reportCspViolation', (violation: string) => void problems.push(`CSP: ${violation}`));
-    await page.addInitScript(() => (globalThis as unknown as InPage).document.addEventListener('securitypolicyviolation', (event) => (globalThis as unknown as InPage).reportCspViolation(event.violatedDirective)));
+    const { context, page, problems } = await watchedPage(browser, issuer);
     return { page, problems, close: () => context.close() };
   };
   /** axe-core's serious and critical violations of the page at `url` (a context bypassing the CSP, for the audit script only). */

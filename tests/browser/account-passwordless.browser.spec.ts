@@ -1,13 +1,12 @@
 import { expect } from 'chai';
-import { type Browser, chromium } from 'playwright-core';
-import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
+import type { Browser } from 'playwright-core';
+import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
 import { apiKeyFor } from '../support/api-keys.js';
 import { http } from '../support/http-client.js';
 import { freePort } from '../support/oidc-browser.js';
 import { type OidcTestProvider, startOidcTestProvider } from '../support/oidc-test-provider.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'];
 
 /** The page's side, as far as the test reaches into it (the tests compile without the DOM library). */
 interface InPage {
@@ -31,7 +30,7 @@ describe('Browser (Chromium): an account without a password proves itself on the
       PORT: String(port), PUBLIC_API_URL: issuer, RATE_LIMIT_MAX: '10000', OAUTH_PROVIDERS: 'corp', OAUTH_REDIRECT_URLS: `${issuer}/account,${issuer}/oidc/social-return`,
       OAUTH_CORP_ISSUER: corp.issuer, OAUTH_CORP_CLIENT_ID: corp.clientId, OAUTH_CORP_CLIENT_SECRET: corp.clientSecret,
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { type Browser, type Locator, type Page, chromium } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { ERROR_TABLE } from '../../src/interfaces/http/shared/error-table.js';
 import { admin, apiKeyFor } from '../support/api-keys.js';
-import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
+import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
 import { http, postJson } from '../support/http-client.js';
 import { freePort } from '../support/oidc-browser.js';
 import { axeViolations, tabTo } from '../support/page-audit.js';
@@ -12,8 +12,8 @@ import { keepScreenshot } from '../support/screenshots.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { codeOf } from '../support/totp.js';
 import { verifyByMail } from '../support/verify-by-mail.js';
+import { passwordSignIn, signInPageShown, watchedPage } from '../support/console-browser.js';
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'];
 const PASSWORD = 'difference engine 1822';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'images', 'admin-console');
@@ -27,8 +27,6 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 interface InPage {
   localStorage: { length: number; key(index: number): string | null; getItem(key: string): string | null };
   sessionStorage: { length: number; key(index: number): string | null; getItem(key: string): string | null };
-  document: { addEventListener(type: 'securitypolicyviolation', listener: (event: { violatedDirective: string }) => void): void };
-  reportCspViolation(violation: string): void;
 }
 
 describe('Browser (Chromium): the admin console at /console/ (issue 65), for operators signed in with a second factor', function () {
@@ -79,7 +77,7 @@ describe('Browser (Chromium): the admin console at /console/ (issue 65), for ope
     const port = await freePort();
     issuer = `http://localhost:${port}`;
     service = await startTestService({ PORT: String(port), PUBLIC_API_URL: issuer, RATE_LIMIT_MAX: '10000' }, { clock: { now: () => current } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
     reader = (await apiKeyFor(service.dataDir, 'users:read')).key;
     operator.id = await account(operator.email);
     operator.secret = await enrolTotp(operator.email);
@@ -90,31 +88,13 @@ describe('Browser (Chromium): the admin console at /console/ (issue 65), for ope
     await service?.dispose();
   });
 
-  /** A context as the screenshots want it; its console errors, CSP violations and requests elsewhere gathered. */
-  const open = async (options: { bypassCSP?: boolean } = {}) => {
-    const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, locale: 'en-GB', timezoneId: 'UTC', colorScheme: 'light', bypassCSP: options.bypassCSP ?? false });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => void (message.type() === 'error' && problems.push(`console: ${message.text()}`)));
-    page.on('request', (request) => void (!request.url().startsWith('blob:') && new URL(request.url()).origin !== issuer && problems.push(`request elsewhere: ${request.url()}`)));
-    await page.exposeFunction('reportCspViolation', (violation: string) => void problems.push(`CSP: ${violation}`));
-    await page.addInitScript(() => (globalThis as unknown as InPage).document.addEventListener('securitypolicyviolation', (event) => (globalThis as unknown as InPage).reportCspViolation(event.violatedDirective)));
-    return { context, page, problems };
-  };
-  const signInPage = async (page: Page) => {
-    await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-    await page.getByLabel('Email').waitFor();
-  };
+  /** A context as the screenshots want it, watched (tests/support/console-browser.ts). */
+  const open = (options: { bypassCSP?: boolean } = {}) =>
+    watchedPage(browser, issuer, { viewport: { width: 1000, height: 800 }, locale: 'en-GB', timezoneId: 'UTC', colorScheme: 'light', bypassCSP: options.bypassCSP ?? false });
+  const signInPage = signInPageShown;
   const consoleShown = (page: Page) => page.locator('#console:not([hidden])').waitFor();
   /** Signs in with the password alone at the provider's page (reached from `path`), back at `path`. */
-  const passwordSignIn = async (page: Page, email: string, path = '/console/') => {
-    await page.goto(`${issuer}${path}`);
-    await signInPage(page);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(`${issuer}${path}`);
-  };
+  const passwordOnlySignIn = (page: Page, email: string, path = '/console/') => passwordSignIn(page, issuer, path, email, PASSWORD);
   /** The operator signs in at the provider's pages (the password, then *Code*, *Verify*), back at `path` with the console shown. */
   const operatorSignIn = async (page: Page, path = '/console/') => {
     await page.goto(`${issuer}${path}`);
@@ -161,7 +141,7 @@ describe('Browser (Chromium): the admin console at /console/ (issue 65), for ope
   it('an account that is no operator reads the API\'s refusal, no search form; an operator signed in with a password alone is asked to sign in again', async () => {
     await account('someone.else@example.com', 'Charles', 'Babbage');
     const { context, page, problems } = await open();
-    await passwordSignIn(page, 'someone.else@example.com');
+    await passwordOnlySignIn(page, 'someone.else@example.com');
     const banner = page.locator('#console-status');
     await banner.filter({ hasText: /\S/ }).filter({ hasNotText: 'Signing you in…' }).waitFor();
     expect([await banner.textContent(), await banner.getAttribute('role')]).to.deep.equal([`${ERROR_TABLE.NOT_AN_OPERATOR.message}: the admin console is for accounts that hold the operator role.`, 'alert']);
@@ -175,7 +155,7 @@ describe('Browser (Chromium): the admin console at /console/ (issue 65), for ope
     await account('operator.nofactor@example.com', 'Grace', 'Hopper');
     await grantOperator('operator.nofactor@example.com');
     const second = await open();
-    await passwordSignIn(second.page, 'operator.nofactor@example.com');
+    await passwordOnlySignIn(second.page, 'operator.nofactor@example.com');
     const asked = second.page.locator('#console-status');
     await asked.getByRole('button', { name: 'Sign in' }).waitFor();
     expect([await asked.textContent(), await asked.getAttribute('role')]).to.deep.equal([
@@ -457,7 +437,7 @@ describe('Browser (Chromium): the admin console at /console/ (issue 65), for ope
 
     const someone = await open();
     await account('shown.charles@example.com', 'Charles', 'Babbage');
-    await passwordSignIn(someone.page, 'shown.charles@example.com');
+    await passwordOnlySignIn(someone.page, 'shown.charles@example.com');
     await someone.page.locator('#console-status', { hasText: ERROR_TABLE.NOT_AN_OPERATOR.message }).waitFor();
     await shoot(someone.page, 'not-an-operator');
     expect(besides403(someone.problems)).to.deep.equal([]);

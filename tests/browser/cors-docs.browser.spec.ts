@@ -1,14 +1,13 @@
 import { mkdirSync } from 'node:fs';
-import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
+import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { expect } from 'chai';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 const HOSTS = ['app.test', 'evil.test', 'api.test', 'docs.test'];
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 export const SCREENSHOT = resolve('artifacts', 'docs.png');
 
 /** The outcome of sign-up, sign-in and GET /auth/me called with fetch() from inside a page. */
@@ -57,7 +56,7 @@ describe('Browser (Chromium): a web app on another origin, and /docs on a non-lo
     appPort = await listen(pages);
     service = await startTestService({ STORAGE: 'memory', CORS_ORIGINS: `http://app.test:${appPort}` });
     const rules = HOSTS.map((host) => `MAP ${host} 127.0.0.1`).join(', ');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, `--host-resolver-rules=${rules}`, '--no-proxy-server'] });
+    browser = await launchChromium([`--host-resolver-rules=${rules}`]);
   });
 
   after(async () => {

@@ -1,9 +1,9 @@
-import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
+import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import * as client from 'openid-client';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { aSignUpBody } from '../support/builders.js';
 import { postJson } from '../support/http-client.js';
 import { freePort, registerApp } from '../support/oidc-browser.js';
@@ -12,7 +12,6 @@ import { codeOf } from '../support/totp.js';
 import { verifyByMail } from '../support/verify-by-mail.js';
 import { axeAudit, axeViolations, tabTo } from '../support/page-audit.js';
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'];
 const PASSWORD = 'difference engine 1822';
 const WRONG = 'not the password at all';
 const APP_NAME = 'Pages Notebook';
@@ -199,7 +198,7 @@ describe('Browser (Chromium): the OpenID provider pages, for people (axe-core, k
     expect(confirmed.status, confirmed.text).to.equal(200);
     ({ config } = await registerApp(service.dataDir, issuer, ['--name', APP_NAME, '--redirect-uri', `${app}/callback`, '--post-logout-redirect-uri', `${app}/signed-out`]));
     tv = await registerApp(service.dataDir, issuer, ['--name', TV_NAME, '--redirect-uri', `${app}/callback`, '--grant', 'device', '--public']);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
   });
 
   after(async () => {

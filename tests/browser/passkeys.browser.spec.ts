@@ -1,15 +1,14 @@
-import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
+import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { type Browser, type CDPSession, type Page, chromium } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { aSignUpBody } from '../support/builders.js';
 import { type HttpResponse, http, postJson } from '../support/http-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { codeOf } from '../support/totp.js';
 import { verifyByMail } from '../support/verify-by-mail.js';
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const PASSWORD = 'analytical engine 1843';
 
 type Json = Record<string, unknown>;
@@ -83,7 +82,7 @@ describe('Browser (Chromium): passkeys with a virtual authenticator', function (
       WEBAUTHN_ORIGINS: allowed,
       RATE_LIMIT_MAX: '10000',
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, '--no-proxy-server'] });
+    browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(`${allowed}/`);
     cdp = await page.context().newCDPSession(page);

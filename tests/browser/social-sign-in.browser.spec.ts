@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { CHROMIUM, chromiumOrSkip } from '../support/chromium.js';
+import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
 import { type Server, createServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { type OidcTestProvider, startOidcTestProvider } from '../support/oidc-test-provider.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DOC = readFileSync(join(ROOT, 'docs', 'social-sign-in.md'), 'utf8');
@@ -75,7 +74,7 @@ describe('Browser (Chromium): social sign-in as a single-page app does it, app â
       OAUTH_CORP_CLIENT_SECRET: corp.clientSecret,
       CORS_ORIGINS: app,
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, '--no-proxy-server'] });
+    browser = await launchChromium();
   });
 
   after(async () => {

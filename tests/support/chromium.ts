@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it), or CHROMIUM_PATH. */
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -13,3 +14,9 @@ export function chromiumOrSkip(context: Mocha.Context): boolean {
   context.skip();
   return false;
 }
+
+/** Headless, no sandbox (CI runs as root), nothing of Chromium's own on the network: no updates, no sync, no proxy. */
+export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'];
+
+/** Debian's Chromium, driven by playwright-core, with CHROMIUM_FLAGS and any `extra` ones. */
+export const launchChromium = (extra: readonly string[] = []): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_FLAGS, ...extra] });
