@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { keepScreenshot } from '../support/screenshots.js';
+import { keepSettledScreenshot } from '../support/screenshots.js';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
 import { http, postJson } from '../support/http-client.js';
@@ -445,17 +445,7 @@ describe('Browser (Chromium): the account console at /account (issue 65), signed
     expect(current.getTime(), 'the tests before stay before the screenshots\' time').to.be.below(SCREENSHOT_TIME);
     current = new Date(SCREENSHOT_TIME);
     mkdirSync(SCREENSHOTS, { recursive: true });
-    /** The page as it settles: the pointer off every control, no focus ring, fonts loaded, two frames drawn. */
-    const shoot = async (page: Page, slug: string, mask: Locator[] = []) => {
-      await page.mouse.move(0, 0);
-      await page.evaluate(async () => {
-        const inPage = globalThis as unknown as { document: { activeElement: { blur?: () => void } | null; fonts: { ready: Promise<unknown> } }; requestAnimationFrame(callback: () => void): void };
-        inPage.document.activeElement?.blur?.();
-        await inPage.document.fonts.ready;
-        await new Promise<void>((done) => inPage.requestAnimationFrame(() => inPage.requestAnimationFrame(done)));
-      });
-      keepScreenshot(join(SCREENSHOTS, `${slug}.png`), await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide', mask, maskColor: '#dddddd' }));
-    };
+    const shoot = (page: Page, slug: string, mask: Locator[] = []) => keepSettledScreenshot(page, join(SCREENSHOTS, `${slug}.png`), mask);
     const email = await account('screenshots');
     const { context, page, problems } = await open();
     await virtualAuthenticator(context, page);

@@ -8,7 +8,7 @@ import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
 import { http, postJson } from '../support/http-client.js';
 import { freePort } from '../support/oidc-browser.js';
 import { axeViolations, tabTo } from '../support/page-audit.js';
-import { keepScreenshot } from '../support/screenshots.js';
+import { keepSettledScreenshot } from '../support/screenshots.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { codeOf } from '../support/totp.js';
 import { verifyByMail } from '../support/verify-by-mail.js';
@@ -415,17 +415,7 @@ describe('Browser (Chromium): the admin console at /console/ (issue 65), for ope
     expect(current.getTime(), 'the tests before stay before the screenshots\' time').to.be.below(SCREENSHOT_TIME);
     current = new Date(SCREENSHOT_TIME);
     mkdirSync(SCREENSHOTS, { recursive: true });
-    /** The page as it settles: the pointer off every control, no focus ring, fonts loaded, two frames drawn. */
-    const shoot = async (page: Page, slug: string, mask: Locator[] = []) => {
-      await page.mouse.move(0, 0);
-      await page.evaluate(async () => {
-        const inPage = globalThis as unknown as { document: { activeElement: { blur?: () => void } | null; fonts: { ready: Promise<unknown> } }; requestAnimationFrame(callback: () => void): void };
-        inPage.document.activeElement?.blur?.();
-        await inPage.document.fonts.ready;
-        await new Promise<void>((done) => inPage.requestAnimationFrame(() => inPage.requestAnimationFrame(done)));
-      });
-      keepScreenshot(join(SCREENSHOTS, `${slug}.png`), await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide', mask, maskColor: '#dddddd' }));
-    };
+    const shoot = (page: Page, slug: string, mask: Locator[] = []) => keepSettledScreenshot(page, join(SCREENSHOTS, `${slug}.png`), mask);
     const email = 'shown.grace@example.com';
     const id = await account(email, 'Grace', 'Hopper');
     await account('shown.alan@example.com', 'Alan', 'Turing');

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
+import type { Locator, Page } from 'playwright-core';
 
 /** Pixels that may differ (anti-aliasing at rounded edges moves a handful between runs) before a picture counts as changed. */
 const TOLERATED_PIXELS = 64;
@@ -22,4 +23,19 @@ export function keepScreenshot(path: string, shot: Buffer): 'written' | 'unchang
   }
   writeFileSync(path, shot);
   return 'written';
+}
+
+/**
+ * Keeps (keepScreenshot) a full-page screenshot of `page` once it has settled: the pointer off every control, no focus
+ * ring, fonts loaded, two frames drawn; `mask` covers what changes from run to run (a secret, a QR code).
+ */
+export async function keepSettledScreenshot(page: Page, path: string, mask: Locator[] = []): Promise<'written' | 'unchanged'> {
+  await page.mouse.move(0, 0);
+  await page.evaluate(async () => {
+    const inPage = globalThis as unknown as { document: { activeElement: { blur?: () => void } | null; fonts: { ready: Promise<unknown> } }; requestAnimationFrame(callback: () => void): void };
+    inPage.document.activeElement?.blur?.();
+    await inPage.document.fonts.ready;
+    await new Promise<void>((done) => inPage.requestAnimationFrame(() => inPage.requestAnimationFrame(done)));
+  });
+  return keepScreenshot(path, await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide', mask, maskColor: '#dddddd' }));
 }
