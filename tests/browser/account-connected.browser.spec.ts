@@ -1,12 +1,8 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
+import type { Page } from 'playwright-core';
 import { http, postJson } from '../support/http-client.js';
-import { freePort } from '../support/oidc-browser.js';
-import { type OidcTestProvider, startOidcTestProvider } from '../support/oidc-test-provider.js';
-import { type TestService, startTestService } from '../support/test-service.js';
 import { verifyByMail } from '../support/verify-by-mail.js';
-import { passwordSignIn } from '../support/console-browser.js';
+import { consoleWithProvider, passwordSignIn } from '../support/console-browser.js';
 
 const PASSWORD = 'difference engine 1822';
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -19,32 +15,16 @@ interface InPage {
 
 describe('Browser (Chromium): the account console connects and disconnects a provider\'s account (issue 65)', function () {
   this.timeout(60_000);
-  let service: TestService;
-  let corp: OidcTestProvider;
-  let browser: Browser;
-  let issuer = '';
-
-  before(async function () {
-    if (!chromiumOrSkip(this)) return;
-    const port = await freePort();
-    issuer = `http://localhost:${port}`;
-    corp = await startOidcTestProvider({ redirectUris: [`${issuer}/auth/oauth/corp/callback`] });
-    // PUBLIC_APP_URL unset: the console is the app, and a provider's flow comes back to it (OAUTH_REDIRECT_URLS' default).
-    service = await startTestService({ PORT: String(port), PUBLIC_API_URL: issuer, RATE_LIMIT_MAX: '10000', OAUTH_PROVIDERS: 'corp', OAUTH_CORP_ISSUER: corp.issuer, OAUTH_CORP_CLIENT_ID: corp.clientId, OAUTH_CORP_CLIENT_SECRET: corp.clientSecret });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.dispose();
-    await corp?.close();
-  });
+  // PUBLIC_APP_URL unset: the console is the app, and a provider's flow comes back to it (OAUTH_REDIRECT_URLS' default).
+  const stand = consoleWithProvider();
 
   const signInAt = async (page: Page, path: string, email: string) => {
-    await passwordSignIn(page, issuer, path, email, PASSWORD);
+    await passwordSignIn(page, stand.issuer, path, email, PASSWORD);
     await page.locator('#console:not([hidden])').waitFor();
   };
 
   it("Connect: the current password, the provider's sign-in, back at Connected accounts with it listed; Disconnect removes it", async () => {
+    const { service, corp, browser, issuer } = stand;
     const email = `connect.${Date.now()}@example.com`;
     const up = await postJson(service.url, '/auth/sign-up', { name: 'Ada', lastname: 'Lovelace', email, password: PASSWORD });
     await verifyByMail(service, email);
@@ -79,6 +59,7 @@ describe('Browser (Chromium): the account console connects and disconnects a pro
   });
 
   it('a wrong current password is said on the page, and nothing leaves it', async () => {
+    const { service, browser, issuer } = stand;
     const email = `connect.wrong.${Date.now()}@example.com`;
     await postJson(service.url, '/auth/sign-up', { name: 'Ada', lastname: 'Lovelace', email, password: PASSWORD });
     await verifyByMail(service, email);

@@ -1,12 +1,7 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { chromiumOrSkip, launchChromium } from '../support/chromium.js';
+import { consoleWithProvider } from '../support/console-browser.js';
 import { apiKeyFor } from '../support/api-keys.js';
 import { http } from '../support/http-client.js';
-import { freePort } from '../support/oidc-browser.js';
-import { type OidcTestProvider, startOidcTestProvider } from '../support/oidc-test-provider.js';
-import { type TestService, startTestService } from '../support/test-service.js';
-
 
 /** The page's side, as far as the test reaches into it (the tests compile without the DOM library). */
 interface InPage {
@@ -15,30 +10,11 @@ interface InPage {
 
 describe('Browser (Chromium): an account without a password proves itself on the console by a new sign-in at its provider (issue 65)', function () {
   this.timeout(60_000);
-  let service: TestService;
-  let corp: OidcTestProvider;
-  let browser: Browser;
-  let issuer = '';
-
-  before(async function () {
-    if (!chromiumOrSkip(this)) return;
-    const port = await freePort();
-    issuer = `http://localhost:${port}`;
-    corp = await startOidcTestProvider({ redirectUris: [`${issuer}/auth/oauth/corp/callback`] });
-    // Flows come back to the console (PUBLIC_APP_URL's default) and to the sign-in pages' social return.
-    service = await startTestService({
-      PORT: String(port), PUBLIC_API_URL: issuer, RATE_LIMIT_MAX: '10000', OAUTH_PROVIDERS: 'corp', OAUTH_REDIRECT_URLS: `${issuer}/account,${issuer}/oidc/social-return`,
-      OAUTH_CORP_ISSUER: corp.issuer, OAUTH_CORP_CLIENT_ID: corp.clientId, OAUTH_CORP_CLIENT_SECRET: corp.clientSecret,
-    });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.dispose();
-    await corp?.close();
-  });
+  // Flows come back to the console (PUBLIC_APP_URL's default) and to the sign-in pages' social return.
+  const stand = consoleWithProvider((issuer) => ({ OAUTH_REDIRECT_URLS: `${issuer}/account,${issuer}/oidc/social-return` }));
 
   it('signs up with the provider at the sign-in page, asks no password on Delete account, and deletes after the provider signs the holder in again', async () => {
+    const { service, corp, browser, issuer } = stand;
     const email = `passwordless.${Date.now()}@corp.example`;
     corp.setAccount('corp-grace', { email, email_verified: true, given_name: 'Grace', family_name: 'Hopper' });
     corp.autoLogin('corp-grace');

@@ -1,4 +1,8 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { chromiumOrSkip, launchChromium } from './chromium.js';
+import { freePort } from './oidc-browser.js';
+import { type OidcTestProvider, startOidcTestProvider } from './oidc-test-provider.js';
+import { type TestService, startTestService } from './test-service.js';
 
 /** The page's side, as far as this module reaches into it (the tests compile without the DOM library). */
 interface InPage {
@@ -42,4 +46,41 @@ export async function passwordSignIn(page: Page, origin: string, path: string, e
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(`${origin}${path}`);
+}
+
+/** What `consoleWithProvider` starts: read its fields inside a test (they are set in its `before`). */
+export interface ConsoleWithProvider {
+  service: TestService;
+  /** The test's own OpenID provider, configured in the service as provider `corp`. */
+  corp: OidcTestProvider;
+  browser: Browser;
+  /** `http://localhost:<port>`: the service's own address, the consoles' origin. */
+  issuer: string;
+}
+
+/**
+ * In a `describe`: the service on localhost (WebAuthn and the consoles want a name, not an address) with `corp`, an
+ * OpenID provider of the test's, as its one social provider, and Chromium; `env` adds settings that depend on the
+ * service's address. Stopped after the suite; skipped by name without Chromium.
+ */
+export function consoleWithProvider(env: (issuer: string) => Record<string, string> = () => ({})): ConsoleWithProvider {
+  const stand = {} as ConsoleWithProvider;
+  before(async function () {
+    if (!chromiumOrSkip(this)) return;
+    const port = await freePort();
+    stand.issuer = `http://localhost:${port}`;
+    stand.corp = await startOidcTestProvider({ redirectUris: [`${stand.issuer}/auth/oauth/corp/callback`] });
+    stand.service = await startTestService({
+      PORT: String(port), PUBLIC_API_URL: stand.issuer, RATE_LIMIT_MAX: '10000', OAUTH_PROVIDERS: 'corp',
+      OAUTH_CORP_ISSUER: stand.corp.issuer, OAUTH_CORP_CLIENT_ID: stand.corp.clientId, OAUTH_CORP_CLIENT_SECRET: stand.corp.clientSecret,
+      ...env(stand.issuer),
+    });
+    stand.browser = await launchChromium();
+  });
+  after(async () => {
+    await stand.browser?.close();
+    await stand.service?.dispose();
+    await stand.corp?.close();
+  });
+  return stand;
 }
